@@ -1,0 +1,2 @@
+//! Criterion bench: perft. STUB.
+fn main() {}

@@ -1,0 +1,2 @@
+//! Criterion bench: search. STUB.
+fn main() {}

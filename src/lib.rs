@@ -1,0 +1,14 @@
+//! menagerie: a chess-variant engine.
+//!
+//! Layers, each depending only on the ones before it (shared/design.md):
+//! [`core`] (geometry, bitboards, attack tables, zobrist) <- [`variants`] (the `Game` trait and
+//! each variant's rules) <- [`search`], [`perft`] <- [`protocol`] <- the `menagerie` binary.
+
+#![warn(missing_docs)]
+
+pub mod bench;
+pub mod core;
+pub mod perft;
+pub mod protocol;
+pub mod search;
+pub mod variants;

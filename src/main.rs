@@ -1,0 +1,2 @@
+//! The `menagerie` binary. STUB: the CLI is being written.
+fn main() {}

@@ -1,0 +1,152 @@
+//! Generic perft: counts the leaves of the legal-move tree to a fixed depth, the standard test
+//! of move generation and make/unmake (protocol.md 5).
+//!
+//! Two units: **plies** ([`perft`]) and **turns** ([`perft_turns`], what `go perft` counts; for
+//! variants whose turns are single plies the two agree). A position decided by a win rule
+//! ([`Game::decided`]) has no children; draw rules are not applied, as in Stockfish's perft.
+//! At the last ply the legal moves are counted without being played (bulk counting).
+
+use rayon::prelude::*;
+
+use crate::core::MoveList;
+use crate::variants::Game;
+
+/// Leaf count of the ply tree of depth `depth` below `pos` (restored on return).
+pub fn perft<G: Game>(pos: &mut G, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if pos.decided().is_some() {
+        return 0;
+    }
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    if depth == 1 {
+        return list.len() as u64;
+    }
+    let mut nodes = 0;
+    for &m in &list {
+        pos.make(m);
+        nodes += perft(pos, depth - 1);
+        pos.unmake();
+    }
+    nodes
+}
+
+/// Leaf count of the turn tree of depth `depth`: a turn ends when the side to move changes or
+/// the game is decided (protocol.md 5).
+pub fn perft_turns<G: Game>(pos: &mut G, depth: u32) -> u64 {
+    if !G::MULTI_PLY_TURNS {
+        return perft(pos, depth);
+    }
+    if depth == 0 {
+        return 1;
+    }
+    if pos.decided().is_some() {
+        return 0;
+    }
+    let side = pos.side_to_move();
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let mut nodes = 0;
+    for &m in &list {
+        pos.make(m);
+        let next = if pos.side_to_move() != side || pos.decided().is_some() { depth - 1 } else { depth };
+        nodes += perft_turns(pos, next);
+        pos.unmake();
+    }
+    nodes
+}
+
+/// The unit perft counts in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Unit {
+    /// Whole turns (protocol `go perft`; the default).
+    #[default]
+    Turn,
+    /// Single plies (portions, placements).
+    Ply,
+}
+
+/// Perft divide: for each legal root move (for `Unit::Turn`, each legal root *turn*), its
+/// token and leaf count at `depth - 1` below it, in generation order. Runs the root moves on
+/// `threads` rayon workers when `threads > 1`. `depth` must be at least 1.
+pub fn divide<G: Game>(pos: &G, depth: u32, unit: Unit, threads: usize) -> Vec<(String, u64)> {
+    assert!(depth >= 1, "divide needs depth >= 1");
+    let roots = root_lines(pos, unit);
+    let count = |line: &Vec<G::Move>| -> u64 {
+        let mut p = pos.clone();
+        for &m in line {
+            p.make(m);
+        }
+        match unit {
+            Unit::Ply => perft(&mut p, depth - 1),
+            Unit::Turn => perft_turns(&mut p, depth - 1),
+        }
+    };
+    let counts: Vec<u64> = if threads > 1 {
+        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => pool.install(|| roots.par_iter().map(|(_, l)| count(l)).collect()),
+            Err(_) => roots.iter().map(|(_, l)| count(l)).collect(),
+        }
+    } else {
+        roots.iter().map(|(_, l)| count(l)).collect()
+    };
+    roots.into_iter().map(|(t, _)| t).zip(counts).collect()
+}
+
+/// The root moves (plies) or turns (sequences of plies by one side) with their tokens; turn
+/// tokens join the portion tokens with `;` (protocol.md 3).
+fn root_lines<G: Game>(pos: &G, unit: Unit) -> Vec<(String, Vec<G::Move>)> {
+    let mut out = Vec::new();
+    let mut p = pos.clone();
+    if p.decided().is_some() {
+        return out;
+    }
+    let mut line = Vec::new();
+    let mut token = String::new();
+    collect_turns(&mut p, unit == Unit::Turn && G::MULTI_PLY_TURNS, &mut line, &mut token, &mut out);
+    out
+}
+
+fn collect_turns<G: Game>(
+    pos: &mut G,
+    whole_turns: bool,
+    line: &mut Vec<G::Move>,
+    token: &mut String,
+    out: &mut Vec<(String, Vec<G::Move>)>,
+) {
+    let side = pos.side_to_move();
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    for &m in &list {
+        let len = token.len();
+        if !token.is_empty() {
+            token.push(';');
+        }
+        token.push_str(&pos.move_token(m));
+        line.push(m);
+        pos.make(m);
+        if whole_turns && pos.side_to_move() == side && pos.decided().is_none() {
+            collect_turns(pos, whole_turns, line, token, out);
+        } else {
+            out.push((token.clone(), line.clone()));
+        }
+        pos.unmake();
+        line.pop();
+        token.truncate(len);
+    }
+}
+
+/// Formats divide output exactly as Stockfish's `go perft` does: `<move>: <count>` lines, a
+/// blank line, `Nodes searched: <total>`, and a final blank line.
+pub fn format_divide(rows: &[(String, u64)]) -> String {
+    let mut s = String::new();
+    let mut total = 0;
+    for (t, n) in rows {
+        s.push_str(&format!("{t}: {n}\n"));
+        total += n;
+    }
+    s.push_str(&format!("\nNodes searched: {total}\n\n"));
+    s
+}

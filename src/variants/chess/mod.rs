@@ -1,0 +1,203 @@
+//! Orthodox chess under FIDE rules: castling, en passant, promotion, checkmate, stalemate, and
+//! the draws by the 50-move rule, threefold repetition and insufficient material.
+//!
+//! Board: 8x8 `u64` bitboards with magic-bitboard sliders ([`attacks`]); a fully legal move
+//! generator using check and pin masks ([`movegen`]); make/unmake with an undo stack
+//! ([`position`]); tapered evaluation ([`eval`]).
+
+pub mod attacks;
+pub mod eval;
+pub mod movegen;
+pub mod position;
+pub mod types;
+
+pub use position::{Chess, START_FEN};
+pub use types::{Kind, Move, MoveKind, Piece};
+
+use crate::core::geometry::BOARD_8X8;
+use crate::core::{Color, MoveList};
+use crate::variants::{FenError, Game, GameResult, MoveError, Outcome, Terminal, VariantInfo};
+
+impl Game for Chess {
+    type Move = Move;
+
+    const INFO: VariantInfo = VariantInfo { name: "chess", files: 8, ranks: 8, pocket: false, portions: 1 };
+
+    fn startpos() -> Self {
+        Chess::parse_fen(START_FEN).expect("start FEN is valid")
+    }
+
+    fn from_fen(fen: &str) -> Result<Self, FenError> {
+        Chess::parse_fen(fen)
+    }
+
+    fn fen(&self) -> String {
+        self.to_fen()
+    }
+
+    #[inline(always)]
+    fn side_to_move(&self) -> Color {
+        self.stm
+    }
+
+    #[inline(always)]
+    fn legal_moves(&self, list: &mut MoveList<Move>) {
+        self.generate_legal(list);
+    }
+
+    #[inline(always)]
+    fn make(&mut self, m: Move) {
+        self.make_move(m);
+    }
+
+    #[inline(always)]
+    fn unmake(&mut self) {
+        self.unmake_move();
+    }
+
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        self.key
+    }
+
+    #[inline(always)]
+    fn in_check(&self) -> bool {
+        self.checkers != 0
+    }
+
+    #[inline(always)]
+    fn is_tactical(&self, m: Move) -> bool {
+        !self.board[m.to() as usize].is_none()
+            || matches!(m.kind(), MoveKind::EnPassant | MoveKind::PromoQueen)
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    fn eval_report(&self) -> String {
+        eval::report(self)
+    }
+
+    fn no_moves_terminal(&self) -> Terminal {
+        if self.checkers != 0 {
+            Terminal::Loss
+        } else {
+            Terminal::Draw
+        }
+    }
+
+    #[inline]
+    fn is_draw(&self, plies_from_root: usize) -> bool {
+        (self.halfmove >= 100 && !self.is_checkmate_slow())
+            || self.is_repetition(plies_from_root)
+            || self.insufficient_material()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        let mut list = MoveList::new();
+        self.generate_legal(&mut list);
+        if list.is_empty() {
+            return Some(if self.checkers != 0 {
+                Outcome { result: GameResult::win_for(!self.stm), reason: "checkmate".into() }
+            } else {
+                Outcome { result: GameResult::Draw, reason: "stalemate".into() }
+            });
+        }
+        let draw = |reason: &str| Some(Outcome { result: GameResult::Draw, reason: reason.into() });
+        if self.halfmove >= 100 {
+            return draw("fifty-move rule");
+        }
+        if self.repetitions(2) >= 2 {
+            return draw("threefold repetition");
+        }
+        if self.insufficient_material() {
+            return draw("insufficient material");
+        }
+        None
+    }
+
+    fn null_move_allowed(&self) -> bool {
+        let us = self.stm;
+        self.checkers == 0 && self.color_bb(us) & !(self.pieces(us, Kind::Pawn) | self.pieces(us, Kind::King)) != 0
+    }
+
+    fn make_null(&mut self) {
+        self.make_null_move();
+    }
+
+    fn parse_move(&self, token: &str) -> Result<Move, MoveError> {
+        let malformed = |reason: &str| MoveError::Malformed { token: token.to_string(), reason: reason.to_string() };
+        if !token.is_ascii() || !(4..=5).contains(&token.len()) {
+            return Err(malformed("expected from-square, to-square and an optional promotion letter"));
+        }
+        let from = BOARD_8X8.parse_square(&token[0..2]).map_err(|e| malformed(&e.to_string()))?;
+        let to = BOARD_8X8.parse_square(&token[2..4]).map_err(|e| malformed(&e.to_string()))?;
+        let promo = match token.as_bytes().get(4) {
+            None => None,
+            Some(b'q') => Some(Kind::Queen),
+            Some(b'r') => Some(Kind::Rook),
+            Some(b'b') => Some(Kind::Bishop),
+            Some(b'n') => Some(Kind::Knight),
+            Some(_) => return Err(malformed("promotion letter must be one of q r b n")),
+        };
+        let mut list = MoveList::new();
+        self.generate_legal(&mut list);
+        list.iter()
+            .copied()
+            .find(|m| {
+                let (mf, mut mt) = (m.from(), m.to());
+                // Accept the Chess960-style castling token (king takes own rook) as well.
+                if m.kind() == MoveKind::Castle && to != mt {
+                    mt = Chess::castle_rook(mt).0;
+                }
+                mf == from && mt == to && m.promotion() == promo
+            })
+            .ok_or_else(|| MoveError::Illegal(token.to_string()))
+    }
+
+    fn move_token(&self, m: Move) -> String {
+        let mut s = format!("{}{}", BOARD_8X8.name(m.from()), BOARD_8X8.name(m.to()));
+        if let Some(k) = m.promotion() {
+            s.push(k.letter());
+        }
+        s
+    }
+
+    fn display(&self) -> String {
+        let mut s = String::new();
+        s.push_str(" +---+---+---+---+---+---+---+---+\n");
+        for rank in (0..8).rev() {
+            for file in 0..8 {
+                let p = self.board[rank * 8 + file];
+                s.push_str(" | ");
+                s.push(if p.is_none() { ' ' } else { p.letter() });
+            }
+            s.push_str(&format!(" | {}\n +---+---+---+---+---+---+---+---+\n", rank + 1));
+        }
+        s.push_str("   a   b   c   d   e   f   g   h\n\n");
+        s.push_str(&format!("Fen: {}\nKey: {:016X}\n", self.to_fen(), self.key));
+        let mut checkers = String::new();
+        let mut c = self.checkers;
+        while c != 0 {
+            let sq = c.trailing_zeros() as u8;
+            c &= c - 1;
+            checkers.push_str(&format!("{} ", BOARD_8X8.name(sq)));
+        }
+        s.push_str(&format!("Checkers: {}", checkers.trim_end()));
+        s
+    }
+}
+
+impl Chess {
+    /// Checkmate takes precedence over the 50-move rule (FIDE 9.3): only checked when the
+    /// clock has run out, so the cost does not matter.
+    fn is_checkmate_slow(&self) -> bool {
+        if self.checkers == 0 {
+            return false;
+        }
+        let mut list = MoveList::new();
+        self.generate_legal(&mut list);
+        list.is_empty()
+    }
+}

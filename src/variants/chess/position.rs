@@ -1,0 +1,627 @@
+//! The orthodox chess position: a mailbox plus bitboards, make/unmake with an undo stack inside
+//! the position, zobrist keys, and FEN input/output.
+
+use std::sync::LazyLock;
+
+use super::attacks;
+use super::types::{Kind, Move, MoveKind, Piece};
+use crate::core::zobrist;
+use crate::core::Color;
+use crate::variants::FenError;
+
+/// The standard start position.
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Castling right bits: White king side, White queen side, Black king side, Black queen side.
+pub const WK: u8 = 1;
+/// White queen-side castling right.
+pub const WQ: u8 = 2;
+/// Black king-side castling right.
+pub const BK: u8 = 4;
+/// Black queen-side castling right.
+pub const BQ: u8 = 8;
+
+/// Marker for "no en passant square".
+pub const NO_EP: u8 = 64;
+
+/// Capacity reserved for the undo stack: game history plus search depth rarely exceed it, so
+/// `make` does not allocate in practice.
+const STACK_RESERVE: usize = 1024;
+
+pub(crate) struct Keys {
+    pub piece: [[u64; 64]; 12],
+    pub side: u64,
+    pub castling: [u64; 16],
+    pub ep_file: [u64; 8],
+}
+
+pub(crate) static KEYS: LazyLock<Keys> = LazyLock::new(|| {
+    let k = zobrist::keys(0x0c4e_55, 12 * 64 + 1 + 16 + 8);
+    let mut piece = [[0; 64]; 12];
+    for (p, row) in piece.iter_mut().enumerate() {
+        row.copy_from_slice(&k[p * 64..p * 64 + 64]);
+    }
+    let mut castling = [0; 16];
+    // Each right has its own key; a set of rights is the XOR of its members.
+    let right = &k[12 * 64 + 1..12 * 64 + 5];
+    for (mask, c) in castling.iter_mut().enumerate() {
+        for (b, key) in right.iter().enumerate() {
+            if mask & (1 << b) != 0 {
+                *c ^= key;
+            }
+        }
+    }
+    let mut ep_file = [0; 8];
+    ep_file.copy_from_slice(&k[12 * 64 + 17..12 * 64 + 25]);
+    Keys { piece, side: k[12 * 64], castling, ep_file }
+});
+
+/// Castling rights that survive a move touching each square (king and rook home squares).
+const fn castle_masks() -> [u8; 64] {
+    let mut m = [0xFu8; 64];
+    m[0] = !WQ & 0xF; // a1
+    m[7] = !WK & 0xF; // h1
+    m[4] = !(WK | WQ) & 0xF; // e1
+    m[56] = !BQ & 0xF; // a8
+    m[63] = !BK & 0xF; // h8
+    m[60] = !(BK | BQ) & 0xF; // e8
+    m
+}
+const CASTLE_MASK: [u8; 64] = castle_masks();
+
+/// What `unmake` needs to restore a ply (one record per ply, `Copy`).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Undo {
+    pub mv: Move,
+    pub captured: Piece,
+    pub castling: u8,
+    pub ep: u8,
+    pub halfmove: u16,
+    pub key: u64,
+    pub checkers: u64,
+}
+
+/// An orthodox chess position with its game history (for repetition and `unmake`).
+#[derive(Clone)]
+pub struct Chess {
+    pub(crate) board: [Piece; 64],
+    pub(crate) by_kind: [u64; 6],
+    pub(crate) by_color: [u64; 2],
+    pub(crate) stm: Color,
+    pub(crate) castling: u8,
+    pub(crate) ep: u8,
+    pub(crate) halfmove: u16,
+    pub(crate) fullmove: u16,
+    pub(crate) key: u64,
+    pub(crate) checkers: u64,
+    pub(crate) stack: Vec<Undo>,
+}
+
+impl Chess {
+    /// Bitboard of `color`'s pieces of `kind`.
+    #[inline(always)]
+    pub fn pieces(&self, color: Color, kind: Kind) -> u64 {
+        self.by_kind[kind.index()] & self.by_color[color.index()]
+    }
+
+    /// Bitboard of all pieces of `kind`, both colours.
+    #[inline(always)]
+    pub fn kind_bb(&self, kind: Kind) -> u64 {
+        self.by_kind[kind.index()]
+    }
+
+    /// Bitboard of all of `color`'s pieces.
+    #[inline(always)]
+    pub fn color_bb(&self, color: Color) -> u64 {
+        self.by_color[color.index()]
+    }
+
+    /// Bitboard of every occupied square.
+    #[inline(always)]
+    pub fn occupied(&self) -> u64 {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The piece on `sq` (0 = a1 .. 63 = h8), [`Piece::NONE`] when empty.
+    #[inline(always)]
+    pub fn piece_at(&self, sq: u8) -> Piece {
+        self.board[sq as usize]
+    }
+
+    /// The square of `color`'s King.
+    #[inline(always)]
+    pub fn king_sq(&self, color: Color) -> u8 {
+        self.pieces(color, Kind::King).trailing_zeros() as u8
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn stm(&self) -> Color {
+        self.stm
+    }
+
+    /// Castling rights as bits [`WK`] | [`WQ`] | [`BK`] | [`BQ`].
+    pub fn castling_rights(&self) -> u8 {
+        self.castling
+    }
+
+    /// The en passant target square, or [`NO_EP`]. Only set when a pawn of the side to move
+    /// stands next to the pushed pawn, so that the square can matter.
+    pub fn ep_square(&self) -> u8 {
+        self.ep
+    }
+
+    /// Plies since the last capture or pawn move (the 50-move rule counter).
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove
+    }
+
+    /// Pieces of either colour giving check to the side to move.
+    #[inline(always)]
+    pub fn checkers(&self) -> u64 {
+        self.checkers
+    }
+
+    /// Pieces of `by` that attack `sq`, given occupancy `occ`.
+    #[inline(always)]
+    pub fn attackers_to(&self, sq: u8, occ: u64, by: Color) -> u64 {
+        let them = self.by_color[by.index()];
+        let rq = self.by_kind[Kind::Rook.index()] | self.by_kind[Kind::Queen.index()];
+        let bq = self.by_kind[Kind::Bishop.index()] | self.by_kind[Kind::Queen.index()];
+        ((attacks::pawn(!by, sq) & self.by_kind[0])
+            | (attacks::knight(sq) & self.by_kind[1])
+            | (attacks::king(sq) & self.by_kind[5])
+            | (attacks::rook(sq, occ) & rq)
+            | (attacks::bishop(sq, occ) & bq))
+            & them
+    }
+
+    #[inline(always)]
+    fn put(&mut self, sq: u8, p: Piece) {
+        let b = 1u64 << sq;
+        self.board[sq as usize] = p;
+        self.by_kind[p.kind().index()] |= b;
+        self.by_color[p.color().index()] |= b;
+        self.key ^= KEYS.piece[p.index()][sq as usize];
+    }
+
+    #[inline(always)]
+    fn remove(&mut self, sq: u8) -> Piece {
+        let p = self.board[sq as usize];
+        let b = 1u64 << sq;
+        self.board[sq as usize] = Piece::NONE;
+        self.by_kind[p.kind().index()] ^= b;
+        self.by_color[p.color().index()] ^= b;
+        self.key ^= KEYS.piece[p.index()][sq as usize];
+        p
+    }
+
+    #[inline(always)]
+    fn shift(&mut self, from: u8, to: u8) {
+        let p = self.board[from as usize];
+        let b = (1u64 << from) | (1u64 << to);
+        self.board[from as usize] = Piece::NONE;
+        self.board[to as usize] = p;
+        self.by_kind[p.kind().index()] ^= b;
+        self.by_color[p.color().index()] ^= b;
+        let k = &KEYS.piece[p.index()];
+        self.key ^= k[from as usize] ^ k[to as usize];
+    }
+
+    /// The rook's (from, to) squares for a castling King move to `king_to`.
+    #[inline(always)]
+    pub(crate) fn castle_rook(king_to: u8) -> (u8, u8) {
+        match king_to {
+            6 => (7, 5),
+            2 => (0, 3),
+            62 => (63, 61),
+            _ => (56, 59),
+        }
+    }
+
+    #[inline(always)]
+    fn compute_checkers(&self) -> u64 {
+        let us = self.stm;
+        self.attackers_to(self.king_sq(us), self.occupied(), !us)
+    }
+
+    /// Plays a legal move (generated by this position). Pushes an undo record.
+    pub fn make_move(&mut self, m: Move) {
+        let keys = &*KEYS;
+        let from = m.from();
+        let to = m.to();
+        let us = self.stm;
+        let mut undo = Undo {
+            mv: m,
+            captured: Piece::NONE,
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            key: self.key,
+            checkers: self.checkers,
+        };
+        if self.ep != NO_EP {
+            self.key ^= keys.ep_file[(self.ep & 7) as usize];
+            self.ep = NO_EP;
+        }
+        self.halfmove += 1;
+        let moving = self.board[from as usize];
+        match m.kind() {
+            MoveKind::Normal => {
+                let cap = self.board[to as usize];
+                if !cap.is_none() {
+                    undo.captured = self.remove(to);
+                    self.halfmove = 0;
+                }
+                self.shift(from, to);
+                if moving.kind() == Kind::Pawn {
+                    self.halfmove = 0;
+                }
+            }
+            MoveKind::DoublePush => {
+                self.shift(from, to);
+                self.halfmove = 0;
+                let ep = (from + to) / 2;
+                if attacks::pawn(us, ep) & self.pieces(!us, Kind::Pawn) != 0 {
+                    self.ep = ep;
+                    self.key ^= keys.ep_file[(ep & 7) as usize];
+                }
+            }
+            MoveKind::Castle => {
+                let (rf, rt) = Self::castle_rook(to);
+                self.shift(from, to);
+                self.shift(rf, rt);
+            }
+            MoveKind::EnPassant => {
+                undo.captured = self.remove(to ^ 8);
+                self.shift(from, to);
+                self.halfmove = 0;
+            }
+            _ => {
+                let cap = self.board[to as usize];
+                if !cap.is_none() {
+                    undo.captured = self.remove(to);
+                }
+                self.remove(from);
+                let promo = m.promotion().unwrap_or(Kind::Queen);
+                self.put(to, Piece::new(us, promo));
+                self.halfmove = 0;
+            }
+        }
+        let rights = self.castling & CASTLE_MASK[from as usize] & CASTLE_MASK[to as usize];
+        if rights != self.castling {
+            self.key ^= keys.castling[self.castling as usize] ^ keys.castling[rights as usize];
+            self.castling = rights;
+        }
+        self.stm = !us;
+        self.key ^= keys.side;
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        self.checkers = self.compute_checkers();
+        self.stack.push(undo);
+    }
+
+    /// Passes the move (for null-move pruning; never when in check). Undone by `unmake_move`.
+    pub fn make_null_move(&mut self) {
+        let undo = Undo {
+            mv: Move::NULL,
+            captured: Piece::NONE,
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            key: self.key,
+            checkers: self.checkers,
+        };
+        if self.ep != NO_EP {
+            self.key ^= KEYS.ep_file[(self.ep & 7) as usize];
+            self.ep = NO_EP;
+        }
+        self.halfmove += 1;
+        self.stm = !self.stm;
+        self.key ^= KEYS.side;
+        self.checkers = 0;
+        self.stack.push(undo);
+    }
+
+    /// Takes back the last move (or null move).
+    pub fn unmake_move(&mut self) {
+        let u = self.stack.pop().expect("unmake without a move to take back");
+        self.stm = !self.stm;
+        let us = self.stm;
+        if us == Color::Black {
+            self.fullmove -= 1;
+        }
+        let m = u.mv;
+        if m != Move::NULL {
+            let (from, to) = (m.from(), m.to());
+            match m.kind() {
+                MoveKind::Normal | MoveKind::DoublePush => {
+                    self.shift(to, from);
+                    if !u.captured.is_none() {
+                        self.put(to, u.captured);
+                    }
+                }
+                MoveKind::Castle => {
+                    let (rf, rt) = Self::castle_rook(to);
+                    self.shift(rt, rf);
+                    self.shift(to, from);
+                }
+                MoveKind::EnPassant => {
+                    self.shift(to, from);
+                    self.put(to ^ 8, u.captured);
+                }
+                _ => {
+                    self.remove(to);
+                    self.put(from, Piece::new(us, Kind::Pawn));
+                    if !u.captured.is_none() {
+                        self.put(to, u.captured);
+                    }
+                }
+            }
+        }
+        self.castling = u.castling;
+        self.ep = u.ep;
+        self.halfmove = u.halfmove;
+        self.key = u.key;
+        self.checkers = u.checkers;
+    }
+
+    /// The zobrist key computed from scratch (for tests of the incremental key).
+    pub fn compute_key(&self) -> u64 {
+        let keys = &*KEYS;
+        let mut k = 0;
+        for sq in 0..64 {
+            let p = self.board[sq];
+            if !p.is_none() {
+                k ^= keys.piece[p.index()][sq];
+            }
+        }
+        if self.stm == Color::Black {
+            k ^= keys.side;
+        }
+        k ^= keys.castling[self.castling as usize];
+        if self.ep != NO_EP {
+            k ^= keys.ep_file[(self.ep & 7) as usize];
+        }
+        k
+    }
+
+    /// Number of times the current position occurred before in the game (same key, same side
+    /// to move), looking back only as far as the last irreversible move. `stop_after` ends the
+    /// scan after that many matches.
+    pub(crate) fn repetitions(&self, stop_after: usize) -> usize {
+        let n = self.stack.len();
+        let reach = (self.halfmove as usize).min(n);
+        let mut count = 0;
+        let mut i = 4;
+        while i <= reach {
+            if self.stack[n - i].key == self.key {
+                count += 1;
+                if count >= stop_after {
+                    break;
+                }
+            }
+            i += 2;
+        }
+        count
+    }
+
+    /// Repetition inside the search tree: a repeat of a position reached after the root
+    /// (within `plies_from_root`) counts once; one from before the root needs two earlier
+    /// occurrences (threefold).
+    pub(crate) fn is_repetition(&self, plies_from_root: usize) -> bool {
+        let n = self.stack.len();
+        let reach = (self.halfmove as usize).min(n);
+        let mut seen = 0;
+        let mut i = 4;
+        while i <= reach {
+            if self.stack[n - i].key == self.key {
+                if i <= plies_from_root {
+                    return true;
+                }
+                seen += 1;
+                if seen >= 2 {
+                    return true;
+                }
+            }
+            i += 2;
+        }
+        false
+    }
+
+    /// Neither side can mate by any sequence of legal moves (FIDE 5.2.2), for the material
+    /// cases that are certain: K v K, K+minor v K, and K+B v K+B with bishops on one colour.
+    pub fn insufficient_material(&self) -> bool {
+        if self.by_kind[0] | self.by_kind[3] | self.by_kind[4] != 0 {
+            return false;
+        }
+        let minors = self.by_kind[1] | self.by_kind[2];
+        if minors.count_ones() <= 1 {
+            return true;
+        }
+        // Only bishops left, all on squares of one colour.
+        const DARK: u64 = 0xAA55_AA55_AA55_AA55;
+        self.by_kind[1] == 0 && (self.by_kind[2] & DARK == 0 || self.by_kind[2] & !DARK == 0)
+    }
+
+    /// Parses a FEN (six fields; the two counters may be omitted).
+    ///
+    /// Errors name the field: `board` (shape, unknown letter, King count, pawns on the back
+    /// ranks), `side to move`, `castling` (unknown letter or a right without its King and Rook),
+    /// `en passant`, `halfmove clock`, `fullmove number`, or `position` (side not to move in check).
+    pub fn parse_fen(fen: &str) -> Result<Chess, FenError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.len() < 4 {
+            return Err(FenError::new("fen", format!("expected at least 4 fields, found {}", fields.len())));
+        }
+        if fields.len() > 6 {
+            return Err(FenError::new("fen", format!("expected at most 6 fields, found {}", fields.len())));
+        }
+        let mut pos = Chess {
+            board: [Piece::NONE; 64],
+            by_kind: [0; 6],
+            by_color: [0; 2],
+            stm: Color::White,
+            castling: 0,
+            ep: NO_EP,
+            halfmove: 0,
+            fullmove: 1,
+            key: 0,
+            checkers: 0,
+            stack: Vec::with_capacity(STACK_RESERVE),
+        };
+        let rows: Vec<&str> = fields[0].split('/').collect();
+        if rows.len() != 8 {
+            return Err(FenError::new("board", format!("expected 8 ranks, found {}", rows.len())));
+        }
+        for (i, row) in rows.iter().enumerate() {
+            let rank = 7 - i;
+            let mut file = 0usize;
+            let mut digits = String::new();
+            let flush = |digits: &mut String, file: &mut usize| -> Result<(), FenError> {
+                if !digits.is_empty() {
+                    let n: usize = digits.parse().map_err(|_| FenError::new("board", "bad number"))?;
+                    if n == 0 {
+                        return Err(FenError::new("board", format!("empty run of 0 on rank {}", rank + 1)));
+                    }
+                    *file += n;
+                    digits.clear();
+                }
+                Ok(())
+            };
+            for c in row.chars() {
+                if c.is_ascii_digit() {
+                    digits.push(c);
+                    continue;
+                }
+                flush(&mut digits, &mut file)?;
+                let (color, kind) = Kind::from_letter(c)
+                    .ok_or_else(|| FenError::new("board", format!("unknown piece letter '{c}'")))?;
+                if file >= 8 {
+                    return Err(FenError::new("board", format!("rank {} has more than 8 files", rank + 1)));
+                }
+                pos.put((rank * 8 + file) as u8, Piece::new(color, kind));
+                file += 1;
+            }
+            flush(&mut digits, &mut file)?;
+            if file != 8 {
+                return Err(FenError::new("board", format!("rank {} has {} files, expected 8", rank + 1, file)));
+            }
+        }
+        for color in Color::ALL {
+            let n = pos.pieces(color, Kind::King).count_ones();
+            if n != 1 {
+                return Err(FenError::new("board", format!("{color:?} has {n} kings, expected 1")));
+            }
+        }
+        if pos.by_kind[0] & (attacks::RANK_1 | attacks::RANK_8) != 0 {
+            return Err(FenError::new("board", "pawn on the first or last rank"));
+        }
+        pos.stm = Color::from_fen(fields[1])
+            .ok_or_else(|| FenError::new("side to move", format!("expected 'w' or 'b', found '{}'", fields[1])))?;
+        if fields[2] != "-" {
+            for c in fields[2].chars() {
+                let (bit, king, rook, color) = match c {
+                    'K' => (WK, 4, 7, Color::White),
+                    'Q' => (WQ, 4, 0, Color::White),
+                    'k' => (BK, 60, 63, Color::Black),
+                    'q' => (BQ, 60, 56, Color::Black),
+                    _ => return Err(FenError::new("castling", format!("unknown castling letter '{c}'"))),
+                };
+                if pos.castling & bit != 0 {
+                    return Err(FenError::new("castling", format!("'{c}' given twice")));
+                }
+                if pos.board[king] != Piece::new(color, Kind::King) || pos.board[rook] != Piece::new(color, Kind::Rook) {
+                    return Err(FenError::new("castling", format!("right '{c}' without its King and Rook at home")));
+                }
+                pos.castling |= bit;
+            }
+        }
+        if fields[3] != "-" {
+            let sq = crate::core::geometry::BOARD_8X8
+                .parse_square(fields[3])
+                .map_err(|e| FenError::new("en passant", e.to_string()))?;
+            let (rank, pushed) = if pos.stm == Color::White { (5, sq - 8) } else { (2, sq + 8) };
+            if sq / 8 != rank
+                || pos.board[pushed as usize] != Piece::new(!pos.stm, Kind::Pawn)
+                || !pos.board[sq as usize].is_none()
+            {
+                return Err(FenError::new(
+                    "en passant",
+                    format!("'{}' is not a square a pawn just passed", fields[3]),
+                ));
+            }
+            // Kept only when a pawn of the side to move could capture there (canonical form).
+            if attacks::pawn(!pos.stm, sq) & pos.pieces(pos.stm, Kind::Pawn) != 0 {
+                pos.ep = sq;
+            }
+        }
+        if let Some(h) = fields.get(4) {
+            pos.halfmove = h
+                .parse()
+                .map_err(|_| FenError::new("halfmove clock", format!("'{h}' is not a number")))?;
+        }
+        if let Some(f) = fields.get(5) {
+            pos.fullmove = f
+                .parse()
+                .map_err(|_| FenError::new("fullmove number", format!("'{f}' is not a number")))?;
+            if pos.fullmove == 0 {
+                return Err(FenError::new("fullmove number", "must be at least 1"));
+            }
+        }
+        let them = !pos.stm;
+        if pos.attackers_to(pos.king_sq(them), pos.occupied(), pos.stm) != 0 {
+            return Err(FenError::new("position", "the side not to move is in check"));
+        }
+        pos.key = pos.compute_key();
+        pos.checkers = pos.compute_checkers();
+        Ok(pos)
+    }
+
+    /// The FEN of the position. The en passant field is given only when a capture there is
+    /// possible by a pawn of the side to move (as Stockfish prints it).
+    pub fn to_fen(&self) -> String {
+        let mut s = String::with_capacity(90);
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                let p = self.board[rank * 8 + file];
+                if p.is_none() {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        s.push((b'0' + empty) as char);
+                        empty = 0;
+                    }
+                    s.push(p.letter());
+                }
+            }
+            if empty > 0 {
+                s.push((b'0' + empty) as char);
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        s.push(' ');
+        s.push(self.stm.fen_char());
+        s.push(' ');
+        if self.castling == 0 {
+            s.push('-');
+        }
+        for (bit, c) in [(WK, 'K'), (WQ, 'Q'), (BK, 'k'), (BQ, 'q')] {
+            if self.castling & bit != 0 {
+                s.push(c);
+            }
+        }
+        s.push(' ');
+        if self.ep == NO_EP {
+            s.push('-');
+        } else {
+            s.push_str(&crate::core::geometry::BOARD_8X8.name(self.ep).to_string());
+        }
+        s.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
+        s
+    }
+}

@@ -1,0 +1,290 @@
+//! The `Game` contract every variant implements, and the registry of variants.
+//!
+//! Search, perft, protocol and arena are generic over [`Game`] and monomorphised per variant:
+//! the only `match` on the variant is [`with_variant!`] at the top of the protocol and the CLI.
+//! See `shared/design.md` ("The `Game` contract") for the reasoning.
+
+use std::fmt::Debug;
+
+use crate::core::{Color, MoveList};
+
+pub mod chess;
+
+/// A ply's compact representation. `Default` is the null move (never legal); `pack` gives the
+/// 32 bits stored in the transposition table and `unpack(pack(m)) == m` for every move.
+pub trait GameMove: Copy + Eq + Default + Debug + Send + Sync + 'static {
+    /// The move as 32 bits (0 for the null move).
+    fn pack(self) -> u32;
+    /// The move from its 32 bits. Any value may come back from the TT after a key collision,
+    /// so the search only plays a packed move after finding it among the legal moves.
+    fn unpack(bits: u32) -> Self;
+}
+
+/// The result of a finished game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// White won (`1-0`).
+    WhiteWins,
+    /// Black won (`0-1`).
+    BlackWins,
+    /// Drawn (`1/2-1/2`).
+    Draw,
+}
+
+impl GameResult {
+    /// The PGN result string: `1-0`, `0-1` or `1/2-1/2`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+
+    /// The win of `side`.
+    pub fn win_for(side: Color) -> GameResult {
+        match side {
+            Color::White => GameResult::WhiteWins,
+            Color::Black => GameResult::BlackWins,
+        }
+    }
+}
+
+/// A game that is over by rule: who won and which rule decided it (`checkmate`,
+/// `stalemate`, `threefold repetition`, `fifty-move rule`, `insufficient material`, ...).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Who won, or a draw.
+    pub result: GameResult,
+    /// The rule, in words, as printed in `info string result <result> {<reason>}`.
+    pub reason: String,
+}
+
+/// A decided position seen from the side to move, for the search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Terminal {
+    /// The side to move has won.
+    Win,
+    /// The side to move has lost (checkmated, Kings gone, ...).
+    Loss,
+    /// Drawn.
+    Draw,
+}
+
+/// What the protocol announces about a variant after `setoption name UCI_Variant`
+/// (protocol.md 1: `info string variant <name> files F ranks R pocket P portions N startpos <FEN>`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct VariantInfo {
+    /// Protocol name (`chess`, `mulliganstew`, ...).
+    pub name: &'static str,
+    /// Number of files.
+    pub files: u8,
+    /// Number of rank rows (Mitosis: 11, counting ranks 0 and 10).
+    pub ranks: u8,
+    /// Whether the variant has a hand/pocket of pieces to drop.
+    pub pocket: bool,
+    /// The most plies one turn can hold (1 for orthodox chess, 2 for Mulligan Stew).
+    pub portions: u8,
+}
+
+/// Why a FEN was rejected: the field and the reason, for `info string error`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad FEN: {field}: {reason}")]
+pub struct FenError {
+    /// The FEN field at fault (`board`, `side to move`, `castling`, `en passant`, ...).
+    pub field: &'static str,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+impl FenError {
+    /// A FEN error for `field` with a human-readable `reason`.
+    pub fn new(field: &'static str, reason: impl Into<String>) -> Self {
+        FenError { field, reason: reason.into() }
+    }
+}
+
+/// Why a move token was rejected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The token does not have the shape of any move token (protocol.md 3).
+    #[error("malformed move token '{token}': {reason}")]
+    Malformed {
+        /// The token as given.
+        token: String,
+        /// What is wrong with its shape.
+        reason: String,
+    },
+    /// Well-formed, but not a legal move in this position.
+    #[error("illegal move {0}")]
+    Illegal(String),
+    /// Lenient input that matches several legal moves.
+    #[error("ambiguous move token '{0}'")]
+    Ambiguous(String),
+}
+
+/// A variant's rules, positions and evaluator: everything the generic search, perft, protocol
+/// and arena need. One ply = one decision of one player (a move, drop, swap, purchase, skipped
+/// portion, placement); `make` decides whether the side to move changes.
+///
+/// Hot-path methods (`legal_moves`, `make`, `unmake`, `key`, `evaluate`, ...) never allocate.
+pub trait Game: Clone + Send + Sync + Sized + 'static {
+    /// The variant's ply type.
+    type Move: GameMove;
+
+    /// Board shape and protocol announcement.
+    const INFO: VariantInfo;
+
+    /// True when one turn can hold several plies of the same side (Mulligan Stew portions,
+    /// Mitosis placements). Perft by turns only walks plies when this is set.
+    const MULTI_PLY_TURNS: bool = false;
+
+    /// The standard start position.
+    fn startpos() -> Self;
+
+    /// Parses a FEN (the variant's rules file defines its fields).
+    ///
+    /// Errors: a [`FenError`] naming the field and the reason.
+    fn from_fen(fen: &str) -> Result<Self, FenError>;
+
+    /// The canonical FEN of the current position.
+    fn fen(&self) -> String;
+
+    /// The side whose ply it is.
+    fn side_to_move(&self) -> Color;
+
+    /// Appends every legal ply of the current position to `list` (which the caller clears).
+    fn legal_moves(&self, list: &mut MoveList<Self::Move>);
+
+    /// Appends the plies quiescence search should try (captures, promotions, ...): by default
+    /// the legal plies that [`Game::is_tactical`] accepts. Variants override it for speed.
+    fn tactical_moves(&self, list: &mut MoveList<Self::Move>) {
+        self.legal_moves(list);
+        list.retain(|m| self.is_tactical(*m));
+    }
+
+    /// Plays a legal ply, pushing what `unmake` needs onto the position's own undo stack.
+    fn make(&mut self, m: Self::Move);
+
+    /// Takes back the last ply made (by `make` or `make_null`).
+    fn unmake(&mut self);
+
+    /// Zobrist key of everything that decides the future of the game.
+    fn key(&self) -> u64;
+
+    /// Whether the side to move is in check (false in variants without royalty).
+    fn in_check(&self) -> bool {
+        false
+    }
+
+    /// Whether quiescence search should look at this ply (captures, promotions).
+    fn is_tactical(&self, m: Self::Move) -> bool;
+
+    /// Ordering score of a tactical ply (e.g. MVV-LVA): higher is tried first.
+    fn tactical_order(&self, m: Self::Move) -> i32 {
+        let _ = m;
+        0
+    }
+
+    /// Static exchange evaluation test: does playing `m` win at least `threshold` centipawns
+    /// of material once all exchanges on its square are played out? Default: always true
+    /// (variants without SEE never prune on it).
+    fn see_ge(&self, m: Self::Move, threshold: i32) -> bool {
+        let _ = (m, threshold);
+        true
+    }
+
+    /// Static evaluation in centipawns from the side to move's point of view.
+    fn evaluate(&self) -> i32;
+
+    /// The evaluation broken into its terms, as printed by the `eval` command (protocol.md 6).
+    fn eval_report(&self) -> String;
+
+    /// A decision that does not depend on the legal plies (e.g. Mulligan Stew: both Kings
+    /// captured), seen from the side to move. Default: none.
+    fn decided(&self) -> Option<Terminal> {
+        None
+    }
+
+    /// What a position without legal plies means for the side to move (checkmate: `Loss`,
+    /// stalemate: `Draw`).
+    fn no_moves_terminal(&self) -> Terminal;
+
+    /// Draw rules the search applies inside its tree: repetition (a repeat of a position at or
+    /// after the root, `plies_from_root` plies deep, counts once; before the root, threefold),
+    /// move-count rules and dead positions.
+    fn is_draw(&self, plies_from_root: usize) -> bool;
+
+    /// The game's outcome by its rules (checkmate, stalemate, threefold repetition, ...), or
+    /// `None` while it goes on. Not used in the search's hot path.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Whether a null move (passing) is sound enough for null-move pruning here.
+    fn null_move_allowed(&self) -> bool {
+        false
+    }
+
+    /// Passes the turn (only called when [`Game::null_move_allowed`]); undone by `unmake`.
+    fn make_null(&mut self) {
+        unreachable!("make_null called on a variant without null moves")
+    }
+
+    /// Parses a single-ply token of protocol.md 3 against the legal plies of this position.
+    ///
+    /// Errors: [`MoveError::Malformed`] for a token of no known shape, [`MoveError::Illegal`]
+    /// when no legal ply has it, [`MoveError::Ambiguous`] for lenient input matching several.
+    fn parse_move(&self, token: &str) -> Result<Self::Move, MoveError>;
+
+    /// The canonical token of a legal ply of this position (protocol.md 3).
+    fn move_token(&self, m: Self::Move) -> String;
+
+    /// The board, FEN and state a human needs, for the `d` command (protocol.md 6).
+    fn display(&self) -> String;
+}
+
+/// The variants this build implements, by protocol name.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// Orthodox chess (FIDE rules).
+    Chess,
+}
+
+impl Variant {
+    /// Every implemented variant, in the order `UCI_Variant` lists them.
+    pub const ALL: &'static [Variant] = &[Variant::Chess];
+
+    /// The protocol name (`UCI_Variant` value).
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Chess => chess::Chess::INFO.name,
+        }
+    }
+
+    /// Looks a variant up by protocol name; `standard` and `normal` are aliases of `chess`
+    /// (protocol.md 1). Case-insensitive.
+    pub fn from_name(name: &str) -> Option<Variant> {
+        let lower = name.to_ascii_lowercase();
+        match lower.as_str() {
+            "chess" | "standard" | "normal" => Some(Variant::Chess),
+            _ => None,
+        }
+    }
+}
+
+/// Runs `$body` with the type alias `$G` bound to the variant type of `$v`: the one place where
+/// the runtime variant becomes a compile-time type.
+///
+/// ```ignore
+/// with_variant!(variant, G => run_loop::<G>(...))
+/// ```
+#[macro_export]
+macro_rules! with_variant {
+    ($v:expr, $G:ident => $body:expr) => {
+        match $v {
+            $crate::variants::Variant::Chess => {
+                type $G = $crate::variants::chess::Chess;
+                $body
+            }
+        }
+    };
+}
