@@ -1,0 +1,257 @@
+//! Search tests on orthodox chess (mates, stalemate, repetition, limits, threads) and on two
+//! toy games, one of them with two-ply turns, checked against brute-force minimax.
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use menagerie::search::{search, Limits, Score, SearchControl, SearchOptions, SearchResult, Tt};
+use menagerie::variants::chess::Chess;
+use menagerie::variants::Game;
+
+fn run_chess(fen: &str, limits: Limits, threads: usize) -> SearchResult<<Chess as Game>::Move> {
+    let pos = Chess::from_fen(fen).expect("valid FEN");
+    let tt = Tt::new(16);
+    let options = SearchOptions {
+        threads,
+        ..SearchOptions::default()
+    };
+    search(
+        &pos,
+        &limits,
+        &options,
+        &tt,
+        &SearchControl::default(),
+        &mut |_| {},
+    )
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+fn token(fen: &str, r: &SearchResult<<Chess as Game>::Move>) -> String {
+    let pos = Chess::from_fen(fen).unwrap();
+    pos.move_token(r.best.expect("a best move"))
+}
+
+#[test]
+fn mate_in_one() {
+    // Back-rank mate: Rd8#.
+    let fen = "6k1/5ppp/8/8/8/8/8/3R2K1 w - - 0 1";
+    let r = run_chess(fen, depth(4), 1);
+    assert_eq!(token(fen, &r), "d1d8");
+    assert_eq!(r.score, Score::Mate(1));
+}
+
+#[test]
+fn mate_in_two() {
+    // Rook ladder: 1. Rb7 Kg8 2. Rc8# (no mate in one exists).
+    let fen = "7k/8/8/8/8/8/1R6/K1R5 w - - 0 1";
+    let r = run_chess(fen, depth(6), 1);
+    assert_eq!(r.score, Score::Mate(2), "best {:?}", token(fen, &r));
+}
+
+#[test]
+fn being_mated_is_negative() {
+    // After 1. Rb7 of the test above: Black's only move Kg8 is met by Rc8#.
+    let fen = "7k/1R6/8/8/8/8/8/K1R5 b - - 0 1";
+    let r = run_chess(fen, depth(5), 1);
+    assert_eq!(r.score, Score::Mate(-1));
+}
+
+#[test]
+fn stalemate_root_scores_zero() {
+    let fen = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+    let r = run_chess(fen, depth(3), 1);
+    assert_eq!(r.best, None);
+    assert_eq!(r.score, Score::Cp(0));
+    let mated = "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1";
+    let r = run_chess(mated, depth(3), 1);
+    assert_eq!((r.best, r.score), (None, Score::Mate(0)));
+}
+
+#[test]
+fn avoids_repetition_when_winning() {
+    // White (a queen up) shuffles Qd1-d2 and back twice; Black shuffles Ka8-b8. Going back with
+    // Qd1 again would be a threefold repetition (score 0); the search must find a win instead.
+    let mut pos = Chess::from_fen("k7/8/1K6/8/8/8/8/3Q4 w - - 0 1").unwrap();
+    for t in [
+        "d1d2", "a8b8", "d2d1", "b8a8", "d1d2", "a8b8", "d2d1", "b8a8",
+    ] {
+        let m = pos.parse_move(t).unwrap();
+        pos.make(m);
+    }
+    let tt = Tt::new(16);
+    let r = search(
+        &pos,
+        &depth(6),
+        &SearchOptions::default(),
+        &tt,
+        &SearchControl::default(),
+        &mut |_| {},
+    );
+    assert!(matches!(r.score, Score::Mate(n) if n > 0), "{:?}", r.score);
+    assert_ne!(pos.move_token(r.best.unwrap()), "d1d2");
+}
+
+#[test]
+fn node_limit_is_respected() {
+    let limits = Limits {
+        nodes: Some(5_000),
+        ..Limits::default()
+    };
+    let r = run_chess(menagerie::variants::chess::START_FEN, limits, 1);
+    assert!(r.best.is_some());
+    assert!(r.nodes <= 5_000 + 1, "{} nodes", r.nodes);
+    assert!(r.nodes >= 4_000, "{} nodes", r.nodes);
+}
+
+#[test]
+fn one_thread_is_deterministic() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let a = run_chess(fen, depth(6), 1);
+    let b = run_chess(fen, depth(6), 1);
+    assert_eq!(a.nodes, b.nodes);
+    assert_eq!(a.best, b.best);
+    assert_eq!(a.score, b.score);
+    assert!(a.nodes > 1000);
+}
+
+#[test]
+fn two_threads_return_a_legal_move() {
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    let r = run_chess(fen, depth(6), 2);
+    let pos = Chess::from_fen(fen).unwrap();
+    let mut list = menagerie::core::MoveList::new();
+    pos.legal_moves(&mut list);
+    assert!(list.contains(&r.best.unwrap()));
+    assert_eq!(r.pv.first(), r.best.as_ref());
+    assert!(r.depth >= 6);
+}
+
+#[test]
+fn stop_is_honoured_quickly() {
+    let pos = Chess::startpos();
+    let tt = Tt::new(16);
+    let control = SearchControl::default();
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let options = SearchOptions {
+        threads: 2,
+        ..SearchOptions::default()
+    };
+    std::thread::scope(|s| {
+        let h = s.spawn(|| search(&pos, &limits, &options, &tt, &control, &mut |_| {}));
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(!h.is_finished(), "an infinite search returned before stop");
+        let t = Instant::now();
+        control.stop.store(true, Ordering::Relaxed);
+        let r = h.join().unwrap();
+        let waited = t.elapsed();
+        assert!(waited < Duration::from_millis(50), "stop took {waited:?}");
+        assert!(r.best.is_some());
+    });
+}
+
+#[test]
+fn ponderhit_then_movetime() {
+    let pos = Chess::startpos();
+    let tt = Tt::new(16);
+    let control = SearchControl::default();
+    control.pondering.store(true, Ordering::Relaxed);
+    let limits = Limits {
+        ponder: true,
+        movetime: Some(100),
+        ..Limits::default()
+    };
+    std::thread::scope(|s| {
+        let h = s.spawn(|| {
+            search(
+                &pos,
+                &limits,
+                &SearchOptions::default(),
+                &tt,
+                &control,
+                &mut |_| {},
+            )
+        });
+        std::thread::sleep(Duration::from_millis(250));
+        assert!(!h.is_finished(), "a ponder search stopped on time");
+        let t = Instant::now();
+        control.pondering.store(false, Ordering::Relaxed);
+        let r = h.join().unwrap();
+        let waited = t.elapsed();
+        assert!(
+            waited >= Duration::from_millis(50) && waited < Duration::from_millis(300),
+            "{waited:?}"
+        );
+        assert!(r.best.is_some());
+    });
+}
+
+#[test]
+fn movetime_is_kept() {
+    let limits = Limits {
+        movetime: Some(100),
+        ..Limits::default()
+    };
+    let t = Instant::now();
+    let r = run_chess(menagerie::variants::chess::START_FEN, limits, 1);
+    let e = t.elapsed();
+    assert!(e < Duration::from_millis(150), "{e:?}");
+    assert!(r.best.is_some());
+}
+
+#[test]
+fn reports_each_iteration() {
+    let pos = Chess::startpos();
+    let tt = Tt::new(16);
+    let mut depths = Vec::new();
+    let r = search(
+        &pos,
+        &depth(5),
+        &SearchOptions::default(),
+        &tt,
+        &SearchControl::default(),
+        &mut |i| {
+            assert_eq!(i.multipv, 1);
+            assert!(!i.pv.is_empty());
+            depths.push(i.depth)
+        },
+    );
+    assert_eq!(depths, vec![1, 2, 3, 4, 5]);
+    assert_eq!(r.depth, 5);
+}
+
+/// Measurement, not a check: `cargo test --release --test search -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn measure_bench_and_smp() {
+    let d = std::env::var("BENCH_DEPTH")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10);
+    let r = menagerie::bench::run(d, 1, 16);
+    println!(
+        "bench depth {d}: {} nodes {} ms {} nps",
+        r.nodes,
+        r.time_ms,
+        r.nodes * 1000 / r.time_ms.max(1)
+    );
+    // Time to depth, 1 vs 2 threads, over the bench positions.
+    let mut t = [0u64; 2];
+    for (i, threads) in [1usize, 2].into_iter().enumerate() {
+        let r = menagerie::bench::run(d, threads, 16);
+        t[i] = r.time_ms;
+        println!("threads {threads}: {} ms, {} nodes", r.time_ms, r.nodes);
+    }
+    println!(
+        "time-to-depth ratio 1T/2T = {:.2}",
+        t[0] as f64 / t[1].max(1) as f64
+    );
+}
