@@ -372,6 +372,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 continue;
             }
             self.pos.make(m);
+            self.shared.tt.prefetch(self.pos.key());
             let flipped = self.pos.side_to_move() != side;
             let gives_check = self.pos.in_check();
             if can_prune && best > -MATE_BOUND && searched > 0 && !tactical && !gives_check {
@@ -524,6 +525,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 break;
             }
             self.pos.make(m);
+            self.shared.tt.prefetch(self.pos.key());
             let flipped = self.pos.side_to_move() != side;
             self.stack[ply + 1] = Frame { mv: m, null: false };
             let score = self.qchild(flipped, alpha, beta, ply + 1, pv_node);

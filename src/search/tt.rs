@@ -153,12 +153,18 @@ impl Tt {
         &self.buckets[i]
     }
 
-    /// Hints the CPU to fetch the bucket of `key` (no effect on results).
-    #[inline]
+    /// Hints the CPU to fetch the bucket of `key` into cache (no effect on results).
+    #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        let b = self.bucket(key);
-        // A plain relaxed load touches the line; cheap and portable.
-        let _ = b.words[0][1].load(Relaxed);
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p = self.bucket(key) as *const Bucket as *const i8;
+            // SAFETY: a prefetch is only a hint; `p` points into our own live allocation.
+            unsafe { _mm_prefetch(p, _MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// The entry stored for `key`, if any.
