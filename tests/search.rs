@@ -255,3 +255,224 @@ fn measure_bench_and_smp() {
         t[0] as f64 / t[1].max(1) as f64
     );
 }
+
+mod portions {
+    //! A toy game with two-ply turns: Mulligan-Stew-like portions exercise the rule that a
+    //! ply keeping the side to move is not negated.
+    use menagerie::core::{Color, MoveList};
+    use menagerie::variants::{
+        FenError, Game, GameMove, MoveError, Outcome, Terminal, VariantInfo,
+    };
+
+    /// 0: null; 1: skip the second portion; 2: take one stone; 3: take two stones.
+    #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+    pub struct Ply(u8);
+
+    impl GameMove for Ply {
+        fn pack(self) -> u32 {
+            self.0 as u32
+        }
+        fn unpack(bits: u32) -> Self {
+            Ply((bits & 3) as u8)
+        }
+    }
+
+    /// Pile of stones; a turn is a first portion taking 1-2 stones and a second portion taking
+    /// 1-2 or skipping. Whoever takes the last stone wins: piles that are multiples of 5 lose.
+    #[derive(Clone, Debug)]
+    pub struct TwoPortionNim {
+        pub pile: u8,
+        pub side: Color,
+        pub portion: u8,
+        pub last_mover: Option<Color>,
+        history: Vec<(u8, Color, u8, Option<Color>)>,
+    }
+
+    impl TwoPortionNim {
+        pub fn new(pile: u8) -> Self {
+            TwoPortionNim {
+                pile,
+                side: Color::White,
+                portion: 0,
+                last_mover: None,
+                history: Vec::new(),
+            }
+        }
+    }
+
+    impl Game for TwoPortionNim {
+        type Move = Ply;
+        const INFO: VariantInfo = VariantInfo {
+            name: "nim2",
+            files: 1,
+            ranks: 1,
+            pocket: false,
+            portions: 2,
+        };
+        const MULTI_PLY_TURNS: bool = true;
+        fn startpos() -> Self {
+            Self::new(10)
+        }
+        fn from_fen(fen: &str) -> Result<Self, FenError> {
+            fen.parse()
+                .map(Self::new)
+                .map_err(|_| FenError::new("pile", "not a number"))
+        }
+        fn fen(&self) -> String {
+            self.pile.to_string()
+        }
+        fn side_to_move(&self) -> Color {
+            self.side
+        }
+        fn legal_moves(&self, list: &mut MoveList<Ply>) {
+            if self.pile == 0 {
+                return;
+            }
+            if self.portion == 1 {
+                list.push(Ply(1));
+            }
+            list.push(Ply(2));
+            if self.pile >= 2 {
+                list.push(Ply(3));
+            }
+        }
+        fn make(&mut self, m: Ply) {
+            self.history
+                .push((self.pile, self.side, self.portion, self.last_mover));
+            self.pile -= m.0.saturating_sub(1);
+            if m.0 > 1 {
+                self.last_mover = Some(self.side);
+            }
+            if self.portion == 0 {
+                self.portion = 1;
+            } else {
+                self.portion = 0;
+                self.side = !self.side;
+            }
+        }
+        fn unmake(&mut self) {
+            let (p, s, po, l) = self.history.pop().expect("a ply to take back");
+            (self.pile, self.side, self.portion, self.last_mover) = (p, s, po, l);
+        }
+        fn key(&self) -> u64 {
+            (self.pile as u64) << 8
+                | (self.side.index() as u64) << 1
+                | self.portion as u64
+                | 0x5151 << 32
+        }
+        fn is_tactical(&self, _: Ply) -> bool {
+            false
+        }
+        fn evaluate(&self) -> i32 {
+            0
+        }
+        fn eval_report(&self) -> String {
+            String::new()
+        }
+        fn decided(&self) -> Option<Terminal> {
+            (self.pile == 0).then(|| {
+                if self.last_mover == Some(self.side) {
+                    Terminal::Win
+                } else {
+                    Terminal::Loss
+                }
+            })
+        }
+        fn no_moves_terminal(&self) -> Terminal {
+            Terminal::Loss
+        }
+        fn is_draw(&self, _: usize) -> bool {
+            false
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            None
+        }
+        fn parse_move(&self, token: &str) -> Result<Ply, MoveError> {
+            Err(MoveError::Illegal(token.to_string()))
+        }
+        fn move_token(&self, m: Ply) -> String {
+            format!("{}", m.0)
+        }
+        fn display(&self) -> String {
+            self.fen()
+        }
+    }
+}
+
+#[test]
+fn two_ply_turns_keep_the_sign() {
+    use portions::TwoPortionNim;
+    for threads in [1, 2] {
+        for pile in 1..=13u8 {
+            let pos = TwoPortionNim::new(pile);
+            let tt = Tt::new(1);
+            let options = SearchOptions {
+                threads,
+                ..SearchOptions::default()
+            };
+            let r = search(
+                &pos,
+                &depth(16),
+                &options,
+                &tt,
+                &SearchControl::default(),
+                &mut |_| {},
+            );
+            let p = pile as i32;
+            let expected = if p % 5 != 0 {
+                Score::Mate(p / 5 + 1)
+            } else {
+                Score::Mate(-(p / 5))
+            };
+            assert_eq!(r.score, expected, "pile {pile}, threads {threads}");
+            if p % 5 != 0 {
+                // The winning first turn leaves a multiple of 5.
+                let mut q = pos.clone();
+                let m = r.best.unwrap();
+                q.make(m);
+                let second =
+                    r.pv.get(1)
+                        .copied()
+                        .filter(|_| q.side_to_move() == pos.side_to_move());
+                if let Some(s) = second {
+                    q.make(s);
+                }
+                if q.side_to_move() != pos.side_to_move() {
+                    assert_eq!(q.pile % 5, 0, "pile {pile}: pv {:?}", r.pv);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn low_clock_returns_in_time() {
+    // 40 ms left with a 100 ms increment: must answer well within what is left.
+    let fen = "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7";
+    let limits = Limits {
+        wtime: Some(40),
+        btime: Some(40),
+        winc: Some(100),
+        binc: Some(100),
+        ..Limits::default()
+    };
+    let t = Instant::now();
+    let r = run_chess(fen, limits, 1);
+    assert!(t.elapsed() < Duration::from_millis(35), "{:?}", t.elapsed());
+    assert!(r.best.is_some());
+    // 10s+0.1s at the start: a normal think, far below the clock.
+    let limits = Limits {
+        wtime: Some(10_000),
+        btime: Some(10_000),
+        winc: Some(100),
+        binc: Some(100),
+        ..Limits::default()
+    };
+    let t = Instant::now();
+    run_chess(fen, limits, 1);
+    assert!(
+        t.elapsed() < Duration::from_millis(2_000),
+        "{:?}",
+        t.elapsed()
+    );
+}
