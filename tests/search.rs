@@ -447,32 +447,39 @@ fn two_ply_turns_keep_the_sign() {
 
 #[test]
 fn low_clock_returns_in_time() {
+    let pos =
+        Chess::from_fen("r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7")
+            .unwrap();
+    let tt = Tt::new(16);
+    let timed = |limits: Limits| {
+        let t = Instant::now();
+        let r = search(
+            &pos,
+            &limits,
+            &SearchOptions::default(),
+            &tt,
+            &SearchControl::default(),
+            &mut |_| {},
+        );
+        assert!(r.best.is_some());
+        t.elapsed()
+    };
     // 40 ms left with a 100 ms increment: must answer well within what is left.
-    let fen = "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7";
-    let limits = Limits {
+    let e = timed(Limits {
         wtime: Some(40),
         btime: Some(40),
         winc: Some(100),
         binc: Some(100),
         ..Limits::default()
-    };
-    let t = Instant::now();
-    let r = run_chess(fen, limits, 1);
-    assert!(t.elapsed() < Duration::from_millis(35), "{:?}", t.elapsed());
-    assert!(r.best.is_some());
+    });
+    assert!(e < Duration::from_millis(35), "{e:?}");
     // 10s+0.1s at the start: a normal think, far below the clock.
-    let limits = Limits {
+    let e = timed(Limits {
         wtime: Some(10_000),
         btime: Some(10_000),
         winc: Some(100),
         binc: Some(100),
         ..Limits::default()
-    };
-    let t = Instant::now();
-    run_chess(fen, limits, 1);
-    assert!(
-        t.elapsed() < Duration::from_millis(2_000),
-        "{:?}",
-        t.elapsed()
-    );
+    });
+    assert!(e < Duration::from_millis(2_000), "{e:?}");
 }
