@@ -118,6 +118,8 @@ fn one_thread_is_deterministic() {
     assert_eq!(a.best, b.best);
     assert_eq!(a.score, b.score);
     assert!(a.nodes > 1000);
+    // A ponder move is available: the PV is at least two plies long.
+    assert!(a.pv.len() >= 2, "{:?}", a.pv);
 }
 
 #[test]

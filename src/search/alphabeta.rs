@@ -183,7 +183,7 @@ impl<'a, G: Game> Searcher<'a, G> {
     #[inline(always)]
     fn check_stop(&mut self) -> bool {
         if self.main.is_some() {
-            if self.nodes & 1023 == 0 {
+            if self.nodes & 255 == 0 {
                 self.poll();
             }
             if let Some(limit) = self.main.as_ref().and_then(|m| m.nodes) {
@@ -564,6 +564,41 @@ impl<'a, G: Game> Searcher<'a, G> {
             .tt
             .store(key, packed, to_tt(best, ply), 0, bound);
         best
+    }
+
+    /// Lengthens a short `pv` (of the root) from TT moves, up to `max_len` plies: each TT move
+    /// is checked against the legal plies and the walk stops at a decided or drawn position.
+    /// Not in the hot path (once per iteration).
+    pub fn extend_pv(&mut self, pv: &mut Vec<G::Move>, max_len: usize) {
+        let mut made = 0;
+        for &m in pv.iter() {
+            self.pos.make(m);
+            made += 1;
+        }
+        let mut list = crate::core::MoveList::new();
+        while pv.len() < max_len.min(MAX_PLY) {
+            if self.pos.decided().is_some() || (made > 0 && self.pos.is_draw(made)) {
+                break;
+            }
+            let Some(e) = self.shared.tt.probe(self.pos.key()) else {
+                break;
+            };
+            if e.mv == 0 {
+                break;
+            }
+            let m = G::Move::unpack(e.mv);
+            list.clear();
+            self.pos.legal_moves(&mut list);
+            if !list.contains(&m) {
+                break;
+            }
+            self.pos.make(m);
+            made += 1;
+            pv.push(m);
+        }
+        for _ in 0..made {
+            self.pos.unmake();
+        }
     }
 
     /// Halves the history between searches of the same thread (unused by fresh searchers).

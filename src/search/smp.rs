@@ -115,7 +115,10 @@ impl<G: Game> Searcher<'_, G> {
                 }
                 break;
             }
-            let pv = self.root_pv().to_vec();
+            let mut pv = self.root_pv().to_vec();
+            if self.id == 0 && pv.len() < 4 {
+                self.extend_pv(&mut pv, 4);
+            }
             let best = pv.first().copied();
             if best.is_some() && best == out.best {
                 stable += 1;

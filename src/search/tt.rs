@@ -92,10 +92,14 @@ fn bucket_count(mb: usize) -> usize {
 }
 
 impl Tt {
-    /// A cleared TT of `mb` MiB (at least 1 MiB).
+    /// A cleared TT of `mb` MiB (at least 1 MiB). When the memory cannot be had, the size is
+    /// halved until it can (never panics on a large `Hash`).
     pub fn new(mb: usize) -> Self {
-        let n = bucket_count(mb);
-        let mut buckets = Vec::with_capacity(n);
+        let mut n = bucket_count(mb.min(1 << 24));
+        let mut buckets = Vec::new();
+        while buckets.try_reserve_exact(n).is_err() && n > 1 {
+            n /= 2;
+        }
         buckets.resize_with(n, Bucket::default);
         Tt {
             buckets,
