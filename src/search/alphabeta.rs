@@ -6,14 +6,13 @@
 //! have plies that keep the side to move. A null move always flips the side.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::LazyLock;
 
 use arrayvec::ArrayVec;
 
 use crate::variants::{Game, GameMove, Terminal};
 
 use super::ordering::{OrderTables, Picker};
-use super::params::PARAMS;
+use super::params::SearchParams;
 use super::score::{
     from_tt, is_mate, mate_in, mated_in, to_tt, EVAL_LIMIT, INF, MATE_BOUND, MAX_PLY,
 };
@@ -22,17 +21,20 @@ use super::tt::{Bound, Tt};
 use super::SearchControl;
 
 /// LMR reductions (plies) by remaining depth and move index, both capped at 63.
-static LMR: LazyLock<[[u8; 64]; 64]> = LazyLock::new(|| {
+pub type LmrTable = [[u8; 64]; 64];
+
+/// The LMR table of `params`: `base + ln(depth) * ln(index) / divisor` plies.
+pub fn lmr_table(params: &SearchParams) -> LmrTable {
     let mut t = [[0u8; 64]; 64];
-    let base = PARAMS.lmr_base_x100 as f64 / 100.0;
-    let div = PARAMS.lmr_divisor_x100 as f64 / 100.0;
+    let base = params.lmr_base_x100 as f64 / 100.0;
+    let div = params.lmr_divisor_x100.max(1) as f64 / 100.0;
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (i, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (base + (d as f64).ln() * (i as f64).ln() / div).max(0.0) as u8;
+            *r = (base + (d as f64).ln() * (i as f64).ln() / div).clamp(0.0, 63.0) as u8;
         }
     }
     t
-});
+}
 
 /// A node counter on its own cache line.
 #[derive(Default)]
@@ -49,6 +51,10 @@ pub struct Shared<'a> {
     pub abort: AtomicBool,
     /// Nodes searched, one counter per thread (published every 1024 nodes and at the end).
     pub nodes: Vec<Counter>,
+    /// The tunables of this search.
+    pub params: SearchParams,
+    /// LMR reductions derived from `params`.
+    pub lmr: LmrTable,
 }
 
 impl Shared<'_> {
@@ -68,6 +74,7 @@ struct Frame<M> {
 }
 
 /// Limits only the main thread enforces.
+#[derive(Clone, Debug)]
 pub struct MainLimits {
     /// The clock.
     pub time: TimeManager,
@@ -84,6 +91,8 @@ pub struct Searcher<'a, G: Game> {
     /// Thread index (0 = main).
     pub id: usize,
     shared: &'a Shared<'a>,
+    /// The tunables (a copy, for locality).
+    pub p: SearchParams,
     tables: OrderTables<G::Move>,
     pv: Vec<[G::Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
@@ -115,8 +124,8 @@ fn terminal_score(t: Terminal, ply: usize) -> i32 {
 impl<'a, G: Game> Searcher<'a, G> {
     /// A searcher for thread `id` on a copy of `root`.
     pub fn new(root: G, id: usize, shared: &'a Shared<'a>, main: Option<MainLimits>) -> Self {
-        LazyLock::force(&LMR);
         Searcher {
+            p: shared.params,
             pos: root,
             id,
             shared,
@@ -282,7 +291,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 return alpha;
             }
         }
-        let p = &PARAMS;
+        let p = self.p;
         let key = self.pos.key();
         let in_check = self.pos.in_check();
         let mut tt_move = 0;
@@ -317,7 +326,9 @@ impl<'a, G: Game> Searcher<'a, G> {
                 && !is_mate(beta)
                 && self.pos.null_move_allowed()
             {
-                let r = p.nmp_base + depth / p.nmp_divisor + ((static_eval - beta) / 200).min(3);
+                let r = p.nmp_base
+                    + depth / p.nmp_divisor
+                    + ((static_eval - beta) / p.nmp_eval_divisor.max(1)).min(3);
                 self.pos.make_null();
                 self.stack[ply + 1] = Frame {
                     mv: G::Move::default(),
@@ -365,9 +376,9 @@ impl<'a, G: Game> Searcher<'a, G> {
             if can_prune
                 && best > -MATE_BOUND
                 && tactical
-                && depth <= 4
+                && depth <= p.see_max_depth
                 && Picker::<G::Move>::is_bad_tactical(ord)
-                && !self.pos.see_ge(m, -90 * depth)
+                && !self.pos.see_ge(m, -p.see_margin * depth)
             {
                 continue;
             }
@@ -394,14 +405,14 @@ impl<'a, G: Game> Searcher<'a, G> {
             } else {
                 let mut r = 0;
                 if depth >= p.lmr_min_depth
-                    && searched >= p.lmr_min_index + usize::from(pv_node)
+                    && searched as i32 >= p.lmr_min_index + i32::from(pv_node)
                     && !tactical
                 {
-                    r = LMR[(depth as usize).min(63)][searched.min(63)] as i32;
+                    r = self.shared.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
                     r -= i32::from(pv_node);
                     r -= i32::from(gives_check || in_check);
                     r -= i32::from(Picker::<G::Move>::is_refutation(ord));
-                    r -= self.tables.history(side_ix, m) / p.lmr_history_divisor;
+                    r -= self.tables.history(side_ix, m) / p.lmr_history_divisor.max(1);
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 score = self.child(flipped, alpha, alpha + 1, new_depth - r, ply + 1, false);
@@ -433,9 +444,10 @@ impl<'a, G: Game> Searcher<'a, G> {
                         if !tactical {
                             let bonus = (depth * depth).min(p.history_bonus_max);
                             self.tables.record_cutoff(ply, side_ix, m, prev);
-                            self.tables.update_history(side_ix, m, bonus);
+                            self.tables.update_history(side_ix, m, bonus, p.history_max);
                             for &q in &quiets {
-                                self.tables.update_history(side_ix, q, -bonus);
+                                self.tables
+                                    .update_history(side_ix, q, -bonus, p.history_max);
                             }
                         }
                         break;

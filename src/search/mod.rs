@@ -158,6 +158,19 @@ pub fn search<G: Game>(
     control: &SearchControl,
     report: &mut dyn FnMut(&InfoReport<'_, G::Move>),
 ) -> SearchResult<G::Move> {
+    search_with_params(root, limits, options, &params::PARAMS, tt, control, report)
+}
+
+/// [`search`] with explicit tunables (SPSA tuning, experiments).
+pub fn search_with_params<G: Game>(
+    root: &G,
+    limits: &Limits,
+    options: &SearchOptions,
+    params: &params::SearchParams,
+    tt: &Tt,
+    control: &SearchControl,
+    report: &mut dyn FnMut(&InfoReport<'_, G::Move>),
+) -> SearchResult<G::Move> {
     let start = Instant::now();
     tt.new_search();
     let mut root_moves = MoveList::new();
@@ -195,6 +208,8 @@ pub fn search<G: Game>(
         control,
         abort: AtomicBool::new(false),
         nodes: (0..threads).map(|_| Counter::default()).collect(),
+        params: *params,
+        lmr: alphabeta::lmr_table(params),
     };
     let iter_limits = IterLimits {
         max_depth: limits
@@ -204,9 +219,15 @@ pub fn search<G: Game>(
         root_moves: root_moves.len(),
         infinite: limits.infinite,
     };
-    let time = time::TimeManager::new(limits, root.side_to_move(), options.move_overhead_ms);
+    let time = time::TimeManager::new(
+        limits,
+        root.side_to_move(),
+        options.move_overhead_ms,
+        params,
+    );
     let pondering = limits.ponder && control.pondering.load(Relaxed);
     let main_limits = smp::main_limits(time, limits.nodes, pondering);
+    let fallback_limits = main_limits.clone();
     let (tx, rx) = mpsc::channel::<smp::Info<G::Move>>();
 
     let outcome: Outcome<G::Move> = std::thread::scope(|s| {
@@ -253,12 +274,7 @@ pub fn search<G: Game>(
                 // No thread could be made: search on this one (its stack is usually enough).
                 shared.abort.store(false, Relaxed);
                 let (tx, rx) = mpsc::channel();
-                let mut searcher = Searcher::new(
-                    root.clone(),
-                    0,
-                    shared,
-                    Some(main_limits_again(limits, root, options, control)),
-                );
+                let mut searcher = Searcher::new(root.clone(), 0, shared, Some(fallback_limits));
                 let out = searcher.iterate(iter_limits, Some(&tx));
                 searcher.wait_if_required(iter_limits.infinite);
                 shared.abort.store(true, Relaxed);
@@ -292,20 +308,6 @@ pub fn search<G: Game>(
         depth: outcome.depth,
         nodes,
     }
-}
-
-fn main_limits_again<G: Game>(
-    limits: &Limits,
-    root: &G,
-    options: &SearchOptions,
-    control: &SearchControl,
-) -> alphabeta::MainLimits {
-    let time = time::TimeManager::new(limits, root.side_to_move(), options.move_overhead_ms);
-    smp::main_limits(
-        time,
-        limits.nodes,
-        limits.ponder && control.pondering.load(Relaxed),
-    )
 }
 
 /// Turns an internal `info` message into an [`InfoReport`] and hands it to `report`.

@@ -10,7 +10,6 @@ use arrayvec::ArrayVec;
 use crate::core::{MoveList, MAX_MOVES};
 use crate::variants::{Game, GameMove};
 
-use super::params::PARAMS;
 use super::score::MAX_PLY;
 
 /// Bits of the history index (per side).
@@ -57,10 +56,10 @@ impl<M: GameMove> OrderTables<M> {
         self.history[side * HIST_SIZE + move_index(m.pack())]
     }
 
-    /// Adds `bonus` (may be negative) with gravity, keeping values inside `history_max`.
+    /// Adds `bonus` (may be negative) with gravity, keeping values inside `+-max`.
     #[inline]
-    pub fn update_history(&mut self, side: usize, m: M, bonus: i32) {
-        let max = PARAMS.history_max;
+    pub fn update_history(&mut self, side: usize, m: M, bonus: i32, max: i32) {
+        let max = max.max(1);
         let h = &mut self.history[side * HIST_SIZE + move_index(m.pack())];
         let b = bonus.clamp(-max, max);
         *h += b - *h * b.abs() / max;

@@ -9,7 +9,6 @@ use std::time::Duration;
 use crate::variants::{Game, GameMove};
 
 use super::alphabeta::{MainLimits, Searcher};
-use super::params::PARAMS;
 use super::score::{is_mate, INF, MATE, MAX_PLY};
 
 /// Deepest iteration (plies); leaves room below [`MAX_PLY`] for extensions and quiescence.
@@ -78,8 +77,8 @@ impl<G: Game> Searcher<'_, G> {
             self.root_depth = d;
             self.seldepth = 0;
             self.root_best = None;
-            let (mut alpha, mut beta, mut delta) = (-INF, INF, PARAMS.aspiration_delta);
-            if d >= PARAMS.aspiration_min_depth && out.depth > 0 && !is_mate(out.score) {
+            let (mut alpha, mut beta, mut delta) = (-INF, INF, self.p.aspiration_delta.max(1));
+            if d >= self.p.aspiration_min_depth && out.depth > 0 && !is_mate(out.score) {
                 alpha = (out.score - delta).max(-INF);
                 beta = (out.score + delta).min(INF);
             }
@@ -174,10 +173,15 @@ impl<G: Game> Searcher<'_, G> {
         if is_mate(out.score) && out.depth >= plies_to_mate + 6 {
             return true;
         }
-        let p = &PARAMS;
+        let p = &self.p;
         let stability = p
             .time_unstable_permille
-            .saturating_sub(stable * (p.time_unstable_permille - p.time_stable_permille) / 4)
+            .saturating_sub(
+                stable
+                    * p.time_unstable_permille
+                        .saturating_sub(p.time_stable_permille)
+                    / 4,
+            )
             .max(p.time_stable_permille);
         main.time.soft_expired(stability)
     }

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use crate::core::Color;
 
-use super::params::PARAMS;
+use super::params::SearchParams;
 use super::Limits;
 
 /// Time limits of one search. `None` limits never stop the search.
@@ -21,8 +21,9 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    /// Limits for `side` to move under `limits`, keeping `overhead_ms` back for I/O.
-    pub fn new(limits: &Limits, side: Color, overhead_ms: u64) -> Self {
+    /// Limits for `side` to move under `limits`, keeping `overhead_ms` back for I/O, with the
+    /// time parameters of `p`.
+    pub fn new(limits: &Limits, side: Color, overhead_ms: u64, p: &SearchParams) -> Self {
         let start = Instant::now();
         if limits.infinite {
             return TimeManager {
@@ -51,12 +52,11 @@ impl TimeManager {
             };
         };
         let inc = inc.unwrap_or(0);
-        let p = &PARAMS;
         let available = time.saturating_sub(overhead_ms).max(1);
         let mtg = limits
             .movestogo
             .map(|m| (m as u64).clamp(1, 50))
-            .unwrap_or(p.time_default_mtg);
+            .unwrap_or(p.time_default_mtg.max(1));
         let max = (available * p.time_max_permille / 1000).max(1);
         // With movestogo 1 we may use nearly everything left.
         let max = if mtg == 1 {
@@ -107,6 +107,7 @@ impl TimeManager {
 
 #[cfg(test)]
 mod tests {
+    use super::super::params::PARAMS;
     use super::*;
 
     #[test]
@@ -116,7 +117,7 @@ mod tests {
             winc: Some(100),
             ..Limits::default()
         };
-        let tm = TimeManager::new(&l, Color::White, 10);
+        let tm = TimeManager::new(&l, Color::White, 10, &PARAMS);
         let (s, h) = (tm.soft_ms.unwrap(), tm.hard_ms.unwrap());
         assert!(s > 100 && s < 1000, "soft {s}");
         assert!(h >= s && h <= 6000, "hard {h}");
@@ -126,18 +127,18 @@ mod tests {
             binc: Some(100),
             ..Limits::default()
         };
-        let tm = TimeManager::new(&l, Color::Black, 10);
+        let tm = TimeManager::new(&l, Color::Black, 10, &PARAMS);
         assert!(tm.hard_ms.unwrap() <= 20);
         let l = Limits {
             movetime: Some(500),
             ..Limits::default()
         };
-        let tm = TimeManager::new(&l, Color::Black, 10);
+        let tm = TimeManager::new(&l, Color::Black, 10, &PARAMS);
         assert_eq!((tm.soft_ms, tm.hard_ms), (Some(490), Some(490)));
         let l = Limits {
             depth: Some(5),
             ..Limits::default()
         };
-        assert!(!TimeManager::new(&l, Color::White, 10).is_timed());
+        assert!(!TimeManager::new(&l, Color::White, 10, &PARAMS).is_timed());
     }
 }
