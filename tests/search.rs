@@ -559,3 +559,71 @@ fn measure_wac() {
     }
     println!("WAC solved {solved}/10 at {ms} ms, {threads} thread(s)");
 }
+
+/// Measurement, not a check (needs the real chess evaluation): a fixed-node match of the
+/// search with every pruning on against the same search with selective pruning off.
+/// `MATCH_NODES=10000 cargo test --release --test search -- --ignored --nocapture measure_pruning`.
+#[test]
+#[ignore]
+fn measure_pruning_match() {
+    use menagerie::search::params::{SearchParams, PARAMS};
+    use menagerie::search::search_with_params;
+    use menagerie::variants::GameResult;
+    let nodes = std::env::var("MATCH_NODES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10_000);
+    let mut plain = PARAMS;
+    for (name, v) in [
+        ("rfp_max_depth", 0),
+        ("nmp_min_depth", 1000),
+        ("fp_max_depth", 0),
+        ("lmp_max_depth", 0),
+        ("see_max_depth", 0),
+        ("lmr_min_depth", 1000),
+        ("iir_min_depth", 1000),
+    ] {
+        assert!(plain.set(name, v));
+    }
+    let engines: [SearchParams; 2] = [PARAMS, plain];
+    let (mut score, mut games) = (0.0f64, 0);
+    for fen in menagerie::bench::POSITIONS.iter().take(8) {
+        for a_side in 0..2 {
+            let mut pos = Chess::from_fen(fen).unwrap();
+            let tts = [Tt::new(8), Tt::new(8)];
+            let start_side = pos.side_to_move();
+            let mut result = GameResult::Draw;
+            for ply in 0..200 {
+                if let Some(o) = pos.outcome() {
+                    result = o.result;
+                    break;
+                }
+                // Engine 0 (full pruning) moves on even plies when a_side == 0.
+                let e = (ply + a_side) % 2;
+                let limits = Limits {
+                    nodes: Some(nodes),
+                    ..Limits::default()
+                };
+                let r = search_with_params(
+                    &pos,
+                    &limits,
+                    &SearchOptions::default(),
+                    &engines[e],
+                    &tts[e],
+                    &SearchControl::default(),
+                    &mut |_| {},
+                );
+                pos.make(r.best.expect("a legal move"));
+            }
+            // Engine 0 played `start_side` when a_side == 0.
+            let full_side = if a_side == 0 { start_side } else { !start_side };
+            score += match result {
+                GameResult::Draw => 0.5,
+                r if r == GameResult::win_for(full_side) => 1.0,
+                _ => 0.0,
+            };
+            games += 1;
+        }
+    }
+    println!("full pruning vs none at {nodes} nodes/move: {score}/{games}");
+}
