@@ -587,7 +587,7 @@ fn measure_pruning_match() {
     }
     let engines: [SearchParams; 2] = [PARAMS, plain];
     let (mut score, mut games) = (0.0f64, 0);
-    for fen in menagerie::bench::POSITIONS.iter().take(8) {
+    for fen in menagerie::bench::POSITIONS.iter().take(12) {
         for a_side in 0..2 {
             let mut pos = Chess::from_fen(fen).unwrap();
             let tts = [Tt::new(8), Tt::new(8)];
