@@ -627,3 +627,44 @@ fn measure_pruning_match() {
     }
     println!("full pruning vs none at {nodes} nodes/move: {score}/{games}");
 }
+
+#[test]
+fn go_mate_stops_when_found() {
+    let fen = "7k/8/8/8/8/8/1R6/K1R5 w - - 0 1";
+    let t = Instant::now();
+    let r = run_chess(
+        fen,
+        Limits {
+            mate: Some(2),
+            ..Limits::default()
+        },
+        1,
+    );
+    assert_eq!(r.score, Score::Mate(2));
+    assert!(r.depth < 20, "searched on to depth {}", r.depth);
+    assert!(t.elapsed() < Duration::from_secs(2));
+}
+
+#[test]
+fn garbage_tt_moves_are_never_played() {
+    use menagerie::search::tt::Bound;
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    let pos = Chess::from_fen(fen).unwrap();
+    let mut legal = menagerie::core::MoveList::new();
+    pos.legal_moves(&mut legal);
+    let tt = Tt::new(1);
+    // Every 16-bit pattern the chess move packs into, stored as the root's TT move in turn.
+    for bits in (0u32..65536).step_by(251) {
+        tt.clear();
+        tt.store(pos.key(), bits, 30_000, 50, Bound::Exact);
+        let r = search(
+            &pos,
+            &depth(2),
+            &SearchOptions::default(),
+            &tt,
+            &SearchControl::default(),
+            &mut |_| {},
+        );
+        assert!(legal.contains(&r.best.unwrap()), "bits {bits}");
+    }
+}

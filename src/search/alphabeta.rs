@@ -327,7 +327,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 && self.pos.null_move_allowed()
             {
                 let r = p.nmp_base
-                    + depth / p.nmp_divisor
+                    + depth / p.nmp_divisor.max(1)
                     + ((static_eval - beta) / p.nmp_eval_divisor.max(1)).min(3);
                 self.pos.make_null();
                 self.stack[ply + 1] = Frame {
