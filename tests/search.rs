@@ -629,6 +629,40 @@ fn measure_pruning_match() {
 }
 
 #[test]
+fn multipv_reports_distinct_ordered_lines() {
+    let pos =
+        Chess::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+            .unwrap();
+    let tt = Tt::new(16);
+    let options = SearchOptions {
+        multipv: 3,
+        ..SearchOptions::default()
+    };
+    let mut lines: Vec<(u32, usize, i32, <Chess as Game>::Move)> = Vec::new();
+    let r = search(
+        &pos,
+        &depth(5),
+        &options,
+        &tt,
+        &SearchControl::default(),
+        &mut |i| {
+            let Score::Cp(cp) = i.score else {
+                panic!("unexpected mate score")
+            };
+            lines.push((i.depth, i.multipv, cp, i.pv[0]));
+        },
+    );
+    assert_eq!(lines.len(), 15);
+    for d in 1..=5 {
+        let at: Vec<_> = lines.iter().filter(|l| l.0 == d).collect();
+        assert_eq!(at.iter().map(|l| l.1).collect::<Vec<_>>(), vec![1, 2, 3]);
+        assert!(at[0].2 >= at[1].2 && at[1].2 >= at[2].2, "{at:?}");
+        assert!(at[0].3 != at[1].3 && at[1].3 != at[2].3 && at[0].3 != at[2].3);
+    }
+    assert_eq!(r.best, Some(lines[12].3));
+}
+
+#[test]
 fn go_mate_stops_when_found() {
     let fen = "7k/8/8/8/8/8/1R6/K1R5 w - - 0 1";
     let t = Instant::now();

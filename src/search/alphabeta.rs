@@ -108,6 +108,8 @@ pub struct Searcher<'a, G: Game> {
     /// The main thread's limits (`None` for helpers).
     pub main: Option<MainLimits>,
     others_nodes: u64,
+    /// Root plies skipped by this root search (MultiPV lines already found).
+    pub excluded: Vec<G::Move>,
     /// Best root move of the running iteration so far, and its score.
     pub root_best: Option<(G::Move, i32)>,
 }
@@ -143,6 +145,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             main,
             others_nodes: 0,
             root_best: None,
+            excluded: Vec::with_capacity(crate::core::MAX_MOVES),
         }
     }
 
@@ -371,6 +374,9 @@ impl<'a, G: Game> Searcher<'a, G> {
         let can_prune = !root && !in_check;
 
         while let Some((m, ord)) = picker.pick() {
+            if root && !self.excluded.is_empty() && self.excluded.contains(&m) {
+                continue;
+            }
             let tactical = self.pos.is_tactical(m);
             // SEE pruning of losing tactical plies near the leaves.
             if can_prune
@@ -470,9 +476,12 @@ impl<'a, G: Game> Searcher<'a, G> {
         } else {
             best_move.pack()
         };
-        self.shared
-            .tt
-            .store(key, packed, to_tt(best, ply), depth, bound);
+        // A root search with excluded moves (MultiPV lines 2..) is not the root's true value.
+        if !root || self.excluded.is_empty() {
+            self.shared
+                .tt
+                .store(key, packed, to_tt(best, ply), depth, bound);
+        }
         best
     }
 

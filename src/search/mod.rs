@@ -216,6 +216,7 @@ pub fn search_with_params<G: Game>(
             .depth
             .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH)),
         mate: limits.mate,
+        multipv: options.multipv.max(1),
         root_moves: root_moves.len(),
         infinite: limits.infinite,
     };
@@ -325,7 +326,7 @@ fn relay<G: Game>(
     report(&InfoReport {
         depth: info.depth,
         seldepth,
-        multipv: 1,
+        multipv: info.multipv,
         score: score::to_protocol(info.score, root, &info.pv),
         lowerbound: info.bound,
         nodes,

@@ -20,6 +20,8 @@ pub struct Info<M> {
     pub depth: u32,
     /// Deepest ply reached.
     pub seldepth: u32,
+    /// 1-based MultiPV line.
+    pub multipv: usize,
     /// Internal score (centipawns or mate bookkeeping of [`super::score`]).
     pub score: i32,
     /// `Some(true)`: lower bound; `Some(false)`: upper bound; `None`: exact.
@@ -46,6 +48,8 @@ pub struct IterLimits {
     pub max_depth: i32,
     /// Stop once a mate in at most this many moves (single-ply turns) is found.
     pub mate: Option<u32>,
+    /// Lines to search and report (MultiPV), at least 1.
+    pub multipv: usize,
     /// Legal root plies (1: no need to think long).
     pub root_moves: usize,
     /// Infinite search: never return before `stop`.
@@ -76,77 +80,112 @@ impl<G: Game> Searcher<'_, G> {
             };
             self.root_depth = d;
             self.seldepth = 0;
-            self.root_best = None;
-            let (mut alpha, mut beta, mut delta) = (-INF, INF, self.p.aspiration_delta.max(1));
-            if d >= self.p.aspiration_min_depth && out.depth > 0 && !is_mate(out.score) {
-                alpha = (out.score - delta).max(-INF);
-                beta = (out.score + delta).min(INF);
-            }
-            let score = loop {
-                let s = self.negamax(alpha, beta, d, 0, true);
-                if self.stopped {
-                    break s;
-                }
-                if s <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (s - delta).max(-INF);
-                } else if s >= beta {
-                    beta = (s + delta).min(INF);
-                } else {
-                    break s;
-                }
-                delta += delta;
-                if delta > 1000 {
-                    alpha = -INF;
-                    beta = INF;
-                }
-            };
-            if self.stopped {
-                // A partial iteration's best root move is kept when it beat the last one's
-                // score (it was fully searched and raised alpha).
-                if let Some((m, s)) = self.root_best {
-                    if out.best.is_none() || (self.id == 0 && s > out.score && Some(m) != out.best)
-                    {
-                        out.best = Some(m);
-                        out.score = s;
-                        out.pv = vec![m];
-                    }
-                }
-                break;
-            }
-            let mut pv = self.root_pv().to_vec();
-            if self.id == 0 && pv.len() < 4 {
-                self.extend_pv(&mut pv, 4);
-            }
-            let best = pv.first().copied();
-            if best.is_some() && best == out.best {
-                stable += 1;
+            let lines = if self.id == 0 {
+                lim.multipv.clamp(1, lim.root_moves.max(1))
             } else {
-                stable = 0;
-            }
-            out.best = best.or(out.best);
-            out.score = score;
-            out.depth = d as u32;
-            out.pv = pv;
-            if self.id == 0 {
-                self.publish_nodes();
-                if let Some(tx) = tx {
-                    let _ = tx.send(Info {
-                        depth: d as u32,
-                        seldepth: self.seldepth as u32,
-                        score,
-                        bound: None,
-                        pv: out.pv.clone(),
-                    });
-                }
-                if self.main_done(lim, &out, stable) {
+                1
+            };
+            self.excluded.clear();
+            let mut completed = true;
+            for line in 0..lines {
+                self.root_best = None;
+                let prev = if line == 0 && out.depth > 0 {
+                    Some(out.score)
+                } else {
+                    None
+                };
+                let score = self.aspiration(d, prev);
+                if self.stopped {
+                    if line == 0 {
+                        // A partial iteration's best root move is kept when it beat the last
+                        // one's score (it was fully searched and raised alpha).
+                        if let Some((m, s)) = self.root_best {
+                            if out.best.is_none()
+                                || (self.id == 0 && s > out.score && Some(m) != out.best)
+                            {
+                                out.best = Some(m);
+                                out.score = s;
+                                out.pv = vec![m];
+                            }
+                        }
+                    }
+                    completed = false;
                     break;
                 }
+                let mut pv = self.root_pv().to_vec();
+                if self.id == 0 && pv.len() < 4 {
+                    self.extend_pv(&mut pv, 4);
+                }
+                if line == 0 {
+                    let best = pv.first().copied();
+                    if best.is_some() && best == out.best {
+                        stable += 1;
+                    } else {
+                        stable = 0;
+                    }
+                    out.best = best.or(out.best);
+                    out.score = score;
+                    out.depth = d as u32;
+                    out.pv = pv.clone();
+                }
+                if self.id == 0 {
+                    self.publish_nodes();
+                    if let Some(tx) = tx {
+                        let _ = tx.send(Info {
+                            depth: d as u32,
+                            seldepth: self.seldepth as u32,
+                            multipv: line + 1,
+                            score,
+                            bound: None,
+                            pv: pv.clone(),
+                        });
+                    }
+                }
+                match pv.first() {
+                    Some(&m) => self.excluded.push(m),
+                    None => break,
+                }
+            }
+            self.excluded.clear();
+            if !completed {
+                break;
+            }
+            if self.id == 0 && self.main_done(lim, &out, stable) {
+                break;
             }
             depth += 1;
         }
         self.publish_nodes();
         out
+    }
+
+    /// One root search to depth `d` (plies), in an aspiration window around `prev` (the last
+    /// iteration's score) when there is one; widened until the score falls inside.
+    fn aspiration(&mut self, d: i32, prev: Option<i32>) -> i32 {
+        let (mut alpha, mut beta, mut delta) = (-INF, INF, self.p.aspiration_delta.max(1));
+        if let Some(prev) = prev.filter(|&s| d >= self.p.aspiration_min_depth && !is_mate(s)) {
+            alpha = (prev - delta).max(-INF);
+            beta = (prev + delta).min(INF);
+        }
+        loop {
+            let s = self.negamax(alpha, beta, d, 0, true);
+            if self.stopped {
+                return s;
+            }
+            if s <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (s - delta).max(-INF);
+            } else if s >= beta {
+                beta = (s + delta).min(INF);
+            } else {
+                return s;
+            }
+            delta += delta;
+            if delta > 1000 {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
     }
 
     /// Whether the main thread should start no further iteration.
