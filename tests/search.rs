@@ -702,3 +702,53 @@ fn garbage_tt_moves_are_never_played() {
         assert!(legal.contains(&r.best.unwrap()), "bits {bits}");
     }
 }
+
+/// Measurement: a self-play game on the clock (`CLOCK_MS` + `INC_MS`, default 2000 + 20),
+/// checking that no side ever runs out of time; prints the lowest clock seen.
+/// `cargo test --release --test search -- --ignored --nocapture measure_clock`.
+#[test]
+#[ignore]
+fn measure_clock_game() {
+    let env = |k: &str, d: u64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(d)
+    };
+    let (base, inc) = (env("CLOCK_MS", 2000), env("INC_MS", 20));
+    let mut pos = Chess::startpos();
+    let tt = Tt::new(16);
+    let mut clock = [base as i64, base as i64];
+    let mut lowest = base as i64;
+    let mut longest = 0u64;
+    for _ in 0..300 {
+        if pos.outcome().is_some() {
+            break;
+        }
+        let limits = Limits {
+            wtime: Some(clock[0].max(0) as u64),
+            btime: Some(clock[1].max(0) as u64),
+            winc: Some(inc),
+            binc: Some(inc),
+            ..Limits::default()
+        };
+        let side = pos.side_to_move().index();
+        let t = Instant::now();
+        let r = search(
+            &pos,
+            &limits,
+            &SearchOptions::default(),
+            &tt,
+            &SearchControl::default(),
+            &mut |_| {},
+        );
+        let used = t.elapsed().as_millis() as u64;
+        longest = longest.max(used);
+        clock[side] -= used as i64;
+        assert!(clock[side] > 0, "side {side} flagged");
+        lowest = lowest.min(clock[side]);
+        clock[side] += inc as i64;
+        pos.make(r.best.unwrap());
+    }
+    println!("{base}+{inc}: lowest clock {lowest} ms, longest move {longest} ms, final {clock:?}");
+}
