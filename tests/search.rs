@@ -74,30 +74,6 @@ fn stalemate_root_scores_zero() {
 }
 
 #[test]
-fn avoids_repetition_when_winning() {
-    // White (a queen up) shuffles Qd1-d2 and back twice; Black shuffles Ka8-b8. Going back with
-    // Qd1 again would be a threefold repetition (score 0); the search must find a win instead.
-    let mut pos = Chess::from_fen("k7/8/1K6/8/8/8/8/3Q4 w - - 0 1").unwrap();
-    for t in [
-        "d1d2", "a8b8", "d2d1", "b8a8", "d1d2", "a8b8", "d2d1", "b8a8",
-    ] {
-        let m = pos.parse_move(t).unwrap();
-        pos.make(m);
-    }
-    let tt = Tt::new(16);
-    let r = search(
-        &pos,
-        &depth(6),
-        &SearchOptions::default(),
-        &tt,
-        &SearchControl::default(),
-        &mut |_| {},
-    );
-    assert!(matches!(r.score, Score::Mate(n) if n > 0), "{:?}", r.score);
-    assert_ne!(pos.move_token(r.best.unwrap()), "d1d2");
-}
-
-#[test]
 fn node_limit_is_respected() {
     let limits = Limits {
         nodes: Some(5_000),
@@ -751,4 +727,168 @@ fn measure_clock_game() {
         pos.make(r.best.unwrap());
     }
     println!("{base}+{inc}: lowest clock {lowest} ms, longest move {longest} ms, final {clock:?}");
+}
+
+mod material {
+    //! Orthodox chess with a plain material evaluation, so tests can tell "winning" from a draw
+    //! whatever the state of the real evaluator.
+    use menagerie::core::{Color, MoveList};
+    use menagerie::variants::chess::{Chess, Kind, Move};
+    use menagerie::variants::{FenError, Game, MoveError, Outcome, Terminal, VariantInfo};
+
+    #[derive(Clone)]
+    pub struct Mat(pub Chess);
+
+    fn material(c: &Chess, side: Color) -> i32 {
+        [
+            (Kind::Pawn, 100),
+            (Kind::Knight, 300),
+            (Kind::Bishop, 300),
+            (Kind::Rook, 500),
+            (Kind::Queen, 900),
+        ]
+        .iter()
+        .map(|&(k, v)| c.pieces(side, k).count_ones() as i32 * v)
+        .sum()
+    }
+
+    impl Game for Mat {
+        type Move = Move;
+        const INFO: VariantInfo = Chess::INFO;
+        fn startpos() -> Self {
+            Mat(Chess::startpos())
+        }
+        fn from_fen(fen: &str) -> Result<Self, FenError> {
+            Chess::from_fen(fen).map(Mat)
+        }
+        fn fen(&self) -> String {
+            self.0.fen()
+        }
+        fn side_to_move(&self) -> Color {
+            self.0.side_to_move()
+        }
+        fn legal_moves(&self, list: &mut MoveList<Move>) {
+            self.0.legal_moves(list)
+        }
+        fn tactical_moves(&self, list: &mut MoveList<Move>) {
+            self.0.tactical_moves(list)
+        }
+        fn make(&mut self, m: Move) {
+            self.0.make(m)
+        }
+        fn unmake(&mut self) {
+            self.0.unmake()
+        }
+        fn key(&self) -> u64 {
+            self.0.key()
+        }
+        fn in_check(&self) -> bool {
+            self.0.in_check()
+        }
+        fn is_tactical(&self, m: Move) -> bool {
+            self.0.is_tactical(m)
+        }
+        fn evaluate(&self) -> i32 {
+            let us = self.0.side_to_move();
+            material(&self.0, us) - material(&self.0, !us)
+        }
+        fn eval_report(&self) -> String {
+            self.evaluate().to_string()
+        }
+        fn decided(&self) -> Option<Terminal> {
+            self.0.decided()
+        }
+        fn no_moves_terminal(&self) -> Terminal {
+            self.0.no_moves_terminal()
+        }
+        fn is_draw(&self, plies_from_root: usize) -> bool {
+            self.0.is_draw(plies_from_root)
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            self.0.outcome()
+        }
+        fn null_move_allowed(&self) -> bool {
+            self.0.null_move_allowed()
+        }
+        fn make_null(&mut self) {
+            self.0.make_null()
+        }
+        fn parse_move(&self, token: &str) -> Result<Move, MoveError> {
+            self.0.parse_move(token)
+        }
+        fn move_token(&self, m: Move) -> String {
+            self.0.move_token(m)
+        }
+        fn display(&self) -> String {
+            self.0.display()
+        }
+    }
+}
+
+/// White (a queen for a knight up) and Black shuffle Qd1-e1 / Nb8-c6; `plies` of the shuffle
+/// are played before the search.
+fn shuffled(plies: usize) -> material::Mat {
+    let mut pos = material::Mat::from_fen("1n4k1/5pp1/7p/8/8/8/5PPP/3Q2K1 w - - 0 1").unwrap();
+    for t in ["d1e1", "b8c6", "e1d1", "c6b8", "d1e1", "b8c6", "e1d1"]
+        .iter()
+        .take(plies)
+    {
+        let m = pos.parse_move(t).unwrap();
+        pos.make(m);
+    }
+    pos
+}
+
+#[test]
+fn winning_side_avoids_repetition() {
+    // White to move in a position seen twice: Qd1 would let Black repeat for a third time, so
+    // that line must score 0 while White is otherwise a queen for a knight up.
+    let pos = shuffled(6);
+    let tt = Tt::new(16);
+    let options = SearchOptions {
+        multipv: 64,
+        ..SearchOptions::default()
+    };
+    let mut lines = Vec::new();
+    let r = search(
+        &pos,
+        &depth(4),
+        &options,
+        &tt,
+        &SearchControl::default(),
+        &mut |i| {
+            if i.depth == 4 {
+                lines.push((pos.move_token(i.pv[0]), i.score));
+            }
+        },
+    );
+    let best = pos.move_token(r.best.unwrap());
+    assert_ne!(best, "e1d1");
+    assert!(
+        matches!(r.score, Score::Cp(cp) if cp > 300) || matches!(r.score, Score::Mate(n) if n > 0),
+        "{:?}",
+        r.score
+    );
+    let repeat = lines
+        .iter()
+        .find(|l| l.0 == "e1d1")
+        .expect("the repeating line");
+    assert_eq!(repeat.1, Score::Cp(0), "{lines:?}");
+}
+
+#[test]
+fn losing_side_takes_the_repetition() {
+    // Black to move, a queen for a knight down: Nb8 repeats a position for the third time.
+    let pos = shuffled(7);
+    let tt = Tt::new(16);
+    let r = search(
+        &pos,
+        &depth(5),
+        &SearchOptions::default(),
+        &tt,
+        &SearchControl::default(),
+        &mut |_| {},
+    );
+    assert_eq!(pos.move_token(r.best.unwrap()), "c6b8");
+    assert_eq!(r.score, Score::Cp(0));
 }
