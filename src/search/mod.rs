@@ -1,4 +1,4 @@
-//! Generic alpha-beta search over any [`Game`](crate::variants::Game): iterative deepening,
+//! Generic alpha-beta search over any [`Game`]: iterative deepening,
 //! PVS with aspiration windows, quiescence, a shared lock-free TT, move ordering, null-move
 //! pruning, LMR, check extension, mate scores, in-tree draw detection, time management and
 //! Lazy SMP. Scores are negated only when a ply changed the side to move.
@@ -191,6 +191,7 @@ pub fn search_with_params<G: Game>(
         let score = match t {
             Terminal::Loss => Score::Mate(0),
             Terminal::Draw => Score::Cp(0),
+            // Not defined by protocol.md (the protocol prints decided roots itself).
             Terminal::Win => Score::Cp(score::MATE),
         };
         return SearchResult {

@@ -1,4 +1,4 @@
-//! Every tunable search parameter, declared once (name, type, value, doc) in [`params!`], which
+//! Every tunable search parameter, declared once (name, type, value, doc) in `params!`, which
 //! generates the [`SearchParams`] struct, its default [`PARAMS`] and a flat by-name view
 //! ([`SearchParams::NAMES`], [`SearchParams::get`], [`SearchParams::set`]) for SPSA tuning.
 //!
