@@ -1,13 +1,35 @@
-//! Generic alpha-beta search over any [`Game`](crate::variants::Game): iterative deepening,
+//! Generic alpha-beta search over any [`Game`]: iterative deepening,
 //! PVS with aspiration windows, quiescence, a shared lock-free TT, move ordering, null-move
 //! pruning, LMR, check extension, mate scores, in-tree draw detection, time management and
 //! Lazy SMP. Scores are negated only when a ply changed the side to move.
 //!
-//! STUB: the interface below is fixed; the implementation is being written.
+//! Files: [`params`] (every tunable), [`score`] (mate bookkeeping), [`tt`] (shared lock-free
+//! TT), [`ordering`] (move ordering), [`alphabeta`] (one thread's PVS and quiescence),
+//! [`smp`] (iterative deepening and Lazy SMP), [`time`] (time management).
+//!
+//! With one thread and only `depth`/`nodes` limits the search is deterministic: nothing
+//! depends on the clock, so `bench` node counts reproduce exactly.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::mpsc;
+use std::time::Instant;
 
-use crate::variants::Game;
+use crate::core::MoveList;
+use crate::variants::{Game, Terminal};
+
+pub mod alphabeta;
+pub mod ordering;
+pub mod params;
+pub mod score;
+pub mod smp;
+pub mod time;
+pub mod tt;
+
+pub use tt::Tt;
+
+use alphabeta::{Counter, Searcher, Shared};
+use score::MAX_PLY;
+use smp::{IterLimits, Outcome, MAX_DEPTH};
 
 /// What `go` asked for (protocol.md 4). Times in milliseconds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -116,18 +138,18 @@ pub struct SearchResult<M> {
     pub nodes: u64,
 }
 
-/// Placeholder until the real TT lands: sized in MiB.
-pub struct Tt;
+/// Stack size of each search thread (bytes): move lists live on the stack, one per ply.
+const THREAD_STACK: usize = 64 << 20;
 
-impl Tt {
-    /// A TT of `mb` MiB.
-    pub fn new(mb: usize) -> Self {
-        let _ = mb;
-        Tt
-    }
-}
+/// Most search threads honoured (more are clamped).
+pub const MAX_THREADS: usize = 256;
 
 /// Searches `root` within `limits`; calls `report` for every `info` line; returns the result.
+///
+/// The calling thread only relays `info` lines: the search runs on `options.threads` spawned
+/// threads (64 MiB stacks) sharing `tt`. Returns when the limits are reached, on `stop`, and
+/// never before `stop` (or `ponderhit` plus thinking time) for infinite or ponder searches.
+/// The best move is always legal when the root has a legal ply.
 pub fn search<G: Game>(
     root: &G,
     limits: &Limits,
@@ -136,6 +158,182 @@ pub fn search<G: Game>(
     control: &SearchControl,
     report: &mut dyn FnMut(&InfoReport<'_, G::Move>),
 ) -> SearchResult<G::Move> {
-    let _ = (root, limits, options, tt, control, report);
-    unimplemented!("search is being written")
+    search_with_params(root, limits, options, &params::PARAMS, tt, control, report)
+}
+
+/// [`search`] with explicit tunables (SPSA tuning, experiments).
+pub fn search_with_params<G: Game>(
+    root: &G,
+    limits: &Limits,
+    options: &SearchOptions,
+    params: &params::SearchParams,
+    tt: &Tt,
+    control: &SearchControl,
+    report: &mut dyn FnMut(&InfoReport<'_, G::Move>),
+) -> SearchResult<G::Move> {
+    let start = Instant::now();
+    tt.new_search();
+    let mut root_moves = MoveList::new();
+    root.legal_moves(&mut root_moves);
+    let terminal = root
+        .decided()
+        .or_else(|| root_moves.is_empty().then(|| root.no_moves_terminal()));
+    if let Some(t) = terminal {
+        // Over by rule: nothing to search. Infinite/ponder searches still wait for `stop`.
+        let pondering = limits.ponder && control.pondering.load(Relaxed);
+        if limits.infinite || pondering {
+            while !control.stop.load(Relaxed)
+                && (limits.infinite || control.pondering.load(Relaxed))
+            {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+        }
+        let score = match t {
+            Terminal::Loss => Score::Mate(0),
+            Terminal::Draw => Score::Cp(0),
+            // Not defined by protocol.md (the protocol prints decided roots itself).
+            Terminal::Win => Score::Cp(score::MATE),
+        };
+        return SearchResult {
+            best: None,
+            pv: Vec::new(),
+            score,
+            depth: 0,
+            nodes: 0,
+        };
+    }
+
+    let threads = options.threads.clamp(1, MAX_THREADS);
+    let shared = Shared {
+        tt,
+        control,
+        abort: AtomicBool::new(false),
+        nodes: (0..threads).map(|_| Counter::default()).collect(),
+        params: *params,
+        lmr: alphabeta::lmr_table(params),
+    };
+    let iter_limits = IterLimits {
+        max_depth: limits
+            .depth
+            .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH)),
+        mate: limits.mate,
+        multipv: options.multipv.max(1),
+        root_moves: root_moves.len(),
+        infinite: limits.infinite,
+    };
+    let time = time::TimeManager::new(
+        limits,
+        root.side_to_move(),
+        options.move_overhead_ms,
+        params,
+    );
+    let pondering = limits.ponder && control.pondering.load(Relaxed);
+    let main_limits = smp::main_limits(time, limits.nodes, pondering);
+    let fallback_limits = main_limits.clone();
+    let (tx, rx) = mpsc::channel::<smp::Info<G::Move>>();
+
+    let outcome: Outcome<G::Move> = std::thread::scope(|s| {
+        let shared = &shared;
+        let iter_limits = &iter_limits;
+        let main_job = move |tx: mpsc::Sender<smp::Info<G::Move>>| {
+            let mut searcher = Searcher::new(root.clone(), 0, shared, Some(main_limits));
+            let out = searcher.iterate(iter_limits, Some(&tx));
+            searcher.wait_if_required(iter_limits.infinite);
+            shared.abort.store(true, Relaxed);
+            out
+        };
+        for id in 1..threads {
+            let pos = root.clone();
+            // A helper that cannot be spawned is simply not there.
+            let _ = std::thread::Builder::new()
+                .stack_size(THREAD_STACK)
+                .spawn_scoped(s, move || {
+                    let mut searcher = Searcher::new(pos, id, shared, None);
+                    searcher.iterate(iter_limits, None);
+                });
+        }
+        let main_tx = tx.clone();
+        let handle = std::thread::Builder::new()
+            .stack_size(THREAD_STACK)
+            .spawn_scoped(s, move || main_job(main_tx));
+        drop(tx);
+        match handle {
+            Ok(h) => {
+                for info in rx.iter() {
+                    relay(root, &info, shared, start, report);
+                }
+                h.join().unwrap_or_else(|_| {
+                    shared.abort.store(true, Relaxed);
+                    Outcome {
+                        best: None,
+                        score: 0,
+                        pv: Vec::new(),
+                        depth: 0,
+                    }
+                })
+            }
+            Err(_) => {
+                // No thread could be made: search on this one (its stack is usually enough).
+                shared.abort.store(false, Relaxed);
+                let (tx, rx) = mpsc::channel();
+                let mut searcher = Searcher::new(root.clone(), 0, shared, Some(fallback_limits));
+                let out = searcher.iterate(iter_limits, Some(&tx));
+                searcher.wait_if_required(iter_limits.infinite);
+                shared.abort.store(true, Relaxed);
+                drop(tx);
+                for info in rx.iter() {
+                    relay(root, &info, shared, start, report);
+                }
+                out
+            }
+        }
+    });
+
+    let nodes = shared.total_nodes();
+    let best = outcome
+        .best
+        .filter(|m| root_moves.contains(m))
+        .or_else(|| smp::fallback(&root_moves));
+    let mut pv = outcome.pv;
+    if pv.first() != best.as_ref() {
+        pv = best.into_iter().collect();
+    }
+    let score = if outcome.score.abs() >= score::INF {
+        Score::Cp(0)
+    } else {
+        score::to_protocol(outcome.score, root, &pv)
+    };
+    SearchResult {
+        best,
+        pv,
+        score,
+        depth: outcome.depth,
+        nodes,
+    }
+}
+
+/// Turns an internal `info` message into an [`InfoReport`] and hands it to `report`.
+fn relay<G: Game>(
+    root: &G,
+    info: &smp::Info<G::Move>,
+    shared: &Shared<'_>,
+    start: Instant,
+    report: &mut dyn FnMut(&InfoReport<'_, G::Move>),
+) {
+    let time_ms = start.elapsed().as_millis() as u64;
+    let nodes = shared.total_nodes();
+    let nps = (nodes * 1000).checked_div(time_ms).unwrap_or(nodes * 1000);
+    let seldepth = info.seldepth.max(info.depth).min(MAX_PLY as u32);
+    report(&InfoReport {
+        depth: info.depth,
+        seldepth,
+        multipv: info.multipv,
+        score: score::to_protocol(info.score, root, &info.pv),
+        lowerbound: info.bound,
+        nodes,
+        nps,
+        hashfull: shared.tt.hashfull(),
+        time_ms,
+        pv: &info.pv,
+    });
 }

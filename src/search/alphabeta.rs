@@ -1,0 +1,629 @@
+//! One search thread: PVS alpha-beta with quiescence, TT, null move, reverse futility,
+//! futility / late-move / SEE pruning, LMR, check extension and mate-distance pruning.
+//!
+//! Generic rule: after `make`, if the side to move changed the child's score is negated
+//! (`-search(-beta, -alpha)`), else it is used as is (`search(alpha, beta)`): some variants
+//! have plies that keep the side to move. A null move always flips the side.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+use arrayvec::ArrayVec;
+
+use crate::variants::{Game, GameMove, Terminal};
+
+use super::ordering::{OrderTables, Picker};
+use super::params::SearchParams;
+use super::score::{
+    from_tt, is_mate, mate_in, mated_in, to_tt, EVAL_LIMIT, INF, MATE_BOUND, MAX_PLY,
+};
+use super::time::TimeManager;
+use super::tt::{Bound, Tt};
+use super::SearchControl;
+
+/// LMR reductions (plies) by remaining depth and move index, both capped at 63.
+pub type LmrTable = [[u8; 64]; 64];
+
+/// The LMR table of `params`: `base + ln(depth) * ln(index) / divisor` plies.
+pub fn lmr_table(params: &SearchParams) -> LmrTable {
+    let mut t = [[0u8; 64]; 64];
+    let base = params.lmr_base_x100 as f64 / 100.0;
+    let div = params.lmr_divisor_x100.max(1) as f64 / 100.0;
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (i, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (base + (d as f64).ln() * (i as f64).ln() / div).clamp(0.0, 63.0) as u8;
+        }
+    }
+    t
+}
+
+/// A node counter on its own cache line.
+#[derive(Default)]
+#[repr(align(64))]
+pub struct Counter(pub AtomicU64);
+
+/// What all threads of one search share.
+pub struct Shared<'a> {
+    /// The transposition table.
+    pub tt: &'a Tt,
+    /// The protocol's stop / ponder flags.
+    pub control: &'a SearchControl,
+    /// Set by the main thread when every thread must stop.
+    pub abort: AtomicBool,
+    /// Nodes searched, one counter per thread (published every 1024 nodes and at the end).
+    pub nodes: Vec<Counter>,
+    /// The tunables of this search.
+    pub params: SearchParams,
+    /// LMR reductions derived from `params`.
+    pub lmr: LmrTable,
+}
+
+impl Shared<'_> {
+    /// Total nodes published by all threads.
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|c| c.0.load(Relaxed)).sum()
+    }
+}
+
+/// Per-ply search state.
+#[derive(Copy, Clone)]
+struct Frame<M> {
+    /// The ply that led to this node (`M::default()` for the root or a null move).
+    mv: M,
+    /// Whether this node was reached by a null move.
+    null: bool,
+}
+
+/// Limits only the main thread enforces.
+#[derive(Clone, Debug)]
+pub struct MainLimits {
+    /// The clock.
+    pub time: TimeManager,
+    /// Stop when all threads together searched this many nodes.
+    pub nodes: Option<u64>,
+    /// Whether the search started in ponder mode and `ponderhit` has not been seen yet.
+    pub pondering: bool,
+}
+
+/// One search thread's state over the iterations of a search.
+pub struct Searcher<'a, G: Game> {
+    /// The thread's own copy of the root position (made/unmade in place).
+    pub pos: G,
+    /// Thread index (0 = main).
+    pub id: usize,
+    shared: &'a Shared<'a>,
+    /// The tunables (a copy, for locality).
+    pub p: SearchParams,
+    tables: OrderTables<G::Move>,
+    pv: Vec<[G::Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 2],
+    stack: [Frame<G::Move>; MAX_PLY + 2],
+    /// Nodes searched by this thread.
+    pub nodes: u64,
+    /// Deepest ply reached in the current iteration.
+    pub seldepth: usize,
+    /// Depth of the current iteration (plies).
+    pub root_depth: i32,
+    /// Set once this thread must unwind.
+    pub stopped: bool,
+    /// The main thread's limits (`None` for helpers).
+    pub main: Option<MainLimits>,
+    others_nodes: u64,
+    /// Root plies skipped by this root search (MultiPV lines already found).
+    pub excluded: Vec<G::Move>,
+    /// Best root move of the running iteration so far, and its score.
+    pub root_best: Option<(G::Move, i32)>,
+}
+
+#[inline]
+fn terminal_score(t: Terminal, ply: usize) -> i32 {
+    match t {
+        Terminal::Win => mate_in(ply),
+        Terminal::Loss => mated_in(ply),
+        Terminal::Draw => 0,
+    }
+}
+
+impl<'a, G: Game> Searcher<'a, G> {
+    /// A searcher for thread `id` on a copy of `root`.
+    pub fn new(root: G, id: usize, shared: &'a Shared<'a>, main: Option<MainLimits>) -> Self {
+        Searcher {
+            p: shared.params,
+            pos: root,
+            id,
+            shared,
+            tables: OrderTables::new(),
+            pv: vec![[G::Move::default(); MAX_PLY + 1]; MAX_PLY + 2],
+            pv_len: [0; MAX_PLY + 2],
+            stack: [Frame {
+                mv: G::Move::default(),
+                null: false,
+            }; MAX_PLY + 2],
+            nodes: 0,
+            seldepth: 0,
+            root_depth: 0,
+            stopped: false,
+            main,
+            others_nodes: 0,
+            root_best: None,
+            excluded: Vec::with_capacity(crate::core::MAX_MOVES),
+        }
+    }
+
+    /// The protocol's flags.
+    pub fn shared_control(&self) -> &'a SearchControl {
+        self.shared.control
+    }
+
+    /// The principal variation of the last root search.
+    pub fn root_pv(&self) -> &[G::Move] {
+        &self.pv[0][..self.pv_len[0]]
+    }
+
+    /// Publishes this thread's node count to the shared counters.
+    pub fn publish_nodes(&self) {
+        self.shared.nodes[self.id].0.store(self.nodes, Relaxed);
+    }
+
+    /// Polls the clock and flags (main thread, every 1024 nodes); sets `stopped` and the shared
+    /// abort flag when the search must end.
+    pub fn poll(&mut self) {
+        self.publish_nodes();
+        let shared = self.shared;
+        let Some(main) = self.main.as_mut() else {
+            if shared.abort.load(Relaxed) {
+                self.stopped = true;
+            }
+            return;
+        };
+        if main.pondering && !shared.control.pondering.load(Relaxed) {
+            main.pondering = false;
+            main.time.restart();
+        }
+        let mut stop = shared.control.stop.load(Relaxed);
+        if !main.pondering && main.time.hard_expired() {
+            stop = true;
+        }
+        if shared.nodes.len() > 1 {
+            self.others_nodes = shared.total_nodes() - self.nodes;
+        }
+        if stop {
+            self.stopped = true;
+            shared.abort.store(true, Relaxed);
+        }
+    }
+
+    #[inline(always)]
+    fn check_stop(&mut self) -> bool {
+        if self.main.is_some() {
+            if self.nodes & 255 == 0 {
+                self.poll();
+            }
+            if let Some(limit) = self.main.as_ref().and_then(|m| m.nodes) {
+                if self.nodes + self.others_nodes >= limit {
+                    self.stopped = true;
+                    self.shared.abort.store(true, Relaxed);
+                }
+            }
+        } else {
+            if self.nodes & 1023 == 0 {
+                self.publish_nodes();
+            }
+            if self.shared.abort.load(Relaxed) {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    #[inline]
+    fn eval(&self) -> i32 {
+        self.pos.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    #[inline]
+    fn update_pv(&mut self, ply: usize, m: G::Move) {
+        let child_len = self.pv_len[ply + 1].min(MAX_PLY);
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let row = &mut head[ply];
+        row[0] = m;
+        row[1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    /// Searches the child just made: negated when the ply flipped the side to move.
+    #[inline(always)]
+    fn child(
+        &mut self,
+        flipped: bool,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        pv: bool,
+    ) -> i32 {
+        if flipped {
+            -self.negamax(-beta, -alpha, depth, ply, pv)
+        } else {
+            self.negamax(alpha, beta, depth, ply, pv)
+        }
+    }
+
+    #[inline(always)]
+    fn qchild(&mut self, flipped: bool, alpha: i32, beta: i32, ply: usize, pv: bool) -> i32 {
+        if flipped {
+            -self.qsearch(-beta, -alpha, ply, pv)
+        } else {
+            self.qsearch(alpha, beta, ply, pv)
+        }
+    }
+
+    /// PVS alpha-beta: the score of the position at `ply` plies from the root, searched
+    /// `depth` plies deep, within the window (`alpha`, `beta`) (centipawns, side to move).
+    pub fn negamax(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply, pv_node);
+        }
+        self.pv_len[ply] = 0;
+        self.nodes += 1;
+        if self.check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let root = ply == 0;
+        if !root {
+            if self.pos.is_draw(ply) {
+                return 0;
+            }
+            if let Some(t) = self.pos.decided() {
+                return terminal_score(t, ply);
+            }
+            if ply >= MAX_PLY {
+                return self.eval();
+            }
+            // Mate distance pruning.
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let p = self.p;
+        let key = self.pos.key();
+        let in_check = self.pos.in_check();
+        let mut tt_move = 0;
+        if let Some(e) = self.shared.tt.probe(key) {
+            tt_move = e.mv;
+            let s = from_tt(e.score, ply);
+            if !pv_node
+                && e.depth >= depth
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                }
+            {
+                return s;
+            }
+        }
+        let static_eval = if in_check { -INF } else { self.eval() };
+
+        if !pv_node && !in_check {
+            // Reverse futility pruning.
+            if depth <= p.rfp_max_depth
+                && !is_mate(beta)
+                && static_eval - p.rfp_margin * depth >= beta
+            {
+                return static_eval;
+            }
+            // Null-move pruning (never twice in a row); a null move always flips the side.
+            if depth >= p.nmp_min_depth
+                && static_eval >= beta
+                && !self.stack[ply].null
+                && !is_mate(beta)
+                && self.pos.null_move_allowed()
+            {
+                let r = p.nmp_base
+                    + depth / p.nmp_divisor.max(1)
+                    + ((static_eval - beta) / p.nmp_eval_divisor.max(1)).min(3);
+                self.pos.make_null();
+                self.stack[ply + 1] = Frame {
+                    mv: G::Move::default(),
+                    null: true,
+                };
+                let s = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                self.pos.unmake();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    return if is_mate(s) { beta } else { s };
+                }
+            }
+        }
+        // Internal iterative reduction: no TT move, so ordering is poor; search shallower.
+        if depth >= p.iir_min_depth && tt_move == 0 {
+            depth -= 1;
+        }
+
+        let mut picker = Picker::new();
+        picker.generate(&self.pos, false);
+        if picker.is_empty() {
+            return terminal_score(self.pos.no_moves_terminal(), ply);
+        }
+        let prev = self.stack[ply].mv;
+        picker.score(&self.pos, tt_move, &self.tables, ply, prev);
+        self.tables.clear_killers(ply + 1);
+
+        let side = self.pos.side_to_move();
+        let side_ix = side.index();
+        let mut best = -INF;
+        let mut best_move = G::Move::default();
+        let mut raised = false;
+        let mut searched = 0usize;
+        let mut quiets: ArrayVec<G::Move, 64> = ArrayVec::new();
+        let lmp_limit = (p.lmp_base + depth * depth) as usize;
+        let futile =
+            depth <= p.fp_max_depth && static_eval + p.fp_base + p.fp_per_depth * depth <= alpha;
+        let can_prune = !root && !in_check;
+
+        while let Some((m, ord)) = picker.pick() {
+            if root && !self.excluded.is_empty() && self.excluded.contains(&m) {
+                continue;
+            }
+            let tactical = self.pos.is_tactical(m);
+            // SEE pruning of losing tactical plies near the leaves.
+            if can_prune
+                && best > -MATE_BOUND
+                && tactical
+                && depth <= p.see_max_depth
+                && Picker::<G::Move>::is_bad_tactical(ord)
+                && !self.pos.see_ge(m, -p.see_margin * depth)
+            {
+                continue;
+            }
+            self.pos.make(m);
+            self.shared.tt.prefetch(self.pos.key());
+            let flipped = self.pos.side_to_move() != side;
+            let gives_check = self.pos.in_check();
+            if can_prune && best > -MATE_BOUND && searched > 0 && !tactical && !gives_check {
+                let lmp = depth <= p.lmp_max_depth && quiets.len() >= lmp_limit;
+                if lmp || futile {
+                    self.pos.unmake();
+                    if quiets.len() < quiets.capacity() {
+                        quiets.push(m);
+                    }
+                    continue;
+                }
+            }
+            let ext = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            let new_depth = depth - 1 + ext;
+            self.stack[ply + 1] = Frame { mv: m, null: false };
+            let mut score;
+            if searched == 0 {
+                score = self.child(flipped, alpha, beta, new_depth, ply + 1, pv_node);
+            } else {
+                let mut r = 0;
+                if depth >= p.lmr_min_depth
+                    && searched as i32 >= p.lmr_min_index + i32::from(pv_node)
+                    && !tactical
+                {
+                    r = self.shared.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
+                    r -= i32::from(pv_node);
+                    r -= i32::from(gives_check || in_check);
+                    r -= i32::from(Picker::<G::Move>::is_refutation(ord));
+                    r -= self.tables.history(side_ix, m) / p.lmr_history_divisor.max(1);
+                    r = r.clamp(0, (new_depth - 1).max(0));
+                }
+                score = self.child(flipped, alpha, alpha + 1, new_depth - r, ply + 1, false);
+                if score > alpha && r > 0 {
+                    score = self.child(flipped, alpha, alpha + 1, new_depth, ply + 1, false);
+                }
+                if pv_node && score > alpha && score < beta {
+                    score = self.child(flipped, alpha, beta, new_depth, ply + 1, true);
+                }
+            }
+            self.pos.unmake();
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    raised = true;
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if root {
+                        self.root_best = Some((m, score));
+                    }
+                    if score >= beta {
+                        if !tactical {
+                            let bonus = (depth * depth).min(p.history_bonus_max);
+                            self.tables.record_cutoff(ply, side_ix, m, prev);
+                            self.tables.update_history(side_ix, m, bonus, p.history_max);
+                            for &q in &quiets {
+                                self.tables
+                                    .update_history(side_ix, q, -bonus, p.history_max);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if !tactical && quiets.len() < quiets.capacity() {
+                quiets.push(m);
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if raised {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let packed = if best_move == G::Move::default() {
+            0
+        } else {
+            best_move.pack()
+        };
+        // A root search with excluded moves (MultiPV lines 2..) is not the root's true value.
+        if !root || self.excluded.is_empty() {
+            self.shared
+                .tt
+                .store(key, packed, to_tt(best, ply), depth, bound);
+        }
+        best
+    }
+
+    /// Quiescence search: stand pat on the static evaluation, then tactical plies only; in
+    /// check, every legal ply (and no stand pat).
+    pub fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
+        self.pv_len[ply] = 0;
+        self.nodes += 1;
+        if self.check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply > 0 {
+            if self.pos.is_draw(ply) {
+                return 0;
+            }
+            if let Some(t) = self.pos.decided() {
+                return terminal_score(t, ply);
+            }
+        }
+        if ply >= MAX_PLY {
+            return self.eval();
+        }
+        let key = self.pos.key();
+        let mut tt_move = 0;
+        if let Some(e) = self.shared.tt.probe(key) {
+            tt_move = e.mv;
+            let s = from_tt(e.score, ply);
+            if !pv_node
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                }
+            {
+                return s;
+            }
+        }
+        let in_check = self.pos.in_check();
+        let mut best;
+        if in_check {
+            best = -INF;
+        } else {
+            best = self.eval();
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        let mut picker = Picker::new();
+        picker.generate(&self.pos, !in_check);
+        if in_check && picker.is_empty() {
+            return terminal_score(self.pos.no_moves_terminal(), ply);
+        }
+        picker.score(&self.pos, tt_move, &self.tables, ply, self.stack[ply].mv);
+        let side = self.pos.side_to_move();
+        let mut best_move = G::Move::default();
+        let mut raised = false;
+        while let Some((m, ord)) = picker.pick() {
+            if !in_check && Picker::<G::Move>::is_bad_tactical(ord) {
+                // Ordered last: every remaining tactical ply loses material.
+                break;
+            }
+            self.pos.make(m);
+            self.shared.tt.prefetch(self.pos.key());
+            let flipped = self.pos.side_to_move() != side;
+            self.stack[ply + 1] = Frame { mv: m, null: false };
+            let score = self.qchild(flipped, alpha, beta, ply + 1, pv_node);
+            self.pos.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = m;
+                    raised = true;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if raised {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let packed = if best_move == G::Move::default() {
+            0
+        } else {
+            best_move.pack()
+        };
+        self.shared
+            .tt
+            .store(key, packed, to_tt(best, ply), 0, bound);
+        best
+    }
+
+    /// Lengthens a short `pv` (of the root) from TT moves, up to `max_len` plies: each TT move
+    /// is checked against the legal plies and the walk stops at a decided or drawn position.
+    /// Not in the hot path (once per iteration).
+    pub fn extend_pv(&mut self, pv: &mut Vec<G::Move>, max_len: usize) {
+        let mut made = 0;
+        for &m in pv.iter() {
+            self.pos.make(m);
+            made += 1;
+        }
+        let mut list = crate::core::MoveList::new();
+        while pv.len() < max_len.min(MAX_PLY) {
+            if self.pos.decided().is_some() || (made > 0 && self.pos.is_draw(made)) {
+                break;
+            }
+            let Some(e) = self.shared.tt.probe(self.pos.key()) else {
+                break;
+            };
+            if e.mv == 0 {
+                break;
+            }
+            let m = G::Move::unpack(e.mv);
+            list.clear();
+            self.pos.legal_moves(&mut list);
+            if !list.contains(&m) {
+                break;
+            }
+            self.pos.make(m);
+            made += 1;
+            pv.push(m);
+        }
+        for _ in 0..made {
+            self.pos.unmake();
+        }
+    }
+
+    /// Halves the history between searches of the same thread (unused by fresh searchers).
+    pub fn age_tables(&mut self) {
+        self.tables.age();
+    }
+}

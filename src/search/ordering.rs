@@ -1,0 +1,245 @@
+//! Move ordering: TT move, winning tactical plies by the variant's MVV-LVA
+//! ([`Game::tactical_order`]) with losing ones ([`Game::see_ge`] fails) pushed back, two killers
+//! per ply, a countermove, and a butterfly-style history of quiet plies. Moves are indexed
+//! by a hash of [`GameMove::pack`], so nothing here knows a variant.
+//!
+//! The picker does a selection sort over a fixed-capacity score list: no allocation.
+
+use arrayvec::ArrayVec;
+
+use crate::core::{MoveList, MAX_MOVES};
+use crate::variants::{Game, GameMove};
+
+use super::score::MAX_PLY;
+
+/// Bits of the history index (per side).
+const HIST_BITS: u32 = 14;
+/// History entries per side.
+pub const HIST_SIZE: usize = 1 << HIST_BITS;
+
+/// Index of a packed move into the history and countermove tables.
+#[inline]
+pub fn move_index(packed: u32) -> usize {
+    (packed.wrapping_mul(0x9E37_79B1).rotate_left(HIST_BITS) as usize) & (HIST_SIZE - 1)
+}
+
+const TT_SCORE: i32 = 1 << 30;
+const GOOD_TACTICAL: i32 = 1 << 28;
+const KILLER_0: i32 = 1 << 27;
+const KILLER_1: i32 = KILLER_0 - 1;
+const COUNTER: i32 = KILLER_0 - 2;
+const BAD_TACTICAL: i32 = -(1 << 28);
+
+/// Per-thread ordering statistics, kept across the iterations of one search.
+pub struct OrderTables<M: GameMove> {
+    /// Quiet-move history per side (0 = White, 1 = Black), in `+-history_max`.
+    history: Vec<i32>,
+    /// Two killers per ply.
+    killers: [[M; 2]; MAX_PLY + 1],
+    /// Reply to a move (indexed by [`move_index`] of the previous move), per side.
+    counter: Vec<M>,
+}
+
+impl<M: GameMove> OrderTables<M> {
+    /// Empty tables (allocated once per search thread).
+    pub fn new() -> Self {
+        OrderTables {
+            history: vec![0; 2 * HIST_SIZE],
+            killers: [[M::default(); 2]; MAX_PLY + 1],
+            counter: vec![M::default(); 2 * HIST_SIZE],
+        }
+    }
+
+    /// History score of a quiet move for `side` (0 or 1).
+    #[inline]
+    pub fn history(&self, side: usize, m: M) -> i32 {
+        self.history[side * HIST_SIZE + move_index(m.pack())]
+    }
+
+    /// Adds `bonus` (may be negative) with gravity, keeping values inside `+-max`.
+    #[inline]
+    pub fn update_history(&mut self, side: usize, m: M, bonus: i32, max: i32) {
+        let max = max.max(1);
+        let h = &mut self.history[side * HIST_SIZE + move_index(m.pack())];
+        let b = bonus.clamp(-max, max);
+        *h += b - *h * b.abs() / max;
+    }
+
+    /// Records a quiet cutoff move at `ply`, and as the reply of `side` to `prev`.
+    #[inline]
+    pub fn record_cutoff(&mut self, ply: usize, side: usize, m: M, prev: M) {
+        let k = &mut self.killers[ply.min(MAX_PLY)];
+        if k[0] != m {
+            k[1] = k[0];
+            k[0] = m;
+        }
+        if prev != M::default() {
+            self.counter[side * HIST_SIZE + move_index(prev.pack())] = m;
+        }
+    }
+
+    /// Forgets the killers of `ply` (children of a new node start fresh).
+    #[inline]
+    pub fn clear_killers(&mut self, ply: usize) {
+        self.killers[ply.min(MAX_PLY)] = [M::default(); 2];
+    }
+
+    /// The two killers of `ply`.
+    #[inline]
+    pub fn killers(&self, ply: usize) -> [M; 2] {
+        self.killers[ply.min(MAX_PLY)]
+    }
+
+    /// Ages the history between searches (halves every entry).
+    pub fn age(&mut self) {
+        for h in &mut self.history {
+            *h /= 2;
+        }
+    }
+}
+
+impl<M: GameMove> Default for Picker<M> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<M: GameMove> Default for OrderTables<M> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Hands out the moves of a list, best-scored first (selection sort, lazily).
+pub struct Picker<M: GameMove> {
+    /// The moves, reordered in place as they are picked.
+    pub moves: MoveList<M>,
+    scores: ArrayVec<i32, MAX_MOVES>,
+    next: usize,
+    /// Whether the TT move was found among the moves (it is then picked first).
+    pub tt_move_found: bool,
+}
+
+impl<M: GameMove> Picker<M> {
+    /// An empty picker; fill it with [`Picker::generate`], then [`Picker::score`].
+    #[inline]
+    pub fn new() -> Self {
+        Picker {
+            moves: MoveList::new(),
+            scores: ArrayVec::new(),
+            next: 0,
+            tt_move_found: false,
+        }
+    }
+
+    /// Generates the legal plies of `pos` (all of them, or only the tactical ones).
+    #[inline]
+    pub fn generate<G: Game<Move = M>>(&mut self, pos: &G, tactical_only: bool) {
+        self.moves.clear();
+        if tactical_only {
+            pos.tactical_moves(&mut self.moves);
+        } else {
+            pos.legal_moves(&mut self.moves);
+        }
+    }
+
+    /// Scores the generated moves of `pos` at `ply`: `tt_move` (packed, 0 for none) first if
+    /// present; `prev` is the ply that led here (for the countermove).
+    #[inline]
+    pub fn score<G: Game<Move = M>>(
+        &mut self,
+        pos: &G,
+        tt_move: u32,
+        tables: &OrderTables<M>,
+        ply: usize,
+        prev: M,
+    ) {
+        let side = pos.side_to_move().index();
+        let tt = if tt_move != 0 {
+            Some(M::unpack(tt_move))
+        } else {
+            None
+        };
+        let killers = tables.killers(ply);
+        let counter = if prev != M::default() {
+            tables.counter[side * HIST_SIZE + move_index(prev.pack())]
+        } else {
+            M::default()
+        };
+        self.scores.clear();
+        self.next = 0;
+        self.tt_move_found = false;
+        for &m in &self.moves {
+            let s = if Some(m) == tt {
+                self.tt_move_found = true;
+                TT_SCORE
+            } else if pos.is_tactical(m) {
+                let o = pos.tactical_order(m).clamp(-(1 << 20), 1 << 20);
+                if pos.see_ge(m, 0) {
+                    GOOD_TACTICAL + o
+                } else {
+                    BAD_TACTICAL + o
+                }
+            } else if m == killers[0] {
+                KILLER_0
+            } else if m == killers[1] {
+                KILLER_1
+            } else if m == counter {
+                COUNTER
+            } else {
+                tables.history(side, m)
+            };
+            self.scores.push(s);
+        }
+    }
+
+    /// Number of generated moves.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Whether no move was generated.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// The next best move and its ordering score, or `None` when all were handed out.
+    #[inline]
+    pub fn pick(&mut self) -> Option<(M, i32)> {
+        let n = self.moves.len();
+        if self.next >= n {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        let r = (self.moves[self.next], self.scores[self.next]);
+        self.next += 1;
+        Some(r)
+    }
+
+    /// Whether an ordering score marks the TT move.
+    #[inline]
+    pub fn is_tt(score: i32) -> bool {
+        score == TT_SCORE
+    }
+
+    /// Whether an ordering score marks a tactical ply that lost its static exchange.
+    #[inline]
+    pub fn is_bad_tactical(score: i32) -> bool {
+        score < BAD_TACTICAL / 2
+    }
+
+    /// Whether an ordering score marks a killer or countermove.
+    #[inline]
+    pub fn is_refutation(score: i32) -> bool {
+        (COUNTER..=KILLER_0).contains(&score)
+    }
+}

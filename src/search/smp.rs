@@ -1,0 +1,262 @@
+//! Iterative deepening with aspiration windows, and Lazy SMP: N threads search clones of the
+//! root sharing the TT and a stop flag; helpers perturb their depths; the main thread (id 0)
+//! enforces the limits, decides the best move and reports.
+
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::mpsc::Sender;
+use std::time::Duration;
+
+use crate::variants::{Game, GameMove};
+
+use super::alphabeta::{MainLimits, Searcher};
+use super::score::{is_mate, INF, MATE, MAX_PLY};
+
+/// Deepest iteration (plies); leaves room below [`MAX_PLY`] for extensions and quiescence.
+pub const MAX_DEPTH: i32 = MAX_PLY as i32 - 8;
+
+/// An `info` line from the main search thread, sent to the calling thread.
+pub struct Info<M> {
+    /// Completed depth (plies).
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// 1-based MultiPV line.
+    pub multipv: usize,
+    /// Internal score (centipawns or mate bookkeeping of [`super::score`]).
+    pub score: i32,
+    /// `Some(true)`: lower bound; `Some(false)`: upper bound; `None`: exact.
+    pub bound: Option<bool>,
+    /// The principal variation.
+    pub pv: Vec<M>,
+}
+
+/// The outcome of one thread's iterative deepening.
+pub struct Outcome<M> {
+    /// Best move of the deepest completed iteration (or of a partial one, see `search`).
+    pub best: Option<M>,
+    /// Its score (internal).
+    pub score: i32,
+    /// Its principal variation.
+    pub pv: Vec<M>,
+    /// Deepest completed iteration (plies).
+    pub depth: u32,
+}
+
+/// What the main thread must respect besides the clock.
+pub struct IterLimits {
+    /// Last iteration depth (plies).
+    pub max_depth: i32,
+    /// Stop once a mate in at most this many moves (single-ply turns) is found.
+    pub mate: Option<u32>,
+    /// Lines to search and report (MultiPV), at least 1.
+    pub multipv: usize,
+    /// Legal root plies (1: no need to think long).
+    pub root_moves: usize,
+    /// Infinite search: never return before `stop`.
+    pub infinite: bool,
+}
+
+impl<G: Game> Searcher<'_, G> {
+    /// Iterative deepening on this thread until the limits (main) or the abort flag (helpers).
+    pub fn iterate(
+        &mut self,
+        lim: &IterLimits,
+        tx: Option<&Sender<Info<G::Move>>>,
+    ) -> Outcome<G::Move> {
+        let mut out = Outcome {
+            best: None,
+            score: -INF,
+            pv: Vec::new(),
+            depth: 0,
+        };
+        let mut stable = 0u64;
+        let mut depth = 1;
+        while depth <= lim.max_depth {
+            // Helpers: odd threads search one ply deeper than the main schedule.
+            let d = if self.id == 0 {
+                depth
+            } else {
+                (depth + (self.id as i32 & 1)).min(MAX_DEPTH)
+            };
+            self.root_depth = d;
+            self.seldepth = 0;
+            let lines = if self.id == 0 {
+                lim.multipv.clamp(1, lim.root_moves.max(1))
+            } else {
+                1
+            };
+            self.excluded.clear();
+            let mut completed = true;
+            for line in 0..lines {
+                self.root_best = None;
+                let prev = if line == 0 && out.depth > 0 {
+                    Some(out.score)
+                } else {
+                    None
+                };
+                let score = self.aspiration(d, prev);
+                if self.stopped {
+                    if line == 0 {
+                        // A partial iteration's best root move is kept when it beat the last
+                        // one's score (it was fully searched and raised alpha).
+                        if let Some((m, s)) = self.root_best {
+                            if out.best.is_none()
+                                || (self.id == 0 && s > out.score && Some(m) != out.best)
+                            {
+                                out.best = Some(m);
+                                out.score = s;
+                                out.pv = vec![m];
+                            }
+                        }
+                    }
+                    completed = false;
+                    break;
+                }
+                let mut pv = self.root_pv().to_vec();
+                if self.id == 0 && pv.len() < 4 {
+                    self.extend_pv(&mut pv, 4);
+                }
+                if line == 0 {
+                    let best = pv.first().copied();
+                    if best.is_some() && best == out.best {
+                        stable += 1;
+                    } else {
+                        stable = 0;
+                    }
+                    out.best = best.or(out.best);
+                    out.score = score;
+                    out.depth = d as u32;
+                    out.pv = pv.clone();
+                }
+                if self.id == 0 {
+                    self.publish_nodes();
+                    if let Some(tx) = tx {
+                        let _ = tx.send(Info {
+                            depth: d as u32,
+                            seldepth: self.seldepth as u32,
+                            multipv: line + 1,
+                            score,
+                            bound: None,
+                            pv: pv.clone(),
+                        });
+                    }
+                }
+                match pv.first() {
+                    Some(&m) => self.excluded.push(m),
+                    None => break,
+                }
+            }
+            self.excluded.clear();
+            if !completed {
+                break;
+            }
+            if self.id == 0 && self.main_done(lim, &out, stable) {
+                break;
+            }
+            depth += 1;
+        }
+        self.publish_nodes();
+        out
+    }
+
+    /// One root search to depth `d` (plies), in an aspiration window around `prev` (the last
+    /// iteration's score) when there is one; widened until the score falls inside.
+    fn aspiration(&mut self, d: i32, prev: Option<i32>) -> i32 {
+        let (mut alpha, mut beta, mut delta) = (-INF, INF, self.p.aspiration_delta.max(1));
+        if let Some(prev) = prev.filter(|&s| d >= self.p.aspiration_min_depth && !is_mate(s)) {
+            alpha = (prev - delta).max(-INF);
+            beta = (prev + delta).min(INF);
+        }
+        loop {
+            let s = self.negamax(alpha, beta, d, 0, true);
+            if self.stopped {
+                return s;
+            }
+            if s <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (s - delta).max(-INF);
+            } else if s >= beta {
+                beta = (s + delta).min(INF);
+            } else {
+                return s;
+            }
+            delta += delta;
+            if delta > 1000 {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+    }
+
+    /// Whether the main thread should start no further iteration.
+    fn main_done(&mut self, lim: &IterLimits, out: &Outcome<G::Move>, stable: u64) -> bool {
+        self.poll();
+        if self.stopped {
+            return true;
+        }
+        let plies_to_mate = (MATE - out.score.abs()) as u32;
+        if let Some(n) = lim.mate {
+            if out.score > 0 && is_mate(out.score) && plies_to_mate.div_ceil(2) <= n {
+                return true;
+            }
+        }
+        let Some(main) = self.main.as_ref() else {
+            return false;
+        };
+        if main.pondering || lim.infinite || !main.time.is_timed() {
+            return false;
+        }
+        if lim.root_moves == 1 {
+            return true;
+        }
+        if is_mate(out.score) && out.depth >= plies_to_mate + 6 {
+            return true;
+        }
+        let p = &self.p;
+        let stability = p
+            .time_unstable_permille
+            .saturating_sub(
+                stable
+                    * p.time_unstable_permille
+                        .saturating_sub(p.time_stable_permille)
+                    / 4,
+            )
+            .max(p.time_stable_permille);
+        main.time.soft_expired(stability)
+    }
+
+    /// Main thread, after its last iteration: an infinite or still-pondering search waits for
+    /// `stop` (or `ponderhit` when pondering) before returning.
+    pub fn wait_if_required(&mut self, infinite: bool) {
+        let control = self.shared_control();
+        loop {
+            if control.stop.load(Relaxed) {
+                return;
+            }
+            let pondering = control.pondering.load(Relaxed);
+            let ponder_wait = self.main.as_ref().is_some_and(|m| m.pondering) && pondering;
+            if !infinite && !ponder_wait {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+}
+
+/// Builds the main thread's limits.
+pub fn main_limits(
+    time: super::time::TimeManager,
+    nodes: Option<u64>,
+    pondering: bool,
+) -> MainLimits {
+    MainLimits {
+        time,
+        nodes,
+        pondering,
+    }
+}
+
+/// Picks the first legal move when nothing was searched.
+pub fn fallback<M: GameMove>(moves: &[M]) -> Option<M> {
+    moves.first().copied()
+}

@@ -1,0 +1,144 @@
+//! Time management: a soft limit (no new iteration past it, scaled by best-move stability) and
+//! a hard limit (abort mid-iteration), both in milliseconds from the start of the search, or
+//! from `ponderhit` when the search began as a ponder search.
+
+use std::time::Instant;
+
+use crate::core::Color;
+
+use super::params::SearchParams;
+use super::Limits;
+
+/// Time limits of one search. `None` limits never stop the search.
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    /// When the clock for this turn started (search start, or `ponderhit`).
+    start: Instant,
+    /// Don't start an iteration after this many ms (before stability scaling).
+    soft_ms: Option<u64>,
+    /// Abort the running iteration after this many ms.
+    hard_ms: Option<u64>,
+}
+
+impl TimeManager {
+    /// Limits for `side` to move under `limits`, keeping `overhead_ms` back for I/O, with the
+    /// time parameters of `p`.
+    pub fn new(limits: &Limits, side: Color, overhead_ms: u64, p: &SearchParams) -> Self {
+        let start = Instant::now();
+        if limits.infinite {
+            return TimeManager {
+                start,
+                soft_ms: None,
+                hard_ms: None,
+            };
+        }
+        if let Some(mt) = limits.movetime {
+            let t = mt.saturating_sub(overhead_ms).max(1);
+            return TimeManager {
+                start,
+                soft_ms: Some(t),
+                hard_ms: Some(t),
+            };
+        }
+        let (time, inc) = match side {
+            Color::White => (limits.wtime, limits.winc),
+            Color::Black => (limits.btime, limits.binc),
+        };
+        let Some(time) = time else {
+            return TimeManager {
+                start,
+                soft_ms: None,
+                hard_ms: None,
+            };
+        };
+        let inc = inc.unwrap_or(0);
+        let available = time.saturating_sub(overhead_ms).max(1);
+        let mtg = limits
+            .movestogo
+            .map(|m| (m as u64).clamp(1, 50))
+            .unwrap_or(p.time_default_mtg.max(1));
+        let max = (available * p.time_max_permille / 1000).max(1);
+        // With movestogo 1 we may use nearly everything left.
+        let max = if mtg == 1 {
+            (available * 9 / 10).max(1)
+        } else {
+            max
+        };
+        let soft = (available / mtg + inc * p.time_inc_permille / 1000)
+            .min(max / 2)
+            .max(1);
+        let hard = (soft * p.time_hard_permille / 1000).min(max).max(1);
+        TimeManager {
+            start,
+            soft_ms: Some(soft),
+            hard_ms: Some(hard),
+        }
+    }
+
+    /// Restarts the clock now (on `ponderhit`).
+    pub fn restart(&mut self) {
+        self.start = Instant::now();
+    }
+
+    /// Milliseconds since the clock started.
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    /// Whether the search has any time limit at all.
+    pub fn is_timed(&self) -> bool {
+        self.hard_ms.is_some()
+    }
+
+    /// Whether the running iteration must be aborted now.
+    pub fn hard_expired(&self) -> bool {
+        self.hard_ms.is_some_and(|h| self.elapsed_ms() >= h)
+    }
+
+    /// Whether a new iteration should not start, given `stability_permille` (1000: neutral;
+    /// more when the best move keeps changing, less when it is stable).
+    pub fn soft_expired(&self, stability_permille: u64) -> bool {
+        match (self.soft_ms, self.hard_ms) {
+            (Some(s), Some(h)) => self.elapsed_ms() >= (s * stability_permille / 1000).min(h),
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::params::PARAMS;
+    use super::*;
+
+    #[test]
+    fn limits_are_within_the_clock() {
+        let l = Limits {
+            wtime: Some(10_000),
+            winc: Some(100),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&l, Color::White, 10, &PARAMS);
+        let (s, h) = (tm.soft_ms.unwrap(), tm.hard_ms.unwrap());
+        assert!(s > 100 && s < 1000, "soft {s}");
+        assert!(h >= s && h <= 6000, "hard {h}");
+        // Almost flagged: never plan past what is left.
+        let l = Limits {
+            btime: Some(30),
+            binc: Some(100),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&l, Color::Black, 10, &PARAMS);
+        assert!(tm.hard_ms.unwrap() <= 20);
+        let l = Limits {
+            movetime: Some(500),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&l, Color::Black, 10, &PARAMS);
+        assert_eq!((tm.soft_ms, tm.hard_ms), (Some(490), Some(490)));
+        let l = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        assert!(!TimeManager::new(&l, Color::White, 10, &PARAMS).is_timed());
+    }
+}

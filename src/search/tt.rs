@@ -1,0 +1,291 @@
+//! The shared, lock-free transposition table.
+//!
+//! Each entry is two `AtomicU64` words: `key ^ data` and `data` ("lockless hashing"): a torn
+//! write by two threads makes the XOR check fail, so a probe only sees whole entries written for
+//! its key (or misses). All accesses are `Relaxed`; a stale or colliding entry is harmless
+//! because the search checks a TT move against the legal list before playing it.
+//!
+//! `data` layout (bits): 0..32 packed move (`GameMove::pack`), 32..48 score (`i16`, TT form
+//! of [`super::score::to_tt`]), 48..56 depth (plies, clamped to 0..=255), 56..58 bound,
+//! 58..64 generation (6 bits). Four entries make one 64-byte bucket.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+
+/// What a stored score means relative to the true value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true score is at most the stored one (fail low).
+    Upper = 1,
+    /// The true score is at least the stored one (fail high).
+    Lower = 2,
+    /// The stored score is exact (PV node).
+    Exact = 3,
+}
+
+impl Bound {
+    fn from_bits(b: u64) -> Option<Bound> {
+        match b {
+            1 => Some(Bound::Upper),
+            2 => Some(Bound::Lower),
+            3 => Some(Bound::Exact),
+            _ => None,
+        }
+    }
+}
+
+/// A decoded TT entry.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TtEntry {
+    /// The packed best/refutation move (0: none).
+    pub mv: u32,
+    /// Score in TT form (mate scores relative to the node); see [`super::score::from_tt`].
+    pub score: i32,
+    /// Remaining depth of the search that produced it (plies).
+    pub depth: i32,
+    /// Bound type of `score`.
+    pub bound: Bound,
+}
+
+const ENTRIES: usize = 4;
+
+#[derive(Default)]
+#[repr(C, align(64))]
+struct Bucket {
+    words: [[AtomicU64; 2]; ENTRIES],
+}
+
+/// The transposition table: a power-free array of 64-byte buckets sized in MiB, shared by
+/// reference between search threads.
+pub struct Tt {
+    buckets: Vec<Bucket>,
+    generation: AtomicU8,
+}
+
+const GEN_BITS: u32 = 6;
+const GEN_MASK: u8 = (1 << GEN_BITS) - 1;
+
+#[inline]
+fn pack(mv: u32, score: i32, depth: i32, bound: Bound, gen: u8) -> u64 {
+    let score = score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64;
+    let depth = depth.clamp(0, 255) as u64;
+    mv as u64 | score << 32 | depth << 48 | (bound as u64) << 56 | ((gen & GEN_MASK) as u64) << 58
+}
+
+#[inline]
+fn unpack(data: u64) -> Option<TtEntry> {
+    let bound = Bound::from_bits((data >> 56) & 3)?;
+    Some(TtEntry {
+        mv: data as u32,
+        score: (data >> 32) as u16 as i16 as i32,
+        depth: ((data >> 48) & 0xFF) as i32,
+        bound,
+    })
+}
+
+#[inline]
+fn gen_of(data: u64) -> u8 {
+    (data >> 58) as u8 & GEN_MASK
+}
+
+fn bucket_count(mb: usize) -> usize {
+    (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1)
+}
+
+impl Tt {
+    /// A cleared TT of `mb` MiB (at least 1 MiB). When the memory cannot be had, the size is
+    /// halved until it can (never panics on a large `Hash`).
+    pub fn new(mb: usize) -> Self {
+        let mut n = bucket_count(mb.min(1 << 24));
+        let mut buckets = Vec::new();
+        while buckets.try_reserve_exact(n).is_err() && n > 1 {
+            n /= 2;
+        }
+        buckets.resize_with(n, Bucket::default);
+        Tt {
+            buckets,
+            generation: AtomicU8::new(0),
+        }
+    }
+
+    /// Resizes to `mb` MiB, clearing every entry.
+    pub fn resize(&mut self, mb: usize) {
+        *self = Tt::new(mb);
+    }
+
+    /// Size in MiB (rounded down).
+    pub fn size_mb(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
+    }
+
+    /// Empties every entry (`ucinewgame`, bench). Not to be called while a search runs.
+    pub fn clear(&self) {
+        for b in &self.buckets {
+            for w in &b.words {
+                w[0].store(0, Relaxed);
+                w[1].store(0, Relaxed);
+            }
+        }
+        self.generation.store(0, Relaxed);
+    }
+
+    /// Starts a new search: entries of older searches become preferred victims.
+    pub fn new_search(&self) {
+        let g = self.generation.load(Relaxed).wrapping_add(1) & GEN_MASK;
+        self.generation.store(g, Relaxed);
+    }
+
+    /// How full the table is, in permille, sampled from the first 1000 entries of this search.
+    pub fn hashfull(&self) -> u32 {
+        let gen = self.generation.load(Relaxed);
+        let mut used = 0u32;
+        let mut seen = 0u32;
+        for b in self.buckets.iter().take(1000 / ENTRIES) {
+            for w in &b.words {
+                let data = w[1].load(Relaxed);
+                seen += 1;
+                if unpack(data).is_some() && gen_of(data) == gen {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000).checked_div(seen).unwrap_or(0)
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
+    }
+
+    /// Hints the CPU to fetch the bucket of `key` into cache (no effect on results).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p = self.bucket(key) as *const Bucket as *const i8;
+            // SAFETY: a prefetch is only a hint; `p` points into our own live allocation.
+            unsafe { _mm_prefetch(p, _MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        let b = self.bucket(key);
+        for w in &b.words {
+            let data = w[1].load(Relaxed);
+            let check = w[0].load(Relaxed);
+            if check ^ data == key {
+                if let Some(e) = unpack(data) {
+                    return Some(e);
+                }
+            }
+        }
+        None
+    }
+
+    /// Stores a search result for `key`: `mv` packed (0 keeps a previous move of the same key),
+    /// `score` in TT form, `depth` in plies.
+    #[inline]
+    pub fn store(&self, key: u64, mv: u32, score: i32, depth: i32, bound: Bound) {
+        let gen = self.generation.load(Relaxed);
+        let b = self.bucket(key);
+        let mut victim = 0;
+        let mut victim_value = i32::MAX;
+        for (i, w) in b.words.iter().enumerate() {
+            let data = w[1].load(Relaxed);
+            let check = w[0].load(Relaxed);
+            let Some(old) = unpack(data) else {
+                // Empty slot: take it unless the key lives elsewhere in the bucket.
+                if victim_value > i32::MIN + 1 {
+                    victim = i;
+                    victim_value = i32::MIN + 1;
+                }
+                continue;
+            };
+            if check ^ data == key {
+                // Same position: keep a deeper result of this search unless the new one is exact.
+                if bound != Bound::Exact && gen_of(data) == gen && old.depth > depth + 3 {
+                    return;
+                }
+                let mv = if mv == 0 { old.mv } else { mv };
+                let new = pack(mv, score, depth, bound, gen);
+                w[0].store(key ^ new, Relaxed);
+                w[1].store(new, Relaxed);
+                return;
+            }
+            let age = ((gen.wrapping_sub(gen_of(data))) & GEN_MASK) as i32;
+            let value = old.depth - 8 * age;
+            if value < victim_value {
+                victim = i;
+                victim_value = value;
+            }
+        }
+        let new = pack(mv, score, depth, bound, gen);
+        let w = &b.words[victim];
+        w[0].store(key ^ new, Relaxed);
+        w[1].store(new, Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::score::{from_tt, mate_in, mated_in, to_tt};
+    use super::*;
+
+    #[test]
+    fn store_probe_roundtrip() {
+        let tt = Tt::new(1);
+        let key = 0x1234_5678_9abc_def0;
+        assert_eq!(tt.probe(key), None);
+        tt.store(key, 0xdead_beef, -1234, 17, Bound::Lower);
+        let e = tt.probe(key).expect("stored entry");
+        assert_eq!(
+            e,
+            TtEntry {
+                mv: 0xdead_beef,
+                score: -1234,
+                depth: 17,
+                bound: Bound::Lower
+            }
+        );
+        assert_eq!(tt.probe(key ^ 1), None);
+        // A move-less store keeps the previous move of the same key.
+        tt.store(key, 0, 55, 18, Bound::Exact);
+        let e = tt.probe(key).unwrap();
+        assert_eq!(
+            (e.mv, e.score, e.depth, e.bound),
+            (0xdead_beef, 55, 18, Bound::Exact)
+        );
+        assert!(tt.hashfull() <= 1000);
+        tt.clear();
+        assert_eq!(tt.probe(key), None);
+    }
+
+    #[test]
+    fn mate_scores_are_adjusted_by_ply() {
+        let tt = Tt::new(1);
+        // Found at ply 5: mate 3 plies below the node => MATE - 8 at the root.
+        let s = mate_in(8);
+        tt.store(7, 1, to_tt(s, 5), 4, Bound::Exact);
+        let e = tt.probe(7).unwrap();
+        assert_eq!(e.score, mate_in(3));
+        // Loaded at ply 2: the same mate is 3 plies below, so 5 from the root.
+        assert_eq!(from_tt(e.score, 2), mate_in(5));
+        let l = mated_in(9);
+        assert_eq!(from_tt(to_tt(l, 4), 6), mated_in(11));
+        assert_eq!(from_tt(to_tt(123, 4), 60), 123);
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+        let mut tt = Tt::new(2);
+        assert_eq!(tt.size_mb(), 2);
+        tt.resize(4);
+        assert_eq!(tt.size_mb(), 4);
+    }
+}

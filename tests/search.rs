@@ -1,0 +1,896 @@
+//! Search tests on orthodox chess (mates, stalemate, repetition, limits, threads) and on two
+//! toy games, one of them with two-ply turns, checked against brute-force minimax.
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use menagerie::search::{search, Limits, Score, SearchControl, SearchOptions, SearchResult, Tt};
+use menagerie::variants::chess::Chess;
+use menagerie::variants::Game;
+
+fn run_chess(fen: &str, limits: Limits, threads: usize) -> SearchResult<<Chess as Game>::Move> {
+    let pos = Chess::from_fen(fen).expect("valid FEN");
+    let tt = Tt::new(16);
+    let options = SearchOptions {
+        threads,
+        ..SearchOptions::default()
+    };
+    search(
+        &pos,
+        &limits,
+        &options,
+        &tt,
+        &SearchControl::default(),
+        &mut |_| {},
+    )
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+fn token(fen: &str, r: &SearchResult<<Chess as Game>::Move>) -> String {
+    let pos = Chess::from_fen(fen).unwrap();
+    pos.move_token(r.best.expect("a best move"))
+}
+
+#[test]
+fn mate_in_one() {
+    // Back-rank mate: Rd8#.
+    let fen = "6k1/5ppp/8/8/8/8/8/3R2K1 w - - 0 1";
+    let r = run_chess(fen, depth(4), 1);
+    assert_eq!(token(fen, &r), "d1d8");
+    assert_eq!(r.score, Score::Mate(1));
+}
+
+#[test]
+fn mate_in_two() {
+    // Rook ladder: 1. Rb7 Kg8 2. Rc8# (no mate in one exists).
+    let fen = "7k/8/8/8/8/8/1R6/K1R5 w - - 0 1";
+    let r = run_chess(fen, depth(6), 1);
+    assert_eq!(r.score, Score::Mate(2), "best {:?}", token(fen, &r));
+}
+
+#[test]
+fn being_mated_is_negative() {
+    // After 1. Rb7 of the test above: Black's only move Kg8 is met by Rc8#.
+    let fen = "7k/1R6/8/8/8/8/8/K1R5 b - - 0 1";
+    let r = run_chess(fen, depth(5), 1);
+    assert_eq!(r.score, Score::Mate(-1));
+}
+
+#[test]
+fn stalemate_root_scores_zero() {
+    let fen = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+    let r = run_chess(fen, depth(3), 1);
+    assert_eq!(r.best, None);
+    assert_eq!(r.score, Score::Cp(0));
+    let mated = "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1";
+    let r = run_chess(mated, depth(3), 1);
+    assert_eq!((r.best, r.score), (None, Score::Mate(0)));
+}
+
+#[test]
+fn node_limit_is_respected() {
+    let limits = Limits {
+        nodes: Some(5_000),
+        ..Limits::default()
+    };
+    let r = run_chess(menagerie::variants::chess::START_FEN, limits, 1);
+    assert!(r.best.is_some());
+    assert!(r.nodes <= 5_000 + 1, "{} nodes", r.nodes);
+    assert!(r.nodes >= 4_000, "{} nodes", r.nodes);
+}
+
+#[test]
+fn one_thread_is_deterministic() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let a = run_chess(fen, depth(6), 1);
+    let b = run_chess(fen, depth(6), 1);
+    assert_eq!(a.nodes, b.nodes);
+    assert_eq!(a.best, b.best);
+    assert_eq!(a.score, b.score);
+    assert!(a.nodes > 1000);
+    // A ponder move is available: the PV is at least two plies long.
+    assert!(a.pv.len() >= 2, "{:?}", a.pv);
+}
+
+#[test]
+fn two_threads_return_a_legal_move() {
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    let r = run_chess(fen, depth(6), 2);
+    let pos = Chess::from_fen(fen).unwrap();
+    let mut list = menagerie::core::MoveList::new();
+    pos.legal_moves(&mut list);
+    assert!(list.contains(&r.best.unwrap()));
+    assert_eq!(r.pv.first(), r.best.as_ref());
+    assert!(r.depth >= 6);
+}
+
+#[test]
+fn stop_is_honoured_quickly() {
+    let pos = Chess::startpos();
+    let tt = Tt::new(16);
+    let control = SearchControl::default();
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let options = SearchOptions {
+        threads: 2,
+        ..SearchOptions::default()
+    };
+    std::thread::scope(|s| {
+        let h = s.spawn(|| search(&pos, &limits, &options, &tt, &control, &mut |_| {}));
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(!h.is_finished(), "an infinite search returned before stop");
+        let t = Instant::now();
+        control.stop.store(true, Ordering::Relaxed);
+        let r = h.join().unwrap();
+        let waited = t.elapsed();
+        assert!(waited < Duration::from_millis(50), "stop took {waited:?}");
+        assert!(r.best.is_some());
+    });
+}
+
+#[test]
+fn ponderhit_then_movetime() {
+    let pos = Chess::startpos();
+    let tt = Tt::new(16);
+    let control = SearchControl::default();
+    control.pondering.store(true, Ordering::Relaxed);
+    let limits = Limits {
+        ponder: true,
+        movetime: Some(100),
+        ..Limits::default()
+    };
+    std::thread::scope(|s| {
+        let h = s.spawn(|| {
+            search(
+                &pos,
+                &limits,
+                &SearchOptions::default(),
+                &tt,
+                &control,
+                &mut |_| {},
+            )
+        });
+        std::thread::sleep(Duration::from_millis(250));
+        assert!(!h.is_finished(), "a ponder search stopped on time");
+        let t = Instant::now();
+        control.pondering.store(false, Ordering::Relaxed);
+        let r = h.join().unwrap();
+        let waited = t.elapsed();
+        assert!(
+            waited >= Duration::from_millis(50) && waited < Duration::from_millis(300),
+            "{waited:?}"
+        );
+        assert!(r.best.is_some());
+    });
+}
+
+#[test]
+fn movetime_is_kept() {
+    let limits = Limits {
+        movetime: Some(100),
+        ..Limits::default()
+    };
+    let t = Instant::now();
+    let r = run_chess(menagerie::variants::chess::START_FEN, limits, 1);
+    let e = t.elapsed();
+    assert!(e < Duration::from_millis(150), "{e:?}");
+    assert!(r.best.is_some());
+}
+
+#[test]
+fn reports_each_iteration() {
+    let pos = Chess::startpos();
+    let tt = Tt::new(16);
+    let mut depths = Vec::new();
+    let r = search(
+        &pos,
+        &depth(5),
+        &SearchOptions::default(),
+        &tt,
+        &SearchControl::default(),
+        &mut |i| {
+            assert_eq!(i.multipv, 1);
+            assert!(!i.pv.is_empty());
+            depths.push(i.depth)
+        },
+    );
+    assert_eq!(depths, vec![1, 2, 3, 4, 5]);
+    assert_eq!(r.depth, 5);
+}
+
+/// Measurement, not a check: `cargo test --release --test search -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn measure_bench_and_smp() {
+    let d = std::env::var("BENCH_DEPTH")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10);
+    if std::env::var("BENCH_EACH").is_ok() {
+        for fen in menagerie::bench::POSITIONS {
+            let t = Instant::now();
+            let r = run_chess(fen, depth(d), 1);
+            println!("{fen}: {} nodes {:?} {:?}", r.nodes, t.elapsed(), r.score);
+        }
+    }
+    let r = menagerie::bench::run(d, 1, 16);
+    println!(
+        "bench depth {d}: {} nodes {} ms {} nps",
+        r.nodes,
+        r.time_ms,
+        r.nodes * 1000 / r.time_ms.max(1)
+    );
+    // Time to depth, 1 vs 2 threads, over the bench positions.
+    let mut t = [0u64; 2];
+    for (i, threads) in [1usize, 2].into_iter().enumerate() {
+        let r = menagerie::bench::run(d, threads, 16);
+        t[i] = r.time_ms;
+        println!("threads {threads}: {} ms, {} nodes", r.time_ms, r.nodes);
+    }
+    println!(
+        "time-to-depth ratio 1T/2T = {:.2}",
+        t[0] as f64 / t[1].max(1) as f64
+    );
+}
+
+mod portions {
+    //! A toy game with two-ply turns: Mulligan-Stew-like portions exercise the rule that a
+    //! ply keeping the side to move is not negated.
+    use menagerie::core::{Color, MoveList};
+    use menagerie::variants::{
+        FenError, Game, GameMove, MoveError, Outcome, Terminal, VariantInfo,
+    };
+
+    /// 0: null; 1: skip the second portion; 2: take one stone; 3: take two stones.
+    #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+    pub struct Ply(u8);
+
+    impl GameMove for Ply {
+        fn pack(self) -> u32 {
+            self.0 as u32
+        }
+        fn unpack(bits: u32) -> Self {
+            Ply((bits & 3) as u8)
+        }
+    }
+
+    /// Pile of stones; a turn is a first portion taking 1-2 stones and a second portion taking
+    /// 1-2 or skipping. Whoever takes the last stone wins: piles that are multiples of 5 lose.
+    #[derive(Clone, Debug)]
+    pub struct TwoPortionNim {
+        pub pile: u8,
+        pub side: Color,
+        pub portion: u8,
+        pub last_mover: Option<Color>,
+        history: Vec<(u8, Color, u8, Option<Color>)>,
+    }
+
+    impl TwoPortionNim {
+        pub fn new(pile: u8) -> Self {
+            TwoPortionNim {
+                pile,
+                side: Color::White,
+                portion: 0,
+                last_mover: None,
+                history: Vec::new(),
+            }
+        }
+    }
+
+    impl Game for TwoPortionNim {
+        type Move = Ply;
+        const INFO: VariantInfo = VariantInfo {
+            name: "nim2",
+            files: 1,
+            ranks: 1,
+            pocket: false,
+            portions: 2,
+        };
+        const MULTI_PLY_TURNS: bool = true;
+        fn startpos() -> Self {
+            Self::new(10)
+        }
+        fn from_fen(fen: &str) -> Result<Self, FenError> {
+            fen.parse()
+                .map(Self::new)
+                .map_err(|_| FenError::new("pile", "not a number"))
+        }
+        fn fen(&self) -> String {
+            self.pile.to_string()
+        }
+        fn side_to_move(&self) -> Color {
+            self.side
+        }
+        fn legal_moves(&self, list: &mut MoveList<Ply>) {
+            if self.pile == 0 {
+                return;
+            }
+            if self.portion == 1 {
+                list.push(Ply(1));
+            }
+            list.push(Ply(2));
+            if self.pile >= 2 {
+                list.push(Ply(3));
+            }
+        }
+        fn make(&mut self, m: Ply) {
+            self.history
+                .push((self.pile, self.side, self.portion, self.last_mover));
+            self.pile -= m.0.saturating_sub(1);
+            if m.0 > 1 {
+                self.last_mover = Some(self.side);
+            }
+            if self.portion == 0 {
+                self.portion = 1;
+            } else {
+                self.portion = 0;
+                self.side = !self.side;
+            }
+        }
+        fn unmake(&mut self) {
+            let (p, s, po, l) = self.history.pop().expect("a ply to take back");
+            (self.pile, self.side, self.portion, self.last_mover) = (p, s, po, l);
+        }
+        fn key(&self) -> u64 {
+            (self.pile as u64) << 8
+                | (self.side.index() as u64) << 1
+                | self.portion as u64
+                | 0x5151 << 32
+        }
+        fn is_tactical(&self, _: Ply) -> bool {
+            false
+        }
+        fn evaluate(&self) -> i32 {
+            0
+        }
+        fn eval_report(&self) -> String {
+            String::new()
+        }
+        fn decided(&self) -> Option<Terminal> {
+            (self.pile == 0).then(|| {
+                if self.last_mover == Some(self.side) {
+                    Terminal::Win
+                } else {
+                    Terminal::Loss
+                }
+            })
+        }
+        fn no_moves_terminal(&self) -> Terminal {
+            Terminal::Loss
+        }
+        fn is_draw(&self, _: usize) -> bool {
+            false
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            None
+        }
+        fn parse_move(&self, token: &str) -> Result<Ply, MoveError> {
+            Err(MoveError::Illegal(token.to_string()))
+        }
+        fn move_token(&self, m: Ply) -> String {
+            format!("{}", m.0)
+        }
+        fn display(&self) -> String {
+            self.fen()
+        }
+    }
+}
+
+#[test]
+fn two_ply_turns_keep_the_sign() {
+    use portions::TwoPortionNim;
+    for threads in [1, 2] {
+        for pile in 1..=13u8 {
+            let pos = TwoPortionNim::new(pile);
+            let tt = Tt::new(1);
+            let options = SearchOptions {
+                threads,
+                ..SearchOptions::default()
+            };
+            let r = search(
+                &pos,
+                &depth(16),
+                &options,
+                &tt,
+                &SearchControl::default(),
+                &mut |_| {},
+            );
+            let p = pile as i32;
+            let expected = if p % 5 != 0 {
+                Score::Mate(p / 5 + 1)
+            } else {
+                Score::Mate(-(p / 5))
+            };
+            assert_eq!(r.score, expected, "pile {pile}, threads {threads}");
+            if p % 5 != 0 {
+                // The winning first turn leaves a multiple of 5.
+                let mut q = pos.clone();
+                let m = r.best.unwrap();
+                q.make(m);
+                let second =
+                    r.pv.get(1)
+                        .copied()
+                        .filter(|_| q.side_to_move() == pos.side_to_move());
+                if let Some(s) = second {
+                    q.make(s);
+                }
+                if q.side_to_move() != pos.side_to_move() {
+                    assert_eq!(q.pile % 5, 0, "pile {pile}: pv {:?}", r.pv);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn low_clock_returns_in_time() {
+    let pos =
+        Chess::from_fen("r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7")
+            .unwrap();
+    let tt = Tt::new(16);
+    let timed = |limits: Limits| {
+        let t = Instant::now();
+        let r = search(
+            &pos,
+            &limits,
+            &SearchOptions::default(),
+            &tt,
+            &SearchControl::default(),
+            &mut |_| {},
+        );
+        assert!(r.best.is_some());
+        t.elapsed()
+    };
+    // 40 ms left with a 100 ms increment: must answer well within what is left.
+    let e = timed(Limits {
+        wtime: Some(40),
+        btime: Some(40),
+        winc: Some(100),
+        binc: Some(100),
+        ..Limits::default()
+    });
+    assert!(e < Duration::from_millis(35), "{e:?}");
+    // 10s+0.1s at the start: a normal think, far below the clock.
+    let e = timed(Limits {
+        wtime: Some(10_000),
+        btime: Some(10_000),
+        winc: Some(100),
+        binc: Some(100),
+        ..Limits::default()
+    });
+    assert!(e < Duration::from_millis(2_000), "{e:?}");
+}
+
+/// Measurement, not a check (needs the real chess evaluation): how many of the first ten
+/// Win At Chess positions are solved at 1 s each.
+/// `cargo test --release --test search -- --ignored --nocapture measure_wac`.
+#[test]
+#[ignore]
+fn measure_wac() {
+    let cases = [
+        (
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+            "g3g6",
+        ),
+        ("8/7p/5k2/5p2/p1p2P2/Pr1pPK2/1P1R3P/8 b - - 0 1", "b3b2"),
+        (
+            "5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1",
+            "e3g3",
+        ),
+        (
+            "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1",
+            "h6h7",
+        ),
+        ("5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1", "c6c4"),
+        ("7k/p7/1R5K/6r1/6p1/6P1/8/8 w - - 0 1", "b6b7"),
+        (
+            "rnbqkb1r/pppp1ppp/8/4P3/6n1/7P/PPPNPPP1/R1BQKBNR b KQkq - 0 1",
+            "g4e3",
+        ),
+        (
+            "r4q1k/p2bR1rp/2p2Q1N/5p2/5p2/2P5/PP3PPP/R5K1 w - - 0 1",
+            "e7f7",
+        ),
+        (
+            "3q1rk1/p4pp1/2pb3p/3p4/6Pr/1PNQ4/P1PB1PP1/4RRK1 b - - 0 1",
+            "d6h2",
+        ),
+        (
+            "2br2k1/2q3rn/p2NppQ1/2p1P3/Pp5R/4P3/1P3PPP/3R2K1 w - - 0 1",
+            "h4h7",
+        ),
+    ];
+    let ms = std::env::var("WAC_MS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1000);
+    let threads = std::env::var("WAC_THREADS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
+    let mut solved = 0;
+    for (fen, bm) in cases {
+        let r = run_chess(
+            fen,
+            Limits {
+                movetime: Some(ms),
+                ..Limits::default()
+            },
+            threads,
+        );
+        let got = token(fen, &r);
+        println!(
+            "{bm} got {got} depth {} score {:?} nodes {}",
+            r.depth, r.score, r.nodes
+        );
+        solved += usize::from(got == bm);
+    }
+    println!("WAC solved {solved}/10 at {ms} ms, {threads} thread(s)");
+}
+
+/// Measurement, not a check (needs the real chess evaluation): a fixed-node match of the
+/// search with every pruning on against the same search with selective pruning off.
+/// `MATCH_NODES=10000 cargo test --release --test search -- --ignored --nocapture measure_pruning`.
+#[test]
+#[ignore]
+fn measure_pruning_match() {
+    use menagerie::search::params::{SearchParams, PARAMS};
+    use menagerie::search::search_with_params;
+    use menagerie::variants::GameResult;
+    let nodes = std::env::var("MATCH_NODES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10_000);
+    let mut plain = PARAMS;
+    // `MATCH_OFF=name=value,...` picks what the second engine changes; default: all pruning off.
+    let off = std::env::var("MATCH_OFF").unwrap_or_else(|_| {
+        "rfp_max_depth=0,nmp_min_depth=1000,fp_max_depth=0,lmp_max_depth=0,see_max_depth=0,\
+         lmr_min_depth=1000,iir_min_depth=1000"
+            .to_string()
+    });
+    for kv in off.split(',') {
+        let (name, v) = kv.split_once('=').expect("name=value");
+        assert!(
+            plain.set(name.trim(), v.trim().parse().expect("a number")),
+            "{name}"
+        );
+    }
+    let engines: [SearchParams; 2] = [PARAMS, plain];
+    let (mut score, mut games) = (0.0f64, 0);
+    for fen in menagerie::bench::POSITIONS.iter().take(12) {
+        for a_side in 0..2 {
+            let mut pos = Chess::from_fen(fen).unwrap();
+            let tts = [Tt::new(8), Tt::new(8)];
+            let start_side = pos.side_to_move();
+            let mut result = GameResult::Draw;
+            for ply in 0..200 {
+                if let Some(o) = pos.outcome() {
+                    result = o.result;
+                    break;
+                }
+                // Engine 0 (full pruning) moves on even plies when a_side == 0.
+                let e = (ply + a_side) % 2;
+                let limits = Limits {
+                    nodes: Some(nodes),
+                    ..Limits::default()
+                };
+                let r = search_with_params(
+                    &pos,
+                    &limits,
+                    &SearchOptions::default(),
+                    &engines[e],
+                    &tts[e],
+                    &SearchControl::default(),
+                    &mut |_| {},
+                );
+                pos.make(r.best.expect("a legal move"));
+            }
+            // Engine 0 played `start_side` when a_side == 0.
+            let full_side = if a_side == 0 { start_side } else { !start_side };
+            score += match result {
+                GameResult::Draw => 0.5,
+                r if r == GameResult::win_for(full_side) => 1.0,
+                _ => 0.0,
+            };
+            games += 1;
+        }
+    }
+    println!("default vs [{off}] at {nodes} nodes/move: {score}/{games}");
+}
+
+#[test]
+fn multipv_reports_distinct_ordered_lines() {
+    let pos =
+        Chess::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+            .unwrap();
+    let tt = Tt::new(16);
+    let options = SearchOptions {
+        multipv: 3,
+        ..SearchOptions::default()
+    };
+    let mut lines: Vec<(u32, usize, i32, <Chess as Game>::Move)> = Vec::new();
+    let r = search(
+        &pos,
+        &depth(5),
+        &options,
+        &tt,
+        &SearchControl::default(),
+        &mut |i| {
+            let Score::Cp(cp) = i.score else {
+                panic!("unexpected mate score")
+            };
+            lines.push((i.depth, i.multipv, cp, i.pv[0]));
+        },
+    );
+    assert_eq!(lines.len(), 15);
+    for d in 1..=5 {
+        let at: Vec<_> = lines.iter().filter(|l| l.0 == d).collect();
+        assert_eq!(at.iter().map(|l| l.1).collect::<Vec<_>>(), vec![1, 2, 3]);
+        assert!(at[0].2 >= at[1].2 && at[1].2 >= at[2].2, "{at:?}");
+        assert!(at[0].3 != at[1].3 && at[1].3 != at[2].3 && at[0].3 != at[2].3);
+    }
+    assert_eq!(r.best, Some(lines[12].3));
+}
+
+#[test]
+fn go_mate_stops_when_found() {
+    let fen = "7k/8/8/8/8/8/1R6/K1R5 w - - 0 1";
+    let t = Instant::now();
+    let r = run_chess(
+        fen,
+        Limits {
+            mate: Some(2),
+            ..Limits::default()
+        },
+        1,
+    );
+    assert_eq!(r.score, Score::Mate(2));
+    assert!(r.depth < 20, "searched on to depth {}", r.depth);
+    assert!(t.elapsed() < Duration::from_secs(2));
+}
+
+#[test]
+fn garbage_tt_moves_are_never_played() {
+    use menagerie::search::tt::Bound;
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    let pos = Chess::from_fen(fen).unwrap();
+    let mut legal = menagerie::core::MoveList::new();
+    pos.legal_moves(&mut legal);
+    let tt = Tt::new(1);
+    // Every 16-bit pattern the chess move packs into, stored as the root's TT move in turn.
+    for bits in (0u32..65536).step_by(251) {
+        tt.clear();
+        tt.store(pos.key(), bits, 30_000, 50, Bound::Exact);
+        let r = search(
+            &pos,
+            &depth(2),
+            &SearchOptions::default(),
+            &tt,
+            &SearchControl::default(),
+            &mut |_| {},
+        );
+        assert!(legal.contains(&r.best.unwrap()), "bits {bits}");
+    }
+}
+
+/// Measurement: a self-play game on the clock (`CLOCK_MS` + `INC_MS`, default 2000 + 20),
+/// checking that no side ever runs out of time; prints the lowest clock seen.
+/// `cargo test --release --test search -- --ignored --nocapture measure_clock`.
+#[test]
+#[ignore]
+fn measure_clock_game() {
+    let env = |k: &str, d: u64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(d)
+    };
+    let (base, inc) = (env("CLOCK_MS", 2000), env("INC_MS", 20));
+    let mut pos = Chess::startpos();
+    let tt = Tt::new(16);
+    let mut clock = [base as i64, base as i64];
+    let mut lowest = base as i64;
+    let mut longest = 0u64;
+    for _ in 0..300 {
+        if pos.outcome().is_some() {
+            break;
+        }
+        let limits = Limits {
+            wtime: Some(clock[0].max(0) as u64),
+            btime: Some(clock[1].max(0) as u64),
+            winc: Some(inc),
+            binc: Some(inc),
+            ..Limits::default()
+        };
+        let side = pos.side_to_move().index();
+        let t = Instant::now();
+        let r = search(
+            &pos,
+            &limits,
+            &SearchOptions::default(),
+            &tt,
+            &SearchControl::default(),
+            &mut |_| {},
+        );
+        let used = t.elapsed().as_millis() as u64;
+        longest = longest.max(used);
+        clock[side] -= used as i64;
+        assert!(clock[side] > 0, "side {side} flagged");
+        lowest = lowest.min(clock[side]);
+        clock[side] += inc as i64;
+        pos.make(r.best.unwrap());
+    }
+    println!("{base}+{inc}: lowest clock {lowest} ms, longest move {longest} ms, final {clock:?}");
+}
+
+mod material {
+    //! Orthodox chess with a plain material evaluation, so tests can tell "winning" from a draw
+    //! whatever the state of the real evaluator.
+    use menagerie::core::{Color, MoveList};
+    use menagerie::variants::chess::{Chess, Kind, Move};
+    use menagerie::variants::{FenError, Game, MoveError, Outcome, Terminal, VariantInfo};
+
+    #[derive(Clone)]
+    pub struct Mat(pub Chess);
+
+    fn material(c: &Chess, side: Color) -> i32 {
+        [
+            (Kind::Pawn, 100),
+            (Kind::Knight, 300),
+            (Kind::Bishop, 300),
+            (Kind::Rook, 500),
+            (Kind::Queen, 900),
+        ]
+        .iter()
+        .map(|&(k, v)| c.pieces(side, k).count_ones() as i32 * v)
+        .sum()
+    }
+
+    impl Game for Mat {
+        type Move = Move;
+        const INFO: VariantInfo = Chess::INFO;
+        fn startpos() -> Self {
+            Mat(Chess::startpos())
+        }
+        fn from_fen(fen: &str) -> Result<Self, FenError> {
+            Chess::from_fen(fen).map(Mat)
+        }
+        fn fen(&self) -> String {
+            self.0.fen()
+        }
+        fn side_to_move(&self) -> Color {
+            self.0.side_to_move()
+        }
+        fn legal_moves(&self, list: &mut MoveList<Move>) {
+            self.0.legal_moves(list)
+        }
+        fn tactical_moves(&self, list: &mut MoveList<Move>) {
+            self.0.tactical_moves(list)
+        }
+        fn make(&mut self, m: Move) {
+            self.0.make(m)
+        }
+        fn unmake(&mut self) {
+            self.0.unmake()
+        }
+        fn key(&self) -> u64 {
+            self.0.key()
+        }
+        fn in_check(&self) -> bool {
+            self.0.in_check()
+        }
+        fn is_tactical(&self, m: Move) -> bool {
+            self.0.is_tactical(m)
+        }
+        fn evaluate(&self) -> i32 {
+            let us = self.0.side_to_move();
+            material(&self.0, us) - material(&self.0, !us)
+        }
+        fn eval_report(&self) -> String {
+            self.evaluate().to_string()
+        }
+        fn decided(&self) -> Option<Terminal> {
+            self.0.decided()
+        }
+        fn no_moves_terminal(&self) -> Terminal {
+            self.0.no_moves_terminal()
+        }
+        fn is_draw(&self, plies_from_root: usize) -> bool {
+            self.0.is_draw(plies_from_root)
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            self.0.outcome()
+        }
+        fn null_move_allowed(&self) -> bool {
+            self.0.null_move_allowed()
+        }
+        fn make_null(&mut self) {
+            self.0.make_null()
+        }
+        fn parse_move(&self, token: &str) -> Result<Move, MoveError> {
+            self.0.parse_move(token)
+        }
+        fn move_token(&self, m: Move) -> String {
+            self.0.move_token(m)
+        }
+        fn display(&self) -> String {
+            self.0.display()
+        }
+    }
+}
+
+/// White (a queen for a knight up) and Black shuffle Qd1-e1 / Nb8-c6; `plies` of the shuffle
+/// are played before the search.
+fn shuffled(plies: usize) -> material::Mat {
+    let mut pos = material::Mat::from_fen("1n4k1/5pp1/7p/8/8/8/5PPP/3Q2K1 w - - 0 1").unwrap();
+    for t in ["d1e1", "b8c6", "e1d1", "c6b8", "d1e1", "b8c6", "e1d1"]
+        .iter()
+        .take(plies)
+    {
+        let m = pos.parse_move(t).unwrap();
+        pos.make(m);
+    }
+    pos
+}
+
+#[test]
+fn winning_side_avoids_repetition() {
+    // White to move in a position seen twice: Qd1 would let Black repeat for a third time, so
+    // that line must score 0 while White is otherwise a queen for a knight up.
+    let pos = shuffled(6);
+    let tt = Tt::new(16);
+    let options = SearchOptions {
+        multipv: 64,
+        ..SearchOptions::default()
+    };
+    let mut lines = Vec::new();
+    let r = search(
+        &pos,
+        &depth(4),
+        &options,
+        &tt,
+        &SearchControl::default(),
+        &mut |i| {
+            if i.depth == 4 {
+                lines.push((pos.move_token(i.pv[0]), i.score));
+            }
+        },
+    );
+    let best = pos.move_token(r.best.unwrap());
+    assert_ne!(best, "e1d1");
+    assert!(
+        matches!(r.score, Score::Cp(cp) if cp > 300) || matches!(r.score, Score::Mate(n) if n > 0),
+        "{:?}",
+        r.score
+    );
+    let repeat = lines
+        .iter()
+        .find(|l| l.0 == "e1d1")
+        .expect("the repeating line");
+    assert_eq!(repeat.1, Score::Cp(0), "{lines:?}");
+}
+
+#[test]
+fn losing_side_takes_the_repetition() {
+    // Black to move, a queen for a knight down: Nb8 repeats a position for the third time.
+    let pos = shuffled(7);
+    let tt = Tt::new(16);
+    let r = search(
+        &pos,
+        &depth(5),
+        &SearchOptions::default(),
+        &tt,
+        &SearchControl::default(),
+        &mut |_| {},
+    );
+    assert_eq!(pos.move_token(r.best.unwrap()), "c6b8");
+    assert_eq!(r.score, Score::Cp(0));
+}
