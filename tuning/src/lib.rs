@@ -6,7 +6,7 @@
 
 /// Number of tunable evaluation parameters of orthodox chess (see `menagerie::variants::chess::eval`).
 pub fn chess_parameter_count() -> usize {
-    menagerie::variants::chess::eval::PARAMS.len()
+    menagerie::variants::chess::eval::DEFAULT.count()
 }
 
 #[cfg(test)]
