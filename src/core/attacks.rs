@@ -29,9 +29,27 @@ pub const ORTHOGONAL: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 /// Offsets of the diagonal steps (Betza `F`), the directions of a bishop.
 pub const DIAGONAL: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 /// Offsets of the knight leap (Betza `N`).
-pub const KNIGHT: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+pub const KNIGHT: [(i32, i32); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
 /// Offsets of the king step (Betza `K` = `WF`).
-pub const KING: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+pub const KING: [(i32, i32); 8] = [
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
 
 /// For each cell, the set of squares reached by one leap among `offsets`.
 #[derive(Clone, Debug)]
@@ -101,7 +119,12 @@ impl<B: Bitboard> RayTable<B> {
                 masks.push(m);
             }
         }
-        RayTable { dirs: dirs.to_vec(), rays, masks, cells }
+        RayTable {
+            dirs: dirs.to_vec(),
+            rays,
+            masks,
+            cells,
+        }
     }
 
     /// The directions of this table, in the order they were given.
