@@ -186,6 +186,71 @@ fn taper(v: S, phase: i32) -> i32 {
     (v.mg * phase + v.eg * (PHASE_MAX - phase)) / PHASE_MAX
 }
 
+/// Running sums of the per-piece terms of one side.
+#[derive(Default)]
+struct PieceAcc {
+    material: S,
+    psqt: S,
+    mobility: S,
+    pieces: S,
+    /// King danger units against the enemy King.
+    units: i32,
+    /// Number of pieces attacking the enemy King zone.
+    attackers: usize,
+}
+
+/// What the per-piece loop of one side needs to see.
+struct PieceView<'a> {
+    pos: &'a Chess,
+    p: &'a EvalParams,
+    us: Color,
+    occ: u64,
+    mob_area: u64,
+    zone: u64,
+    our_pawns: u64,
+    their_pawns: u64,
+}
+
+impl PieceView<'_> {
+    /// Material, table, mobility, King attack and file terms of our pieces of kind index `K`
+    /// (1 knight .. 4 queen); `K` is a constant so the attack function is chosen at compile time.
+    #[inline(always)]
+    fn pieces<const K: usize>(&self, acc: &mut PieceAcc) {
+        let p = self.p;
+        let mut bb = self.pos.pieces(self.us, Kind::from_index(K));
+        while bb != 0 {
+            let sq = bb.trailing_zeros() as u8;
+            bb &= bb - 1;
+            acc.material += p.material[K];
+            acc.psqt += p.psqt[K][rel_sq(self.us, sq)];
+            let att = match K {
+                1 => attacks::knight(sq),
+                2 => attacks::bishop(sq, self.occ),
+                3 => attacks::rook(sq, self.occ),
+                _ => attacks::queen(sq, self.occ),
+            };
+            acc.mobility +=
+                p.mobility[K] * ((att & self.mob_area).count_ones() as i32 - MOBILITY_CENTER[K]);
+            let hits = att & self.zone;
+            if hits != 0 {
+                acc.attackers += 1;
+                acc.units +=
+                    p.king_attacker_weight[K] + p.king_zone_square * hits.count_ones() as i32;
+            }
+            if K == 3 {
+                let file = attacks::FILE_A << (sq % 8);
+                if file & self.our_pawns == 0 {
+                    acc.pieces += if file & self.their_pawns == 0 {
+                        p.rook_open
+                    } else {
+                        p.rook_semi_open
+                    };
+                }
+            }
+        }
+    }
+}
+
 /// Everything for one side `us`, as a White-positive or Black-positive pair (the caller
 /// subtracts Black's from White's).
 #[inline(always)]
@@ -199,55 +264,37 @@ fn side<T: Trace>(pos: &Chess, p: &EvalParams, us: Color, t: &mut T) -> S {
     let their_king = pos.king_sq(them);
     let zone = attacks::king(their_king) | (1u64 << their_king);
 
-    let mut material = S::default();
-    let mut psqt = S::default();
-    let mut mobility = S::default();
-    let mut pieces = S::default();
-    let mut units = 0;
-    let mut attackers = 0usize;
-
+    let mut acc = PieceAcc::default();
     // Pawns: material and tables here, structure below.
-    let n = our_pawns.count_ones() as i32;
-    material += p.material[0] * n;
     let mut bb = our_pawns;
     while bb != 0 {
         let sq = bb.trailing_zeros() as u8;
         bb &= bb - 1;
-        psqt += p.psqt[0][rel_sq(us, sq)];
+        acc.material += p.material[0];
+        acc.psqt += p.psqt[0][rel_sq(us, sq)];
     }
-
-    for kind in [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen] {
-        let k = kind.index();
-        let mut bb = pos.pieces(us, kind);
-        material += p.material[k] * bb.count_ones() as i32;
-        while bb != 0 {
-            let sq = bb.trailing_zeros() as u8;
-            bb &= bb - 1;
-            psqt += p.psqt[k][rel_sq(us, sq)];
-            let att = match kind {
-                Kind::Knight => attacks::knight(sq),
-                Kind::Bishop => attacks::bishop(sq, occ),
-                Kind::Rook => attacks::rook(sq, occ),
-                _ => attacks::queen(sq, occ),
-            };
-            mobility += p.mobility[k] * ((att & mob_area).count_ones() as i32 - MOBILITY_CENTER[k]);
-            let hits = att & zone;
-            if hits != 0 {
-                attackers += 1;
-                units += p.king_attacker_weight[k] + p.king_zone_square * hits.count_ones() as i32;
-            }
-            if kind == Kind::Rook {
-                let file = attacks::FILE_A << (sq % 8);
-                if file & our_pawns == 0 {
-                    pieces += if file & their_pawns == 0 {
-                        p.rook_open
-                    } else {
-                        p.rook_semi_open
-                    };
-                }
-            }
-        }
-    }
+    let view = PieceView {
+        pos,
+        p,
+        us,
+        occ,
+        mob_area,
+        zone,
+        our_pawns,
+        their_pawns,
+    };
+    view.pieces::<1>(&mut acc);
+    view.pieces::<2>(&mut acc);
+    view.pieces::<3>(&mut acc);
+    view.pieces::<4>(&mut acc);
+    let PieceAcc {
+        material,
+        mut psqt,
+        mobility,
+        mut pieces,
+        units,
+        attackers,
+    } = acc;
     if pos.pieces(us, Kind::Bishop).count_ones() >= 2 {
         pieces += p.bishop_pair;
     }
@@ -396,4 +443,4 @@ pub fn report(pos: &Chess) -> String {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

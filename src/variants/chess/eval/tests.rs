@@ -205,3 +205,57 @@ fn parameters_round_trip_and_are_named_uniquely() {
     let start = pos(FENS[0]);
     assert_eq!(evaluate_with(&start, &p), evaluate(&start) + 7);
 }
+
+/// Positions reached by seeded random playouts from [`FENS`] (for symmetry and speed tests).
+fn playout_positions(games_per_fen: usize, plies: usize) -> Vec<Chess> {
+    use crate::core::zobrist::SplitMix64;
+    use crate::core::MoveList;
+    let mut rng = SplitMix64::new(2024);
+    let mut out = Vec::new();
+    for fen in FENS {
+        for _ in 0..games_per_fen {
+            let mut p = pos(fen);
+            for _ in 0..plies {
+                let mut list = MoveList::new();
+                p.generate_legal(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                p.make_move(list[rng.below(list.len() as u64) as usize]);
+                out.push(p.clone());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn symmetric_along_random_playouts() {
+    let positions = playout_positions(4, 80);
+    assert!(positions.len() > 5_000);
+    for p in &positions {
+        let fen = p.to_fen();
+        let m = pos(&mirror_fen(&fen));
+        assert_eq!(evaluate(p), evaluate(&m), "{fen}");
+    }
+}
+
+/// Speed check, run by hand: `cargo test --release --lib eval_speed -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn eval_speed() {
+    let positions = playout_positions(4, 80);
+    let rounds = 200;
+    let t = std::time::Instant::now();
+    let mut sum = 0i64;
+    for _ in 0..rounds {
+        for p in &positions {
+            sum += evaluate(std::hint::black_box(p)) as i64;
+        }
+    }
+    let ns = t.elapsed().as_nanos() as f64 / (rounds * positions.len()) as f64;
+    println!(
+        "evaluate: {ns:.1} ns/call over {} positions (checksum {sum})",
+        positions.len()
+    );
+}
