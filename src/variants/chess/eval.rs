@@ -169,17 +169,6 @@ fn distance(a: u8, b: u8) -> i32 {
     df.max(dr)
 }
 
-/// Game phase: 0 (pawns and Kings only) ..= 24 (all pieces).
-#[inline(always)]
-fn phase(pos: &Chess) -> i32 {
-    let ph: i32 = Kind::ALL
-        .iter()
-        .zip(PHASE_WEIGHT)
-        .map(|(&k, w)| pos.kind_bb(k).count_ones() as i32 * w)
-        .sum();
-    ph.min(PHASE_MAX)
-}
-
 /// Blends a pair by `phase` (centipawns).
 #[inline(always)]
 fn taper(v: S, phase: i32) -> i32 {
@@ -197,6 +186,8 @@ struct PieceAcc {
     units: i32,
     /// Number of pieces attacking the enemy King zone.
     attackers: usize,
+    /// This side's share of the game phase.
+    phase: i32,
 }
 
 /// What the per-piece loop of one side needs to see.
@@ -222,6 +213,7 @@ impl PieceView<'_> {
             let sq = bb.trailing_zeros() as u8;
             bb &= bb - 1;
             acc.material += p.material[K];
+            acc.phase += PHASE_WEIGHT[K];
             acc.psqt += p.psqt[K][rel_sq(self.us, sq)];
             let att = match K {
                 1 => attacks::knight(sq),
@@ -251,10 +243,10 @@ impl PieceView<'_> {
     }
 }
 
-/// Everything for one side `us`, as a White-positive or Black-positive pair (the caller
-/// subtracts Black's from White's).
+/// Everything for one side `us`, as a pair for that side (the caller subtracts Black's from
+/// White's), and the side's share of the game phase.
 #[inline(always)]
-fn side<T: Trace>(pos: &Chess, p: &EvalParams, us: Color, t: &mut T) -> S {
+fn side<T: Trace>(pos: &Chess, p: &EvalParams, us: Color, t: &mut T) -> (S, i32) {
     let them = !us;
     let occ = pos.occupied();
     let our_pawns = pos.pieces(us, Kind::Pawn);
@@ -265,14 +257,6 @@ fn side<T: Trace>(pos: &Chess, p: &EvalParams, us: Color, t: &mut T) -> S {
     let zone = attacks::king(their_king) | (1u64 << their_king);
 
     let mut acc = PieceAcc::default();
-    // Pawns: material and tables here, structure below.
-    let mut bb = our_pawns;
-    while bb != 0 {
-        let sq = bb.trailing_zeros() as u8;
-        bb &= bb - 1;
-        acc.material += p.material[0];
-        acc.psqt += p.psqt[0][rel_sq(us, sq)];
-    }
     let view = PieceView {
         pos,
         p,
@@ -288,14 +272,16 @@ fn side<T: Trace>(pos: &Chess, p: &EvalParams, us: Color, t: &mut T) -> S {
     view.pieces::<3>(&mut acc);
     view.pieces::<4>(&mut acc);
     let PieceAcc {
-        material,
+        mut material,
         mut psqt,
         mobility,
         mut pieces,
         units,
         attackers,
+        phase,
     } = acc;
-    if pos.pieces(us, Kind::Bishop).count_ones() >= 2 {
+    let bishops = pos.pieces(us, Kind::Bishop);
+    if bishops & bishops.wrapping_sub(1) != 0 {
         pieces += p.bishop_pair;
     }
     let ksq = pos.king_sq(us);
@@ -340,6 +326,8 @@ fn side<T: Trace>(pos: &Chess, p: &EvalParams, us: Color, t: &mut T) -> S {
         bb &= bb - 1;
         let s = sq as usize;
         let c = us.index();
+        material += p.material[0];
+        psqt += p.psqt[0][rel_sq(us, sq)];
         if our_pawns & MASKS.front[c][s] != 0 {
             structure += p.doubled;
         }
@@ -377,15 +365,18 @@ fn side<T: Trace>(pos: &Chess, p: &EvalParams, us: Color, t: &mut T) -> S {
     t.add(Term::KingSafety, us, king);
     t.add(Term::Pieces, us, pieces);
     t.add(Term::Tempo, us, tempo);
-    material + psqt + mobility + structure + passed + king + pieces + tempo
+    (
+        material + psqt + mobility + structure + passed + king + pieces + tempo,
+        phase,
+    )
 }
 
 /// White's total pair and the phase.
 #[inline(always)]
 fn eval_white<T: Trace>(pos: &Chess, p: &EvalParams, t: &mut T) -> (S, i32) {
-    let w = side(pos, p, Color::White, t);
-    let b = side(pos, p, Color::Black, t);
-    (w - b, phase(pos))
+    let (w, wph) = side(pos, p, Color::White, t);
+    let (b, bph) = side(pos, p, Color::Black, t);
+    (w - b, (wph + bph).min(PHASE_MAX))
 }
 
 /// Static evaluation with the parameter set `p`, in centipawns from the side to move's view.

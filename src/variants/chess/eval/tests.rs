@@ -245,17 +245,16 @@ fn symmetric_along_random_playouts() {
 #[ignore]
 fn eval_speed() {
     let positions = playout_positions(4, 80);
-    let rounds = 200;
-    let t = std::time::Instant::now();
+    // Best round of many: the machine is shared, the minimum is the least disturbed.
+    let mut best = f64::MAX;
     let mut sum = 0i64;
-    for _ in 0..rounds {
+    for _ in 0..100 {
+        let t = std::time::Instant::now();
         for p in &positions {
             sum += evaluate(std::hint::black_box(p)) as i64;
         }
+        best = best.min(t.elapsed().as_nanos() as f64 / positions.len() as f64);
     }
-    let ns = t.elapsed().as_nanos() as f64 / (rounds * positions.len()) as f64;
-    println!(
-        "evaluate: {ns:.1} ns/call over {} positions (checksum {sum})",
-        positions.len()
-    );
+    let n = positions.len();
+    println!("evaluate: {best:.1} ns/call (best of 100 rounds over {n} positions, checksum {sum})");
 }
