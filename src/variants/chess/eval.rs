@@ -24,7 +24,7 @@ use crate::core::Color;
 pub use self::params::{DEFAULT, DEFAULT_PARAMS};
 
 /// Number of evaluation terms shown by [`report`].
-const TERMS: usize = 8;
+const TERMS: usize = 9;
 
 /// The evaluation terms in report order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -36,7 +36,8 @@ enum Term {
     Passed = 4,
     KingSafety = 5,
     Pieces = 6,
-    Tempo = 7,
+    Threats = 7,
+    Tempo = 8,
 }
 
 const TERM_NAMES: [&str; TERMS] = [
@@ -47,6 +48,7 @@ const TERM_NAMES: [&str; TERMS] = [
     "Passed",
     "King safety",
     "Pieces",
+    "Threats",
     "Tempo",
 ];
 
@@ -188,6 +190,8 @@ struct PieceAcc {
     attackers: usize,
     /// This side's share of the game phase.
     phase: i32,
+    /// Squares attacked by this side's knights and bishops.
+    minor_att: u64,
 }
 
 /// What the per-piece loop of one side needs to see.
@@ -221,6 +225,9 @@ impl PieceView<'_> {
                 3 => attacks::rook(sq, self.occ),
                 _ => attacks::queen(sq, self.occ),
             };
+            if K <= 2 {
+                acc.minor_att |= att;
+            }
             acc.mobility +=
                 p.mobility[K] * ((att & self.mob_area).count_ones() as i32 - MOBILITY_CENTER[K]);
             let hits = att & self.zone;
@@ -279,6 +286,7 @@ fn side<T: Trace>(pos: &Chess, p: &EvalParams, us: Color, t: &mut T) -> (S, i32)
         units,
         attackers,
         phase,
+        minor_att,
     } = acc;
     let bishops = pos.pieces(us, Kind::Bishop);
     if bishops & bishops.wrapping_sub(1) != 0 {
@@ -364,19 +372,74 @@ fn side<T: Trace>(pos: &Chess, p: &EvalParams, us: Color, t: &mut T) -> (S, i32)
     t.add(Term::Passed, us, passed);
     t.add(Term::KingSafety, us, king);
     t.add(Term::Pieces, us, pieces);
+    // Threats: enemy pieces attacked by our pawns, enemy rooks and queens by our minors.
+    let their_pieces = pos.color_bb(them) & !(their_pawns | pos.pieces(them, Kind::King));
+    let mut threats = S::default();
+    let mut hit = pawn_attacks(us, our_pawns) & their_pieces;
+    while hit != 0 {
+        hit &= hit - 1;
+        threats += p.threat_by_pawn;
+    }
+    let mut hit = minor_att & (pos.pieces(them, Kind::Rook) | pos.pieces(them, Kind::Queen));
+    while hit != 0 {
+        hit &= hit - 1;
+        threats += p.threat_by_minor;
+    }
+
     t.add(Term::Tempo, us, tempo);
+    t.add(Term::Threats, us, threats);
     (
-        material + psqt + mobility + structure + passed + king + pieces + tempo,
+        material + psqt + mobility + structure + passed + king + pieces + tempo + threats,
         phase,
     )
 }
 
-/// White's total pair and the phase.
+/// Piece material (knights to queens, middlegame values) of `c`, in centipawns.
+fn piece_material(pos: &Chess, p: &EvalParams, c: Color) -> i32 {
+    [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen]
+        .iter()
+        .map(|&k| pos.pieces(c, k).count_ones() as i32 * p.material[k.index()].mg)
+        .sum()
+}
+
+/// How much of the endgame part of White's total `eg` to keep, out of 64: less when the side
+/// ahead cannot make progress (no pawns and little extra material; opposite-coloured
+/// bishops alone).
+#[inline(always)]
+fn eg_scale(pos: &Chess, p: &EvalParams, eg: i32) -> i32 {
+    if eg == 0 {
+        return 64;
+    }
+    let strong = if eg > 0 { Color::White } else { Color::Black };
+    if pos.pieces(strong, Kind::Pawn) == 0
+        && piece_material(pos, p, strong) - piece_material(pos, p, !strong) <= p.pawnless_margin
+    {
+        return p.scale_pawnless;
+    }
+    const DARK: u64 = 0xAA55_AA55_AA55_AA55;
+    let wb = pos.pieces(Color::White, Kind::Bishop);
+    let bb = pos.pieces(Color::Black, Kind::Bishop);
+    let others = pos.kind_bb(Kind::Knight) | pos.kind_bb(Kind::Rook) | pos.kind_bb(Kind::Queen);
+    if others == 0
+        && wb != 0
+        && wb & (wb - 1) == 0
+        && bb != 0
+        && bb & (bb - 1) == 0
+        && ((wb & DARK) == 0) != ((bb & DARK) == 0)
+    {
+        return p.scale_opposite_bishops;
+    }
+    64
+}
+
+/// White's total pair (endgame part scaled by [`eg_scale`]) and the phase.
 #[inline(always)]
 fn eval_white<T: Trace>(pos: &Chess, p: &EvalParams, t: &mut T) -> (S, i32) {
     let (w, wph) = side(pos, p, Color::White, t);
     let (b, bph) = side(pos, p, Color::Black, t);
-    (w - b, (wph + bph).min(PHASE_MAX))
+    let mut total = w - b;
+    total.eg = total.eg * eg_scale(pos, p, total.eg) / 64;
+    (total, (wph + bph).min(PHASE_MAX))
 }
 
 /// Static evaluation with the parameter set `p`, in centipawns from the side to move's view.
@@ -421,6 +484,14 @@ pub fn report(pos: &Chess) -> String {
         "",
         "",
         cell(total)
+    ));
+    let unscaled = table
+        .terms
+        .iter()
+        .fold(S::default(), |acc, [w, b]| acc + *w - *b);
+    let scale = eg_scale(pos, &DEFAULT_PARAMS, unscaled.eg);
+    out.push_str(&format!(
+        "Endgame scale: {scale}/64 (applied to the total's EG)\n"
     ));
     let white = taper(total, ph);
     out.push_str(&format!(

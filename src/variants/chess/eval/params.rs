@@ -127,6 +127,18 @@ pub struct EvalParams {
     pub rook_semi_open: S,
     /// Bonus for the side to move.
     pub tempo: S,
+    /// Per enemy piece (not pawn or King) attacked by one of our pawns.
+    pub threat_by_pawn: S,
+    /// Per enemy rook or queen attacked by one of our knights or bishops.
+    pub threat_by_minor: S,
+    /// Endgame scale (out of 64) when the side ahead has no pawns and at most
+    /// [`EvalParams::pawnless_margin`] more piece material (KR v KB, KB v K...).
+    pub scale_pawnless: i32,
+    /// Piece-material lead (middlegame values, centipawns) up to which a pawnless side is
+    /// scaled down by [`EvalParams::scale_pawnless`].
+    pub pawnless_margin: i32,
+    /// Endgame scale (out of 64) with one bishop each on opposite colours and no other pieces.
+    pub scale_opposite_bishops: i32,
 }
 
 /// Typical number of safe squares per kind, subtracted before the mobility weight applies
@@ -330,6 +342,11 @@ pub const DEFAULT: EvalParams = EvalParams {
     rook_open: s(40, 15),
     rook_semi_open: s(18, 10),
     tempo: s(18, 8),
+    threat_by_pawn: s(48, 30),
+    threat_by_minor: s(30, 20),
+    scale_pawnless: 8,
+    pawnless_margin: 350,
+    scale_opposite_bishops: 32,
 };
 
 /// [`DEFAULT`] as a static, so the hot path reads one fixed address.
@@ -392,6 +409,11 @@ impl EvalParams {
         pair("rook_open", &mut self.rook_open, &mut f);
         pair("rook_semi_open", &mut self.rook_semi_open, &mut f);
         pair("tempo", &mut self.tempo, &mut f);
+        pair("threat_by_pawn", &mut self.threat_by_pawn, &mut f);
+        pair("threat_by_minor", &mut self.threat_by_minor, &mut f);
+        f("scale_pawnless", &mut self.scale_pawnless);
+        f("pawnless_margin", &mut self.pawnless_margin);
+        f("scale_opposite_bishops", &mut self.scale_opposite_bishops);
     }
 
     /// The names of every tunable parameter, in [`EvalParams::visit_mut`] order.

@@ -258,3 +258,48 @@ fn eval_speed() {
     let n = positions.len();
     println!("evaluate: {best:.1} ns/call (best of 100 rounds over {n} positions, checksum {sum})");
 }
+
+/// Prints the `eval` table for a few positions: `cargo test --release --lib show_reports --
+/// --ignored --nocapture`.
+#[test]
+#[ignore]
+fn show_reports() {
+    for fen in [
+        FENS[0],
+        FENS[1],
+        FENS[10],
+        FENS[21],
+        "r5k1/ppp2ppp/8/8/8/2NQ1n1q/PPP5/R4RK1 w - - 0 1",
+    ] {
+        println!("{fen}\n{}\n", report(&pos(fen)));
+    }
+}
+
+#[test]
+fn drawish_endgames_are_scaled_down() {
+    // K+R v K+B without pawns: the rook's extra material is worth little.
+    let rb = evaluate(&pos("8/8/4k3/3b4/8/8/3RK3/8 w - - 0 1"));
+    assert!(rb > 0 && rb < 60, "{rb}");
+    // Opposite-coloured bishops with a pawn more: half the endgame value of same-coloured.
+    let ocb = evaluate(&pos("8/5k2/8/3b4/8/8/4PP2/4B1K1 w - - 0 1"));
+    let scb = evaluate(&pos("8/5k2/3b4/8/8/8/4PP2/4B1K1 w - - 0 1"));
+    assert!(ocb > 0 && ocb < scb * 2 / 3, "ocb {ocb} same {scb}");
+}
+
+#[test]
+fn pawn_threat_on_a_piece_counts() {
+    let threat = |fen: &str| {
+        let mut tab = Table::default();
+        let _ = eval_white(&pos(fen), &DEFAULT, &mut tab);
+        tab.terms[Term::Threats as usize][0]
+    };
+    assert_eq!(
+        threat("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1"),
+        DEFAULT.threat_by_pawn
+    );
+    assert_eq!(
+        threat("4k3/8/8/3r4/8/4N3/8/4K3 w - - 0 1"),
+        DEFAULT.threat_by_minor
+    );
+    assert_eq!(threat("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1"), S::default());
+}
