@@ -196,6 +196,7 @@ struct PieceAcc {
 
 /// What the per-piece loop of one side needs to see.
 struct PieceView<'a> {
+    outposts: u64,
     pos: &'a Chess,
     p: &'a EvalParams,
     us: Color,
@@ -227,6 +228,13 @@ impl PieceView<'_> {
             };
             if K <= 2 {
                 acc.minor_att |= att;
+                if self.outposts & (1u64 << sq) != 0 {
+                    acc.pieces += if K == 1 {
+                        p.outpost_knight
+                    } else {
+                        p.outpost_bishop
+                    };
+                }
             }
             acc.mobility +=
                 p.mobility[K] * ((att & self.mob_area).count_ones() as i32 - MOBILITY_CENTER[K]);
@@ -260,11 +268,30 @@ fn side<T: Trace>(pos: &Chess, p: &EvalParams, us: Color, t: &mut T) -> (S, i32)
     let their_pawns = pos.pieces(them, Kind::Pawn);
     let their_pawn_att = pawn_attacks(them, their_pawns);
     let mob_area = !(our_pawns | pos.pieces(us, Kind::King) | their_pawn_att);
+    let our_pawn_att = pawn_attacks(us, our_pawns);
+    // Squares enemy pawns attack now or could after advancing; outposts avoid them.
+    let their_span = match them {
+        Color::White => {
+            let mut x = their_pawn_att;
+            x |= x << 8;
+            x |= x << 16;
+            x | x << 32
+        }
+        Color::Black => {
+            let mut x = their_pawn_att;
+            x |= x >> 8;
+            x |= x >> 16;
+            x | x >> 32
+        }
+    };
+    const OUTPOST_RANKS: [u64; 2] = [0x0000_FFFF_FF00_0000, 0x0000_00FF_FFFF_0000];
+    let outposts = our_pawn_att & OUTPOST_RANKS[us.index()] & !their_span;
     let their_king = pos.king_sq(them);
     let zone = attacks::king(their_king) | (1u64 << their_king);
 
     let mut acc = PieceAcc::default();
     let view = PieceView {
+        outposts,
         pos,
         p,
         us,
@@ -339,6 +366,10 @@ fn side<T: Trace>(pos: &Chess, p: &EvalParams, us: Color, t: &mut T) -> (S, i32)
         if our_pawns & MASKS.front[c][s] != 0 {
             structure += p.doubled;
         }
+        let phalanx = our_pawns & MASKS.adjacent[s % 8] & (0xFF << (s & 56));
+        if our_pawn_att & (1u64 << sq) != 0 || phalanx != 0 {
+            structure += p.connected[rel_rank(us, sq) as usize];
+        }
         if our_pawns & MASKS.adjacent[s % 8] == 0 {
             structure += p.isolated;
         } else if our_pawns & MASKS.support[c][s] == 0 {
@@ -375,7 +406,7 @@ fn side<T: Trace>(pos: &Chess, p: &EvalParams, us: Color, t: &mut T) -> (S, i32)
     // Threats: enemy pieces attacked by our pawns, enemy rooks and queens by our minors.
     let their_pieces = pos.color_bb(them) & !(their_pawns | pos.pieces(them, Kind::King));
     let mut threats = S::default();
-    let mut hit = pawn_attacks(us, our_pawns) & their_pieces;
+    let mut hit = our_pawn_att & their_pieces;
     while hit != 0 {
         hit &= hit - 1;
         threats += p.threat_by_pawn;

@@ -94,6 +94,14 @@ pub struct EvalParams {
     /// Penalty for a pawn that no own pawn can protect when it advances and whose stop square
     /// an enemy pawn attacks.
     pub backward: S,
+    /// Bonus for a pawn defended by an own pawn or standing next to one (phalanx), by
+    /// relative rank (index 0 = rank 1).
+    pub connected: [S; 8],
+    /// Knight on an outpost: relative rank 4-6, defended by an own pawn, out of reach of
+    /// every enemy pawn.
+    pub outpost_knight: S,
+    /// Bishop on an outpost (as for the knight).
+    pub outpost_bishop: S,
     /// Passed pawn bonus by relative rank (index 0 = rank 1 .. 7 = rank 8).
     pub passed: [S; 8],
     /// Per square of distance from the own King to the passer's stop square, multiplied by
@@ -318,6 +326,18 @@ pub const DEFAULT: EvalParams = EvalParams {
     doubled: s(-10, -24),
     isolated: s(-12, -14),
     backward: s(-8, -10),
+    connected: [
+        s(0, 0),
+        s(3, 1),
+        s(5, 3),
+        s(8, 6),
+        s(15, 14),
+        s(28, 28),
+        s(45, 45),
+        s(0, 0),
+    ],
+    outpost_knight: s(24, 12),
+    outpost_bishop: s(12, 6),
     passed: [
         s(0, 0),
         s(2, 8),
@@ -382,6 +402,11 @@ impl EvalParams {
         pair("doubled", &mut self.doubled, &mut f);
         pair("isolated", &mut self.isolated, &mut f);
         pair("backward", &mut self.backward, &mut f);
+        for (r, v) in self.connected.iter_mut().enumerate().take(7).skip(1) {
+            pair(&format!("connected.{r}"), v, &mut f);
+        }
+        pair("outpost_knight", &mut self.outpost_knight, &mut f);
+        pair("outpost_bishop", &mut self.outpost_bishop, &mut f);
         for (r, v) in self.passed.iter_mut().enumerate().take(7).skip(1) {
             pair(&format!("passed.{r}"), v, &mut f);
         }

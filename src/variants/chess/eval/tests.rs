@@ -303,3 +303,40 @@ fn pawn_threat_on_a_piece_counts() {
     );
     assert_eq!(threat("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1"), S::default());
 }
+
+#[test]
+fn connected_pawns_and_outposts() {
+    let term = |fen: &str, term: Term| {
+        let mut tab = Table::default();
+        let _ = eval_white(&pos(fen), &DEFAULT, &mut tab);
+        tab.terms[term as usize][0]
+    };
+    // d4 defended by c3, c3 itself not connected (no phalanx, not defended).
+    assert_eq!(
+        term("4k3/8/8/8/3P4/2P5/8/4K3 w - - 0 1", Term::Pawns),
+        DEFAULT.connected[3]
+    );
+    // Phalanx d4-e4: both connected.
+    assert_eq!(
+        term("4k3/8/8/8/3PP3/8/8/4K3 w - - 0 1", Term::Pawns),
+        DEFAULT.connected[3] * 2
+    );
+    // Knight d5 defended by e4, no black pawn on c- or e-files ahead: an outpost.
+    assert_eq!(
+        term("4k3/8/8/3N4/4P3/8/8/4K3 w - - 0 1", Term::Pieces),
+        DEFAULT.outpost_knight
+    );
+    // A black pawn on c7 can chase it away: no outpost.
+    assert_eq!(
+        term("4k3/2p5/8/3N4/4P3/8/8/4K3 w - - 0 1", Term::Pieces),
+        S::default()
+    );
+    // Mirrored for Black: knight d4 defended by e5.
+    let mut tab = Table::default();
+    let _ = eval_white(
+        &pos("4k3/8/8/4p3/3n4/8/8/4K3 w - - 0 1"),
+        &DEFAULT,
+        &mut tab,
+    );
+    assert_eq!(tab.terms[Term::Pieces as usize][1], DEFAULT.outpost_knight);
+}
