@@ -87,64 +87,52 @@ fn pawn_attacks(color: Color, p: u64) -> u64 {
     }
 }
 
-/// Per-square pawn masks: `front[c][sq]` (same file, ahead of `sq` for `c`), `passed[c][sq]`
-/// (own and adjacent files ahead), `support[c][sq]` (adjacent files, same rank or behind).
-struct PawnMasks {
-    front: [[u64; 64]; 2],
-    passed: [[u64; 64]; 2],
-    support: [[u64; 64]; 2],
-    adjacent: [u64; 8],
+/// The squares beside `x` on the same rank (one file left or right).
+#[inline(always)]
+fn sides(x: u64) -> u64 {
+    ((x & NOT_H) << 1) | ((x & NOT_A) >> 1)
 }
 
-const fn pawn_masks() -> PawnMasks {
-    let mut m = PawnMasks {
-        front: [[0; 64]; 2],
-        passed: [[0; 64]; 2],
-        support: [[0; 64]; 2],
-        adjacent: [0; 8],
-    };
-    let mut f = 0;
-    while f < 8 {
-        let mut adj = 0u64;
-        if f > 0 {
-            adj |= attacks::FILE_A << (f - 1);
-        }
-        if f < 7 {
-            adj |= attacks::FILE_A << (f + 1);
-        }
-        m.adjacent[f] = adj;
-        f += 1;
+/// `x` moved one rank towards `c`'s far side.
+#[inline(always)]
+fn forward(c: Color, x: u64) -> u64 {
+    match c {
+        Color::White => x << 8,
+        Color::Black => x >> 8,
     }
-    let mut sq = 0;
-    while sq < 64 {
-        let (file, rank) = (sq % 8, sq / 8);
-        let file_bb = attacks::FILE_A << file;
-        let adj = m.adjacent[file];
-        // Ranks strictly above / at-or-below `rank`, as bitboards.
-        let above = if rank == 7 {
-            0
-        } else {
-            !0u64 << ((rank + 1) * 8)
-        };
-        let below_incl = !above;
-        let below = if rank == 0 {
-            0
-        } else {
-            !0u64 >> ((8 - rank) * 8)
-        };
-        let above_incl = !below;
-        m.front[0][sq] = file_bb & above;
-        m.front[1][sq] = file_bb & below;
-        m.passed[0][sq] = (file_bb | adj) & above;
-        m.passed[1][sq] = (file_bb | adj) & below;
-        m.support[0][sq] = adj & below_incl;
-        m.support[1][sq] = adj & above_incl;
-        sq += 1;
-    }
-    m
 }
 
-static MASKS: PawnMasks = pawn_masks();
+/// `x` moved one rank towards `c`'s own side.
+#[inline(always)]
+fn backward(c: Color, x: u64) -> u64 {
+    match c {
+        Color::White => x >> 8,
+        Color::Black => x << 8,
+    }
+}
+
+/// `x` and every square in front of it (towards `c`'s far side), file by file.
+#[inline(always)]
+fn fill_forward(c: Color, mut x: u64) -> u64 {
+    match c {
+        Color::White => {
+            x |= x << 8;
+            x |= x << 16;
+            x | x << 32
+        }
+        Color::Black => {
+            x |= x >> 8;
+            x |= x >> 16;
+            x | x >> 32
+        }
+    }
+}
+
+/// `x` and every square behind it (towards `c`'s own side), file by file.
+#[inline(always)]
+fn fill_backward(c: Color, x: u64) -> u64 {
+    fill_forward(!c, x)
+}
 
 /// Relative rank (0 = own first rank) of `sq` for `c`.
 #[inline(always)]
@@ -270,20 +258,7 @@ fn side<T: Trace>(pos: &Chess, p: &EvalParams, us: Color, t: &mut T) -> (S, i32)
     let mob_area = !(our_pawns | pos.pieces(us, Kind::King) | their_pawn_att);
     let our_pawn_att = pawn_attacks(us, our_pawns);
     // Squares enemy pawns attack now or could after advancing; outposts avoid them.
-    let their_span = match them {
-        Color::White => {
-            let mut x = their_pawn_att;
-            x |= x << 8;
-            x |= x << 16;
-            x | x << 32
-        }
-        Color::Black => {
-            let mut x = their_pawn_att;
-            x |= x >> 8;
-            x |= x >> 16;
-            x | x >> 32
-        }
-    };
+    let their_span = fill_forward(them, their_pawn_att);
     const OUTPOST_RANKS: [u64; 2] = [0x0000_FFFF_FF00_0000, 0x0000_00FF_FFFF_0000];
     let outposts = our_pawn_att & OUTPOST_RANKS[us.index()] & !their_span;
     let their_king = pos.king_sq(them);
@@ -329,64 +304,54 @@ fn side<T: Trace>(pos: &Chess, p: &EvalParams, us: Color, t: &mut T) -> (S, i32)
         eg: danger / 16,
     };
 
-    // Our King's pawn shield.
-    let kfile = (ksq % 8) as i32;
-    let krank = rel_rank(us, ksq);
-    for f in (kfile - 1).max(0)..=(kfile + 1).min(7) {
-        let file_pawns = our_pawns & (attacks::FILE_A << f);
-        let ahead = file_pawns & MASKS.front[us.index()][(ksq as i32 - kfile + f) as usize];
-        if ahead == 0 {
-            king += p.shield_missing;
-        } else {
-            let mut bb = ahead;
-            while bb != 0 {
-                let sq = bb.trailing_zeros() as u8;
-                bb &= bb - 1;
-                match rel_rank(us, sq) - krank {
-                    1 => king += p.shield_close,
-                    2 => king += p.shield_far,
-                    _ => {}
-                }
-            }
-        }
-    }
+    // Our King's pawn shield, on the King's file and its neighbours.
+    let kbit = 1u64 << ksq;
+    let kfiles = kbit | sides(kbit);
+    let close = forward(us, kfiles);
+    let far = forward(us, close);
+    king += p.shield_close * (our_pawns & close).count_ones() as i32;
+    king += p.shield_far * (our_pawns & far).count_ones() as i32;
+    let ahead = our_pawns & fill_forward(us, close);
+    let covered = fill_backward(us, fill_forward(us, ahead)) & kfiles;
+    king += p.shield_missing * (kfiles.count_ones() - covered.count_ones()) as i32;
 
-    // Pawn structure and passed pawns.
-    let mut structure = S::default();
-    let mut passed = S::default();
-    let their_king_sq = their_king;
+    // Pawn structure, set-wise: doubled (an own pawn in front), isolated, backward (no own
+    // pawn beside or behind on a neighbouring file, and the stop square under enemy pawn
+    // attack), connected (defended or with a neighbour on the same rank), passed.
+    let doubled = our_pawns & fill_backward(us, backward(us, our_pawns));
+    let files = fill_backward(us, fill_forward(us, our_pawns));
+    let isolated = our_pawns & !sides(files);
+    let supported = fill_forward(us, sides(our_pawns));
+    let backward_pawns = our_pawns & !isolated & !supported & backward(us, their_pawn_att);
+    let mut structure = p.doubled * doubled.count_ones() as i32
+        + p.isolated * isolated.count_ones() as i32
+        + p.backward * backward_pawns.count_ones() as i32;
     let mut bb = our_pawns;
     while bb != 0 {
         let sq = bb.trailing_zeros() as u8;
         bb &= bb - 1;
-        let s = sq as usize;
-        let c = us.index();
         material += p.material[0];
         psqt += p.psqt[0][rel_sq(us, sq)];
-        if our_pawns & MASKS.front[c][s] != 0 {
-            structure += p.doubled;
-        }
-        let phalanx = our_pawns & MASKS.adjacent[s % 8] & (0xFF << (s & 56));
-        if our_pawn_att & (1u64 << sq) != 0 || phalanx != 0 {
-            structure += p.connected[rel_rank(us, sq) as usize];
-        }
-        if our_pawns & MASKS.adjacent[s % 8] == 0 {
-            structure += p.isolated;
-        } else if our_pawns & MASKS.support[c][s] == 0 {
+    }
+    let mut bb = our_pawns & (our_pawn_att | sides(our_pawns));
+    while bb != 0 {
+        let sq = bb.trailing_zeros() as u8;
+        bb &= bb - 1;
+        structure += p.connected[rel_rank(us, sq) as usize];
+    }
+    let blocked = fill_backward(us, backward(us, their_pawns | sides(their_pawns)));
+    let mut passed = S::default();
+    let mut bb = our_pawns & !blocked & !doubled;
+    while bb != 0 {
+        let sq = bb.trailing_zeros() as u8;
+        bb &= bb - 1;
+        let r = rel_rank(us, sq);
+        passed += p.passed[r as usize];
+        let w = (r - 2).max(0);
+        if w > 0 {
             let stop = if us == Color::White { sq + 8 } else { sq - 8 };
-            if their_pawn_att & (1u64 << stop) != 0 {
-                structure += p.backward;
-            }
-        }
-        if their_pawns & MASKS.passed[c][s] == 0 && our_pawns & MASKS.front[c][s] == 0 {
-            let r = rel_rank(us, sq);
-            passed += p.passed[r as usize];
-            let w = (r - 2).max(0);
-            if w > 0 {
-                let stop = if us == Color::White { sq + 8 } else { sq - 8 };
-                passed += p.passed_own_king * (distance(ksq, stop) * w);
-                passed += p.passed_enemy_king * (distance(their_king_sq, stop) * w);
-            }
+            passed += p.passed_own_king * (distance(ksq, stop) * w);
+            passed += p.passed_enemy_king * (distance(their_king, stop) * w);
         }
     }
 
