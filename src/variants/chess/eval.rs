@@ -87,6 +87,25 @@ fn pawn_attacks(color: Color, p: u64) -> u64 {
     }
 }
 
+/// Number of squares in a set that usually holds few (0-3): the CPU's popcount when the build
+/// targets it, else a loop over the bits, cheaper than the portable popcount for sparse sets.
+#[inline(always)]
+fn count(x: u64) -> i32 {
+    #[cfg(target_feature = "popcnt")]
+    {
+        x.count_ones() as i32
+    }
+    #[cfg(not(target_feature = "popcnt"))]
+    {
+        let (mut x, mut n) = (x, 0);
+        while x != 0 {
+            x &= x - 1;
+            n += 1;
+        }
+        n
+    }
+}
+
 /// The squares beside `x` on the same rank (one file left or right).
 #[inline(always)]
 fn sides(x: u64) -> u64 {
@@ -229,8 +248,7 @@ impl PieceView<'_> {
             let hits = att & self.zone;
             if hits != 0 {
                 acc.attackers += 1;
-                acc.units +=
-                    p.king_attacker_weight[K] + p.king_zone_square * hits.count_ones() as i32;
+                acc.units += p.king_attacker_weight[K] + p.king_zone_square * count(hits);
             }
             if K == 3 {
                 let file = attacks::FILE_A << (sq % 8);
@@ -298,22 +316,25 @@ fn side<T: Trace>(pos: &Chess, p: &EvalParams, us: Color, t: &mut T) -> (S, i32)
     psqt += p.psqt[5][rel_sq(us, ksq)];
 
     // Our attack on their King: a bonus for us (their King's danger).
-    let danger = units * p.king_attackers_scale[attackers.min(7)] / 100;
-    let mut king = S {
-        mg: (danger * danger / p.king_danger_div.max(1)).min(p.king_danger_max),
-        eg: danger / 16,
-    };
+    // (Skipped when one piece or none attacks: the scale is 0 there by default, and the
+    // division is the costliest instruction of the evaluation.)
+    let mut king = S::default();
+    if attackers >= 2 || p.king_attackers_scale[attackers] != 0 {
+        let danger = units * p.king_attackers_scale[attackers.min(7)] / 100;
+        king.mg = (danger * danger / p.king_danger_div.max(1)).min(p.king_danger_max);
+        king.eg = danger / 16;
+    }
 
     // Our King's pawn shield, on the King's file and its neighbours.
     let kbit = 1u64 << ksq;
     let kfiles = kbit | sides(kbit);
     let close = forward(us, kfiles);
     let far = forward(us, close);
-    king += p.shield_close * (our_pawns & close).count_ones() as i32;
-    king += p.shield_far * (our_pawns & far).count_ones() as i32;
+    king += p.shield_close * count(our_pawns & close);
+    king += p.shield_far * count(our_pawns & far);
     let ahead = our_pawns & fill_forward(us, close);
     let covered = fill_backward(us, fill_forward(us, ahead)) & kfiles;
-    king += p.shield_missing * (kfiles.count_ones() - covered.count_ones()) as i32;
+    king += p.shield_missing * (count(kfiles) - count(covered));
 
     // Pawn structure, set-wise: doubled (an own pawn in front), isolated, backward (no own
     // pawn beside or behind on a neighbouring file, and the stop square under enemy pawn
@@ -323,9 +344,9 @@ fn side<T: Trace>(pos: &Chess, p: &EvalParams, us: Color, t: &mut T) -> (S, i32)
     let isolated = our_pawns & !sides(files);
     let supported = fill_forward(us, sides(our_pawns));
     let backward_pawns = our_pawns & !isolated & !supported & backward(us, their_pawn_att);
-    let mut structure = p.doubled * doubled.count_ones() as i32
-        + p.isolated * isolated.count_ones() as i32
-        + p.backward * backward_pawns.count_ones() as i32;
+    let mut structure = p.doubled * count(doubled)
+        + p.isolated * count(isolated)
+        + p.backward * count(backward_pawns);
     let mut bb = our_pawns;
     while bb != 0 {
         let sq = bb.trailing_zeros() as u8;
