@@ -105,6 +105,37 @@ pub fn fit_k(samples: &[Sample], params: &EvalParams) -> f64 {
     (a + b) / 2.0
 }
 
+/// One coordinate-descent Texel pass: for each parameter index in `which`, tries `+step` and
+/// `-step` and keeps a change that lowers [`texel_loss`]. Returns the number of parameters
+/// changed; `params` holds the improved values. Slow (two loss evaluations per parameter):
+/// meant for small parameter subsets until a gradient tuner exists.
+pub fn local_search_pass(
+    samples: &[Sample],
+    params: &mut EvalParams,
+    k: f64,
+    which: &[usize],
+    step: i32,
+) -> usize {
+    let mut values = params.values();
+    let mut best = texel_loss(samples, params, k);
+    let mut changed = 0;
+    for &i in which {
+        for delta in [step, -step] {
+            values[i] += delta;
+            params.set_values(&values);
+            let loss = texel_loss(samples, params, k);
+            if loss < best {
+                best = loss;
+                changed += 1;
+                break;
+            }
+            values[i] -= delta;
+            params.set_values(&values);
+        }
+    }
+    changed
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,5 +203,22 @@ mod tests {
         assert!(k > 0.05 && k < 5.0, "{k}");
         let l = texel_loss(&s, &DEFAULT, k);
         assert!(l <= texel_loss(&s, &DEFAULT, k * 1.2) && l <= texel_loss(&s, &DEFAULT, k / 1.2));
+    }
+
+    #[test]
+    fn local_search_moves_a_parameter_the_right_way() {
+        // White always wins from the start position: a bigger tempo bonus fits better.
+        let s: Vec<Sample> = (0..4)
+            .map(|_| {
+                parse_sample("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ; 1-0")
+                    .unwrap()
+            })
+            .collect();
+        let mut p = DEFAULT.clone();
+        let i = p.names().iter().position(|n| n == "tempo.mg").unwrap();
+        let before = texel_loss(&s, &p, 1.0);
+        assert_eq!(local_search_pass(&s, &mut p, 1.0, &[i], 5), 1);
+        assert_eq!(p.tempo.mg, DEFAULT.tempo.mg + 5);
+        assert!(texel_loss(&s, &p, 1.0) < before);
     }
 }
