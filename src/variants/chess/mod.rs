@@ -46,6 +46,11 @@ impl Game for Chess {
     }
 
     #[inline(always)]
+    fn tactical_moves(&self, list: &mut MoveList<Move>) {
+        self.generate_tactical(list);
+    }
+
+    #[inline(always)]
     fn make(&mut self, m: Move) {
         self.make_move(m);
     }

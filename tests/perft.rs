@@ -1,0 +1,70 @@
+//! Perft suites read from `tests/perft/<variant>.perft` (format: `name | FEN | n1 n2 ...`).
+
+use menagerie::perft::{divide, perft, Unit};
+use menagerie::variants::chess::Chess;
+use menagerie::variants::Game;
+
+struct Case {
+    name: String,
+    fen: String,
+    counts: Vec<u64>,
+}
+
+fn load(file: &str) -> Vec<Case> {
+    let path = format!("{}/tests/perft/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let parts: Vec<&str> = l.split('|').map(str::trim).collect();
+            assert_eq!(parts.len(), 3, "bad suite line: {l}");
+            Case {
+                name: parts[0].to_string(),
+                fen: parts[1].to_string(),
+                counts: parts[2].split_whitespace().map(|n| n.parse().unwrap()).collect(),
+            }
+        })
+        .collect()
+}
+
+fn run_suite<G: Game>(file: &str, max_nodes: Option<u64>) {
+    let cases = load(file);
+    assert!(!cases.is_empty());
+    for case in cases {
+        let mut pos = G::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        let fen_before = pos.fen();
+        for (i, &expected) in case.counts.iter().enumerate() {
+            let depth = i as u32 + 1;
+            assert_eq!(perft(&mut pos, depth), expected, "{} depth {depth}", case.name);
+            assert_eq!(pos.fen(), fen_before, "{}: perft must restore the position", case.name);
+            if max_nodes.is_some_and(|m| expected > m) {
+                break;
+            }
+        }
+    }
+}
+
+/// Every suite position up to the first depth past one million nodes.
+#[test]
+fn chess_suite_to_a_million() {
+    run_suite::<Chess>("chess.perft", Some(1_000_000));
+}
+
+/// Every listed depth: start position to 6, Kiwipete to 5 (release builds only: minutes in debug).
+#[test]
+#[cfg_attr(debug_assertions, ignore = "release-only: run with cargo test --release")]
+fn chess_suite_full_depth() {
+    run_suite::<Chess>("chess.perft", None);
+}
+
+/// Divide sums to perft and is the same with several threads.
+#[test]
+fn divide_matches_perft_and_threads_agree() {
+    let pos = Chess::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
+    let one = divide(&pos, 3, Unit::Turn, 1);
+    let two = divide(&pos, 3, Unit::Turn, 2);
+    assert_eq!(one, two);
+    assert_eq!(one.len(), 48);
+    assert_eq!(one.iter().map(|r| r.1).sum::<u64>(), 97862);
+    assert!(one.iter().any(|(t, n)| t == "e1g1" && *n == 2059), "castling token and count: {one:?}");
+}
