@@ -81,12 +81,25 @@ fn main() -> ExitCode {
             menagerie::protocol::run_stdio();
             ExitCode::SUCCESS
         }
-        Some(Cmd::Perft { variant, fen, depth, divide, threads, unit }) => {
+        Some(Cmd::Perft {
+            variant,
+            fen,
+            depth,
+            divide,
+            threads,
+            unit,
+        }) => {
             let unit = match unit {
                 UnitArg::Turn => Unit::Turn,
                 UnitArg::Ply => Unit::Ply,
             };
-            let run = PerftRun { fen: fen.as_deref(), depth, divide, threads: threads as usize, unit };
+            let run = PerftRun {
+                fen: fen.as_deref(),
+                depth,
+                divide,
+                threads: threads as usize,
+                unit,
+            };
             let result = menagerie::with_variant!(variant, G => run_perft::<G>(&run));
             match result {
                 Ok(()) => ExitCode::SUCCESS,
@@ -96,7 +109,11 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Cmd::Bench { depth, threads, hash }) => {
+        Some(Cmd::Bench {
+            depth,
+            threads,
+            hash,
+        }) => {
             let report = menagerie::bench::run(depth, threads as usize, hash as usize);
             let nps = report.nodes * 1000 / report.time_ms.max(1);
             println!("===========================");

@@ -152,7 +152,10 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
 fn no_args(command: &'static str, rest: &[&str], cmd: Command) -> Result<Command, CommandError> {
     match rest.first() {
         None => Ok(cmd),
-        Some(t) => Err(CommandError::Unexpected { command, token: echo(t) }),
+        Some(t) => Err(CommandError::Unexpected {
+            command,
+            token: echo(t),
+        }),
     }
 }
 
@@ -161,8 +164,18 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
     const CMD: &str = "setoption";
     match rest.first() {
         Some(t) if t.eq_ignore_ascii_case("name") => {}
-        Some(t) => return Err(CommandError::Unexpected { command: CMD, token: echo(t) }),
-        None => return Err(CommandError::Missing { command: CMD, what: "'name'".into() }),
+        Some(t) => {
+            return Err(CommandError::Unexpected {
+                command: CMD,
+                token: echo(t),
+            })
+        }
+        None => {
+            return Err(CommandError::Missing {
+                command: CMD,
+                what: "'name'".into(),
+            })
+        }
     }
     let rest = &rest[1..];
     let split = rest.iter().position(|t| t.eq_ignore_ascii_case("value"));
@@ -171,14 +184,25 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
         None => (rest, None),
     };
     if name_words.is_empty() {
-        return Err(CommandError::Missing { command: CMD, what: "option name".into() });
+        return Err(CommandError::Missing {
+            command: CMD,
+            what: "option name".into(),
+        });
     }
     let value = match value_words {
-        Some([]) => return Err(CommandError::Missing { command: CMD, what: "value after 'value'".into() }),
+        Some([]) => {
+            return Err(CommandError::Missing {
+                command: CMD,
+                what: "value after 'value'".into(),
+            })
+        }
         Some(words) => Some(words.join(" ")),
         None => None,
     };
-    Ok(Command::SetOption { name: name_words.join(" "), value })
+    Ok(Command::SetOption {
+        name: name_words.join(" "),
+        value,
+    })
 }
 
 /// `position startpos [moves ...]` or `position fen <fields> [moves ...]`.
@@ -192,14 +216,35 @@ fn parse_position(rest: &[&str]) -> Result<PositionSpec, CommandError> {
     let base = match head.split_first() {
         Some((&"startpos", [])) => PositionBase::StartPos,
         Some((&"startpos", [extra, ..])) => {
-            return Err(CommandError::Unexpected { command: CMD, token: echo(extra) })
+            return Err(CommandError::Unexpected {
+                command: CMD,
+                token: echo(extra),
+            })
         }
-        Some((&"fen", [])) => return Err(CommandError::Missing { command: CMD, what: "FEN after 'fen'".into() }),
+        Some((&"fen", [])) => {
+            return Err(CommandError::Missing {
+                command: CMD,
+                what: "FEN after 'fen'".into(),
+            })
+        }
         Some((&"fen", fields)) => PositionBase::Fen(fields.join(" ")),
-        Some((other, _)) => return Err(CommandError::Unexpected { command: CMD, token: echo(other) }),
-        None => return Err(CommandError::Missing { command: CMD, what: "'startpos' or 'fen'".into() }),
+        Some((other, _)) => {
+            return Err(CommandError::Unexpected {
+                command: CMD,
+                token: echo(other),
+            })
+        }
+        None => {
+            return Err(CommandError::Missing {
+                command: CMD,
+                what: "'startpos' or 'fen'".into(),
+            })
+        }
     };
-    Ok(PositionSpec { base, moves: moves.iter().map(|t| t.to_string()).collect() })
+    Ok(PositionSpec {
+        base,
+        moves: moves.iter().map(|t| t.to_string()).collect(),
+    })
 }
 
 /// The `go` keywords that take a value, used to end a `searchmoves` list.
@@ -254,7 +299,8 @@ fn parse_go(rest: &[&str]) -> Result<GoCommand, CommandError> {
             }
             "movestogo" | "depth" | "mate" => {
                 let kw = keyword(key);
-                let v = count_value::<u32>(kw, rest.get(i), if key == "movestogo" { 1 } else { 0 })?;
+                let v =
+                    count_value::<u32>(kw, rest.get(i), if key == "movestogo" { 1 } else { 0 })?;
                 i += 1;
                 match key {
                     "movestogo" => limits.movestogo = Some(v),
@@ -266,43 +312,76 @@ fn parse_go(rest: &[&str]) -> Result<GoCommand, CommandError> {
                 perft = Some(count_value::<u32>("perft", rest.get(i), 1)?);
                 i += 1;
             }
-            other => return Err(CommandError::Unexpected { command: "go", token: echo(other) }),
+            other => {
+                return Err(CommandError::Unexpected {
+                    command: "go",
+                    token: echo(other),
+                })
+            }
         }
     }
     Ok(match perft {
         Some(depth) => GoCommand::Perft(depth),
-        None => GoCommand::Search { limits, searchmoves_ignored },
+        None => GoCommand::Search {
+            limits,
+            searchmoves_ignored,
+        },
     })
 }
 
 /// The static spelling of a `go` keyword (for error messages).
 fn keyword(key: &str) -> &'static str {
-    GO_KEYWORDS.iter().find(|k| **k == key).copied().unwrap_or("go")
+    GO_KEYWORDS
+        .iter()
+        .find(|k| **k == key)
+        .copied()
+        .unwrap_or("go")
 }
 
 /// A time in milliseconds. GUIs may send negative clocks when a flag is about to fall: those
 /// count as 0.
 fn time_value(keyword: &'static str, value: Option<&&str>) -> Result<u64, CommandError> {
     let Some(v) = value else {
-        return Err(CommandError::Missing { command: "go", what: format!("value after '{keyword}'") });
+        return Err(CommandError::Missing {
+            command: "go",
+            what: format!("value after '{keyword}'"),
+        });
     };
-    v.parse::<i64>().map(|t| t.max(0) as u64).map_err(|_| CommandError::BadNumber {
-        command: "go",
-        keyword,
-        expected: "a time in milliseconds",
-        value: echo(v),
-    })
+    v.parse::<i64>()
+        .map(|t| t.max(0) as u64)
+        .map_err(|_| CommandError::BadNumber {
+            command: "go",
+            keyword,
+            expected: "a time in milliseconds",
+            value: echo(v),
+        })
 }
 
 /// A count of at least `min` that fits in `T`.
-fn count_value<T: TryFrom<u64>>(keyword: &'static str, value: Option<&&str>, min: u64) -> Result<T, CommandError> {
+fn count_value<T: TryFrom<u64>>(
+    keyword: &'static str,
+    value: Option<&&str>,
+    min: u64,
+) -> Result<T, CommandError> {
     let Some(v) = value else {
-        return Err(CommandError::Missing { command: "go", what: format!("value after '{keyword}'") });
+        return Err(CommandError::Missing {
+            command: "go",
+            what: format!("value after '{keyword}'"),
+        });
     };
-    let expected = if min >= 1 { "a positive integer" } else { "a non-negative integer" };
+    let expected = if min >= 1 {
+        "a positive integer"
+    } else {
+        "a non-negative integer"
+    };
     match v.parse::<u64>().ok().filter(|n| *n >= min).map(T::try_from) {
         Some(Ok(n)) => Ok(n),
-        _ => Err(CommandError::BadNumber { command: "go", keyword, expected, value: echo(v) }),
+        _ => Err(CommandError::BadNumber {
+            command: "go",
+            keyword,
+            expected,
+            value: echo(v),
+        }),
     }
 }
 
@@ -320,11 +399,17 @@ mod tests {
     fn setoption_multi_word_names_and_values() {
         assert_eq!(
             parse("setoption name Move Overhead value 30"),
-            Ok(Some(Command::SetOption { name: "Move Overhead".into(), value: Some("30".into()) }))
+            Ok(Some(Command::SetOption {
+                name: "Move Overhead".into(),
+                value: Some("30".into())
+            }))
         );
         assert_eq!(
             parse("setoption name Clear Hash"),
-            Ok(Some(Command::SetOption { name: "Clear Hash".into(), value: None }))
+            Ok(Some(Command::SetOption {
+                name: "Clear Hash".into(),
+                value: None
+            }))
         );
         assert!(parse("setoption name").is_err());
         assert!(parse("setoption name Hash value").is_err());
@@ -343,7 +428,10 @@ mod tests {
         let fen = "8/8/8/8/8/8/8/K6k w - - 0 1";
         assert_eq!(
             parse(&format!("position fen {fen}")),
-            Ok(Some(Command::Position(PositionSpec { base: PositionBase::Fen(fen.into()), moves: vec![] })))
+            Ok(Some(Command::Position(PositionSpec {
+                base: PositionBase::Fen(fen.into()),
+                moves: vec![]
+            })))
         );
         assert!(parse("position").is_err());
         assert!(parse("position fen").is_err());
@@ -361,14 +449,19 @@ mod tests {
         assert_eq!(limits.wtime, Some(1000));
         assert_eq!(limits.btime, Some(0));
         assert_eq!(limits.movestogo, Some(20));
-        assert_eq!(parse("go perft 3"), Ok(Some(Command::Go(GoCommand::Perft(3)))));
+        assert_eq!(
+            parse("go perft 3"),
+            Ok(Some(Command::Go(GoCommand::Perft(3))))
+        );
         assert!(parse("go perft 0").is_err());
         assert!(parse("go depth x").is_err());
         assert!(parse("go depth").is_err());
         assert!(parse("go nodes -1").is_err());
         assert!(parse("go sideways").is_err());
-        let Ok(Some(Command::Go(GoCommand::Search { limits, searchmoves_ignored }))) =
-            parse("go searchmoves e2e4 d2d4 depth 3 infinite")
+        let Ok(Some(Command::Go(GoCommand::Search {
+            limits,
+            searchmoves_ignored,
+        }))) = parse("go searchmoves e2e4 d2d4 depth 3 infinite")
         else {
             panic!("searchmoves should parse");
         };
@@ -381,6 +474,9 @@ mod tests {
         let long = "x".repeat(100_000);
         let err = parse(&long).unwrap_err();
         assert!(err.to_string().len() < 100);
-        assert!(matches!(parse("hello world"), Err(CommandError::Unknown(_))));
+        assert!(matches!(
+            parse("hello world"),
+            Err(CommandError::Unknown(_))
+        ));
     }
 }

@@ -32,16 +32,22 @@ impl Engine {
     pub fn new(out: Out) -> Self {
         let options = EngineOptions::default();
         let session = new_session(options.variant, options.hash_mb, out.clone());
-        Engine { out, options, session }
+        Engine {
+            out,
+            options,
+            session,
+        }
     }
 
     /// Runs one input line. Bad input gets exactly one `info string error ...` line and leaves
     /// the state as it was.
     pub fn handle_line(&mut self, line: &str) -> Flow {
-        let result = command::parse(line).map_err(ProtocolError::from).and_then(|cmd| match cmd {
-            Some(cmd) => self.execute(cmd),
-            None => Ok(Flow::Continue),
-        });
+        let result = command::parse(line)
+            .map_err(ProtocolError::from)
+            .and_then(|cmd| match cmd {
+                Some(cmd) => self.execute(cmd),
+                None => Ok(Flow::Continue),
+            });
         match result {
             Ok(flow) => flow,
             Err(e) => {
@@ -105,7 +111,9 @@ impl Engine {
                 self.session.new_tt(mb);
             }
             OptionChange::Chess960(true) => {
-                self.out.info_string("UCI_Chess960 is not supported; castling stays orthodox (e1g1, e1c1)");
+                self.out.info_string(
+                    "UCI_Chess960 is not supported; castling stays orthodox (e1g1, e1c1)",
+                );
             }
             _ => self.options.apply(&change),
         }

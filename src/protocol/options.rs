@@ -49,7 +49,11 @@ impl Default for EngineOptions {
 impl EngineOptions {
     /// The options the search takes.
     pub fn search_options(&self) -> SearchOptions {
-        SearchOptions { threads: self.threads, multipv: self.multipv, move_overhead_ms: self.move_overhead_ms }
+        SearchOptions {
+            threads: self.threads,
+            multipv: self.multipv,
+            move_overhead_ms: self.move_overhead_ms,
+        }
     }
 
     /// Applies a validated change (the variant change is applied by the engine loop, which
@@ -157,23 +161,42 @@ pub fn parse_setoption(name: &str, value: Option<&str>) -> Result<OptionChange, 
     match lower.as_str() {
         "uci_variant" => {
             let v = value.ok_or(OptionError::MissingValue("UCI_Variant"))?;
-            Variant::from_name(v).map(OptionChange::Variant).ok_or_else(|| OptionError::UnknownVariant(super::echo(v)))
+            Variant::from_name(v)
+                .map(OptionChange::Variant)
+                .ok_or_else(|| OptionError::UnknownVariant(super::echo(v)))
         }
-        "threads" => spin("Threads", value, THREADS_RANGE).map(|n| OptionChange::Threads(n as usize)),
+        "threads" => {
+            spin("Threads", value, THREADS_RANGE).map(|n| OptionChange::Threads(n as usize))
+        }
         "hash" => spin("Hash", value, HASH_RANGE).map(|n| OptionChange::Hash(n as usize)),
-        "multipv" => spin("MultiPV", value, MULTIPV_RANGE).map(|n| OptionChange::MultiPv(n as usize)),
-        "move overhead" => spin("Move Overhead", value, OVERHEAD_RANGE).map(|n| OptionChange::MoveOverhead(n as u64)),
+        "multipv" => {
+            spin("MultiPV", value, MULTIPV_RANGE).map(|n| OptionChange::MultiPv(n as usize))
+        }
+        "move overhead" => spin("Move Overhead", value, OVERHEAD_RANGE)
+            .map(|n| OptionChange::MoveOverhead(n as u64)),
         "ponder" => check("Ponder", value).map(OptionChange::Ponder),
         "uci_chess960" => check("UCI_Chess960", value).map(OptionChange::Chess960),
         _ => Err(OptionError::Unknown(super::echo(name))),
     }
 }
 
-fn spin(name: &'static str, value: Option<&str>, (min, max): (i64, i64)) -> Result<i64, OptionError> {
+fn spin(
+    name: &'static str,
+    value: Option<&str>,
+    (min, max): (i64, i64),
+) -> Result<i64, OptionError> {
     let v = value.ok_or(OptionError::MissingValue(name))?;
-    let n = v.parse::<i64>().map_err(|_| OptionError::NotInteger { name, value: super::echo(v) })?;
+    let n = v.parse::<i64>().map_err(|_| OptionError::NotInteger {
+        name,
+        value: super::echo(v),
+    })?;
     if n < min || n > max {
-        return Err(OptionError::OutOfRange { name, value: n, min, max });
+        return Err(OptionError::OutOfRange {
+            name,
+            value: n,
+            min,
+            max,
+        });
     }
     Ok(n)
 }
@@ -185,7 +208,10 @@ fn check(name: &'static str, value: Option<&str>) -> Result<bool, OptionError> {
     } else if v.eq_ignore_ascii_case("false") {
         Ok(false)
     } else {
-        Err(OptionError::NotBool { name, value: super::echo(v) })
+        Err(OptionError::NotBool {
+            name,
+            value: super::echo(v),
+        })
     }
 }
 
@@ -195,20 +221,50 @@ mod tests {
 
     #[test]
     fn names_are_case_insensitive() {
-        assert_eq!(parse_setoption("hash", Some("64")), Ok(OptionChange::Hash(64)));
-        assert_eq!(parse_setoption("MOVE OVERHEAD", Some("0")), Ok(OptionChange::MoveOverhead(0)));
-        assert_eq!(parse_setoption("uci_variant", Some("Standard")), Ok(OptionChange::Variant(Variant::Chess)));
-        assert_eq!(parse_setoption("Ponder", Some("TRUE")), Ok(OptionChange::Ponder(true)));
+        assert_eq!(
+            parse_setoption("hash", Some("64")),
+            Ok(OptionChange::Hash(64))
+        );
+        assert_eq!(
+            parse_setoption("MOVE OVERHEAD", Some("0")),
+            Ok(OptionChange::MoveOverhead(0))
+        );
+        assert_eq!(
+            parse_setoption("uci_variant", Some("Standard")),
+            Ok(OptionChange::Variant(Variant::Chess))
+        );
+        assert_eq!(
+            parse_setoption("Ponder", Some("TRUE")),
+            Ok(OptionChange::Ponder(true))
+        );
     }
 
     #[test]
     fn bad_values() {
-        assert!(matches!(parse_setoption("Hash", Some("0")), Err(OptionError::OutOfRange { .. })));
-        assert!(matches!(parse_setoption("Hash", Some("abc")), Err(OptionError::NotInteger { .. })));
-        assert!(matches!(parse_setoption("Threads", None), Err(OptionError::MissingValue(_))));
-        assert!(matches!(parse_setoption("Nope", Some("1")), Err(OptionError::Unknown(_))));
-        assert!(matches!(parse_setoption("UCI_Variant", Some("nosuch")), Err(OptionError::UnknownVariant(_))));
-        assert!(matches!(parse_setoption("Ponder", Some("yes")), Err(OptionError::NotBool { .. })));
+        assert!(matches!(
+            parse_setoption("Hash", Some("0")),
+            Err(OptionError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            parse_setoption("Hash", Some("abc")),
+            Err(OptionError::NotInteger { .. })
+        ));
+        assert!(matches!(
+            parse_setoption("Threads", None),
+            Err(OptionError::MissingValue(_))
+        ));
+        assert!(matches!(
+            parse_setoption("Nope", Some("1")),
+            Err(OptionError::Unknown(_))
+        ));
+        assert!(matches!(
+            parse_setoption("UCI_Variant", Some("nosuch")),
+            Err(OptionError::UnknownVariant(_))
+        ));
+        assert!(matches!(
+            parse_setoption("Ponder", Some("yes")),
+            Err(OptionError::NotBool { .. })
+        ));
     }
 
     #[test]

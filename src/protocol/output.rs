@@ -116,6 +116,9 @@ mod tests {
     #[test]
     fn bestmove_shapes() {
         assert_eq!(format_bestmove(None, None), "bestmove (none)");
-        assert_eq!(format_bestmove(Some("e2e4"), Some("e7e5")), "bestmove e2e4 ponder e7e5");
+        assert_eq!(
+            format_bestmove(Some("e2e4"), Some("e7e5")),
+            "bestmove e2e4 ponder e7e5"
+        );
     }
 }

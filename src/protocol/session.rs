@@ -80,7 +80,12 @@ struct Session<G: Game> {
 
 impl<G: Game> Session<G> {
     fn new(hash_mb: usize, out: Out) -> Self {
-        Session { pos: G::startpos(), tt: Arc::new(Tt::new(hash_mb)), out, job: None }
+        Session {
+            pos: G::startpos(),
+            tt: Arc::new(Tt::new(hash_mb)),
+            out,
+            job: None,
+        }
     }
 
     fn spawn(&mut self, control: Arc<SearchControl>, work: impl FnOnce() + Send + 'static) {
@@ -110,8 +115,10 @@ impl<G: Game> VariantSession for Session<G> {
                 PositionBase::Fen(fen) => G::from_fen(fen)?,
             };
             for (i, token) in spec.moves.iter().enumerate() {
-                play_turn_token(&mut pos, token)
-                    .map_err(|_| ProtocolError::IllegalMove { token: echo(token), turn: i + 1 })?;
+                play_turn_token(&mut pos, token).map_err(|_| ProtocolError::IllegalMove {
+                    token: echo(token),
+                    turn: i + 1,
+                })?;
             }
             Ok(pos)
         };
@@ -137,17 +144,28 @@ impl<G: Game> VariantSession for Session<G> {
                     out.send(&perft::format_divide(&rows));
                 });
             }
-            GoCommand::Search { limits, searchmoves_ignored } => {
+            GoCommand::Search {
+                limits,
+                searchmoves_ignored,
+            } => {
                 if *searchmoves_ignored {
-                    self.out.info_string("searchmoves is not supported; searching all moves");
+                    self.out
+                        .info_string("searchmoves is not supported; searching all moves");
                 }
                 if let Some(outcome) = root.outcome() {
                     self.out.send(&game_over_report(&root, &outcome));
                     return Ok(());
                 }
                 control.pondering.store(limits.ponder, Ordering::SeqCst);
-                let (limits, sopts, tt, ctl) = (limits.clone(), options.search_options(), self.tt.clone(), control.clone());
-                self.spawn(control, move || search_worker(root, limits, sopts, tt, ctl, out));
+                let (limits, sopts, tt, ctl) = (
+                    limits.clone(),
+                    options.search_options(),
+                    self.tt.clone(),
+                    control.clone(),
+                );
+                self.spawn(control, move || {
+                    search_worker(root, limits, sopts, tt, ctl, out)
+                });
             }
         }
         Ok(())
@@ -209,7 +227,11 @@ impl<G: Game> VariantSession for Session<G> {
 
 /// The answer to `go` at a position that is over by rule (protocol.md 4).
 fn game_over_report<G: Game>(pos: &G, outcome: &Outcome) -> String {
-    let score = if outcome.result == GameResult::win_for(!pos.side_to_move()) { "mate 0" } else { "cp 0" };
+    let score = if outcome.result == GameResult::win_for(!pos.side_to_move()) {
+        "mate 0"
+    } else {
+        "cp 0"
+    };
     format!(
         "info depth 0 score {score}\ninfo string result {} {{{}}}\n{}",
         outcome.result.as_str(),
@@ -228,9 +250,11 @@ fn search_worker<G: Game>(
     control: Arc<SearchControl>,
     out: Out,
 ) {
-    let mut report = |r: &InfoReport<'_, G::Move>| out.send(&format_info(r, &turn_tokens(&root, r.pv)));
-    let result =
-        catch_unwind(AssertUnwindSafe(|| search::search(&root, &limits, &options, &tt, &control, &mut report)));
+    let mut report =
+        |r: &InfoReport<'_, G::Move>| out.send(&format_info(r, &turn_tokens(&root, r.pv)));
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        search::search(&root, &limits, &options, &tt, &control, &mut report)
+    }));
     let pv = match result {
         Ok(r) => match (r.best, r.pv.first()) {
             (Some(best), Some(&first)) if first != best => vec![best],
@@ -242,7 +266,9 @@ fn search_worker<G: Game>(
             Vec::new()
         }
     };
-    while !control.stop.load(Ordering::SeqCst) && (limits.infinite || control.pondering.load(Ordering::SeqCst)) {
+    while !control.stop.load(Ordering::SeqCst)
+        && (limits.infinite || control.pondering.load(Ordering::SeqCst))
+    {
         std::thread::sleep(WAIT_POLL);
     }
     let (best, ponder) = best_and_ponder(&root, &pv, &tt);
@@ -281,16 +307,31 @@ fn complete_turn<G: Game>(root: &G, turn: &mut Turn<G::Move>, tt: &Tt) {
     for &m in &turn.plies {
         pos.make(m);
     }
-    let limits = Limits { depth: Some(FOLLOW_UP_DEPTH), nodes: Some(FOLLOW_UP_NODES), ..Limits::default() };
+    let limits = Limits {
+        depth: Some(FOLLOW_UP_DEPTH),
+        nodes: Some(FOLLOW_UP_NODES),
+        ..Limits::default()
+    };
     let options = SearchOptions::default();
     while turn.plies.len() < MAX_TURN_PLIES && !turn_over(&pos, side) {
         let control = SearchControl::default();
         let searched = catch_unwind(AssertUnwindSafe(|| {
-            search::search(&pos, &limits, &options, tt, &control, &mut |_: &InfoReport<'_, G::Move>| {})
+            search::search(
+                &pos,
+                &limits,
+                &options,
+                tt,
+                &control,
+                &mut |_: &InfoReport<'_, G::Move>| {},
+            )
         }));
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
-        let chosen = searched.ok().and_then(|r| r.best).filter(|m| list.contains(m)).or_else(|| list.first().copied());
+        let chosen = searched
+            .ok()
+            .and_then(|r| r.best)
+            .filter(|m| list.contains(m))
+            .or_else(|| list.first().copied());
         let Some(m) = chosen else {
             break;
         };

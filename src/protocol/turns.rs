@@ -50,7 +50,11 @@ pub fn group_turns<G: Game>(root: &G, plies: &[G::Move]) -> Vec<Turn<G::Move>> {
                 t.plies.push(m);
                 t.complete = over;
             }
-            _ => turns.push(Turn { token, plies: vec![m], complete: over }),
+            _ => turns.push(Turn {
+                token,
+                plies: vec![m],
+                complete: over,
+            }),
         }
     }
     turns
@@ -58,7 +62,10 @@ pub fn group_turns<G: Game>(root: &G, plies: &[G::Move]) -> Vec<Turn<G::Move>> {
 
 /// The turn tokens of a line of plies (for the `pv` of an `info` line).
 pub fn turn_tokens<G: Game>(root: &G, plies: &[G::Move]) -> Vec<String> {
-    group_turns(root, plies).into_iter().map(|t| t.token).collect()
+    group_turns(root, plies)
+        .into_iter()
+        .map(|t| t.token)
+        .collect()
 }
 
 /// Plays one turn token on `pos`: its `;`-separated portions are parsed by
@@ -75,7 +82,10 @@ pub fn play_turn_token<G: Game>(pos: &mut G, token: &str) -> Result<(), MoveErro
             return Err(MoveError::Illegal(token.to_string()));
         }
         if portion.is_empty() {
-            return Err(MoveError::Malformed { token: token.to_string(), reason: "empty portion".into() });
+            return Err(MoveError::Malformed {
+                token: token.to_string(),
+                reason: "empty portion".into(),
+            });
         }
         let m = pos.parse_move(portion)?;
         pos.make(m);
@@ -87,5 +97,8 @@ pub fn play_turn_token<G: Game>(pos: &mut G, token: &str) -> Result<(), MoveErro
 /// The legal turn tokens of `pos` (protocol.md 6 `moves`): for one-ply turns the legal ply
 /// tokens, otherwise every whole turn, portions joined by `;`.
 pub fn legal_turn_tokens<G: Game>(pos: &G) -> Vec<String> {
-    perft::divide(pos, 1, Unit::Turn, 1).into_iter().map(|(token, _)| token).collect()
+    perft::divide(pos, 1, Unit::Turn, 1)
+        .into_iter()
+        .map(|(token, _)| token)
+        .collect()
 }
