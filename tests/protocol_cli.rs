@@ -40,7 +40,7 @@ fn perft_divide_in_stockfish_format() {
     assert!(out.status.success());
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 48 + 2, "{text}");
+    assert_eq!(lines.len(), 48 + 3, "{text}");
     assert_eq!(lines[48], "");
     assert_eq!(lines[49], "Nodes searched: 2039");
     assert!(text.ends_with("Nodes searched: 2039\n\n"));
