@@ -13,5 +13,8 @@ pub struct BenchReport {
 /// `hash_mb` MiB TT (cleared between positions), returning total nodes and time.
 pub fn run(depth: u32, threads: usize, hash_mb: usize) -> BenchReport {
     let _ = (depth, threads, hash_mb);
-    BenchReport { nodes: 0, time_ms: 0 }
+    BenchReport {
+        nodes: 0,
+        time_ms: 0,
+    }
 }

@@ -51,7 +51,11 @@ pub fn perft_turns<G: Game>(pos: &mut G, depth: u32) -> u64 {
     let mut nodes = 0;
     for &m in &list {
         pos.make(m);
-        let next = if pos.side_to_move() != side || pos.decided().is_some() { depth - 1 } else { depth };
+        let next = if pos.side_to_move() != side || pos.decided().is_some() {
+            depth - 1
+        } else {
+            depth
+        };
         nodes += perft_turns(pos, next);
         pos.unmake();
     }
@@ -105,7 +109,13 @@ fn root_lines<G: Game>(pos: &G, unit: Unit) -> Vec<(String, Vec<G::Move>)> {
     }
     let mut line = Vec::new();
     let mut token = String::new();
-    collect_turns(&mut p, unit == Unit::Turn && G::MULTI_PLY_TURNS, &mut line, &mut token, &mut out);
+    collect_turns(
+        &mut p,
+        unit == Unit::Turn && G::MULTI_PLY_TURNS,
+        &mut line,
+        &mut token,
+        &mut out,
+    );
     out
 }
 

@@ -21,7 +21,10 @@ fn load(file: &str) -> Vec<Case> {
             Case {
                 name: parts[0].to_string(),
                 fen: parts[1].to_string(),
-                counts: parts[2].split_whitespace().map(|n| n.parse().unwrap()).collect(),
+                counts: parts[2]
+                    .split_whitespace()
+                    .map(|n| n.parse().unwrap())
+                    .collect(),
             }
         })
         .collect()
@@ -35,8 +38,18 @@ fn run_suite<G: Game>(file: &str, max_nodes: Option<u64>) {
         let fen_before = pos.fen();
         for (i, &expected) in case.counts.iter().enumerate() {
             let depth = i as u32 + 1;
-            assert_eq!(perft(&mut pos, depth), expected, "{} depth {depth}", case.name);
-            assert_eq!(pos.fen(), fen_before, "{}: perft must restore the position", case.name);
+            assert_eq!(
+                perft(&mut pos, depth),
+                expected,
+                "{} depth {depth}",
+                case.name
+            );
+            assert_eq!(
+                pos.fen(),
+                fen_before,
+                "{}: perft must restore the position",
+                case.name
+            );
             if max_nodes.is_some_and(|m| expected > m) {
                 break;
             }
@@ -52,7 +65,10 @@ fn chess_suite_to_a_million() {
 
 /// Every listed depth: start position to 6, Kiwipete to 5 (release builds only: minutes in debug).
 #[test]
-#[cfg_attr(debug_assertions, ignore = "release-only: run with cargo test --release")]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "release-only: run with cargo test --release"
+)]
 fn chess_suite_full_depth() {
     run_suite::<Chess>("chess.perft", None);
 }
@@ -60,11 +76,16 @@ fn chess_suite_full_depth() {
 /// Divide sums to perft and is the same with several threads.
 #[test]
 fn divide_matches_perft_and_threads_agree() {
-    let pos = Chess::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
+    let pos =
+        Chess::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .unwrap();
     let one = divide(&pos, 3, Unit::Turn, 1);
     let two = divide(&pos, 3, Unit::Turn, 2);
     assert_eq!(one, two);
     assert_eq!(one.len(), 48);
     assert_eq!(one.iter().map(|r| r.1).sum::<u64>(), 97862);
-    assert!(one.iter().any(|(t, n)| t == "e1g1" && *n == 2059), "castling token and count: {one:?}");
+    assert!(
+        one.iter().any(|(t, n)| t == "e1g1" && *n == 2059),
+        "castling token and count: {one:?}"
+    );
 }

@@ -29,9 +29,27 @@ pub const ORTHOGONAL: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 /// Offsets of the diagonal steps (Betza `F`), the directions of a bishop.
 pub const DIAGONAL: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 /// Offsets of the knight leap (Betza `N`).
-pub const KNIGHT: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+pub const KNIGHT: [(i32, i32); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
 /// Offsets of the king step (Betza `K` = `WF`).
-pub const KING: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+pub const KING: [(i32, i32); 8] = [
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
 
 /// For each cell, the set of squares reached by one leap among `offsets`.
 #[derive(Clone, Debug)]
@@ -101,7 +119,12 @@ impl<B: Bitboard> RayTable<B> {
                 masks.push(m);
             }
         }
-        RayTable { dirs: dirs.to_vec(), rays, masks, cells }
+        RayTable {
+            dirs: dirs.to_vec(),
+            rays,
+            masks,
+            cells,
+        }
     }
 
     /// The directions of this table, in the order they were given.
@@ -184,15 +207,15 @@ mod tests {
         let r = RayTable::<u64>::new(&g, &ORTHOGONAL);
         let a1 = g.parse_square("a1").unwrap();
         assert_eq!(r.rider_attacks(a1, 0).count(), 5 + 6);
-        // Mitosis: a rook on e0 (base) sees e1..e9 and, on an empty board, e10 too; the base
-        // rules that forbid ending there are the variant's (rules/mitosis.md 1).
+        // Mitosis: on the raw geometry a rook on e0 (base) sees e1..e10 and d0, f0; the base
+        // rules that forbid ending in a base are the variant's (rules/mitosis.md 1).
         let m = BOARD_MITOSIS;
         let rm = RayTable::<u128>::new(&m, &ORTHOGONAL);
         let e0 = m.parse_square("e0").unwrap();
-        assert_eq!(rm.rider_attacks(e0, 0).count(), 10 + 1);
-        // No lateral moves from e0 into cells that are not squares except d0/f0.
+        assert_eq!(rm.rider_attacks(e0, 0).count(), 10 + 2);
         let d0 = m.parse_square("d0").unwrap();
         assert!(rm.rider_attacks(e0, 0).has(d0 as usize));
+        // Rays stop at cells that are not squares: nothing west of d0.
         assert_eq!(rm.rider_attacks(d0, 0).count(), 10 + 2);
     }
 

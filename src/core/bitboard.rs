@@ -119,7 +119,10 @@ mod tests {
         assert_eq!(b.lsb(), 3);
         assert_eq!(b.msb(), (B::BITS - 1) as usize);
         assert!(b.has(40) && !b.has(41));
-        assert_eq!(b.iter().collect::<Vec<_>>(), vec![3, 40, (B::BITS - 1) as usize]);
+        assert_eq!(
+            b.iter().collect::<Vec<_>>(),
+            vec![3, 40, (B::BITS - 1) as usize]
+        );
         assert_eq!(b.pop_lsb(), 3);
         assert_eq!(b.count(), 2);
     }

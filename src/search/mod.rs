@@ -49,7 +49,11 @@ pub struct SearchOptions {
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        SearchOptions { threads: 1, multipv: 1, move_overhead_ms: 10 }
+        SearchOptions {
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: 10,
+        }
     }
 }
 

@@ -100,7 +100,10 @@ pub struct FenError {
 impl FenError {
     /// A FEN error for `field` with a human-readable `reason`.
     pub fn new(field: &'static str, reason: impl Into<String>) -> Self {
-        FenError { field, reason: reason.into() }
+        FenError {
+            field,
+            reason: reason.into(),
+        }
     }
 }
 

@@ -127,7 +127,12 @@ fn find_magics(dirs: &[(i32, i32)], slider: &mut Vec<u64>, rng: &mut SplitMix64)
                 }
             });
             if ok {
-                *m = Magic { mask, magic, shift, offset };
+                *m = Magic {
+                    mask,
+                    magic,
+                    shift,
+                    offset,
+                };
                 break;
             }
         }
@@ -168,7 +173,16 @@ fn build() -> Tables {
             }
         }
     }
-    Tables { knight, king, pawn, rook, bishop, slider, between, line }
+    Tables {
+        knight,
+        king,
+        pawn,
+        rook,
+        bishop,
+        slider,
+        between,
+        line,
+    }
 }
 
 fn ray_squares(sq: usize, (df, dr): (i32, i32)) -> Vec<usize> {

@@ -21,7 +21,13 @@ use crate::variants::{FenError, Game, GameResult, MoveError, Outcome, Terminal, 
 impl Game for Chess {
     type Move = Move;
 
-    const INFO: VariantInfo = VariantInfo { name: "chess", files: 8, ranks: 8, pocket: false, portions: 1 };
+    const INFO: VariantInfo = VariantInfo {
+        name: "chess",
+        files: 8,
+        ranks: 8,
+        pocket: false,
+        portions: 1,
+    };
 
     fn startpos() -> Self {
         Chess::parse_fen(START_FEN).expect("start FEN is valid")
@@ -104,12 +110,23 @@ impl Game for Chess {
         self.generate_legal(&mut list);
         if list.is_empty() {
             return Some(if self.checkers != 0 {
-                Outcome { result: GameResult::win_for(!self.stm), reason: "checkmate".into() }
+                Outcome {
+                    result: GameResult::win_for(!self.stm),
+                    reason: "checkmate".into(),
+                }
             } else {
-                Outcome { result: GameResult::Draw, reason: "stalemate".into() }
+                Outcome {
+                    result: GameResult::Draw,
+                    reason: "stalemate".into(),
+                }
             });
         }
-        let draw = |reason: &str| Some(Outcome { result: GameResult::Draw, reason: reason.into() });
+        let draw = |reason: &str| {
+            Some(Outcome {
+                result: GameResult::Draw,
+                reason: reason.into(),
+            })
+        };
         if self.halfmove >= 100 {
             return draw("fifty-move rule");
         }
@@ -124,7 +141,8 @@ impl Game for Chess {
 
     fn null_move_allowed(&self) -> bool {
         let us = self.stm;
-        self.checkers == 0 && self.color_bb(us) & !(self.pieces(us, Kind::Pawn) | self.pieces(us, Kind::King)) != 0
+        self.checkers == 0
+            && self.color_bb(us) & !(self.pieces(us, Kind::Pawn) | self.pieces(us, Kind::King)) != 0
     }
 
     fn make_null(&mut self) {
@@ -132,12 +150,21 @@ impl Game for Chess {
     }
 
     fn parse_move(&self, token: &str) -> Result<Move, MoveError> {
-        let malformed = |reason: &str| MoveError::Malformed { token: token.to_string(), reason: reason.to_string() };
+        let malformed = |reason: &str| MoveError::Malformed {
+            token: token.to_string(),
+            reason: reason.to_string(),
+        };
         if !token.is_ascii() || !(4..=5).contains(&token.len()) {
-            return Err(malformed("expected from-square, to-square and an optional promotion letter"));
+            return Err(malformed(
+                "expected from-square, to-square and an optional promotion letter",
+            ));
         }
-        let from = BOARD_8X8.parse_square(&token[0..2]).map_err(|e| malformed(&e.to_string()))?;
-        let to = BOARD_8X8.parse_square(&token[2..4]).map_err(|e| malformed(&e.to_string()))?;
+        let from = BOARD_8X8
+            .parse_square(&token[0..2])
+            .map_err(|e| malformed(&e.to_string()))?;
+        let to = BOARD_8X8
+            .parse_square(&token[2..4])
+            .map_err(|e| malformed(&e.to_string()))?;
         let promo = match token.as_bytes().get(4) {
             None => None,
             Some(b'q') => Some(Kind::Queen),
@@ -178,7 +205,10 @@ impl Game for Chess {
                 s.push_str(" | ");
                 s.push(if p.is_none() { ' ' } else { p.letter() });
             }
-            s.push_str(&format!(" | {}\n +---+---+---+---+---+---+---+---+\n", rank + 1));
+            s.push_str(&format!(
+                " | {}\n +---+---+---+---+---+---+---+---+\n",
+                rank + 1
+            ));
         }
         s.push_str("   a   b   c   d   e   f   g   h\n\n");
         s.push_str(&format!("Fen: {}\nKey: {:016X}\n", self.to_fen(), self.key));

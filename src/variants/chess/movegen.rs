@@ -142,7 +142,13 @@ impl Chess {
     }
 
     #[inline(always)]
-    fn generate_pawns<const TACTICAL: bool>(&self, list: &mut MoveList<Move>, pinned: u64, check_mask: u64, ksq: u8) {
+    fn generate_pawns<const TACTICAL: bool>(
+        &self,
+        list: &mut MoveList<Move>,
+        pinned: u64,
+        check_mask: u64,
+        ksq: u8,
+    ) {
         let us = self.stm;
         let them = !us;
         let occ = self.occupied();
@@ -182,7 +188,10 @@ impl Chess {
             Color::White => (-7, -9),
             Color::Black => (9, 7),
         };
-        for (caps, bk) in [(left & caps_targets, back_l), (right & caps_targets, back_r)] {
+        for (caps, bk) in [
+            (left & caps_targets, back_l),
+            (right & caps_targets, back_r),
+        ] {
             push_shifted(list, caps & !promo_rank, bk, MoveKind::Normal);
             push_promotions::<false>(list, caps & promo_rank, bk);
         }
@@ -217,7 +226,11 @@ impl Chess {
                         list.push(Move::new(from, to, MoveKind::Normal));
                         let two = up(one & double_rank) & empty;
                         if two != 0 {
-                            list.push(Move::new(from, two.trailing_zeros() as u8, MoveKind::DoublePush));
+                            list.push(Move::new(
+                                from,
+                                two.trailing_zeros() as u8,
+                                MoveKind::DoublePush,
+                            ));
                         }
                     }
                 }

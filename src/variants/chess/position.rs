@@ -36,7 +36,7 @@ pub(crate) struct Keys {
 }
 
 pub(crate) static KEYS: LazyLock<Keys> = LazyLock::new(|| {
-    let k = zobrist::keys(0x0c4e_55, 12 * 64 + 1 + 16 + 8);
+    let k = zobrist::keys(0x000c_4e55, 12 * 64 + 1 + 16 + 8);
     let mut piece = [[0; 64]; 12];
     for (p, row) in piece.iter_mut().enumerate() {
         row.copy_from_slice(&k[p * 64..p * 64 + 64]);
@@ -53,7 +53,12 @@ pub(crate) static KEYS: LazyLock<Keys> = LazyLock::new(|| {
     }
     let mut ep_file = [0; 8];
     ep_file.copy_from_slice(&k[12 * 64 + 17..12 * 64 + 25]);
-    Keys { piece, side: k[12 * 64], castling, ep_file }
+    Keys {
+        piece,
+        side: k[12 * 64],
+        castling,
+        ep_file,
+    }
 });
 
 /// Castling rights that survive a move touching each square (king and rook home squares).
@@ -326,7 +331,10 @@ impl Chess {
 
     /// Takes back the last move (or null move).
     pub fn unmake_move(&mut self) {
-        let u = self.stack.pop().expect("unmake without a move to take back");
+        let u = self
+            .stack
+            .pop()
+            .expect("unmake without a move to take back");
         self.stm = !self.stm;
         let us = self.stm;
         if us == Color::Black {
@@ -453,10 +461,16 @@ impl Chess {
     pub fn parse_fen(fen: &str) -> Result<Chess, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.len() < 4 {
-            return Err(FenError::new("fen", format!("expected at least 4 fields, found {}", fields.len())));
+            return Err(FenError::new(
+                "fen",
+                format!("expected at least 4 fields, found {}", fields.len()),
+            ));
         }
         if fields.len() > 6 {
-            return Err(FenError::new("fen", format!("expected at most 6 fields, found {}", fields.len())));
+            return Err(FenError::new(
+                "fen",
+                format!("expected at most 6 fields, found {}", fields.len()),
+            ));
         }
         let mut pos = Chess {
             board: [Piece::NONE; 64],
@@ -473,7 +487,10 @@ impl Chess {
         };
         let rows: Vec<&str> = fields[0].split('/').collect();
         if rows.len() != 8 {
-            return Err(FenError::new("board", format!("expected 8 ranks, found {}", rows.len())));
+            return Err(FenError::new(
+                "board",
+                format!("expected 8 ranks, found {}", rows.len()),
+            ));
         }
         for (i, row) in rows.iter().enumerate() {
             let rank = 7 - i;
@@ -481,9 +498,14 @@ impl Chess {
             let mut digits = String::new();
             let flush = |digits: &mut String, file: &mut usize| -> Result<(), FenError> {
                 if !digits.is_empty() {
-                    let n: usize = digits.parse().map_err(|_| FenError::new("board", "bad number"))?;
+                    let n: usize = digits
+                        .parse()
+                        .map_err(|_| FenError::new("board", "bad number"))?;
                     if n == 0 {
-                        return Err(FenError::new("board", format!("empty run of 0 on rank {}", rank + 1)));
+                        return Err(FenError::new(
+                            "board",
+                            format!("empty run of 0 on rank {}", rank + 1),
+                        ));
                     }
                     *file += n;
                     digits.clear();
@@ -499,27 +521,40 @@ impl Chess {
                 let (color, kind) = Kind::from_letter(c)
                     .ok_or_else(|| FenError::new("board", format!("unknown piece letter '{c}'")))?;
                 if file >= 8 {
-                    return Err(FenError::new("board", format!("rank {} has more than 8 files", rank + 1)));
+                    return Err(FenError::new(
+                        "board",
+                        format!("rank {} has more than 8 files", rank + 1),
+                    ));
                 }
                 pos.put((rank * 8 + file) as u8, Piece::new(color, kind));
                 file += 1;
             }
             flush(&mut digits, &mut file)?;
             if file != 8 {
-                return Err(FenError::new("board", format!("rank {} has {} files, expected 8", rank + 1, file)));
+                return Err(FenError::new(
+                    "board",
+                    format!("rank {} has {} files, expected 8", rank + 1, file),
+                ));
             }
         }
         for color in Color::ALL {
             let n = pos.pieces(color, Kind::King).count_ones();
             if n != 1 {
-                return Err(FenError::new("board", format!("{color:?} has {n} kings, expected 1")));
+                return Err(FenError::new(
+                    "board",
+                    format!("{color:?} has {n} kings, expected 1"),
+                ));
             }
         }
         if pos.by_kind[0] & (attacks::RANK_1 | attacks::RANK_8) != 0 {
             return Err(FenError::new("board", "pawn on the first or last rank"));
         }
-        pos.stm = Color::from_fen(fields[1])
-            .ok_or_else(|| FenError::new("side to move", format!("expected 'w' or 'b', found '{}'", fields[1])))?;
+        pos.stm = Color::from_fen(fields[1]).ok_or_else(|| {
+            FenError::new(
+                "side to move",
+                format!("expected 'w' or 'b', found '{}'", fields[1]),
+            )
+        })?;
         if fields[2] != "-" {
             for c in fields[2].chars() {
                 let (bit, king, rook, color) = match c {
@@ -527,13 +562,23 @@ impl Chess {
                     'Q' => (WQ, 4, 0, Color::White),
                     'k' => (BK, 60, 63, Color::Black),
                     'q' => (BQ, 60, 56, Color::Black),
-                    _ => return Err(FenError::new("castling", format!("unknown castling letter '{c}'"))),
+                    _ => {
+                        return Err(FenError::new(
+                            "castling",
+                            format!("unknown castling letter '{c}'"),
+                        ))
+                    }
                 };
                 if pos.castling & bit != 0 {
                     return Err(FenError::new("castling", format!("'{c}' given twice")));
                 }
-                if pos.board[king] != Piece::new(color, Kind::King) || pos.board[rook] != Piece::new(color, Kind::Rook) {
-                    return Err(FenError::new("castling", format!("right '{c}' without its King and Rook at home")));
+                if pos.board[king] != Piece::new(color, Kind::King)
+                    || pos.board[rook] != Piece::new(color, Kind::Rook)
+                {
+                    return Err(FenError::new(
+                        "castling",
+                        format!("right '{c}' without its King and Rook at home"),
+                    ));
                 }
                 pos.castling |= bit;
             }
@@ -542,7 +587,11 @@ impl Chess {
             let sq = crate::core::geometry::BOARD_8X8
                 .parse_square(fields[3])
                 .map_err(|e| FenError::new("en passant", e.to_string()))?;
-            let (rank, pushed) = if pos.stm == Color::White { (5, sq - 8) } else { (2, sq + 8) };
+            let (rank, pushed) = if pos.stm == Color::White {
+                (5, sq - 8)
+            } else {
+                (2, sq + 8)
+            };
             if sq / 8 != rank
                 || pos.board[pushed as usize] != Piece::new(!pos.stm, Kind::Pawn)
                 || !pos.board[sq as usize].is_none()
@@ -572,7 +621,10 @@ impl Chess {
         }
         let them = !pos.stm;
         if pos.attackers_to(pos.king_sq(them), pos.occupied(), pos.stm) != 0 {
-            return Err(FenError::new("position", "the side not to move is in check"));
+            return Err(FenError::new(
+                "position",
+                "the side not to move is in check",
+            ));
         }
         pos.key = pos.compute_key();
         pos.checkers = pos.compute_checkers();

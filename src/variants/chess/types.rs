@@ -22,7 +22,14 @@ pub enum Kind {
 
 impl Kind {
     /// All kinds, pawn first.
-    pub const ALL: [Kind; 6] = [Kind::Pawn, Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen, Kind::King];
+    pub const ALL: [Kind; 6] = [
+        Kind::Pawn,
+        Kind::Knight,
+        Kind::Bishop,
+        Kind::Rook,
+        Kind::Queen,
+        Kind::King,
+    ];
 
     /// Index into per-kind arrays (0..6).
     #[inline(always)]
@@ -52,7 +59,11 @@ impl Kind {
             'k' => Kind::King,
             _ => return None,
         };
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         Some((color, kind))
     }
 }

@@ -1,0 +1,405 @@
+//! Orthodox chess rules (FIDE Laws): FEN, move tokens, make/unmake, and every way a game ends.
+
+use menagerie::core::zobrist::SplitMix64;
+use menagerie::core::MoveList;
+use menagerie::variants::chess::{Chess, Move, START_FEN};
+use menagerie::variants::{FenError, Game, GameResult, MoveError, Terminal};
+
+fn pos(fen: &str) -> Chess {
+    Chess::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn legal(p: &Chess) -> Vec<String> {
+    let mut l = MoveList::new();
+    p.legal_moves(&mut l);
+    let mut v: Vec<String> = l.iter().map(|&m| p.move_token(m)).collect();
+    v.sort();
+    v
+}
+
+fn play(p: &mut Chess, tokens: &str) {
+    for t in tokens.split_whitespace() {
+        let m = p.parse_move(t).unwrap_or_else(|e| panic!("{t}: {e}"));
+        p.make(m);
+    }
+}
+
+#[test]
+fn fen_round_trips() {
+    for fen in [
+        START_FEN,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        "4k3/8/8/8/8/8/8/4K3 b - - 99 120",
+    ] {
+        assert_eq!(pos(fen).fen(), fen);
+    }
+}
+
+#[test]
+fn en_passant_field_is_canonical() {
+    // After 1.e4 no black pawn can capture on e3: the field is dropped, as Stockfish prints it.
+    let mut p = Chess::startpos();
+    play(&mut p, "e2e4");
+    assert_eq!(
+        p.fen(),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    let q = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    assert_eq!(q.key(), p.key(), "same position, same key");
+}
+
+#[test]
+fn bad_fens_name_the_field() {
+    let cases: &[(&str, &str)] = &[
+        ("", "fen"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "board"),
+        (
+            "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "board",
+        ),
+        (
+            "rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "board",
+        ),
+        (
+            "rnbqqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "board",
+        ),
+        (
+            "Pnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+            "board",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            "side to move",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQxq - 0 1",
+            "castling",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1",
+            "castling",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
+            "en passant",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1",
+            "en passant",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+            "halfmove clock",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0",
+            "fullmove number",
+        ),
+        ("4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1", "position"),
+    ];
+    for &(fen, field) in cases {
+        match Chess::from_fen(fen) {
+            Err(FenError { field: f, reason }) => {
+                assert_eq!(f, field, "{fen}: {reason}");
+                assert!(!reason.is_empty());
+            }
+            Ok(_) => panic!("accepted bad FEN {fen}"),
+        }
+    }
+}
+
+#[test]
+fn move_tokens_parse_back_and_are_unique() {
+    let mut rng = SplitMix64::new(42);
+    let mut p = Chess::startpos();
+    let mut checked = 0;
+    for _ in 0..3000 {
+        let mut l = MoveList::new();
+        p.legal_moves(&mut l);
+        if l.is_empty() || p.halfmove_clock() >= 100 {
+            p = Chess::startpos();
+            continue;
+        }
+        let mut tokens: Vec<String> = Vec::new();
+        for &m in &l {
+            let t = p.move_token(m);
+            assert_eq!(p.parse_move(&t), Ok(m), "{t} in {}", p.fen());
+            tokens.push(t);
+        }
+        let n = tokens.len();
+        tokens.sort();
+        tokens.dedup();
+        assert_eq!(tokens.len(), n, "tokens unique in {}", p.fen());
+        checked += n;
+        p.make(l[rng.below(l.len() as u64) as usize]);
+    }
+    assert!(checked > 50_000);
+}
+
+#[test]
+fn malformed_and_illegal_tokens() {
+    let p = Chess::startpos();
+    assert!(matches!(p.parse_move("e2e5"), Err(MoveError::Illegal(_))));
+    assert!(matches!(
+        p.parse_move("e2"),
+        Err(MoveError::Malformed { .. })
+    ));
+    assert!(matches!(
+        p.parse_move("e2e4x"),
+        Err(MoveError::Malformed { .. })
+    ));
+    assert!(matches!(
+        p.parse_move("z2e4"),
+        Err(MoveError::Malformed { .. })
+    ));
+    assert!(matches!(
+        p.parse_move("é2e4"),
+        Err(MoveError::Malformed { .. })
+    ));
+    assert!(matches!(p.parse_move("e7e5"), Err(MoveError::Illegal(_))));
+}
+
+/// Over thousands of random playout plies, unmake restores FEN and key exactly, and the
+/// incremental key equals the key computed from scratch.
+#[test]
+fn make_unmake_property() {
+    let mut rng = SplitMix64::new(7);
+    for game in 0..60 {
+        let mut p = if game % 2 == 0 {
+            Chess::startpos()
+        } else {
+            pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+        };
+        let mut fens = vec![p.fen()];
+        let mut keys = vec![p.key()];
+        for _ in 0..200 {
+            let mut l = MoveList::new();
+            p.legal_moves(&mut l);
+            if l.is_empty() {
+                break;
+            }
+            // Every move: make, check the key, unmake, check restoration.
+            for &m in &l {
+                p.make(m);
+                assert_eq!(
+                    p.key(),
+                    p.compute_key(),
+                    "incremental key after {}",
+                    p.fen()
+                );
+                p.unmake();
+                assert_eq!(p.fen(), *fens.last().unwrap());
+                assert_eq!(p.key(), *keys.last().unwrap());
+            }
+            p.make(l[rng.below(l.len() as u64) as usize]);
+            // The FEN printed and re-read gives the same key.
+            assert_eq!(
+                Chess::from_fen(&p.fen()).unwrap().key(),
+                p.key(),
+                "{}",
+                p.fen()
+            );
+            fens.push(p.fen());
+            keys.push(p.key());
+        }
+        while fens.len() > 1 {
+            p.unmake();
+            fens.pop();
+            keys.pop();
+            assert_eq!(p.fen(), *fens.last().unwrap());
+            assert_eq!(p.key(), *keys.last().unwrap());
+        }
+    }
+}
+
+#[test]
+fn castling_rules() {
+    // Through an attacked square (f1 by the rook on f8): no king-side castling.
+    let p = pos("3k1r2/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    let l = legal(&p);
+    assert!(!l.contains(&"e1g1".to_string()));
+    assert!(l.contains(&"e1c1".to_string()));
+    // Out of check: none.
+    let p = pos("3kr3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    assert!(!legal(&p).iter().any(|t| t == "e1g1" || t == "e1c1"));
+    // b1 attacked does not matter for queen-side castling; b1 occupied does.
+    let p = pos("1r1k4/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    assert!(legal(&p).contains(&"e1c1".to_string()));
+    let p = pos("4k3/8/8/8/8/8/8/RN2K2R w KQ - 0 1");
+    assert!(!legal(&p).contains(&"e1c1".to_string()));
+    // Moving the rook loses that right only; the king-side move puts the rook on f1.
+    let mut p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    play(&mut p, "a1a2");
+    assert_eq!(p.fen(), "r3k2r/8/8/8/8/8/R7/4K2R b Kkq - 1 1");
+    play(&mut p, "e8g8");
+    assert_eq!(p.fen(), "r4rk1/8/8/8/8/8/R7/4K2R w K - 2 2");
+    // Capturing a rook on its home square removes the opponent's right.
+    let mut p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    play(&mut p, "a1a8");
+    assert_eq!(p.fen(), "R3k2r/8/8/8/8/8/8/4K2R b Kk - 0 1");
+    // The Chess960-style token (king takes rook) is accepted as input.
+    let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    assert_eq!(p.parse_move("e1h1"), p.parse_move("e1g1"));
+}
+
+#[test]
+fn en_passant_rules() {
+    let mut p = pos("4k3/8/8/8/1p6/8/P7/4K3 w - - 0 1");
+    play(&mut p, "a2a4");
+    assert_eq!(p.fen(), "4k3/8/8/8/Pp6/8/8/4K3 b - a3 0 1");
+    assert!(legal(&p).contains(&"b4a3".to_string()));
+    play(&mut p, "b4a3");
+    assert_eq!(p.fen(), "4k3/8/8/8/8/p7/8/4K3 w - - 0 2");
+    // Only on the very next move.
+    let mut p = pos("4k3/8/8/8/1p6/8/P7/4K3 w - - 0 1");
+    play(&mut p, "a2a4 e8d8 e1d1");
+    assert!(!legal(&p).contains(&"b4a3".to_string()));
+    // Horizontal pin through both pawns: the capture would expose the King on the rank.
+    let p = pos("8/8/8/K2pP2r/8/8/8/7k w - d6 0 1");
+    assert!(!legal(&p).contains(&"e5d6".to_string()));
+    // En passant that removes a checking pawn.
+    let p = pos("8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1");
+    assert!(legal(&p).contains(&"e4d3".to_string()));
+}
+
+#[test]
+fn promotion_rules() {
+    let mut p = pos("1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+    let l = legal(&p);
+    for t in ["a7a8q", "a7a8r", "a7a8b", "a7a8n", "a7b8q", "a7b8n"] {
+        assert!(l.contains(&t.to_string()), "{t}");
+    }
+    assert!(!l.contains(&"a7a8".to_string()));
+    assert!(p.parse_move("a7a8").is_err(), "promotion needs its letter");
+    play(&mut p, "a7b8n");
+    assert_eq!(p.fen(), "1N2k3/8/8/8/8/8/8/4K3 b - - 0 1");
+}
+
+#[test]
+fn pins_and_checks() {
+    // A pinned knight cannot move; a pinned rook moves along the pin line only.
+    let p = pos("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1");
+    assert!(!legal(&p).iter().any(|t| t.starts_with("e2")));
+    let p = pos("4k3/4r3/8/8/8/8/4R3/4K3 w - - 0 1");
+    let l = legal(&p);
+    assert!(l.contains(&"e2e7".to_string()) && l.contains(&"e2e5".to_string()));
+    assert!(!l.contains(&"e2d2".to_string()));
+    // Double check: only King moves.
+    let p = pos("4k3/8/8/8/8/5n2/8/R3K2r w - - 0 1");
+    assert!(legal(&p).iter().all(|t| t.starts_with("e1")));
+}
+
+#[test]
+fn checkmate_and_stalemate() {
+    // Fool's mate.
+    let mut p = Chess::startpos();
+    play(&mut p, "f2f3 e7e5 g2g4 d8h4");
+    assert!(p.in_check());
+    assert!(legal(&p).is_empty());
+    assert_eq!(p.no_moves_terminal(), Terminal::Loss);
+    let o = p.outcome().unwrap();
+    assert_eq!(
+        (o.result, o.reason.as_str()),
+        (GameResult::BlackWins, "checkmate")
+    );
+    // Stalemate.
+    let p = pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    assert!(legal(&p).is_empty() && !p.in_check());
+    assert_eq!(p.no_moves_terminal(), Terminal::Draw);
+    let o = p.outcome().unwrap();
+    assert_eq!(
+        (o.result, o.reason.as_str()),
+        (GameResult::Draw, "stalemate")
+    );
+}
+
+#[test]
+fn fifty_move_rule() {
+    let p = pos("4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
+    assert!(p.outcome().is_none());
+    let mut p2 = p.clone();
+    play(&mut p2, "a1a2");
+    let o = p2.outcome().unwrap();
+    assert_eq!(
+        (o.result, o.reason.as_str()),
+        (GameResult::Draw, "fifty-move rule")
+    );
+    assert!(p2.is_draw(1));
+    // A pawn move resets the clock.
+    let mut p3 = pos("4k3/8/8/8/8/8/P7/4K3 w - - 99 80");
+    play(&mut p3, "a2a3");
+    assert!(p3.outcome().is_none());
+    // Checkmate on the hundredth half-move counts as mate (FIDE 9.3).
+    let mut p4 = pos("k7/8/1K6/8/8/8/8/7R w - - 99 80");
+    play(&mut p4, "h1h8");
+    assert_eq!(p4.outcome().unwrap().reason, "checkmate");
+    assert!(!p4.is_draw(1));
+}
+
+#[test]
+fn threefold_repetition() {
+    let mut p = Chess::startpos();
+    play(&mut p, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
+    assert!(
+        p.outcome().is_none(),
+        "the start position has occurred twice only"
+    );
+    play(&mut p, "f6g8");
+    let o = p.outcome().unwrap();
+    assert_eq!(
+        (o.result, o.reason.as_str()),
+        (GameResult::Draw, "threefold repetition")
+    );
+    // Inside the search, a single repetition after the root is a draw.
+    let mut q = Chess::startpos();
+    play(&mut q, "g1f3 g8f6 f3g1 f6g8");
+    assert!(q.is_draw(4));
+    assert!(
+        !q.is_draw(3),
+        "a repeat before the root needs three occurrences"
+    );
+}
+
+#[test]
+fn insufficient_material() {
+    for fen in [
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4KN2 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4KB2 b - - 0 1",
+        "4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1",
+    ] {
+        let p = pos(fen);
+        assert_eq!(
+            p.outcome().map(|o| o.reason),
+            Some("insufficient material".to_string()),
+            "{fen}"
+        );
+    }
+    for fen in [
+        "4k3/8/8/8/8/8/8/3NKN2 w - - 0 1",
+        "4kb2/8/8/8/8/8/8/3BK3 w - - 0 1",
+        "4k3/8/8/8/8/8/P7/4K3 w - - 0 1",
+    ] {
+        assert!(pos(fen).outcome().is_none(), "{fen}");
+    }
+}
+
+#[test]
+fn null_move_switch() {
+    let p = Chess::startpos();
+    assert!(p.null_move_allowed());
+    let p = pos("4k3/8/8/8/8/8/P7/4K3 w - - 0 1");
+    assert!(!p.null_move_allowed(), "pawn endings are zugzwang-prone");
+    let mut p = pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+    let key = p.key();
+    p.make_null();
+    assert_eq!(p.side_to_move(), menagerie::core::Color::Black);
+    assert_ne!(p.key(), key);
+    p.unmake();
+    assert_eq!(p.key(), key);
+    let _ = Move::NULL;
+}
