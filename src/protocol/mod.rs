@@ -9,6 +9,8 @@
 
 pub mod command;
 pub mod engine;
+#[cfg(test)]
+mod mock;
 pub mod options;
 pub mod output;
 mod session;

@@ -342,3 +342,44 @@ fn complete_turn<G: Game>(root: &G, turn: &mut Turn<G::Move>, tt: &Tt) {
     }
     turn.complete = true;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::mock::{Pick, TwoStep};
+
+    #[test]
+    fn a_pv_cut_inside_the_first_turn_is_completed() {
+        let tt = Tt::new(1);
+        let (best, ponder) = best_and_ponder(&TwoStep::startpos(), &[Pick(2)], &tt);
+        let best = best.expect("a best turn");
+        assert!(best.starts_with("p2;p"), "{best}");
+        assert_eq!(ponder, None);
+    }
+
+    #[test]
+    fn ponder_is_the_second_whole_turn() {
+        let tt = Tt::new(1);
+        let pv = [Pick(2), Pick(2), Pick(1), Pick(2)];
+        let (best, ponder) = best_and_ponder(&TwoStep::startpos(), &pv, &tt);
+        assert_eq!(best.as_deref(), Some("p2;p2"));
+        assert_eq!(ponder.as_deref(), Some("p1;p2"));
+        let (_, ponder) = best_and_ponder(&TwoStep::startpos(), &pv[..3], &tt);
+        assert_eq!(ponder, None);
+    }
+
+    #[test]
+    fn game_over_lines() {
+        let mut pos = TwoStep::startpos();
+        for _ in 0..3 {
+            pos.make(Pick(2));
+            pos.make(Pick(1));
+        }
+        // White (turns 1 and 3) picked 6, Black 3; Black is to move and has lost.
+        let outcome = pos.outcome().expect("over");
+        assert_eq!(
+            game_over_report(&pos, &outcome),
+            "info depth 0 score mate 0\ninfo string result 1-0 {all picks made}\nbestmove (none)"
+        );
+    }
+}

@@ -102,3 +102,45 @@ pub fn legal_turn_tokens<G: Game>(pos: &G) -> Vec<String> {
         .map(|(token, _)| token)
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::mock::{Pick, TwoStep};
+
+    #[test]
+    fn plies_group_into_turns() {
+        let turns = group_turns(&TwoStep::startpos(), &[Pick(1), Pick(2), Pick(2)]);
+        let tokens: Vec<(&str, bool)> = turns
+            .iter()
+            .map(|t| (t.token.as_str(), t.complete))
+            .collect();
+        assert_eq!(tokens, vec![("p1;p2", true), ("p2", false)]);
+        // An illegal ply (the null move) cuts the line.
+        assert_eq!(
+            turn_tokens(&TwoStep::startpos(), &[Pick(1), Pick(0), Pick(1)]),
+            vec!["p1"]
+        );
+    }
+
+    #[test]
+    fn turn_tokens_play_portion_by_portion() {
+        let mut pos = TwoStep::startpos();
+        play_turn_token(&mut pos, "p1;p2").unwrap();
+        assert_eq!(pos.side_to_move(), crate::core::Color::Black);
+        // A single portion is fine; a token running into the next turn is not.
+        play_turn_token(&mut pos, "p2").unwrap();
+        assert!(play_turn_token(&mut pos.clone(), "p1;p1").is_err());
+        play_turn_token(&mut pos, "p1").unwrap();
+        assert!(play_turn_token(&mut pos.clone(), "p1;").is_err());
+        assert!(play_turn_token(&mut pos.clone(), "p3").is_err());
+    }
+
+    #[test]
+    fn legal_turns_are_whole_turns() {
+        assert_eq!(
+            legal_turn_tokens(&TwoStep::startpos()),
+            vec!["p1;p1", "p1;p2", "p2;p1", "p2;p2"]
+        );
+    }
+}
