@@ -333,6 +333,16 @@ fn bad_input_gets_one_error_line_and_changes_nothing() {
         );
         assert!(out[0].len() < 400, "error line too long for '{shown}'");
     }
+    // Bytes that are not UTF-8.
+    let stdin = e.stdin.as_mut().expect("stdin open");
+    stdin
+        .write_all(b"\xff\xfe go \x80\nisready\n")
+        .expect("write");
+    stdin.flush().expect("flush");
+    let out = e.read_until(|l| l == "readyok", QUICK);
+    assert_eq!(out.len(), 2, "{out:#?}");
+    assert!(out[0].starts_with("info string error "), "{out:#?}");
+
     assert_eq!(e.fen(), AFTER_E4_E5);
     e.assert_ready();
     assert!(e.command("").is_empty());

@@ -40,7 +40,7 @@ impl TwoStep {
     }
 
     fn side_of(ply: usize) -> Color {
-        if (ply / 2) % 2 == 0 {
+        if (ply / 2).is_multiple_of(2) {
             Color::White
         } else {
             Color::Black
