@@ -9,6 +9,7 @@ use std::fmt::Debug;
 use crate::core::{Color, MoveList};
 
 pub mod chess;
+pub mod mystic;
 
 /// A ply's compact representation. `Default` is the null move (never legal); `pack` gives the
 /// 32 bits stored in the transposition table and `unpack(pack(m)) == m` for every move.
