@@ -342,3 +342,15 @@ fn malformed_tokens() {
     ));
     assert!(matches!(p.parse_move("e1e1q"), Err(MoveError::Illegal(_))));
 }
+
+#[test]
+fn replay_of_the_seed_record_ends_drawn() {
+    // rules/mystic.md 7 through the generic replay (menagerie replay).
+    let r = menagerie::replay::replay(&Mystic::startpos(), GAME_RECORD).unwrap();
+    assert_eq!(r.plies.len(), 69);
+    assert_eq!(r.final_fen, CHECKPOINTS.last().unwrap().1);
+    assert_eq!(r.result, "1/2-1/2 {insufficient material}");
+    for &(ply, fen) in &CHECKPOINTS[..CHECKPOINTS.len() - 1] {
+        assert_eq!(r.plies[ply].fen_before, fen, "before ply {}", ply + 1);
+    }
+}

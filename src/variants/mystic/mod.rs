@@ -628,6 +628,10 @@ impl Game for Mystic {
         }
     }
 
+    fn import_move(&self, text: &str) -> Result<MysticMove, MoveError> {
+        notation::import_move(self, text)
+    }
+
     fn display(&self) -> String {
         let mut s = self.chess.display();
         if let Some(i) = s.find("Fen: ") {

@@ -11,16 +11,7 @@ use crate::variants::{Game, MoveError};
 /// Splits a game record (`1.@d2 @d7 2.@e2 ...  1/2-1/2`) into its move strings, dropping move
 /// numbers and the result.
 pub fn split_record(text: &str) -> Vec<String> {
-    text.split_whitespace()
-        .filter_map(|w| {
-            let w = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-            if w.is_empty() || matches!(w, "1-0" | "0-1" | "1/2-1/2" | "*" | "-" | "/2-1/2") {
-                None
-            } else {
-                Some(w.to_string())
-            }
-        })
-        .collect()
+    crate::variants::split_record_words(text)
 }
 
 /// Resolves one move string of the blog's notation in `pos`.
