@@ -441,18 +441,7 @@ impl Chess {
     pub(crate) fn repetitions(&self, stop_after: usize) -> usize {
         let n = self.stack.len();
         let reach = (self.halfmove as usize).min(n);
-        let mut count = 0;
-        let mut i = 4;
-        while i <= reach {
-            if self.stack[n - i].key == self.key {
-                count += 1;
-                if count >= stop_after {
-                    break;
-                }
-            }
-            i += 2;
-        }
-        count
+        crate::core::repetition::count(self.key, reach, stop_after, |i| self.stack[n - i].key)
     }
 
     /// Repetition inside the search tree: a repeat of a position reached after the root
@@ -461,21 +450,9 @@ impl Chess {
     pub(crate) fn is_repetition(&self, plies_from_root: usize) -> bool {
         let n = self.stack.len();
         let reach = (self.halfmove as usize).min(n);
-        let mut seen = 0;
-        let mut i = 4;
-        while i <= reach {
-            if self.stack[n - i].key == self.key {
-                if i <= plies_from_root {
-                    return true;
-                }
-                seen += 1;
-                if seen >= 2 {
-                    return true;
-                }
-            }
-            i += 2;
-        }
-        false
+        crate::core::repetition::in_search(self.key, reach, plies_from_root, |i| {
+            self.stack[n - i].key
+        })
     }
 
     /// Neither side can mate by any sequence of legal moves (FIDE 5.2.2), for the material

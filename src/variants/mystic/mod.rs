@@ -13,7 +13,7 @@ pub mod notation;
 use std::sync::LazyLock;
 
 use crate::core::geometry::BOARD_8X8;
-use crate::core::{zobrist, Color, MoveList};
+use crate::core::{repetition, zobrist, Color, MoveList};
 use crate::variants::chess::attacks;
 use crate::variants::chess::position::NO_EP;
 use crate::variants::chess::{Chess, Kind, Move, MoveKind, Piece};
@@ -210,40 +210,13 @@ impl Mystic {
     fn repetitions(&self, stop_after: usize) -> usize {
         let n = self.history.len();
         let reach = (self.chess.halfmove_clock() as usize).min(n);
-        let key = self.key();
-        let mut count = 0;
-        let mut i = 4;
-        while i <= reach {
-            if self.history[n - i] == key {
-                count += 1;
-                if count >= stop_after {
-                    break;
-                }
-            }
-            i += 2;
-        }
-        count
+        repetition::count(self.key(), reach, stop_after, |i| self.history[n - i])
     }
 
     fn is_repetition(&self, plies_from_root: usize) -> bool {
         let n = self.history.len();
         let reach = (self.chess.halfmove_clock() as usize).min(n);
-        let key = self.key();
-        let mut seen = 0;
-        let mut i = 4;
-        while i <= reach {
-            if self.history[n - i] == key {
-                if i <= plies_from_root {
-                    return true;
-                }
-                seen += 1;
-                if seen >= 2 {
-                    return true;
-                }
-            }
-            i += 2;
-        }
-        false
+        repetition::in_search(self.key(), reach, plies_from_root, |i| self.history[n - i])
     }
 
     /// Dead position: the FIDE material cases, only when both sides have 0 coins
