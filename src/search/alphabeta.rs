@@ -367,7 +367,9 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut best_move = G::Move::default();
         let mut raised = false;
         let mut searched = 0usize;
+        // Quiet plies searched (for the history malus) and quiet plies considered (for LMP).
         let mut quiets: ArrayVec<G::Move, 64> = ArrayVec::new();
+        let mut quiet_count = 0usize;
         let lmp_limit = (p.lmp_base + depth * depth) as usize;
         let futile =
             depth <= p.fp_max_depth && static_eval + p.fp_base + p.fp_per_depth * depth <= alpha;
@@ -392,13 +394,13 @@ impl<'a, G: Game> Searcher<'a, G> {
             self.shared.tt.prefetch(self.pos.key());
             let flipped = self.pos.side_to_move() != side;
             let gives_check = self.pos.in_check();
+            if !tactical {
+                quiet_count += 1;
+            }
             if can_prune && best > -MATE_BOUND && searched > 0 && !tactical && !gives_check {
-                let lmp = depth <= p.lmp_max_depth && quiets.len() >= lmp_limit;
+                let lmp = depth <= p.lmp_max_depth && quiet_count > lmp_limit;
                 if lmp || futile {
                     self.pos.unmake();
-                    if quiets.len() < quiets.capacity() {
-                        quiets.push(m);
-                    }
                     continue;
                 }
             }
