@@ -298,9 +298,13 @@ impl<'a, G: Game> Searcher<'a, G> {
         let key = self.pos.key();
         let in_check = self.pos.in_check();
         let mut tt_move = 0;
+        let mut tt_hint = None;
         if let Some(e) = self.shared.tt.probe(key) {
             tt_move = e.mv;
             let s = from_tt(e.score, ply);
+            if p.tt_eval_refine != 0 {
+                tt_hint = Some((s, e.bound));
+            }
             if !pv_node
                 && e.depth >= depth
                 && match e.bound {
@@ -312,7 +316,18 @@ impl<'a, G: Game> Searcher<'a, G> {
                 return s;
             }
         }
-        let static_eval = if in_check { -INF } else { self.eval() };
+        // The static evaluation, sharpened by a TT score whose bound points the right way.
+        let static_eval = if in_check {
+            -INF
+        } else {
+            let e = self.eval();
+            match tt_hint {
+                Some((s, Bound::Lower)) if s > e && !is_mate(s) => s,
+                Some((s, Bound::Upper)) if s < e && !is_mate(s) => s,
+                Some((s, Bound::Exact)) if !is_mate(s) => s,
+                _ => e,
+            }
+        };
 
         if !pv_node && !in_check {
             // Reverse futility pruning.
