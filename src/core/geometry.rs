@@ -266,8 +266,8 @@ mod tests {
         assert!(g.is_light(g.parse_square("a1").unwrap()));
         assert!(g.is_light(g.parse_square("i9").unwrap()));
         assert_eq!(
-            g.parse_square_prefix("a10a9").unwrap(),
-            (g.parse_square("a10").unwrap(), 3)
+            g.parse_square_prefix("d10d9").unwrap(),
+            (g.parse_square("d10").unwrap(), 3)
         );
         assert_eq!(
             g.parse_square_prefix("e1e0").unwrap(),

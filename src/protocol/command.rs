@@ -1,0 +1,482 @@
+//! Parsing of one protocol input line into a typed [`Command`] (protocol.md 1-6).
+//!
+//! Parsing only checks the shape of a line (keywords, numbers); whether a FEN or a move token
+//! is valid depends on the variant and is checked when the command runs.
+
+use crate::search::Limits;
+
+/// The longest piece of user input echoed back in an error message, in characters.
+const ECHO_LIMIT: usize = 60;
+
+/// One parsed input line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `uci`: identify the engine and list its options.
+    Uci,
+    /// `isready`: answered by `readyok`, even while searching.
+    IsReady,
+    /// `debug on|off`: accepted and ignored.
+    Debug,
+    /// `setoption name <name> [value <value>]`; the name keeps its words joined by one space.
+    SetOption {
+        /// The option name as given (matched case-insensitively later).
+        name: String,
+        /// The value, if any (words joined by one space).
+        value: Option<String>,
+    },
+    /// `ucinewgame`: forget what was learnt (clears the TT).
+    UciNewGame,
+    /// `position startpos|fen <FEN> [moves ...]`.
+    Position(PositionSpec),
+    /// `go ...`: a search, or `go perft N`.
+    Go(GoCommand),
+    /// `stop`: end the running search and report its best turn.
+    Stop,
+    /// `ponderhit`: the expected turn was played; the ponder search goes on on the clock.
+    PonderHit,
+    /// `quit`: stop any search and exit.
+    Quit,
+    /// `d`: display the board, FEN and state (protocol.md 6).
+    Display,
+    /// `moves`: list the legal turn tokens (protocol.md 6).
+    Moves,
+    /// `eval`: the static evaluation term by term (protocol.md 6).
+    Eval,
+}
+
+/// Where a `position` command starts from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionBase {
+    /// The variant's start position.
+    StartPos,
+    /// A FEN (its fields joined by one space).
+    Fen(String),
+}
+
+/// A parsed `position` command: a base position and the turn tokens to play from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionSpec {
+    /// The starting point.
+    pub base: PositionBase,
+    /// Turn tokens (protocol.md 3), in order.
+    pub moves: Vec<String>,
+}
+
+/// A parsed `go` command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GoCommand {
+    /// A search within these limits.
+    Search {
+        /// The limits given.
+        limits: Limits,
+        /// Whether `searchmoves` was given (not supported: all moves are searched).
+        searchmoves_ignored: bool,
+    },
+    /// `go perft N`: perft divide to `N` turns (N >= 1).
+    Perft(u32),
+}
+
+/// Why an input line is not a valid command.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    /// The first word is no known command.
+    #[error("unknown command '{0}'")]
+    Unknown(String),
+    /// A keyword lacks the value that must follow it.
+    #[error("{command}: missing {what}")]
+    Missing {
+        /// The command (`go`, `position`, `setoption`).
+        command: &'static str,
+        /// What is missing.
+        what: String,
+    },
+    /// A value is not a number of the expected kind.
+    #[error("{command}: {keyword} needs {expected}, got '{value}'")]
+    BadNumber {
+        /// The command.
+        command: &'static str,
+        /// The keyword the value belongs to.
+        keyword: &'static str,
+        /// What was expected, e.g. `a non-negative integer`.
+        expected: &'static str,
+        /// The value as given.
+        value: String,
+    },
+    /// A word that has no place at this point of the command.
+    #[error("{command}: unexpected '{token}'")]
+    Unexpected {
+        /// The command.
+        command: &'static str,
+        /// The offending word.
+        token: String,
+    },
+}
+
+/// Shortens user input for an error message (long garbage lines stay readable).
+pub fn echo(text: &str) -> String {
+    if text.chars().count() <= ECHO_LIMIT {
+        text.to_string()
+    } else {
+        let head: String = text.chars().take(ECHO_LIMIT).collect();
+        format!("{head}...")
+    }
+}
+
+/// Parses one input line. `Ok(None)` for a blank line.
+///
+/// Errors: a [`CommandError`] saying which word is wrong and why.
+pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let Some((&first, rest)) = tokens.split_first() else {
+        return Ok(None);
+    };
+    let command = match first {
+        "uci" => no_args("uci", rest, Command::Uci)?,
+        "isready" => no_args("isready", rest, Command::IsReady)?,
+        "debug" => Command::Debug,
+        "setoption" => parse_setoption(rest)?,
+        "ucinewgame" => no_args("ucinewgame", rest, Command::UciNewGame)?,
+        "position" => Command::Position(parse_position(rest)?),
+        "go" => Command::Go(parse_go(rest)?),
+        "stop" => no_args("stop", rest, Command::Stop)?,
+        "ponderhit" => no_args("ponderhit", rest, Command::PonderHit)?,
+        "quit" => Command::Quit,
+        "d" => no_args("d", rest, Command::Display)?,
+        "moves" => no_args("moves", rest, Command::Moves)?,
+        "eval" => no_args("eval", rest, Command::Eval)?,
+        other => return Err(CommandError::Unknown(echo(other))),
+    };
+    Ok(Some(command))
+}
+
+fn no_args(command: &'static str, rest: &[&str], cmd: Command) -> Result<Command, CommandError> {
+    match rest.first() {
+        None => Ok(cmd),
+        Some(t) => Err(CommandError::Unexpected {
+            command,
+            token: echo(t),
+        }),
+    }
+}
+
+/// `setoption name <words> [value <words>]`: the name runs up to the word `value`.
+fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
+    const CMD: &str = "setoption";
+    match rest.first() {
+        Some(t) if t.eq_ignore_ascii_case("name") => {}
+        Some(t) => {
+            return Err(CommandError::Unexpected {
+                command: CMD,
+                token: echo(t),
+            })
+        }
+        None => {
+            return Err(CommandError::Missing {
+                command: CMD,
+                what: "'name'".into(),
+            })
+        }
+    }
+    let rest = &rest[1..];
+    let split = rest.iter().position(|t| t.eq_ignore_ascii_case("value"));
+    let (name_words, value_words) = match split {
+        Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+        None => (rest, None),
+    };
+    if name_words.is_empty() {
+        return Err(CommandError::Missing {
+            command: CMD,
+            what: "option name".into(),
+        });
+    }
+    let value = match value_words {
+        Some([]) => {
+            return Err(CommandError::Missing {
+                command: CMD,
+                what: "value after 'value'".into(),
+            })
+        }
+        Some(words) => Some(words.join(" ")),
+        None => None,
+    };
+    Ok(Command::SetOption {
+        name: name_words.join(" "),
+        value,
+    })
+}
+
+/// `position startpos [moves ...]` or `position fen <fields> [moves ...]`.
+fn parse_position(rest: &[&str]) -> Result<PositionSpec, CommandError> {
+    const CMD: &str = "position";
+    let moves_at = rest.iter().position(|t| *t == "moves");
+    let (head, moves) = match moves_at {
+        Some(i) => (&rest[..i], &rest[i + 1..]),
+        None => (rest, &[][..]),
+    };
+    let base = match head.split_first() {
+        Some((&"startpos", [])) => PositionBase::StartPos,
+        Some((&"startpos", [extra, ..])) => {
+            return Err(CommandError::Unexpected {
+                command: CMD,
+                token: echo(extra),
+            })
+        }
+        Some((&"fen", [])) => {
+            return Err(CommandError::Missing {
+                command: CMD,
+                what: "FEN after 'fen'".into(),
+            })
+        }
+        Some((&"fen", fields)) => PositionBase::Fen(fields.join(" ")),
+        Some((other, _)) => {
+            return Err(CommandError::Unexpected {
+                command: CMD,
+                token: echo(other),
+            })
+        }
+        None => {
+            return Err(CommandError::Missing {
+                command: CMD,
+                what: "'startpos' or 'fen'".into(),
+            })
+        }
+    };
+    Ok(PositionSpec {
+        base,
+        moves: moves.iter().map(|t| t.to_string()).collect(),
+    })
+}
+
+/// The `go` keywords that take a value, used to end a `searchmoves` list.
+const GO_KEYWORDS: &[&str] = &[
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "movetime",
+    "depth",
+    "nodes",
+    "mate",
+    "infinite",
+    "ponder",
+    "perft",
+    "searchmoves",
+];
+
+fn parse_go(rest: &[&str]) -> Result<GoCommand, CommandError> {
+    let mut limits = Limits::default();
+    let mut searchmoves_ignored = false;
+    let mut perft = None;
+    let mut i = 0;
+    while i < rest.len() {
+        let key = rest[i];
+        i += 1;
+        match key {
+            "infinite" => limits.infinite = true,
+            "ponder" => limits.ponder = true,
+            "searchmoves" => {
+                searchmoves_ignored = true;
+                while i < rest.len() && !GO_KEYWORDS.contains(&rest[i]) {
+                    i += 1;
+                }
+            }
+            "wtime" | "btime" | "winc" | "binc" | "movetime" => {
+                let kw = keyword(key);
+                let v = time_value(kw, rest.get(i))?;
+                i += 1;
+                match key {
+                    "wtime" => limits.wtime = Some(v),
+                    "btime" => limits.btime = Some(v),
+                    "winc" => limits.winc = Some(v),
+                    "binc" => limits.binc = Some(v),
+                    _ => limits.movetime = Some(v),
+                }
+            }
+            "nodes" => {
+                limits.nodes = Some(count_value::<u64>("nodes", rest.get(i), 0)?);
+                i += 1;
+            }
+            "movestogo" | "depth" | "mate" => {
+                let kw = keyword(key);
+                let v =
+                    count_value::<u32>(kw, rest.get(i), if key == "movestogo" { 1 } else { 0 })?;
+                i += 1;
+                match key {
+                    "movestogo" => limits.movestogo = Some(v),
+                    "depth" => limits.depth = Some(v),
+                    _ => limits.mate = Some(v),
+                }
+            }
+            "perft" => {
+                perft = Some(count_value::<u32>("perft", rest.get(i), 1)?);
+                i += 1;
+            }
+            other => {
+                return Err(CommandError::Unexpected {
+                    command: "go",
+                    token: echo(other),
+                })
+            }
+        }
+    }
+    Ok(match perft {
+        Some(depth) => GoCommand::Perft(depth),
+        None => GoCommand::Search {
+            limits,
+            searchmoves_ignored,
+        },
+    })
+}
+
+/// The static spelling of a `go` keyword (for error messages).
+fn keyword(key: &str) -> &'static str {
+    GO_KEYWORDS
+        .iter()
+        .find(|k| **k == key)
+        .copied()
+        .unwrap_or("go")
+}
+
+/// A time in milliseconds. GUIs may send negative clocks when a flag is about to fall: those
+/// count as 0.
+fn time_value(keyword: &'static str, value: Option<&&str>) -> Result<u64, CommandError> {
+    let Some(v) = value else {
+        return Err(CommandError::Missing {
+            command: "go",
+            what: format!("value after '{keyword}'"),
+        });
+    };
+    v.parse::<i64>()
+        .map(|t| t.max(0) as u64)
+        .map_err(|_| CommandError::BadNumber {
+            command: "go",
+            keyword,
+            expected: "a time in milliseconds",
+            value: echo(v),
+        })
+}
+
+/// A count of at least `min` that fits in `T`.
+fn count_value<T: TryFrom<u64>>(
+    keyword: &'static str,
+    value: Option<&&str>,
+    min: u64,
+) -> Result<T, CommandError> {
+    let Some(v) = value else {
+        return Err(CommandError::Missing {
+            command: "go",
+            what: format!("value after '{keyword}'"),
+        });
+    };
+    let expected = if min >= 1 {
+        "a positive integer"
+    } else {
+        "a non-negative integer"
+    };
+    match v.parse::<u64>().ok().filter(|n| *n >= min).map(T::try_from) {
+        Some(Ok(n)) => Ok(n),
+        _ => Err(CommandError::BadNumber {
+            command: "go",
+            keyword,
+            expected,
+            value: echo(v),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blank_lines_are_nothing() {
+        assert_eq!(parse(""), Ok(None));
+        assert_eq!(parse("   \t "), Ok(None));
+    }
+
+    #[test]
+    fn setoption_multi_word_names_and_values() {
+        assert_eq!(
+            parse("setoption name Move Overhead value 30"),
+            Ok(Some(Command::SetOption {
+                name: "Move Overhead".into(),
+                value: Some("30".into())
+            }))
+        );
+        assert_eq!(
+            parse("setoption name Clear Hash"),
+            Ok(Some(Command::SetOption {
+                name: "Clear Hash".into(),
+                value: None
+            }))
+        );
+        assert!(parse("setoption name").is_err());
+        assert!(parse("setoption name Hash value").is_err());
+        assert!(parse("setoption Hash 3").is_err());
+    }
+
+    #[test]
+    fn position_forms() {
+        assert_eq!(
+            parse("position startpos moves e2e4 e7e5"),
+            Ok(Some(Command::Position(PositionSpec {
+                base: PositionBase::StartPos,
+                moves: vec!["e2e4".into(), "e7e5".into()]
+            })))
+        );
+        let fen = "8/8/8/8/8/8/8/K6k w - - 0 1";
+        assert_eq!(
+            parse(&format!("position fen {fen}")),
+            Ok(Some(Command::Position(PositionSpec {
+                base: PositionBase::Fen(fen.into()),
+                moves: vec![]
+            })))
+        );
+        assert!(parse("position").is_err());
+        assert!(parse("position fen").is_err());
+        assert!(parse("position startpos e2e4").is_err());
+        assert!(parse("position somewhere").is_err());
+    }
+
+    #[test]
+    fn go_forms() {
+        let Ok(Some(Command::Go(GoCommand::Search { limits, .. }))) =
+            parse("go wtime 1000 btime -5 winc 10 binc 10 movestogo 20")
+        else {
+            panic!("go with clocks should parse");
+        };
+        assert_eq!(limits.wtime, Some(1000));
+        assert_eq!(limits.btime, Some(0));
+        assert_eq!(limits.movestogo, Some(20));
+        assert_eq!(
+            parse("go perft 3"),
+            Ok(Some(Command::Go(GoCommand::Perft(3))))
+        );
+        assert!(parse("go perft 0").is_err());
+        assert!(parse("go depth x").is_err());
+        assert!(parse("go depth").is_err());
+        assert!(parse("go nodes -1").is_err());
+        assert!(parse("go sideways").is_err());
+        let Ok(Some(Command::Go(GoCommand::Search {
+            limits,
+            searchmoves_ignored,
+        }))) = parse("go searchmoves e2e4 d2d4 depth 3 infinite")
+        else {
+            panic!("searchmoves should parse");
+        };
+        assert!(searchmoves_ignored && limits.infinite);
+        assert_eq!(limits.depth, Some(3));
+    }
+
+    #[test]
+    fn unknown_and_long_input() {
+        let long = "x".repeat(100_000);
+        let err = parse(&long).unwrap_err();
+        assert!(err.to_string().len() < 100);
+        assert!(matches!(
+            parse("hello world"),
+            Err(CommandError::Unknown(_))
+        ));
+    }
+}

@@ -1,0 +1,153 @@
+//! A tiny game with two-ply turns, for testing the turn logic of the protocol without a
+//! multi-portion variant: each turn is two portions, each portion picks `p1` or `p2`; the game
+//! ends after [`PLIES`] plies, won by the side with the larger total.
+
+use crate::core::{Color, MoveList};
+use crate::variants::{
+    FenError, Game, GameMove, GameResult, MoveError, Outcome, Terminal, VariantInfo,
+};
+
+/// Plies in a whole game.
+pub const PLIES: usize = 6;
+
+/// A portion: pick 1 or 2.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Pick(pub u8);
+
+impl GameMove for Pick {
+    fn pack(self) -> u32 {
+        u32::from(self.0)
+    }
+    fn unpack(bits: u32) -> Self {
+        Pick(bits as u8)
+    }
+}
+
+/// The position: the picks so far.
+#[derive(Clone, Debug, Default)]
+pub struct TwoStep {
+    picks: Vec<u8>,
+}
+
+impl TwoStep {
+    fn total(&self, side: Color) -> u32 {
+        self.picks
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| Self::side_of(*i) == side)
+            .map(|(_, p)| u32::from(*p))
+            .sum()
+    }
+
+    fn side_of(ply: usize) -> Color {
+        if (ply / 2).is_multiple_of(2) {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+}
+
+impl Game for TwoStep {
+    type Move = Pick;
+    const INFO: VariantInfo = VariantInfo {
+        name: "twostep",
+        files: 1,
+        ranks: 1,
+        pocket: false,
+        portions: 2,
+    };
+    const MULTI_PLY_TURNS: bool = true;
+
+    fn startpos() -> Self {
+        TwoStep::default()
+    }
+    fn from_fen(fen: &str) -> Result<Self, FenError> {
+        if fen == "start" {
+            Ok(TwoStep::default())
+        } else {
+            Err(FenError::new("board", "only 'start' exists"))
+        }
+    }
+    fn fen(&self) -> String {
+        format!("start {:?}", self.picks)
+    }
+    fn side_to_move(&self) -> Color {
+        Self::side_of(self.picks.len())
+    }
+    fn legal_moves(&self, list: &mut MoveList<Pick>) {
+        if self.picks.len() < PLIES {
+            list.push(Pick(1));
+            list.push(Pick(2));
+        }
+    }
+    fn make(&mut self, m: Pick) {
+        self.picks.push(m.0);
+    }
+    fn unmake(&mut self) {
+        self.picks.pop();
+    }
+    fn key(&self) -> u64 {
+        self.picks
+            .iter()
+            .fold(17, |k, p| k.wrapping_mul(31).wrapping_add(u64::from(*p)))
+    }
+    fn is_tactical(&self, _: Pick) -> bool {
+        false
+    }
+    fn evaluate(&self) -> i32 {
+        let us = self.side_to_move();
+        self.total(us) as i32 - self.total(!us) as i32
+    }
+    fn eval_report(&self) -> String {
+        format!("total {}", self.evaluate())
+    }
+    fn no_moves_terminal(&self) -> Terminal {
+        match self.evaluate() {
+            e if e > 0 => Terminal::Win,
+            e if e < 0 => Terminal::Loss,
+            _ => Terminal::Draw,
+        }
+    }
+    fn is_draw(&self, _: usize) -> bool {
+        false
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        if self.picks.len() < PLIES {
+            return None;
+        }
+        let (w, b) = (self.total(Color::White), self.total(Color::Black));
+        let result = match w.cmp(&b) {
+            std::cmp::Ordering::Greater => GameResult::WhiteWins,
+            std::cmp::Ordering::Less => GameResult::BlackWins,
+            std::cmp::Ordering::Equal => GameResult::Draw,
+        };
+        Some(Outcome {
+            result,
+            reason: "all picks made".into(),
+        })
+    }
+    fn parse_move(&self, token: &str) -> Result<Pick, MoveError> {
+        let m = match token {
+            "p1" => Pick(1),
+            "p2" => Pick(2),
+            _ => {
+                return Err(MoveError::Malformed {
+                    token: token.into(),
+                    reason: "p1 or p2".into(),
+                })
+            }
+        };
+        if self.picks.len() < PLIES {
+            Ok(m)
+        } else {
+            Err(MoveError::Illegal(token.into()))
+        }
+    }
+    fn move_token(&self, m: Pick) -> String {
+        format!("p{}", m.0)
+    }
+    fn display(&self) -> String {
+        self.fen()
+    }
+}

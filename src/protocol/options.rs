@@ -1,0 +1,276 @@
+//! The engine options announced by `uci` and changed by `setoption` (protocol.md 1).
+
+use crate::search::SearchOptions;
+use crate::variants::Variant;
+
+/// Threads: range of the `Threads` spin.
+pub const THREADS_RANGE: (i64, i64) = (1, 256);
+/// Hash in MiB: range of the `Hash` spin.
+pub const HASH_RANGE: (i64, i64) = (1, 65536);
+/// Default `Hash` in MiB.
+pub const HASH_DEFAULT: usize = 16;
+/// Range of the `MultiPV` spin.
+pub const MULTIPV_RANGE: (i64, i64) = (1, 500);
+/// Range of the `Move Overhead` spin, in milliseconds.
+pub const OVERHEAD_RANGE: (i64, i64) = (0, 5000);
+/// Default `Move Overhead` in milliseconds.
+pub const OVERHEAD_DEFAULT: u64 = 10;
+
+/// The current value of every option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// `UCI_Variant`.
+    pub variant: Variant,
+    /// `Threads`: search threads, also the `go perft` worker count.
+    pub threads: usize,
+    /// `Hash`: TT size in MiB.
+    pub hash_mb: usize,
+    /// `MultiPV`: number of principal variations reported.
+    pub multipv: usize,
+    /// `Move Overhead` in milliseconds.
+    pub move_overhead_ms: u64,
+    /// `Ponder`: whether the GUI may send `go ponder` (informative only).
+    pub ponder: bool,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            variant: Variant::Chess,
+            threads: 1,
+            hash_mb: HASH_DEFAULT,
+            multipv: 1,
+            move_overhead_ms: OVERHEAD_DEFAULT,
+            ponder: false,
+        }
+    }
+}
+
+impl EngineOptions {
+    /// The options the search takes.
+    pub fn search_options(&self) -> SearchOptions {
+        SearchOptions {
+            threads: self.threads,
+            multipv: self.multipv,
+            move_overhead_ms: self.move_overhead_ms,
+        }
+    }
+
+    /// Applies a validated change (the variant change is applied by the engine loop, which
+    /// also has to replace the position).
+    pub fn apply(&mut self, change: &OptionChange) {
+        match *change {
+            OptionChange::Variant(v) => self.variant = v,
+            OptionChange::Threads(n) => self.threads = n,
+            OptionChange::Hash(mb) => self.hash_mb = mb,
+            OptionChange::MultiPv(n) => self.multipv = n,
+            OptionChange::MoveOverhead(ms) => self.move_overhead_ms = ms,
+            OptionChange::Ponder(on) => self.ponder = on,
+            OptionChange::Chess960(_) => {}
+        }
+    }
+}
+
+/// The `option ...` lines of the `uci` answer, in order.
+pub fn uci_option_lines() -> Vec<String> {
+    let mut variant = String::from("option name UCI_Variant type combo default chess");
+    for v in Variant::ALL {
+        variant.push_str(" var ");
+        variant.push_str(v.name());
+    }
+    let spin = |name: &str, default: i64, (min, max): (i64, i64)| {
+        format!("option name {name} type spin default {default} min {min} max {max}")
+    };
+    vec![
+        variant,
+        spin("Threads", 1, THREADS_RANGE),
+        spin("Hash", HASH_DEFAULT as i64, HASH_RANGE),
+        spin("MultiPV", 1, MULTIPV_RANGE),
+        spin("Move Overhead", OVERHEAD_DEFAULT as i64, OVERHEAD_RANGE),
+        "option name Ponder type check default false".to_string(),
+        "option name UCI_Chess960 type check default false".to_string(),
+    ]
+}
+
+/// A validated `setoption`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OptionChange {
+    /// `UCI_Variant` (aliases already resolved).
+    Variant(Variant),
+    /// `Threads`.
+    Threads(usize),
+    /// `Hash` in MiB.
+    Hash(usize),
+    /// `MultiPV`.
+    MultiPv(usize),
+    /// `Move Overhead` in milliseconds.
+    MoveOverhead(u64),
+    /// `Ponder`.
+    Ponder(bool),
+    /// `UCI_Chess960` as asked (only `false` is supported).
+    Chess960(bool),
+}
+
+/// Why a `setoption` was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OptionError {
+    /// No option has this name.
+    #[error("unknown option '{0}'")]
+    Unknown(String),
+    /// The option needs a value and none was given.
+    #[error("option {0} needs a value")]
+    MissingValue(&'static str),
+    /// A spin value that is not an integer.
+    #[error("option {name}: '{value}' is not an integer")]
+    NotInteger {
+        /// The option.
+        name: &'static str,
+        /// The value as given.
+        value: String,
+    },
+    /// A spin value outside its range.
+    #[error("option {name}: {value} is out of range {min}..{max}")]
+    OutOfRange {
+        /// The option.
+        name: &'static str,
+        /// The value given.
+        value: i64,
+        /// Smallest allowed value.
+        min: i64,
+        /// Largest allowed value.
+        max: i64,
+    },
+    /// A check value that is neither `true` nor `false`.
+    #[error("option {name}: '{value}' is not true or false")]
+    NotBool {
+        /// The option.
+        name: &'static str,
+        /// The value as given.
+        value: String,
+    },
+    /// `UCI_Variant` with a name no variant has.
+    #[error("unknown variant '{0}'")]
+    UnknownVariant(String),
+}
+
+/// Validates `setoption name <name> [value <value>]` (names case-insensitive).
+///
+/// Errors: an [`OptionError`] naming the option and what is wrong with the value.
+pub fn parse_setoption(name: &str, value: Option<&str>) -> Result<OptionChange, OptionError> {
+    let lower = name.to_ascii_lowercase();
+    match lower.as_str() {
+        "uci_variant" => {
+            let v = value.ok_or(OptionError::MissingValue("UCI_Variant"))?;
+            Variant::from_name(v)
+                .map(OptionChange::Variant)
+                .ok_or_else(|| OptionError::UnknownVariant(super::echo(v)))
+        }
+        "threads" => {
+            spin("Threads", value, THREADS_RANGE).map(|n| OptionChange::Threads(n as usize))
+        }
+        "hash" => spin("Hash", value, HASH_RANGE).map(|n| OptionChange::Hash(n as usize)),
+        "multipv" => {
+            spin("MultiPV", value, MULTIPV_RANGE).map(|n| OptionChange::MultiPv(n as usize))
+        }
+        "move overhead" => spin("Move Overhead", value, OVERHEAD_RANGE)
+            .map(|n| OptionChange::MoveOverhead(n as u64)),
+        "ponder" => check("Ponder", value).map(OptionChange::Ponder),
+        "uci_chess960" => check("UCI_Chess960", value).map(OptionChange::Chess960),
+        _ => Err(OptionError::Unknown(super::echo(name))),
+    }
+}
+
+fn spin(
+    name: &'static str,
+    value: Option<&str>,
+    (min, max): (i64, i64),
+) -> Result<i64, OptionError> {
+    let v = value.ok_or(OptionError::MissingValue(name))?;
+    let n = v.parse::<i64>().map_err(|_| OptionError::NotInteger {
+        name,
+        value: super::echo(v),
+    })?;
+    if n < min || n > max {
+        return Err(OptionError::OutOfRange {
+            name,
+            value: n,
+            min,
+            max,
+        });
+    }
+    Ok(n)
+}
+
+fn check(name: &'static str, value: Option<&str>) -> Result<bool, OptionError> {
+    let v = value.ok_or(OptionError::MissingValue(name))?;
+    if v.eq_ignore_ascii_case("true") {
+        Ok(true)
+    } else if v.eq_ignore_ascii_case("false") {
+        Ok(false)
+    } else {
+        Err(OptionError::NotBool {
+            name,
+            value: super::echo(v),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_case_insensitive() {
+        assert_eq!(
+            parse_setoption("hash", Some("64")),
+            Ok(OptionChange::Hash(64))
+        );
+        assert_eq!(
+            parse_setoption("MOVE OVERHEAD", Some("0")),
+            Ok(OptionChange::MoveOverhead(0))
+        );
+        assert_eq!(
+            parse_setoption("uci_variant", Some("Standard")),
+            Ok(OptionChange::Variant(Variant::Chess))
+        );
+        assert_eq!(
+            parse_setoption("Ponder", Some("TRUE")),
+            Ok(OptionChange::Ponder(true))
+        );
+    }
+
+    #[test]
+    fn bad_values() {
+        assert!(matches!(
+            parse_setoption("Hash", Some("0")),
+            Err(OptionError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            parse_setoption("Hash", Some("abc")),
+            Err(OptionError::NotInteger { .. })
+        ));
+        assert!(matches!(
+            parse_setoption("Threads", None),
+            Err(OptionError::MissingValue(_))
+        ));
+        assert!(matches!(
+            parse_setoption("Nope", Some("1")),
+            Err(OptionError::Unknown(_))
+        ));
+        assert!(matches!(
+            parse_setoption("UCI_Variant", Some("nosuch")),
+            Err(OptionError::UnknownVariant(_))
+        ));
+        assert!(matches!(
+            parse_setoption("Ponder", Some("yes")),
+            Err(OptionError::NotBool { .. })
+        ));
+    }
+
+    #[test]
+    fn uci_lists_chess_first() {
+        let lines = uci_option_lines();
+        assert!(lines[0].starts_with("option name UCI_Variant type combo default chess var chess"));
+        assert_eq!(lines.len(), 7);
+    }
+}

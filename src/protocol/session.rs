@@ -1,0 +1,385 @@
+//! The per-variant half of the engine: the current position, the TT and the search worker,
+//! generic over [`Game`]. The engine loop holds it as a `Box<dyn VariantSession>` built by
+//! [`new_session`], the one place where the runtime variant becomes a type.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use super::command::{echo, GoCommand, PositionBase, PositionSpec};
+use super::options::EngineOptions;
+use super::output::{format_bestmove, format_info, Out};
+use super::turns::{group_turns, legal_turn_tokens, play_turn_token, turn_over, turn_tokens, Turn};
+use super::ProtocolError;
+use crate::core::MoveList;
+use crate::perft::{self, Unit};
+use crate::search::{self, InfoReport, Limits, SearchControl, SearchOptions, Tt};
+use crate::variants::{Game, GameResult, Outcome, Variant};
+
+/// Depth of the search that completes a best turn whose PV stops mid-turn.
+const FOLLOW_UP_DEPTH: u32 = 3;
+/// Node budget of that search.
+const FOLLOW_UP_NODES: u64 = 20_000;
+/// The most portions a turn is completed with (a guard against a variant that never ends one).
+const MAX_TURN_PLIES: usize = 64;
+/// How often a finished infinite or ponder search checks for `stop` / `ponderhit`.
+const WAIT_POLL: Duration = Duration::from_millis(1);
+
+/// What the engine loop needs from the variant-specific state (object safe).
+pub trait VariantSession: Send {
+    /// The `info string variant ...` announcement (protocol.md 1).
+    fn announce(&self) -> String;
+    /// Sets the position from a `position` command; on error the position is unchanged.
+    ///
+    /// Errors: [`ProtocolError::Fen`] or [`ProtocolError::IllegalMove`].
+    fn set_position(&mut self, spec: &PositionSpec) -> Result<(), ProtocolError>;
+    /// Starts a search or a perft in the worker thread (or answers at once at a decided position).
+    ///
+    /// Errors: [`ProtocolError::Busy`] while the worker runs.
+    fn go(&mut self, go: &GoCommand, options: &EngineOptions) -> Result<(), ProtocolError>;
+    /// Asks the running search, if any, to stop.
+    fn stop(&mut self);
+    /// Turns a ponder search into a normal one.
+    fn ponderhit(&mut self);
+    /// Whether the worker thread runs.
+    fn busy(&mut self) -> bool;
+    /// Stops a running search and waits for its `bestmove`; a running perft (which cannot be
+    /// stopped) is waited for, so that scripted `go perft` runs print their result.
+    fn finish(&mut self);
+    /// The `d` output.
+    fn display(&self) -> String;
+    /// The `moves` output line.
+    fn moves_line(&self) -> String;
+    /// The `eval` output.
+    fn eval_report(&self) -> String;
+    /// Replaces the TT by an empty one of `hash_mb` MiB (`ucinewgame`, `Hash`). A running
+    /// search keeps the table it started with.
+    fn new_tt(&mut self, hash_mb: usize);
+}
+
+/// A new session of `variant` at its start position, with a `hash_mb` MiB TT, writing to `out`.
+pub fn new_session(variant: Variant, hash_mb: usize, out: Out) -> Box<dyn VariantSession> {
+    crate::with_variant!(variant, G => Box::new(Session::<G>::new(hash_mb, out)))
+}
+
+/// What the worker thread is doing.
+struct Job {
+    handle: JoinHandle<()>,
+    control: Arc<SearchControl>,
+}
+
+/// The state of one variant: position, TT, worker.
+struct Session<G: Game> {
+    pos: G,
+    tt: Arc<Tt>,
+    out: Out,
+    job: Option<Job>,
+}
+
+impl<G: Game> Session<G> {
+    fn new(hash_mb: usize, out: Out) -> Self {
+        Session {
+            pos: G::startpos(),
+            tt: Arc::new(Tt::new(hash_mb)),
+            out,
+            job: None,
+        }
+    }
+
+    fn spawn(&mut self, control: Arc<SearchControl>, work: impl FnOnce() + Send + 'static) {
+        let handle = std::thread::spawn(work);
+        self.job = Some(Job { handle, control });
+    }
+}
+
+impl<G: Game> VariantSession for Session<G> {
+    fn announce(&self) -> String {
+        let info = G::INFO;
+        format!(
+            "info string variant {} files {} ranks {} pocket {} portions {} startpos {}",
+            info.name,
+            info.files,
+            info.ranks,
+            u8::from(info.pocket),
+            info.portions,
+            G::startpos().fen()
+        )
+    }
+
+    fn set_position(&mut self, spec: &PositionSpec) -> Result<(), ProtocolError> {
+        let build = || -> Result<G, ProtocolError> {
+            let mut pos = match &spec.base {
+                PositionBase::StartPos => G::startpos(),
+                PositionBase::Fen(fen) => G::from_fen(fen)?,
+            };
+            for (i, token) in spec.moves.iter().enumerate() {
+                play_turn_token(&mut pos, token).map_err(|_| ProtocolError::IllegalMove {
+                    token: echo(token),
+                    turn: i + 1,
+                })?;
+            }
+            Ok(pos)
+        };
+        // Defence in depth: a panic in a variant's parser must not take the engine down.
+        let pos = catch_unwind(AssertUnwindSafe(build))
+            .map_err(|_| ProtocolError::Internal("the position could not be set up".into()))??;
+        self.pos = pos;
+        Ok(())
+    }
+
+    fn go(&mut self, go: &GoCommand, options: &EngineOptions) -> Result<(), ProtocolError> {
+        if self.busy() {
+            return Err(ProtocolError::Busy("go"));
+        }
+        let root = self.pos.clone();
+        let out = self.out.clone();
+        let control = Arc::new(SearchControl::default());
+        match go {
+            GoCommand::Perft(depth) => {
+                let (depth, threads) = (*depth, options.threads);
+                self.spawn(control, move || {
+                    let rows = perft::divide(&root, depth, Unit::Turn, threads);
+                    out.send(&perft::format_divide(&rows));
+                });
+            }
+            GoCommand::Search {
+                limits,
+                searchmoves_ignored,
+            } => {
+                if *searchmoves_ignored {
+                    self.out
+                        .info_string("searchmoves is not supported; searching all moves");
+                }
+                if let Some(outcome) = root.outcome() {
+                    self.out.send(&game_over_report(&root, &outcome));
+                    return Ok(());
+                }
+                control.pondering.store(limits.ponder, Ordering::SeqCst);
+                let (limits, sopts, tt, ctl) = (
+                    limits.clone(),
+                    options.search_options(),
+                    self.tt.clone(),
+                    control.clone(),
+                );
+                self.spawn(control, move || {
+                    search_worker(root, limits, sopts, tt, ctl, out)
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn stop(&mut self) {
+        if let Some(job) = &self.job {
+            job.control.stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    fn ponderhit(&mut self) {
+        if let Some(job) = &self.job {
+            job.control.pondering.store(false, Ordering::SeqCst);
+        }
+    }
+
+    fn busy(&mut self) -> bool {
+        match &self.job {
+            Some(job) if !job.handle.is_finished() => true,
+            Some(_) => {
+                if let Some(job) = self.job.take() {
+                    let _ = job.handle.join();
+                }
+                false
+            }
+            None => false,
+        }
+    }
+
+    fn finish(&mut self) {
+        self.stop();
+        if let Some(job) = self.job.take() {
+            let _ = job.handle.join();
+        }
+    }
+
+    fn display(&self) -> String {
+        self.pos.display()
+    }
+
+    fn moves_line(&self) -> String {
+        let tokens = legal_turn_tokens(&self.pos);
+        if tokens.is_empty() {
+            "info string moves".to_string()
+        } else {
+            format!("info string moves {}", tokens.join(" "))
+        }
+    }
+
+    fn eval_report(&self) -> String {
+        self.pos.eval_report()
+    }
+
+    fn new_tt(&mut self, hash_mb: usize) {
+        self.tt = Arc::new(Tt::new(hash_mb));
+    }
+}
+
+/// The answer to `go` at a position that is over by rule (protocol.md 4).
+fn game_over_report<G: Game>(pos: &G, outcome: &Outcome) -> String {
+    let score = if outcome.result == GameResult::win_for(!pos.side_to_move()) {
+        "mate 0"
+    } else {
+        "cp 0"
+    };
+    format!(
+        "info depth 0 score {score}\ninfo string result {} {{{}}}\n{}",
+        outcome.result.as_str(),
+        outcome.reason,
+        format_bestmove(None, None)
+    )
+}
+
+/// The search thread: runs the search, reports `info` lines, waits for `stop`/`ponderhit` when
+/// an infinite or ponder search ends early, then prints `bestmove`.
+fn search_worker<G: Game>(
+    root: G,
+    limits: Limits,
+    options: SearchOptions,
+    tt: Arc<Tt>,
+    control: Arc<SearchControl>,
+    out: Out,
+) {
+    let mut report =
+        |r: &InfoReport<'_, G::Move>| out.send(&format_info(r, &turn_tokens(&root, r.pv)));
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        search::search(&root, &limits, &options, &tt, &control, &mut report)
+    }));
+    let pv = match result {
+        Ok(r) => match (r.best, r.pv.first()) {
+            (Some(best), Some(&first)) if first != best => vec![best],
+            (Some(best), None) => vec![best],
+            _ => r.pv,
+        },
+        Err(_) => {
+            out.error("the search failed; playing the first legal move");
+            Vec::new()
+        }
+    };
+    while !control.stop.load(Ordering::SeqCst)
+        && (limits.infinite || control.pondering.load(Ordering::SeqCst))
+    {
+        std::thread::sleep(WAIT_POLL);
+    }
+    let (best, ponder) = best_and_ponder(&root, &pv, &tt);
+    out.send(&format_bestmove(best.as_deref(), ponder.as_deref()));
+}
+
+/// The best turn (the PV's first turn, completed if the PV stops inside it) and the ponder turn
+/// (the PV's second turn, when the PV holds all of it).
+fn best_and_ponder<G: Game>(root: &G, pv: &[G::Move], tt: &Tt) -> (Option<String>, Option<String>) {
+    let mut turns = group_turns(root, pv);
+    if turns.is_empty() {
+        let mut list = MoveList::new();
+        root.legal_moves(&mut list);
+        match list.first() {
+            Some(&m) => turns = group_turns(root, &[m]),
+            None => return (None, None),
+        }
+    }
+    let mut rest = turns.into_iter();
+    let Some(mut best) = rest.next() else {
+        return (None, None);
+    };
+    if !best.complete {
+        complete_turn(root, &mut best, tt);
+        return (Some(best.token), None);
+    }
+    let ponder = rest.next().filter(|t| t.complete).map(|t| t.token);
+    (Some(best.token), ponder)
+}
+
+/// Completes a turn cut short by the end of the PV with quick searches of the positions inside
+/// it (generic: nothing here knows how a variant's turns are made).
+fn complete_turn<G: Game>(root: &G, turn: &mut Turn<G::Move>, tt: &Tt) {
+    let side = root.side_to_move();
+    let mut pos = root.clone();
+    for &m in &turn.plies {
+        pos.make(m);
+    }
+    let limits = Limits {
+        depth: Some(FOLLOW_UP_DEPTH),
+        nodes: Some(FOLLOW_UP_NODES),
+        ..Limits::default()
+    };
+    let options = SearchOptions::default();
+    while turn.plies.len() < MAX_TURN_PLIES && !turn_over(&pos, side) {
+        let control = SearchControl::default();
+        let searched = catch_unwind(AssertUnwindSafe(|| {
+            search::search(
+                &pos,
+                &limits,
+                &options,
+                tt,
+                &control,
+                &mut |_: &InfoReport<'_, G::Move>| {},
+            )
+        }));
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        let chosen = searched
+            .ok()
+            .and_then(|r| r.best)
+            .filter(|m| list.contains(m))
+            .or_else(|| list.first().copied());
+        let Some(m) = chosen else {
+            break;
+        };
+        turn.token.push(';');
+        turn.token.push_str(&pos.move_token(m));
+        turn.plies.push(m);
+        pos.make(m);
+    }
+    turn.complete = true;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::mock::{Pick, TwoStep};
+
+    #[test]
+    fn a_pv_cut_inside_the_first_turn_is_completed() {
+        let tt = Tt::new(1);
+        let (best, ponder) = best_and_ponder(&TwoStep::startpos(), &[Pick(2)], &tt);
+        let best = best.expect("a best turn");
+        assert!(best.starts_with("p2;p"), "{best}");
+        assert_eq!(ponder, None);
+    }
+
+    #[test]
+    fn ponder_is_the_second_whole_turn() {
+        let tt = Tt::new(1);
+        let pv = [Pick(2), Pick(2), Pick(1), Pick(2)];
+        let (best, ponder) = best_and_ponder(&TwoStep::startpos(), &pv, &tt);
+        assert_eq!(best.as_deref(), Some("p2;p2"));
+        assert_eq!(ponder.as_deref(), Some("p1;p2"));
+        let (_, ponder) = best_and_ponder(&TwoStep::startpos(), &pv[..3], &tt);
+        assert_eq!(ponder, None);
+    }
+
+    #[test]
+    fn game_over_lines() {
+        let mut pos = TwoStep::startpos();
+        for _ in 0..3 {
+            pos.make(Pick(2));
+            pos.make(Pick(1));
+        }
+        // White (turns 1 and 3) picked 6, Black 3; Black is to move and has lost.
+        let outcome = pos.outcome().expect("over");
+        assert_eq!(
+            game_over_report(&pos, &outcome),
+            "info depth 0 score mate 0\ninfo string result 1-0 {all picks made}\nbestmove (none)"
+        );
+    }
+}

@@ -1,0 +1,82 @@
+//! The `menagerie` command line: `perft` and its errors (bench needs the search).
+
+use std::process::{Command, Output};
+
+fn menagerie(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_menagerie"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn perft_total_from_startpos() {
+    let out = menagerie(&["perft", "--variant", "chess", "--depth", "3"]);
+    assert!(out.status.success());
+    assert!(
+        stdout(&out).lines().any(|l| l == "Nodes searched: 8902"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn perft_divide_in_stockfish_format() {
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let out = menagerie(&[
+        "perft",
+        "--fen",
+        kiwipete,
+        "--depth",
+        "2",
+        "--divide",
+        "--threads",
+        "2",
+    ]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 48 + 3, "{text}");
+    assert_eq!(lines[48], "");
+    assert_eq!(lines[49], "Nodes searched: 2039");
+    assert!(text.ends_with("Nodes searched: 2039\n\n"));
+}
+
+#[test]
+fn perft_by_plies_agrees_for_chess() {
+    let out = menagerie(&[
+        "perft",
+        "--variant",
+        "standard",
+        "--depth",
+        "2",
+        "--unit",
+        "ply",
+    ]);
+    assert!(out.status.success());
+    assert!(stdout(&out).contains("Nodes searched: 400"));
+}
+
+#[test]
+fn bad_arguments_fail_without_panicking() {
+    for args in [
+        &["perft", "--depth", "2", "--fen", "not a fen"][..],
+        &["perft", "--variant", "nosuch", "--depth", "2"],
+        &["perft", "--depth", "0"],
+        &["perft", "--depth", "x"],
+        &["perft"],
+        &["frobnicate"],
+    ] {
+        let out = menagerie(args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !err.is_empty() && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
+    }
+}
