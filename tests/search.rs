@@ -87,7 +87,7 @@ fn node_limit_is_respected() {
 
 #[test]
 fn one_thread_is_deterministic() {
-    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let fen = "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7";
     let a = run_chess(fen, depth(6), 1);
     let b = run_chess(fen, depth(6), 1);
     assert_eq!(a.nodes, b.nodes);

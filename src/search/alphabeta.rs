@@ -298,9 +298,13 @@ impl<'a, G: Game> Searcher<'a, G> {
         let key = self.pos.key();
         let in_check = self.pos.in_check();
         let mut tt_move = 0;
+        let mut tt_hint = None;
         if let Some(e) = self.shared.tt.probe(key) {
             tt_move = e.mv;
             let s = from_tt(e.score, ply);
+            if p.tt_eval_refine != 0 {
+                tt_hint = Some((s, e.bound));
+            }
             if !pv_node
                 && e.depth >= depth
                 && match e.bound {
@@ -312,7 +316,18 @@ impl<'a, G: Game> Searcher<'a, G> {
                 return s;
             }
         }
-        let static_eval = if in_check { -INF } else { self.eval() };
+        // The static evaluation, sharpened by a TT score whose bound points the right way.
+        let static_eval = if in_check {
+            -INF
+        } else {
+            let e = self.eval();
+            match tt_hint {
+                Some((s, Bound::Lower)) if s > e && !is_mate(s) => s,
+                Some((s, Bound::Upper)) if s < e && !is_mate(s) => s,
+                Some((s, Bound::Exact)) if !is_mate(s) => s,
+                _ => e,
+            }
+        };
 
         if !pv_node && !in_check {
             // Reverse futility pruning.
@@ -367,7 +382,9 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut best_move = G::Move::default();
         let mut raised = false;
         let mut searched = 0usize;
+        // Quiet plies searched (for the history malus) and quiet plies considered (for LMP).
         let mut quiets: ArrayVec<G::Move, 64> = ArrayVec::new();
+        let mut quiet_count = 0usize;
         let lmp_limit = (p.lmp_base + depth * depth) as usize;
         let futile =
             depth <= p.fp_max_depth && static_eval + p.fp_base + p.fp_per_depth * depth <= alpha;
@@ -392,13 +409,13 @@ impl<'a, G: Game> Searcher<'a, G> {
             self.shared.tt.prefetch(self.pos.key());
             let flipped = self.pos.side_to_move() != side;
             let gives_check = self.pos.in_check();
+            if !tactical {
+                quiet_count += 1;
+            }
             if can_prune && best > -MATE_BOUND && searched > 0 && !tactical && !gives_check {
-                let lmp = depth <= p.lmp_max_depth && quiets.len() >= lmp_limit;
+                let lmp = depth <= p.lmp_max_depth && quiet_count > lmp_limit;
                 if lmp || futile {
                     self.pos.unmake();
-                    if quiets.len() < quiets.capacity() {
-                        quiets.push(m);
-                    }
                     continue;
                 }
             }

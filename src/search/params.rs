@@ -89,6 +89,8 @@ params! {
     lmr_divisor_x100: i32 = 225,
     /// LMR: one ply less (more) per this much positive (negative) history.
     lmr_history_divisor: i32 = 4096,
+    /// 1: a TT score whose bound allows it replaces the static evaluation for pruning; 0: off.
+    tt_eval_refine: i32 = 1,
     /// Internal iterative reduction: remaining depth (plies) from which a node without TT
     /// move is searched one ply shallower.
     iir_min_depth: i32 = 4,
@@ -117,7 +119,7 @@ mod tests {
     #[test]
     fn flat_view_by_name() {
         let mut p = PARAMS;
-        assert_eq!(SearchParams::NAMES.len(), 29);
+        assert_eq!(SearchParams::NAMES.len(), 30);
         for name in SearchParams::NAMES {
             assert!(p.get(name).is_some(), "{name}");
         }

@@ -87,6 +87,8 @@ impl<G: Game> Searcher<'_, G> {
             };
             self.excluded.clear();
             let mut completed = true;
+            // Completed lines of this iteration: (score, pv).
+            let mut found: Vec<(i32, Vec<G::Move>)> = Vec::with_capacity(lines);
             for line in 0..lines {
                 self.root_best = None;
                 let prev = if line == 0 && out.depth > 0 {
@@ -116,37 +118,42 @@ impl<G: Game> Searcher<'_, G> {
                 if self.id == 0 && pv.len() < 4 {
                     self.extend_pv(&mut pv, 4);
                 }
-                if line == 0 {
-                    let best = pv.first().copied();
-                    if best.is_some() && best == out.best {
-                        stable += 1;
-                    } else {
-                        stable = 0;
-                    }
-                    out.best = best.or(out.best);
-                    out.score = score;
-                    out.depth = d as u32;
-                    out.pv = pv.clone();
+                let Some(&first) = pv.first() else { break };
+                self.excluded.push(first);
+                found.push((score, pv));
+            }
+            self.excluded.clear();
+            if !found.is_empty() {
+                // Window-dependent pruning can make a later line score higher: lines are
+                // ranked by score (stable), and the first is the iteration's result.
+                found.sort_by_key(|l| std::cmp::Reverse(l.0));
+                let (score, pv) = &found[0];
+                let best = pv.first().copied();
+                if best.is_some() && best == out.best {
+                    stable += 1;
+                } else {
+                    stable = 0;
                 }
+                out.best = best.or(out.best);
+                out.score = *score;
+                out.depth = d as u32;
+                out.pv = pv.clone();
                 if self.id == 0 {
                     self.publish_nodes();
                     if let Some(tx) = tx {
-                        let _ = tx.send(Info {
-                            depth: d as u32,
-                            seldepth: self.seldepth as u32,
-                            multipv: line + 1,
-                            score,
-                            bound: None,
-                            pv: pv.clone(),
-                        });
+                        for (i, (score, pv)) in found.into_iter().enumerate() {
+                            let _ = tx.send(Info {
+                                depth: d as u32,
+                                seldepth: self.seldepth as u32,
+                                multipv: i + 1,
+                                score,
+                                bound: None,
+                                pv,
+                            });
+                        }
                     }
                 }
-                match pv.first() {
-                    Some(&m) => self.excluded.push(m),
-                    None => break,
-                }
             }
-            self.excluded.clear();
             if !completed {
                 break;
             }
