@@ -506,3 +506,21 @@ fn quit_during_a_search_exits() {
     e.send("quit");
     assert_eq!(e.wait_exit(QUICK), 0);
 }
+
+#[test]
+fn go_right_after_bestmove_is_accepted() {
+    let mut e = Engine::start();
+    let mut fen_moves = Vec::new();
+    for _ in 0..12 {
+        let out = e.go("go depth 2", SEARCH);
+        let fen = e.fen();
+        let token = legal_bestmove(&out, &fen);
+        fen_moves.push(token);
+        let cmd = format!("position startpos moves {}", fen_moves.join(" "));
+        assert!(e.command(&cmd).is_empty(), "{cmd}");
+    }
+    // Back to back, without anything in between.
+    for _ in 0..20 {
+        e.go("go depth 1", SEARCH);
+    }
+}
