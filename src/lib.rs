@@ -10,5 +10,6 @@ pub mod bench;
 pub mod core;
 pub mod perft;
 pub mod protocol;
+pub mod replay;
 pub mod search;
 pub mod variants;

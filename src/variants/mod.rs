@@ -9,6 +9,7 @@ use std::fmt::Debug;
 use crate::core::{Color, MoveList};
 
 pub mod chess;
+pub mod mystic;
 
 /// A ply's compact representation. `Default` is the null move (never legal); `pack` gives the
 /// 32 bits stored in the transposition table and `unpack(pack(m)) == m` for every move.
@@ -243,6 +244,36 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
 
     /// The board, FEN and state a human needs, for the `d` command (protocol.md 6).
     fn display(&self) -> String;
+
+    /// Splits a game record written in the seed's own notation into its move strings (move
+    /// numbers and the result dropped). Default: whitespace-separated words, without `12.`
+    /// prefixes and result tokens.
+    fn split_record(text: &str) -> Vec<String> {
+        split_record_words(text)
+    }
+
+    /// Resolves one move string of the seed's own notation (design.md: "import of the seed's
+    /// own notation"). Default: the protocol token.
+    ///
+    /// Errors: as [`Game::parse_move`].
+    fn import_move(&self, text: &str) -> Result<Self::Move, MoveError> {
+        self.parse_move(text)
+    }
+}
+
+/// Splits `1.e4 e5 2.Nf3 ... 1-0` into move words: move numbers (`12.`, `12...`) and result
+/// tokens are dropped.
+pub fn split_record_words(text: &str) -> Vec<String> {
+    text.split_whitespace()
+        .filter_map(|w| {
+            let w = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+            if w.is_empty() || matches!(w, "1-0" | "0-1" | "1/2-1/2" | "*" | "-1" | "/2-1/2") {
+                None
+            } else {
+                Some(w.to_string())
+            }
+        })
+        .collect()
 }
 
 /// The variants this build implements, by protocol name.
@@ -250,16 +281,19 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
 pub enum Variant {
     /// Orthodox chess (FIDE rules).
     Chess,
+    /// Mystic Chess (rules/mystic.md).
+    Mystic,
 }
 
 impl Variant {
     /// Every implemented variant, in the order `UCI_Variant` lists them.
-    pub const ALL: &'static [Variant] = &[Variant::Chess];
+    pub const ALL: &'static [Variant] = &[Variant::Chess, Variant::Mystic];
 
     /// The protocol name (`UCI_Variant` value).
     pub fn name(self) -> &'static str {
         match self {
             Variant::Chess => chess::Chess::INFO.name,
+            Variant::Mystic => mystic::Mystic::INFO.name,
         }
     }
 
@@ -269,6 +303,7 @@ impl Variant {
         let lower = name.to_ascii_lowercase();
         match lower.as_str() {
             "chess" | "standard" | "normal" => Some(Variant::Chess),
+            "mystic" => Some(Variant::Mystic),
             _ => None,
         }
     }
@@ -286,6 +321,10 @@ macro_rules! with_variant {
         match $v {
             $crate::variants::Variant::Chess => {
                 type $G = $crate::variants::chess::Chess;
+                $body
+            }
+            $crate::variants::Variant::Mystic => {
+                type $G = $crate::variants::mystic::Mystic;
                 $body
             }
         }

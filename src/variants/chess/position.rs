@@ -307,6 +307,41 @@ impl Chess {
         self.stack.push(undo);
     }
 
+    /// Plays a *placement* ply for variants built on orthodox chess (rules/mystic.md 2): puts
+    /// `piece` on `sq`, which must be empty (a drop) or hold a piece of the side to move (an
+    /// in-place change, replaced). The side to move changes, the en passant square is cleared
+    /// and the halfmove clock resets. The caller checks legality (no own King left in check).
+    /// Undone by [`Chess::unmake_move`].
+    pub fn make_placement(&mut self, sq: u8, piece: Piece) {
+        let keys = &*KEYS;
+        let us = self.stm;
+        let undo = Undo {
+            mv: Move::placement(sq, piece),
+            captured: self.board[sq as usize],
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            key: self.key,
+            checkers: self.checkers,
+        };
+        if self.ep != NO_EP {
+            self.key ^= keys.ep_file[(self.ep & 7) as usize];
+            self.ep = NO_EP;
+        }
+        if !undo.captured.is_none() {
+            self.remove(sq);
+        }
+        self.put(sq, piece);
+        self.halfmove = 0;
+        self.stm = !us;
+        self.key ^= keys.side;
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        self.checkers = self.compute_checkers();
+        self.stack.push(undo);
+    }
+
     /// Passes the move (for null-move pruning; never when in check). Undone by `unmake_move`.
     pub fn make_null_move(&mut self) {
         let undo = Undo {
@@ -341,7 +376,12 @@ impl Chess {
             self.fullmove -= 1;
         }
         let m = u.mv;
-        if m != Move::NULL {
+        if let Some((sq, _)) = m.as_placement() {
+            self.remove(sq);
+            if !u.captured.is_none() {
+                self.put(sq, u.captured);
+            }
+        } else if m != Move::NULL {
             let (from, to) = (m.from(), m.to());
             match m.kind() {
                 MoveKind::Normal | MoveKind::DoublePush => {
@@ -401,18 +441,7 @@ impl Chess {
     pub(crate) fn repetitions(&self, stop_after: usize) -> usize {
         let n = self.stack.len();
         let reach = (self.halfmove as usize).min(n);
-        let mut count = 0;
-        let mut i = 4;
-        while i <= reach {
-            if self.stack[n - i].key == self.key {
-                count += 1;
-                if count >= stop_after {
-                    break;
-                }
-            }
-            i += 2;
-        }
-        count
+        crate::core::repetition::count(self.key, reach, stop_after, |i| self.stack[n - i].key)
     }
 
     /// Repetition inside the search tree: a repeat of a position reached after the root
@@ -421,21 +450,9 @@ impl Chess {
     pub(crate) fn is_repetition(&self, plies_from_root: usize) -> bool {
         let n = self.stack.len();
         let reach = (self.halfmove as usize).min(n);
-        let mut seen = 0;
-        let mut i = 4;
-        while i <= reach {
-            if self.stack[n - i].key == self.key {
-                if i <= plies_from_root {
-                    return true;
-                }
-                seen += 1;
-                if seen >= 2 {
-                    return true;
-                }
-            }
-            i += 2;
-        }
-        false
+        crate::core::repetition::in_search(self.key, reach, plies_from_root, |i| {
+            self.stack[n - i].key
+        })
     }
 
     /// Neither side can mate by any sequence of legal moves (FIDE 5.2.2), for the material
