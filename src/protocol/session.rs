@@ -54,9 +54,12 @@ pub trait VariantSession: Send {
     fn moves_line(&self) -> String;
     /// The `eval` output.
     fn eval_report(&self) -> String;
-    /// Replaces the TT by an empty one of `hash_mb` MiB (`ucinewgame`, `Hash`). A running
-    /// search keeps the table it started with.
-    fn new_tt(&mut self, hash_mb: usize);
+    /// Empties the TT (`ucinewgame`). While a search runs, it keeps its table and the session
+    /// takes a fresh one of `hash_mb` MiB.
+    fn clear_tt(&mut self, hash_mb: usize);
+    /// Replaces the TT by an empty one of `hash_mb` MiB (`Hash`), freeing the old one first
+    /// unless a running search still uses it.
+    fn resize_tt(&mut self, hash_mb: usize);
 }
 
 /// A new session of `variant` at its start position, with a `hash_mb` MiB TT, writing to `out`.
@@ -241,7 +244,16 @@ impl<G: Game> VariantSession for Session<G> {
         self.pos.eval_report()
     }
 
-    fn new_tt(&mut self, hash_mb: usize) {
+    fn clear_tt(&mut self, hash_mb: usize) {
+        match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt.clear(),
+            None => self.tt = Arc::new(Tt::new(hash_mb)),
+        }
+    }
+
+    fn resize_tt(&mut self, hash_mb: usize) {
+        // Drop the old table before allocating the new one: never both at once.
+        self.tt = Arc::new(Tt::new(1));
         self.tt = Arc::new(Tt::new(hash_mb));
     }
 }
