@@ -6,7 +6,9 @@
 #   2. search speed: nodes per second of each engine's own `bench`, single thread, default
 #      settings: `stockfish bench` (16 MiB, 1 thread, depth 13, its default positions, NNUE),
 #      `fairy-stockfish bench 16 1 13 default depth` (the same arguments spelled out; classical
-#      evaluation in this build) and `menagerie bench`.
+#      evaluation in this build) and `menagerie bench` (its defaults: depth 12, 1 thread,
+#      16 MiB). The three benches search different positions to different trees: compare
+#      nodes/s, not node counts.
 #
 # Setup: apt-get install stockfish fairy-stockfish; cargo build --release.
 # Usage: scripts/speed_compare.sh [path/to/menagerie]
@@ -44,7 +46,7 @@ t0=$(now_ms)
 me_perft_out=$(RAYON_NUM_THREADS=1 "$ME" "${me_perft_args[@]}" 2>&1)
 t1=$(now_ms)
 me_perft_ms=$((t1 - t0))
-me_perft_nodes=$(echo "$me_perft_out" | num_after 'nodes|total|searched')
+me_perft_nodes=$(echo "$me_perft_out" | num_after 'Nodes searched')
 
 # --- bench ---------------------------------------------------------------------------------
 sf_bench=$("$SF" bench 2>&1)
@@ -54,8 +56,8 @@ fsf_bench=$("$FSF" bench 16 1 13 default depth 2>&1)
 fsf_nps=$(echo "$fsf_bench" | num_after 'Nodes/second')
 fsf_bench_nodes=$(echo "$fsf_bench" | num_after 'Nodes searched')
 me_bench=$("$ME" bench 2>&1)
-me_nps=$(echo "$me_bench" | num_after 'nps|nodes/second|nodes per second')
-me_bench_nodes=$(echo "$me_bench" | grep -iv 'nps\|second' | num_after 'nodes')
+me_nps=$(echo "$me_bench" | num_after 'Nodes/second')
+me_bench_nodes=$(echo "$me_bench" | num_after 'Nodes searched')
 
 rate() { # nodes ms -> nodes/second
     if [ -n "$1" ] && [ "${2:-0}" -gt 0 ]; then echo $(( $1 * 1000 / $2 )); else echo "?"; fi

@@ -9,6 +9,7 @@ pub mod attacks;
 pub mod eval;
 pub mod movegen;
 pub mod position;
+pub mod see;
 pub mod types;
 
 pub use position::{Chess, START_FEN};
@@ -80,6 +81,16 @@ impl Game for Chess {
     fn is_tactical(&self, m: Move) -> bool {
         !self.board[m.to() as usize].is_none()
             || matches!(m.kind(), MoveKind::EnPassant | MoveKind::PromoQueen)
+    }
+
+    #[inline]
+    fn tactical_order(&self, m: Move) -> i32 {
+        see::mvv_lva(self, m)
+    }
+
+    #[inline]
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        see::see_ge(self, m, threshold)
     }
 
     fn evaluate(&self) -> i32 {
