@@ -506,3 +506,77 @@ fn quit_during_a_search_exits() {
     e.send("quit");
     assert_eq!(e.wait_exit(QUICK), 0);
 }
+
+#[test]
+fn go_right_after_bestmove_is_accepted() {
+    let mut e = Engine::start();
+    let mut fen_moves = Vec::new();
+    for _ in 0..12 {
+        let out = e.go("go depth 2", SEARCH);
+        let fen = e.fen();
+        let token = legal_bestmove(&out, &fen);
+        fen_moves.push(token);
+        let cmd = format!("position startpos moves {}", fen_moves.join(" "));
+        assert!(e.command(&cmd).is_empty(), "{cmd}");
+    }
+    // Back to back, without anything in between.
+    for _ in 0..20 {
+        e.go("go depth 1", SEARCH);
+    }
+}
+
+#[test]
+fn every_variant_can_be_selected_listed_and_played() {
+    use menagerie::variants::Variant;
+    let mut e = Engine::start();
+    for v in Variant::ALL {
+        let name = v.name();
+        let out = e.command(&format!("setoption name UCI_Variant value {name}"));
+        assert_eq!(out.len(), 1, "{out:#?}");
+        let prefix = format!("info string variant {name} files ");
+        assert!(out[0].starts_with(&prefix), "{out:#?}");
+        let startpos = out[0]
+            .split(" startpos ")
+            .nth(1)
+            .expect("startpos comes last");
+        assert_eq!(
+            e.fen(),
+            startpos,
+            "{name}: d shows the announced start position"
+        );
+
+        let moves = e.command("moves");
+        assert_eq!(moves.len(), 1, "{moves:#?}");
+        let tokens: Vec<String> = moves[0]
+            .strip_prefix("info string moves ")
+            .expect("some legal turns at the start")
+            .split(' ')
+            .map(str::to_string)
+            .collect();
+
+        e.send("go perft 1");
+        let mut out = e.read_until(|l| l.starts_with("Nodes searched"), SEARCH);
+        out.extend(e.read_until(|l| l.is_empty(), QUICK));
+        assert_eq!(out.len(), tokens.len() + 3, "{name}: {out:#?}");
+        assert_eq!(
+            out[tokens.len() + 1],
+            format!("Nodes searched: {}", tokens.len())
+        );
+
+        let out = e.go("go depth 3", SEARCH);
+        let best = out
+            .last()
+            .and_then(|l| l.split_whitespace().nth(1))
+            .expect("bestmove token");
+        assert!(
+            tokens.iter().any(|t| t == best),
+            "{name}: bestmove {best} not in {tokens:?}"
+        );
+        // The best turn token is accepted back by `position`.
+        assert!(
+            e.command(&format!("position startpos moves {best}"))
+                .is_empty(),
+            "{name}"
+        );
+    }
+}

@@ -79,7 +79,7 @@ impl Engine {
             Command::IsReady => self.out.send("readyok"),
             Command::Debug => {}
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref())?,
-            Command::UciNewGame => self.session.new_tt(self.options.hash_mb),
+            Command::UciNewGame => self.session.clear_tt(self.options.hash_mb),
             Command::Position(spec) => self.session.set_position(&spec)?,
             Command::Go(go) => self.session.go(&go, &self.options)?,
             Command::Stop => self.session.stop(),
@@ -106,9 +106,18 @@ impl Engine {
                 self.options.apply(&change);
                 self.out.send(&self.session.announce());
             }
-            OptionChange::Hash(mb) => {
-                self.options.apply(&change);
-                self.session.new_tt(mb);
+            OptionChange::Hash(asked) => {
+                let mb = match options::hash_limit_mb() {
+                    Some(limit) if asked > limit => {
+                        self.out.info_string(format!(
+                            "Hash {asked} MiB is more than this machine has free; using {limit} MiB"
+                        ));
+                        limit
+                    }
+                    _ => asked,
+                };
+                self.options.apply(&OptionChange::Hash(mb));
+                self.session.resize_tt(mb);
             }
             OptionChange::Chess960(true) => {
                 self.out.info_string(

@@ -92,6 +92,21 @@ pub fn uci_option_lines() -> Vec<String> {
     ]
 }
 
+/// The largest TT the machine can hold without swapping, in MiB: half of the memory the kernel
+/// reports available (Linux `/proc/meminfo`), or `None` when that is unknown.
+pub fn hash_limit_mb() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kb: usize = text
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some((kb / 1024 / 2).max(1))
+}
+
 /// A validated `setoption`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum OptionChange {
@@ -265,6 +280,13 @@ mod tests {
             parse_setoption("Ponder", Some("yes")),
             Err(OptionError::NotBool { .. })
         ));
+    }
+
+    #[test]
+    fn hash_limit_is_known_on_linux() {
+        if cfg!(target_os = "linux") {
+            assert!(hash_limit_mb().is_some_and(|mb| mb >= 1));
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! [`new_session`], the one place where the runtime variant becomes a type.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -54,9 +54,12 @@ pub trait VariantSession: Send {
     fn moves_line(&self) -> String;
     /// The `eval` output.
     fn eval_report(&self) -> String;
-    /// Replaces the TT by an empty one of `hash_mb` MiB (`ucinewgame`, `Hash`). A running
-    /// search keeps the table it started with.
-    fn new_tt(&mut self, hash_mb: usize);
+    /// Empties the TT (`ucinewgame`). While a search runs, it keeps its table and the session
+    /// takes a fresh one of `hash_mb` MiB.
+    fn clear_tt(&mut self, hash_mb: usize);
+    /// Replaces the TT by an empty one of `hash_mb` MiB (`Hash`), freeing the old one first
+    /// unless a running search still uses it.
+    fn resize_tt(&mut self, hash_mb: usize);
 }
 
 /// A new session of `variant` at its start position, with a `hash_mb` MiB TT, writing to `out`.
@@ -68,6 +71,10 @@ pub fn new_session(variant: Variant, hash_mb: usize, out: Out) -> Box<dyn Varian
 struct Job {
     handle: JoinHandle<()>,
     control: Arc<SearchControl>,
+    /// Cleared by the worker just before it prints its final answer (`bestmove`, the perft
+    /// total): a `go` sent on seeing that answer must not find the engine busy while the
+    /// thread is still exiting.
+    active: Arc<AtomicBool>,
 }
 
 /// The state of one variant: position, TT, worker.
@@ -88,9 +95,24 @@ impl<G: Game> Session<G> {
         }
     }
 
-    fn spawn(&mut self, control: Arc<SearchControl>, work: impl FnOnce() + Send + 'static) {
-        let handle = std::thread::spawn(work);
-        self.job = Some(Job { handle, control });
+    /// Runs `work` on the worker thread; `work` clears the flag it is given just before its
+    /// final output.
+    fn spawn(
+        &mut self,
+        control: Arc<SearchControl>,
+        work: impl FnOnce(&AtomicBool) + Send + 'static,
+    ) {
+        let active = Arc::new(AtomicBool::new(true));
+        let flag = active.clone();
+        let handle = std::thread::spawn(move || {
+            work(&flag);
+            flag.store(false, Ordering::SeqCst);
+        });
+        self.job = Some(Job {
+            handle,
+            control,
+            active,
+        });
     }
 }
 
@@ -139,8 +161,9 @@ impl<G: Game> VariantSession for Session<G> {
         match go {
             GoCommand::Perft(depth) => {
                 let (depth, threads) = (*depth, options.threads);
-                self.spawn(control, move || {
+                self.spawn(control, move |active| {
                     let rows = perft::divide(&root, depth, Unit::Turn, threads);
+                    active.store(false, Ordering::SeqCst);
                     out.send(&perft::format_divide(&rows));
                 });
             }
@@ -163,8 +186,8 @@ impl<G: Game> VariantSession for Session<G> {
                     self.tt.clone(),
                     control.clone(),
                 );
-                self.spawn(control, move || {
-                    search_worker(root, limits, sopts, tt, ctl, out)
+                self.spawn(control, move |active| {
+                    search_worker(root, limits, sopts, tt, ctl, active, out)
                 });
             }
         }
@@ -185,8 +208,9 @@ impl<G: Game> VariantSession for Session<G> {
 
     fn busy(&mut self) -> bool {
         match &self.job {
-            Some(job) if !job.handle.is_finished() => true,
+            Some(job) if job.active.load(Ordering::SeqCst) => true,
             Some(_) => {
+                // The answer is out; the thread has at most to return.
                 if let Some(job) = self.job.take() {
                     let _ = job.handle.join();
                 }
@@ -220,7 +244,16 @@ impl<G: Game> VariantSession for Session<G> {
         self.pos.eval_report()
     }
 
-    fn new_tt(&mut self, hash_mb: usize) {
+    fn clear_tt(&mut self, hash_mb: usize) {
+        match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt.clear(),
+            None => self.tt = Arc::new(Tt::new(hash_mb)),
+        }
+    }
+
+    fn resize_tt(&mut self, hash_mb: usize) {
+        // Drop the old table before allocating the new one: never both at once.
+        self.tt = Arc::new(Tt::new(1));
         self.tt = Arc::new(Tt::new(hash_mb));
     }
 }
@@ -248,6 +281,7 @@ fn search_worker<G: Game>(
     options: SearchOptions,
     tt: Arc<Tt>,
     control: Arc<SearchControl>,
+    active: &AtomicBool,
     out: Out,
 ) {
     let mut report =
@@ -272,6 +306,7 @@ fn search_worker<G: Game>(
         std::thread::sleep(WAIT_POLL);
     }
     let (best, ponder) = best_and_ponder(&root, &pv, &tt);
+    active.store(false, Ordering::SeqCst);
     out.send(&format_bestmove(best.as_deref(), ponder.as_deref()));
 }
 
