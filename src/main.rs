@@ -1,5 +1,5 @@
 //! The `menagerie` binary: with no subcommand, the protocol loop on stdin/stdout
-//! (shared/protocol.md); `perft` and `bench` as subcommands.
+//! (shared/protocol.md); `perft`, `bench` and `replay` as subcommands.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -46,6 +46,9 @@ enum Cmd {
     },
     /// Fixed-depth searches of the bench positions; prints time, nodes and nodes/s.
     Bench {
+        /// Variant whose bench positions are searched.
+        #[arg(long, default_value = "chess", value_parser = parse_variant)]
+        variant: Variant,
         /// Search depth in plies.
         #[arg(long, default_value_t = BENCH_DEPTH)]
         depth: u32,
@@ -55,6 +58,19 @@ enum Cmd {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65536))]
         hash: u64,
+    },
+    /// Replay a game record written in the seed's own notation: prints the FEN before each ply,
+    /// the ply as written and as a protocol token, then the final FEN and the result.
+    Replay {
+        /// Variant of the record.
+        #[arg(long, value_parser = parse_variant)]
+        variant: Variant,
+        /// Start from this FEN instead of the variant's start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// File holding the record; standard input when absent.
+        #[arg(long)]
+        file: Option<std::path::PathBuf>,
     },
 }
 
@@ -109,12 +125,36 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Cmd::Replay { variant, fen, file }) => {
+            let record = match file {
+                Some(path) => {
+                    std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))
+                }
+                None => std::io::read_to_string(std::io::stdin())
+                    .map_err(|e| format!("standard input: {e}")),
+            };
+            let result = record.and_then(|text| {
+                menagerie::with_variant!(variant, G => run_replay::<G>(fen.as_deref(), &text))
+            });
+            match result {
+                Ok(text) => {
+                    print!("{text}");
+                    ExitCode::SUCCESS
+                }
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Some(Cmd::Bench {
+            variant,
             depth,
             threads,
             hash,
         }) => {
-            let report = menagerie::bench::run(depth, threads as usize, hash as usize);
+            let (depth, threads, hash) = (depth, threads as usize, hash as usize);
+            let report = menagerie::with_variant!(variant, G => menagerie::bench::run::<G>(depth, threads, hash));
             let nps = report.nodes * 1000 / report.time_ms.max(1);
             println!("===========================");
             println!("Total time (ms) : {}", report.time_ms);
@@ -155,4 +195,16 @@ fn run_perft<G: Game>(run: &PerftRun<'_>) -> Result<(), String> {
         println!("Time (ms): {ms}  Nodes/second: {nps}");
     }
     Ok(())
+}
+
+/// Replays `record` for variant `G` from `fen` (or the start position).
+///
+/// Errors: the FEN error or the first move string that is not a legal ply, as a message.
+fn run_replay<G: Game>(fen: Option<&str>, record: &str) -> Result<String, String> {
+    let start = match fen {
+        Some(fen) => G::from_fen(fen).map_err(|e| e.to_string())?,
+        None => G::startpos(),
+    };
+    let replay = menagerie::replay::replay(&start, record).map_err(|e| e.to_string())?;
+    Ok(menagerie::replay::format_replay(&replay))
 }

@@ -354,3 +354,44 @@ fn replay_of_the_seed_record_ends_drawn() {
         assert_eq!(r.plies[ply].fen_before, fen, "before ply {}", ply + 1);
     }
 }
+
+#[test]
+fn replay_subcommand_prints_fens_and_result() {
+    // `menagerie replay` on the seed record (rules/mystic.md 7): every checkpoint FEN appears.
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
+        .args(["replay", "--variant", "mystic"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(GAME_RECORD.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for (_, fen) in CHECKPOINTS {
+        assert!(text.contains(&format!("fen {fen}\n")), "{fen}");
+    }
+    assert!(
+        text.ends_with("result 1/2-1/2 {insufficient material}\n"),
+        "{text}"
+    );
+    // A bad record fails with a message naming the ply.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
+        .args(["replay", "--variant", "mystic"])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"1.@d2 Qz9").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("ply 2"));
+}

@@ -215,13 +215,13 @@ fn measure_bench_and_smp() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(10);
     if std::env::var("BENCH_EACH").is_ok() {
-        for fen in menagerie::bench::POSITIONS {
+        for fen in <Chess as Game>::BENCH_FENS {
             let t = Instant::now();
             let r = run_chess(fen, depth(d), 1);
             println!("{fen}: {} nodes {:?} {:?}", r.nodes, t.elapsed(), r.score);
         }
     }
-    let r = menagerie::bench::run(d, 1, 16);
+    let r = menagerie::bench::run::<Chess>(d, 1, 16);
     println!(
         "bench depth {d}: {} nodes {} ms {} nps",
         r.nodes,
@@ -231,7 +231,7 @@ fn measure_bench_and_smp() {
     // Time to depth, 1 vs 2 threads, over the bench positions.
     let mut t = [0u64; 2];
     for (i, threads) in [1usize, 2].into_iter().enumerate() {
-        let r = menagerie::bench::run(d, threads, 16);
+        let r = menagerie::bench::run::<Chess>(d, threads, 16);
         t[i] = r.time_ms;
         println!("threads {threads}: {} ms, {} nodes", r.time_ms, r.nodes);
     }
@@ -565,7 +565,7 @@ fn measure_pruning_match() {
     }
     let engines: [SearchParams; 2] = [PARAMS, plain];
     let (mut score, mut games) = (0.0f64, 0);
-    for fen in menagerie::bench::POSITIONS.iter().take(12) {
+    for fen in <Chess as Game>::BENCH_FENS.iter().take(12) {
         for a_side in 0..2 {
             let mut pos = Chess::from_fen(fen).unwrap();
             let tts = [Tt::new(8), Tt::new(8)];

@@ -143,6 +143,10 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// Mitosis placements). Perft by turns only walks plies when this is set.
     const MULTI_PLY_TURNS: bool = false;
 
+    /// FENs searched by `menagerie bench` for this variant (a fixed set: its node count is the
+    /// search's behaviour fingerprint). Empty means the start position alone.
+    const BENCH_FENS: &'static [&'static str] = &[];
+
     /// The standard start position.
     fn startpos() -> Self;
 

@@ -1,0 +1,210 @@
+//! Complete games through the protocol (design.md "When a variant is done", items 7 and 9):
+//! for every registered variant the engine plays itself at a small node budget; every
+//! `bestmove` must be legal (checked by the library), no `info string error` may appear, and a
+//! game that ends must end with `info string result` matching the library's outcome and
+//! `bestmove (none)`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::Duration;
+
+use menagerie::variants::{Game, Variant};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("engine starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("engine reads stdin");
+    }
+
+    /// Lines up to and including the first that starts with `prefix` (30 s deadline).
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(Duration::from_secs(30))
+                .unwrap_or_else(|_| panic!("no '{prefix}' line; got {out:#?}"));
+            let done = line.starts_with(prefix);
+            out.push(line);
+            if done {
+                return out;
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+/// Plays one game of `G` from its start position; returns (plies, result line if the game ended).
+fn self_play<G: Game>(e: &mut Engine, nodes: u32, max_turns: usize) -> (usize, Option<String>) {
+    e.send(&format!(
+        "setoption name UCI_Variant value {}",
+        G::INFO.name
+    ));
+    e.send("ucinewgame");
+    let mut pos = G::startpos();
+    let mut turns: Vec<String> = Vec::new();
+    for _ in 0..max_turns {
+        let cmd = if turns.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", turns.join(" "))
+        };
+        e.send(&cmd);
+        e.send(&format!("go nodes {nodes}"));
+        let out = e.until("bestmove");
+        assert!(
+            !out.iter().any(|l| l.starts_with("info string error")),
+            "{}: {out:#?}",
+            G::INFO.name
+        );
+        let best = out
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .to_string();
+        if best == "(none)" {
+            let o = pos
+                .outcome()
+                .unwrap_or_else(|| panic!("engine says over, library disagrees: {}", pos.fen()));
+            let expected = format!("info string result {} {{{}}}", o.result.as_str(), o.reason);
+            assert!(out.contains(&expected), "{expected} missing in {out:#?}");
+            return (turns.len(), Some(expected));
+        }
+        assert!(
+            pos.outcome().is_none(),
+            "engine played on in a finished game: {}",
+            pos.fen()
+        );
+        // A turn token is one or more portions joined by ';'.
+        for portion in best.split(';') {
+            let m = pos
+                .parse_move(portion)
+                .unwrap_or_else(|err| panic!("illegal {best} in {}: {err}", pos.fen()));
+            pos.make(m);
+        }
+        turns.push(best);
+    }
+    (turns.len(), None)
+}
+
+fn play_games<G: Game>() {
+    let mut e = Engine::start();
+    let mut ended = 0;
+    for _ in 0..2 {
+        let (_, result) = self_play::<G>(&mut e, 1500, 400);
+        ended += result.is_some() as usize;
+    }
+    // Draw rules (50 moves, repetition) bound every variant here: 400 turns end the game.
+    assert!(
+        ended > 0,
+        "{}: no game ended within 400 turns",
+        G::INFO.name
+    );
+}
+
+#[test]
+fn every_variant_plays_complete_games_through_the_protocol() {
+    for &v in Variant::ALL {
+        menagerie::with_variant!(v, G => play_games::<G>());
+    }
+}
+
+/// Sends a position and `go`, returns everything up to `bestmove`.
+fn go_at(e: &mut Engine, variant: &str, position: &str) -> Vec<String> {
+    e.send(&format!("setoption name UCI_Variant value {variant}"));
+    e.send(position);
+    e.send("go depth 3");
+    e.until("bestmove")
+}
+
+#[test]
+fn mystic_game_ends_through_the_protocol() {
+    // rules/mystic.md 3: every way the game ends, seen through the protocol.
+    let mut e = Engine::start();
+    let cases = [
+        // Checkmate: a knight's check that no drop can block.
+        ("position fen 6rk/5Npp/8/8/8/8/8/K7 b - - 0 1 coins:5/5 bought:0/0", "info depth 0 score mate 0", "1-0 {checkmate}"),
+        // Stalemate, with no coins to buy a blocker.
+        ("position fen k7/2Q5/1K6/8/8/8/8/8 b - - 0 1 coins:0/0 bought:0/0", "info depth 0 score cp 0", "1/2-1/2 {stalemate}"),
+        // Dead position with no coins (the example game's end).
+        ("position fen 8/8/3k4/8/3K4/8/4B3/8 b - - 0 35 coins:0/0 bought:3/3", "info depth 0 score cp 0", "1/2-1/2 {insufficient material}"),
+        // Fifty-move rule.
+        ("position fen 4k3/8/8/8/8/8/8/R3K3 w - - 99 80 coins:0/0 bought:3/3 moves a1a2", "info depth 0 score cp 0", "1/2-1/2 {fifty-move rule}"),
+        // Threefold repetition.
+        (
+            "position fen 4k3/8/8/8/8/8/8/R3K3 w - - 0 1 coins:0/0 bought:3/3 moves e1d1 e8d8 d1e1 d8e8 e1d1 e8d8 d1e1 d8e8",
+            "info depth 0 score cp 0",
+            "1/2-1/2 {threefold repetition}",
+        ),
+    ];
+    for (position, score, result) in cases {
+        let out = go_at(&mut e, "mystic", position);
+        assert!(out.iter().any(|l| l == score), "{position}: {out:#?}");
+        assert!(
+            out.iter()
+                .any(|l| *l == format!("info string result {result}")),
+            "{position}: {out:#?}"
+        );
+        assert_eq!(out.last().unwrap(), "bestmove (none)");
+    }
+    // With a coin left the lone Kings play on: a purchase is a legal action.
+    let out = go_at(
+        &mut e,
+        "mystic",
+        "position fen 8/8/3k4/8/3K4/8/4B3/8 b - - 0 35 coins:0/1 bought:3/3",
+    );
+    assert!(out.last().unwrap() != "bestmove (none)", "{out:#?}");
+}
+
+#[test]
+fn mystic_search_blocks_a_check_with_a_purchase() {
+    // Rook check on the a-file, b7/b8 covered: buying a Pawn on a5-a7 is the only defence
+    // (rules/mystic.md 2: a drop may block a check), so the search must not see a mate.
+    let mut e = Engine::start();
+    let out = go_at(
+        &mut e,
+        "mystic",
+        "position fen k7/8/8/8/8/8/1R6/R3K3 b - - 0 1 coins:0/3 bought:0/0",
+    );
+    let best = out.last().unwrap().split_whitespace().nth(1).unwrap();
+    assert!(["P@a5", "P@a6", "P@a7"].contains(&best), "{out:#?}");
+    assert!(!out.iter().any(|l| l.contains("score mate 0")), "{out:#?}");
+}
