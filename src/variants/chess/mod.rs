@@ -136,35 +136,14 @@ impl Game for Chess {
     fn outcome(&self) -> Option<Outcome> {
         let mut list = MoveList::new();
         self.generate_legal(&mut list);
-        if list.is_empty() {
-            return Some(if self.checkers != 0 {
-                Outcome {
-                    result: GameResult::win_for(!self.stm),
-                    reason: "checkmate".into(),
-                }
-            } else {
-                Outcome {
-                    result: GameResult::Draw,
-                    reason: "stalemate".into(),
-                }
-            });
-        }
-        let draw = |reason: &str| {
-            Some(Outcome {
-                result: GameResult::Draw,
-                reason: reason.into(),
-            })
-        };
-        if self.halfmove >= 100 {
-            return draw("fifty-move rule");
-        }
-        if self.repetitions(2) >= 2 {
-            return draw("threefold repetition");
-        }
-        if self.insufficient_material() {
-            return draw("insufficient material");
-        }
-        None
+        fide_outcome(
+            self.stm,
+            list.is_empty(),
+            self.checkers != 0,
+            self.halfmove,
+            || self.repetitions(2) >= 2,
+            || self.insufficient_material(),
+        )
     }
 
     fn null_move_allowed(&self) -> bool {
@@ -250,6 +229,37 @@ impl Game for Chess {
         s.push_str(&format!("Checkers: {}", checkers.trim_end()));
         s
     }
+}
+
+/// The FIDE end rules, shared by the variants built on orthodox chess (chess, Mystic): for
+/// `side` to move, checkmate or stalemate when it has no legal ply (`no_moves`), else the
+/// 50-move rule (`halfmove` at 100 plies), threefold repetition and dead positions (`threefold`
+/// and `dead` are only evaluated when needed). `None` while the game goes on.
+pub fn fide_outcome(
+    side: Color,
+    no_moves: bool,
+    in_check: bool,
+    halfmove: u16,
+    threefold: impl FnOnce() -> bool,
+    dead: impl FnOnce() -> bool,
+) -> Option<Outcome> {
+    let (result, reason) = if no_moves && in_check {
+        (GameResult::win_for(!side), "checkmate")
+    } else if no_moves {
+        (GameResult::Draw, "stalemate")
+    } else if halfmove >= 100 {
+        (GameResult::Draw, "fifty-move rule")
+    } else if threefold() {
+        (GameResult::Draw, "threefold repetition")
+    } else if dead() {
+        (GameResult::Draw, "insufficient material")
+    } else {
+        return None;
+    };
+    Some(Outcome {
+        result,
+        reason: reason.into(),
+    })
 }
 
 impl Chess {

@@ -16,10 +16,8 @@ use crate::core::geometry::BOARD_8X8;
 use crate::core::{repetition, zobrist, Color, MoveList};
 use crate::variants::chess::attacks;
 use crate::variants::chess::position::NO_EP;
-use crate::variants::chess::{Chess, Kind, Move, MoveKind, Piece};
-use crate::variants::{
-    FenError, Game, GameMove, GameResult, MoveError, Outcome, Terminal, VariantInfo,
-};
+use crate::variants::chess::{fide_outcome, Chess, Kind, Move, MoveKind, Piece};
+use crate::variants::{FenError, Game, GameMove, MoveError, Outcome, Terminal, VariantInfo};
 
 /// The start position (rules/mystic.md 4).
 pub const START_FEN: &str = "4k3/8/8/8/8/8/8/4K3 w - - 0 1 coins:20/20 bought:0/0";
@@ -473,39 +471,19 @@ impl Game for Mystic {
         self.is_repetition(plies_from_root) || self.insufficient_material()
     }
 
+    /// rules/mystic.md 3: checkmate, stalemate (every action counts), the 50-move rule,
+    /// threefold repetition, and dead positions only at 0 coins each.
     fn outcome(&self) -> Option<Outcome> {
         let mut list = MoveList::new();
         self.legal_moves(&mut list);
-        let us = self.side_to_move();
-        if list.is_empty() {
-            return Some(if self.in_check() {
-                Outcome {
-                    result: GameResult::win_for(!us),
-                    reason: "checkmate".into(),
-                }
-            } else {
-                Outcome {
-                    result: GameResult::Draw,
-                    reason: "stalemate".into(),
-                }
-            });
-        }
-        let draw = |reason: &str| {
-            Some(Outcome {
-                result: GameResult::Draw,
-                reason: reason.into(),
-            })
-        };
-        if self.chess.halfmove_clock() >= 100 {
-            return draw("fifty-move rule");
-        }
-        if self.repetitions(2) >= 2 {
-            return draw("threefold repetition");
-        }
-        if self.insufficient_material() {
-            return draw("insufficient material");
-        }
-        None
+        fide_outcome(
+            self.side_to_move(),
+            list.is_empty(),
+            self.in_check(),
+            self.chess.halfmove_clock(),
+            || self.repetitions(2) >= 2,
+            || self.insufficient_material(),
+        )
     }
 
     fn null_move_allowed(&self) -> bool {
