@@ -395,3 +395,42 @@ fn replay_subcommand_prints_fens_and_result() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("ply 2"));
 }
+
+#[test]
+fn tactical_moves_are_legal_and_tactical() {
+    // Quiescence's generator: a subset of the legal actions, each one `is_tactical`, and
+    // every legal move when in check (so drops that block a check are tried).
+    let mut rng = SplitMix64::new(5);
+    for _ in 0..20 {
+        let mut p = Mystic::startpos();
+        for _ in 0..100 {
+            let mut legal = MoveList::new();
+            p.legal_moves(&mut legal);
+            if legal.is_empty() {
+                break;
+            }
+            let mut tactical = MoveList::new();
+            p.tactical_moves(&mut tactical);
+            for m in &tactical {
+                assert!(legal.contains(m), "{} in {}", p.move_token(*m), p.fen());
+                if !p.in_check() {
+                    assert!(p.is_tactical(*m), "{} in {}", p.move_token(*m), p.fen());
+                }
+            }
+            if p.in_check() {
+                assert_eq!(tactical.len(), legal.len(), "{}", p.fen());
+            }
+            p.make(legal[rng.below(legal.len() as u64) as usize]);
+        }
+    }
+    let q = pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 coins:4/0 bought:3/3");
+    let mut tactical = MoveList::new();
+    q.tactical_moves(&mut tactical);
+    assert_eq!(
+        tactical
+            .iter()
+            .map(|&m| q.move_token(m))
+            .collect::<Vec<_>>(),
+        vec!["a1a1q"]
+    );
+}

@@ -2,6 +2,7 @@
 
 use menagerie::perft::{divide, perft, Unit};
 use menagerie::variants::chess::Chess;
+use menagerie::variants::mystic::Mystic;
 use menagerie::variants::Game;
 
 struct Case {
@@ -88,4 +89,10 @@ fn divide_matches_perft_and_threads_agree() {
         one.iter().any(|(t, n)| t == "e1g1" && *n == 2059),
         "castling token and count: {one:?}"
     );
+}
+
+/// Mystic Chess from the start (rules/mystic.md 7): every listed depth (726168 at depth 4).
+#[test]
+fn mystic_suite() {
+    run_suite::<Mystic>("mystic.perft", None);
 }

@@ -208,3 +208,35 @@ fn mystic_search_blocks_a_check_with_a_purchase() {
     assert!(["P@a5", "P@a6", "P@a7"].contains(&best), "{out:#?}");
     assert!(!out.iter().any(|l| l.contains("score mate 0")), "{out:#?}");
 }
+
+/// `go perft N` through the protocol gives the counts of `tests/perft/<variant>.perft`
+/// (design.md "When a variant is done", item 4), for every suite line and depth up to 200k nodes.
+#[test]
+fn go_perft_matches_the_suites() {
+    let mut e = Engine::start();
+    for (variant, file) in [("chess", "chess.perft"), ("mystic", "mystic.perft")] {
+        let path = format!("{}/tests/perft/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        for line in text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
+            let parts: Vec<&str> = line.split('|').map(str::trim).collect();
+            for (i, count) in parts[2].split_whitespace().enumerate() {
+                if count.parse::<u64>().unwrap() > 200_000 {
+                    break;
+                }
+                e.send(&format!("position fen {}", parts[1]));
+                e.send(&format!("go perft {}", i + 1));
+                let out = e.until("Nodes searched");
+                assert_eq!(
+                    out.last().unwrap(),
+                    &format!("Nodes searched: {count}"),
+                    "{variant} {}",
+                    parts[0]
+                );
+            }
+        }
+    }
+}

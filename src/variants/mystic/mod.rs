@@ -166,6 +166,19 @@ impl Mystic {
         }
         let checkers = c.checkers();
         if tactical_only && checkers == 0 {
+            // Quiescence also tries the upgrade with the largest material swing, R -> Q
+            // (the smaller steps roughly pay for their coins and would bloat it).
+            if self.bought[us.index()] >= BUYS_FOR_UPGRADES
+                && self.coins[us.index()] >= 4
+                && self.available(us, Kind::Queen)
+            {
+                let mut b = c.pieces(us, Kind::Rook);
+                while b != 0 {
+                    let sq = b.trailing_zeros() as u8;
+                    b &= b - 1;
+                    list.push(MysticMove(Move::placement(sq, Piece::new(us, Kind::Queen))));
+                }
+            }
             return;
         }
         let coins = self.coins[us.index()];
@@ -430,8 +443,12 @@ impl Game for Mystic {
         self.chess.checkers() != 0
     }
 
+    /// Captures, queen promotions and the R -> Q upgrade (see `tactical_moves`).
     fn is_tactical(&self, m: MysticMove) -> bool {
-        m.0.as_placement().is_none() && self.chess.is_tactical(m.0)
+        match m.0.as_placement() {
+            Some((sq, piece)) => piece.kind() == Kind::Queen && !self.chess.piece_at(sq).is_none(),
+            None => self.chess.is_tactical(m.0),
+        }
     }
 
     fn tactical_order(&self, m: MysticMove) -> i32 {
