@@ -6,7 +6,7 @@
 
 use super::{Mystic, BUYS_FOR_UPGRADES};
 use crate::core::Color;
-use crate::variants::chess::{eval as chess_eval, Kind};
+use crate::variants::chess::{attacks, eval as chess_eval, Kind};
 
 /// Tunable parameters (centipawns), declared once: (name, value).
 pub static PARAMS: &[(&str, i32)] = &[
@@ -18,12 +18,16 @@ pub static PARAMS: &[(&str, i32)] = &[
     ("coin_idle", 15),
     // Bonus for having unlocked upgrades (3 buys done).
     ("unlocked", 30),
+    // Penalty per empty square of the enemy drop zone from which a bought Pawn would check
+    // our King (only while the enemy has a coin and a Pawn in stock).
+    ("drop_check_square", 18),
 ];
 
 const COIN_BEFORE: usize = 0;
 const COIN_AFTER: usize = 1;
 const COIN_IDLE: usize = 2;
 const UNLOCKED: usize = 3;
+const DROP_CHECK: usize = 4;
 
 #[inline(always)]
 fn p(i: usize) -> i32 {
@@ -50,21 +54,64 @@ fn economy(pos: &Mystic, side: Color) -> i32 {
     coins * per_coin + if unlocked { p(UNLOCKED) } else { 0 }
 }
 
+/// King exposure to purchases, in centipawns (a penalty for `side`): drops mean a King is
+/// never safe from a sudden pawn check (rules/mystic.md 2: a drop may give check).
+fn drop_exposure(pos: &Mystic, side: Color) -> i32 {
+    let them = !side;
+    if pos.coins(them) == 0 || !pos.available(them, Kind::Pawn) {
+        return 0;
+    }
+    let c = pos.board();
+    let ksq = c.king_sq(side);
+    // An enemy pawn on s attacks the King when the King's own pawn-attack set (as `side`) holds s.
+    let squares = attacks::pawn(side, ksq) & Mystic::drop_zone(them) & !c.occupied();
+    squares.count_ones() as i32 * p(DROP_CHECK)
+}
+
 /// Static evaluation in centipawns from the side to move's point of view.
 pub fn evaluate(pos: &Mystic) -> i32 {
     let us = pos.board().stm();
     let board = chess_eval::evaluate(pos.board());
-    board + economy(pos, us) - economy(pos, !us)
+    board + economy(pos, us) - economy(pos, !us) - drop_exposure(pos, us) + drop_exposure(pos, !us)
 }
 
 /// The evaluation term by term, for the `eval` command.
 pub fn report(pos: &Mystic) -> String {
     let w = economy(pos, Color::White);
     let b = economy(pos, Color::Black);
+    let (xw, xb) = (
+        drop_exposure(pos, Color::White),
+        drop_exposure(pos, Color::Black),
+    );
     format!(
-        "{}\n\nMystic economy (centipawns, White's view)\n  white {w}  black {b}  net {}\n\nFinal evaluation (side to move): {}",
+        "{}\n\nMystic terms (centipawns)\n  economy        white {w}  black {b}  net {}\n  drop exposure  white -{xw}  black -{xb}  net {}\n\nFinal evaluation (side to move): {}",
         chess_eval::report(pos.board()),
         w - b,
+        xb - xw,
         evaluate(pos)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::Game;
+
+    #[test]
+    fn exposure_counts_checking_drop_squares() {
+        // White King on e4: Black can drop on d5 and f5 to give check (zone ranks 5-7).
+        let e4 = Mystic::from_fen("4k3/8/8/8/4K3/8/8/8 w - - 0 1 coins:0/3 bought:0/0").unwrap();
+        assert_eq!(drop_exposure(&e4, Color::White), 2 * p(DROP_CHECK));
+        assert_eq!(drop_exposure(&e4, Color::Black), 0, "White has no coins");
+        // On e1 no drop can reach it.
+        let q = Mystic::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1 coins:0/3 bought:0/0").unwrap();
+        assert_eq!(drop_exposure(&q, Color::White), 0);
+        // The evaluation is symmetric under colour flip.
+        let a =
+            Mystic::from_fen("4k3/3p4/8/2q5/8/4P3/3B4/4K3 w - - 0 9 coins:5/7 bought:3/2").unwrap();
+        let b =
+            Mystic::from_fen("4k3/3b4/4p3/8/2Q5/8/3P4/4K3 b - - 0 9 coins:7/5 bought:2/3").unwrap();
+        assert_eq!(evaluate(&a), evaluate(&b));
+        assert!(report(&a).contains("drop exposure"));
+    }
 }
