@@ -6,6 +6,7 @@
 
 #![warn(missing_docs)]
 
+pub mod arena;
 pub mod bench;
 pub mod core;
 pub mod perft;

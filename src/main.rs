@@ -1,11 +1,17 @@
 //! The `menagerie` binary: with no subcommand, the protocol loop on stdin/stdout
-//! (shared/protocol.md); `perft`, `bench` and `replay` as subcommands.
+//! (shared/protocol.md); `perft`, `bench`, `replay` and `match` as subcommands.
 
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use menagerie::arena::{
+    self,
+    referee::GameSettings,
+    spec::{EngineSpec, Limit, Sprt},
+    MatchConfig,
+};
 use menagerie::perft::{self, Unit};
 use menagerie::variants::{Game, Variant};
 
@@ -72,6 +78,61 @@ enum Cmd {
         #[arg(long)]
         file: Option<std::path::PathBuf>,
     },
+    /// Play an engine-vs-engine match (games in pairs, colours reversed); prints W/D/L, Elo
+    /// with a 95% interval and, with --sprt, the LLR.
+    Match(Box<MatchArgs>),
+}
+
+/// The arguments of `menagerie match`.
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("limit").required(true).args(["movetime", "nodes", "depth", "tc"])))]
+struct MatchArgs {
+    /// A player, given twice: `builtin:random`, `builtin:greedy`, or an engine command line
+    /// with optional trailing `option.<Name>=<value>` words.
+    #[arg(long = "engine", required = true, num_args = 1, value_parser = parse_engine)]
+    engines: Vec<EngineSpec>,
+    /// Variant to play.
+    #[arg(long, default_value = "chess", value_parser = parse_variant)]
+    variant: Variant,
+    /// Number of games.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    games: u64,
+    /// Fixed time per turn, in milliseconds.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: Option<u64>,
+    /// Fixed node budget per turn.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Fixed depth per turn, in plies.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    depth: Option<u32>,
+    /// Clock per side: `<base>+<inc>` in seconds (e.g. `10+0.1`).
+    #[arg(long, value_parser = parse_tc)]
+    tc: Option<Limit>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    concurrency: u64,
+    /// Random legal turns from the start position opening each pair of games.
+    #[arg(long, default_value_t = 0)]
+    random_plies: usize,
+    /// Seed of the openings and the built-in players.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Append every game to this PGN file.
+    #[arg(long)]
+    pgn: Option<std::path::PathBuf>,
+    /// SPRT: `elo0=<a> elo1=<b> alpha=<x> beta=<y>` (one argument or up to four words).
+    #[arg(long, num_args = 1..=4, value_delimiter = None)]
+    sprt: Option<Vec<String>>,
+    /// Turns after which a game is adjudicated a draw.
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..))]
+    max_turns: u64,
+    /// Time granted past the movetime or the clock before a missing answer loses, in ms.
+    #[arg(long, default_value_t = 1000)]
+    margin: u64,
+    /// Wait for an answer under --nodes/--depth, and for start-up, in ms.
+    #[arg(long, default_value_t = 30_000)]
+    timeout: u64,
 }
 
 /// The perft unit on the command line.
@@ -88,6 +149,65 @@ fn parse_variant(name: &str) -> Result<Variant, String> {
         let known: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
         format!("unknown variant '{name}' (known: {})", known.join(", "))
     })
+}
+
+fn parse_engine(text: &str) -> Result<EngineSpec, String> {
+    EngineSpec::parse(text).map_err(|e| e.to_string())
+}
+
+fn parse_tc(text: &str) -> Result<Limit, String> {
+    arena::spec::parse_tc(text).map_err(|e| e.to_string())
+}
+
+/// Runs `menagerie match`.
+///
+/// Errors: bad settings or a PGN file that cannot be written, as a message.
+fn run_match(args: MatchArgs) -> Result<String, String> {
+    let engines: [EngineSpec; 2] = args.engines.try_into().map_err(|v: Vec<EngineSpec>| {
+        format!("--engine must be given exactly twice, got {}", v.len())
+    })?;
+    let sprt = match &args.sprt {
+        Some(words) => Some(Sprt::parse(&words.join(" ")).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let limit = match (args.movetime, args.nodes, args.depth, args.tc) {
+        (Some(ms), ..) => Limit::Movetime(ms),
+        (_, Some(n), ..) => Limit::Nodes(n),
+        (_, _, Some(d), _) => Limit::Depth(d),
+        (.., Some(tc)) => tc,
+        _ => return Err("one of --movetime, --nodes, --depth, --tc is required".into()),
+    };
+    let cfg = MatchConfig {
+        engines,
+        games: args.games as usize,
+        settings: GameSettings {
+            limit,
+            margin_ms: args.margin,
+            fixed_timeout_ms: args.timeout,
+            max_turns: args.max_turns as usize,
+        },
+        concurrency: args.concurrency as usize,
+        random_plies: args.random_plies,
+        seed: args.seed,
+        sprt,
+        handshake_timeout_ms: args.timeout,
+    };
+    let mut file = match &args.pgn {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("{}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let mut progress = |line: &str| eprintln!("{line}");
+    let pgn = file.as_mut().map(|f| f as &mut dyn std::io::Write);
+    let report = menagerie::with_variant!(args.variant, G => arena::run_match::<G>(&cfg, &mut progress, pgn))
+        .map_err(|e| format!("writing the PGN: {e}"))?;
+    let names = [cfg.engines[0].name(), cfg.engines[1].name()];
+    Ok(report.summary([&names[0], &names[1]]))
 }
 
 fn main() -> ExitCode {
@@ -147,6 +267,16 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Cmd::Match(args)) => match run_match(*args) {
+            Ok(summary) => {
+                print!("{summary}");
+                ExitCode::SUCCESS
+            }
+            Err(message) => {
+                eprintln!("error: {message}");
+                ExitCode::FAILURE
+            }
+        },
         Some(Cmd::Bench {
             variant,
             depth,

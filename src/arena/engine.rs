@@ -1,0 +1,159 @@
+//! A child engine process speaking the protocol (shared/protocol.md): spawned with piped
+//! stdin/stdout, one reader thread per child feeding a channel, so a hung engine never blocks
+//! the runner (every read has a deadline). The child is killed when the handle drops, also
+//! while unwinding from a panic.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+
+/// What went wrong with a child engine. Each is a loss for that engine.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum EngineFault {
+    /// The process could not be started.
+    #[error("could not start engine: {0}")]
+    Spawn(String),
+    /// The engine closed its output (exited or crashed).
+    #[error("engine exited (end of output)")]
+    Crashed,
+    /// No expected answer by the deadline.
+    #[error("no '{expected}' within {waited_ms} ms")]
+    NoAnswer {
+        /// The line awaited (`uciok`, `readyok`, `bestmove`).
+        expected: &'static str,
+        /// How long the runner waited, in milliseconds.
+        waited_ms: u64,
+    },
+}
+
+/// A running child engine.
+pub struct ChildEngine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl ChildEngine {
+    /// Starts `program args...` with piped stdin/stdout (stderr discarded) and a reader thread.
+    ///
+    /// Errors: [`EngineFault::Spawn`] when the process cannot be started.
+    pub fn spawn(program: &str, args: &[String]) -> Result<ChildEngine, EngineFault> {
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| EngineFault::Spawn(format!("{program}: {e}")))?;
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stdin = child.stdin.take();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(ChildEngine {
+            child,
+            stdin,
+            lines: rx,
+        })
+    }
+
+    /// Sends one line (a newline is appended).
+    ///
+    /// Errors: [`EngineFault::Crashed`] when the engine's input is closed.
+    pub fn send(&mut self, line: &str) -> Result<(), EngineFault> {
+        let stdin = self.stdin.as_mut().ok_or(EngineFault::Crashed)?;
+        writeln!(stdin, "{line}")
+            .and_then(|_| stdin.flush())
+            .map_err(|_| EngineFault::Crashed)
+    }
+
+    /// Reads lines until one whose first word is `expected`, and returns that line; other
+    /// lines are skipped. `timeout_ms` is the deadline in milliseconds from now.
+    ///
+    /// Errors: [`EngineFault::Crashed`] at end of output, [`EngineFault::NoAnswer`] past the
+    /// deadline.
+    pub fn wait_for(
+        &mut self,
+        expected: &'static str,
+        timeout_ms: u64,
+    ) -> Result<String, EngineFault> {
+        let deadline = Instant::now() + Duration::from_millis(timeout_ms);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    if line.split_whitespace().next() == Some(expected) {
+                        return Ok(line);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(EngineFault::Crashed),
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(EngineFault::NoAnswer {
+                        expected,
+                        waited_ms: timeout_ms,
+                    })
+                }
+            }
+        }
+    }
+
+    /// The protocol handshake: `uci`/`uciok`, `setoption name UCI_Variant value <variant>`, the
+    /// given options, then `isready`/`readyok`, each answer awaited up to `timeout_ms`.
+    ///
+    /// Errors: as [`ChildEngine::send`] and [`ChildEngine::wait_for`].
+    pub fn handshake(
+        &mut self,
+        variant: &str,
+        options: &[(String, String)],
+        timeout_ms: u64,
+    ) -> Result<(), EngineFault> {
+        self.send("uci")?;
+        self.wait_for("uciok", timeout_ms)?;
+        self.send(&format!("setoption name UCI_Variant value {variant}"))?;
+        for (name, value) in options {
+            self.send(&format!("setoption name {name} value {value}"))?;
+        }
+        self.ready(timeout_ms)
+    }
+
+    /// `isready`, then waits for `readyok` up to `timeout_ms`.
+    ///
+    /// Errors: as [`ChildEngine::send`] and [`ChildEngine::wait_for`].
+    pub fn ready(&mut self, timeout_ms: u64) -> Result<(), EngineFault> {
+        self.send("isready")?;
+        self.wait_for("readyok", timeout_ms).map(|_| ())
+    }
+
+    /// Sends `quit`, gives the engine a moment, then kills it.
+    pub fn quit(mut self) {
+        let _ = self.send("quit");
+        self.stdin = None;
+        let deadline = Instant::now() + Duration::from_millis(200);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        // Drop kills it.
+    }
+}
+
+impl Drop for ChildEngine {
+    fn drop(&mut self) {
+        self.stdin = None;
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}

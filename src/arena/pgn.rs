@@ -1,0 +1,83 @@
+//! PGN export of finished games. Moves are written as the protocol's turn tokens (for chess:
+//! UCI tokens, not SAN; tools like python-chess expect SAN, a known gap).
+
+use std::fmt::Write;
+
+use super::referee::GameRecord;
+
+/// The names and place of one game in the match, for its PGN tags.
+pub struct PgnHeader<'a> {
+    /// The `Event` tag.
+    pub event: &'a str,
+    /// The round (game number, from 1).
+    pub round: usize,
+    /// The white player's name.
+    pub white: &'a str,
+    /// The black player's name.
+    pub black: &'a str,
+    /// The variant's protocol name.
+    pub variant: &'a str,
+    /// FEN of the variant's standard start position: a game starting elsewhere gets `FEN`
+    /// and `SetUp` tags.
+    pub standard_fen: &'a str,
+}
+
+/// One game as PGN text (tags, a blank line, the movetext ending with the result and a
+/// comment giving the reason, a blank line).
+pub fn game_pgn(h: &PgnHeader<'_>, g: &GameRecord) -> String {
+    let mut s = String::new();
+    let result = g.result.as_str();
+    let tag = |s: &mut String, k: &str, v: &str| {
+        let v = v.replace('\\', "\\\\").replace('"', "\\\"");
+        let _ = writeln!(s, "[{k} \"{v}\"]");
+    };
+    tag(&mut s, "Event", h.event);
+    tag(&mut s, "Site", "menagerie arena");
+    tag(&mut s, "Round", &h.round.to_string());
+    tag(&mut s, "White", h.white);
+    tag(&mut s, "Black", h.black);
+    tag(&mut s, "Result", result);
+    tag(&mut s, "Variant", h.variant);
+    if g.start_fen != h.standard_fen {
+        tag(&mut s, "SetUp", "1");
+        tag(&mut s, "FEN", &g.start_fen);
+    }
+    tag(&mut s, "Termination", g.termination.pgn());
+    tag(&mut s, "PlyCount", &g.moves.len().to_string());
+    s.push('\n');
+    // Move numbers follow the FEN's side to move and fullmove number when present.
+    let fields: Vec<&str> = g.start_fen.split_whitespace().collect();
+    let black_first = fields.get(1) == Some(&"b");
+    let mut number: usize = fields.get(5).and_then(|n| n.parse().ok()).unwrap_or(1);
+    let mut line = String::new();
+    let mut words: Vec<String> = Vec::new();
+    for (i, m) in g.moves.iter().enumerate() {
+        let white_turn = i.is_multiple_of(2) != black_first;
+        if white_turn {
+            words.push(format!("{number}. {m}"));
+        } else {
+            if i == 0 {
+                words.push(format!("{number}... {m}"));
+            } else {
+                words.push(m.clone());
+            }
+            number += 1;
+        }
+    }
+    words.push(format!("{{{}}}", g.reason.replace('}', ")")));
+    words.push(result.to_string());
+    for w in words {
+        if !line.is_empty() && line.len() + w.len() + 1 > 79 {
+            s.push_str(&line);
+            s.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&w);
+    }
+    s.push_str(&line);
+    s.push_str("\n\n");
+    s
+}

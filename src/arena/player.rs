@@ -1,0 +1,169 @@
+//! Players: the built-in random and greedy players, and child engines, behind one trait the
+//! referee asks for turns. A player answers with a turn token (portions joined by `;`); the
+//! referee checks it against its own position.
+
+use crate::core::MoveList;
+use crate::variants::Game;
+
+use super::engine::{ChildEngine, EngineFault};
+use super::rng::Rng;
+use super::spec::{Builtin, EngineSpec, Limit};
+
+/// What a player is told when it is asked for a turn.
+pub struct TurnRequest<'a, G: Game> {
+    /// The current position (the referee's own).
+    pub pos: &'a G,
+    /// FEN of the game's start position.
+    pub start_fen: &'a str,
+    /// The turn tokens played since the start position.
+    pub moves: &'a [String],
+    /// The search limit.
+    pub limit: Limit,
+    /// Remaining clock times `[white, black]` in milliseconds (with [`Limit::Clock`]).
+    pub clocks_ms: [u64; 2],
+    /// How long the referee waits for the answer, in milliseconds.
+    pub timeout_ms: u64,
+}
+
+/// Anything that can play turns of `G`.
+pub trait Player<G: Game>: Send {
+    /// The turn to play, as a turn token.
+    ///
+    /// Errors: an [`EngineFault`] (crash, no answer by the deadline).
+    fn play(&mut self, req: &TurnRequest<'_, G>) -> Result<String, EngineFault>;
+}
+
+/// A built-in player: random or greedy, seeded.
+pub struct BuiltinPlayer {
+    kind: Builtin,
+    rng: Rng,
+}
+
+impl BuiltinPlayer {
+    /// A built-in player of `kind` drawing from `rng`.
+    pub fn new(kind: Builtin, rng: Rng) -> BuiltinPlayer {
+        BuiltinPlayer { kind, rng }
+    }
+
+    /// Picks one ply of `pos` (which must have legal plies).
+    fn pick<G: Game>(&mut self, pos: &G, list: &MoveList<G::Move>) -> G::Move {
+        match self.kind {
+            Builtin::Random => list[self.rng.below(list.len())],
+            Builtin::Greedy => {
+                let side = pos.side_to_move();
+                let mut best: Vec<G::Move> = Vec::new();
+                let mut best_score = i32::MIN;
+                let mut p = pos.clone();
+                for &m in list.iter() {
+                    p.make(m);
+                    let e = p.evaluate();
+                    let score = if p.side_to_move() != side { -e } else { e };
+                    p.unmake();
+                    if score > best_score {
+                        best_score = score;
+                        best.clear();
+                    }
+                    if score == best_score {
+                        best.push(m);
+                    }
+                }
+                best[self.rng.below(best.len())]
+            }
+        }
+    }
+}
+
+impl<G: Game> Player<G> for BuiltinPlayer {
+    fn play(&mut self, req: &TurnRequest<'_, G>) -> Result<String, EngineFault> {
+        let mut pos = req.pos.clone();
+        let side = pos.side_to_move();
+        let mut tokens: Vec<String> = Vec::new();
+        let mut list = MoveList::new();
+        loop {
+            list.clear();
+            pos.legal_moves(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            let m = self.pick(&pos, &list);
+            tokens.push(pos.move_token(m));
+            pos.make(m);
+            if !G::MULTI_PLY_TURNS || pos.side_to_move() != side || pos.decided().is_some() {
+                break;
+            }
+        }
+        if tokens.is_empty() {
+            tokens.push("(none)".into());
+        }
+        Ok(tokens.join(";"))
+    }
+}
+
+/// A child engine process playing through the protocol.
+pub struct EnginePlayer {
+    engine: ChildEngine,
+}
+
+impl EnginePlayer {
+    /// Starts the engine of `spec` (a command spec) and runs the handshake for `variant`, each
+    /// answer awaited up to `timeout_ms` milliseconds, then `ucinewgame`.
+    ///
+    /// Errors: [`EngineFault`] from spawning or the handshake; a built-in spec is a spawn error.
+    pub fn start(
+        spec: &EngineSpec,
+        variant: &str,
+        timeout_ms: u64,
+    ) -> Result<EnginePlayer, EngineFault> {
+        let EngineSpec::Command {
+            program,
+            args,
+            options,
+        } = spec
+        else {
+            return Err(EngineFault::Spawn(
+                "a built-in player is not a process".into(),
+            ));
+        };
+        let mut engine = ChildEngine::spawn(program, args)?;
+        engine.handshake(variant, options, timeout_ms)?;
+        engine.send("ucinewgame")?;
+        engine.ready(timeout_ms)?;
+        Ok(EnginePlayer { engine })
+    }
+
+    /// Ends the engine politely (`quit`), killing it if it lingers.
+    pub fn quit(self) {
+        self.engine.quit();
+    }
+}
+
+/// The `go` command for `limit` (times in milliseconds).
+fn go_command(limit: Limit, clocks_ms: [u64; 2]) -> String {
+    match limit {
+        Limit::Movetime(ms) => format!("go movetime {ms}"),
+        Limit::Nodes(n) => format!("go nodes {n}"),
+        Limit::Depth(d) => format!("go depth {d}"),
+        Limit::Clock { inc_ms, .. } => format!(
+            "go wtime {} btime {} winc {inc_ms} binc {inc_ms}",
+            clocks_ms[0], clocks_ms[1]
+        ),
+    }
+}
+
+impl<G: Game> Player<G> for EnginePlayer {
+    fn play(&mut self, req: &TurnRequest<'_, G>) -> Result<String, EngineFault> {
+        let mut position = format!("position fen {}", req.start_fen);
+        if !req.moves.is_empty() {
+            position.push_str(" moves ");
+            position.push_str(&req.moves.join(" "));
+        }
+        self.engine.send(&position)?;
+        self.engine.send(&go_command(req.limit, req.clocks_ms))?;
+        let line = self.engine.wait_for("bestmove", req.timeout_ms)?;
+        Ok(line
+            .split_whitespace()
+            .nth(1)
+            .unwrap_or("(none)")
+            .to_string())
+    }
+}
