@@ -112,9 +112,9 @@ struct MatchArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     concurrency: u64,
-    /// Random legal turns from the start position opening each pair of games.
-    #[arg(long, default_value_t = 0)]
-    random_plies: usize,
+    /// Random legal turns from the start position opening each pair of games (at most 200).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=200))]
+    random_plies: u64,
     /// Seed of the openings and the built-in players.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -187,7 +187,7 @@ fn run_match(args: MatchArgs) -> Result<String, String> {
             max_turns: args.max_turns as usize,
         },
         concurrency: args.concurrency as usize,
-        random_plies: args.random_plies,
+        random_plies: args.random_plies as usize,
         seed: args.seed,
         sprt,
         handshake_timeout_ms: args.timeout,

@@ -5,10 +5,11 @@
 use std::process::Command;
 
 use menagerie::arena::referee::{GameSettings, Termination};
-use menagerie::arena::spec::{Builtin, EngineSpec, Limit};
+use menagerie::arena::spec::{Builtin, EngineSpec, Limit, Sprt};
 use menagerie::arena::stats::{elo_from_score, sprt_bounds, Pentanomial};
 use menagerie::arena::{run_match, MatchConfig, MatchReport};
 use menagerie::variants::chess::Chess;
+use menagerie::variants::mystic::Mystic;
 use menagerie::variants::{Game, GameResult};
 
 fn config(engines: [EngineSpec; 2], games: usize, limit: Limit) -> MatchConfig {
@@ -162,6 +163,57 @@ fn silent_engine_loses() {
         );
     }
     assert!(started.elapsed().as_secs() < 5);
+}
+
+#[test]
+fn silent_engine_loses_on_time_under_a_clock() {
+    let engines = [
+        double("hung_engine.py"),
+        EngineSpec::Builtin(Builtin::Random),
+    ];
+    let clock = Limit::Clock {
+        base_ms: 100,
+        inc_ms: 10,
+    };
+    let report = run(&config(engines, 2, clock));
+    assert_eq!(report.wdl.losses, 2);
+    for g in &report.games {
+        assert_eq!(
+            g.record.termination,
+            Termination::TimeForfeit,
+            "{:?}",
+            g.record
+        );
+        assert!(
+            g.record.reason.contains("lost on time"),
+            "{}",
+            g.record.reason
+        );
+    }
+    assert_eq!(double("hung_engine.py").name(), "hung_engine.py");
+}
+
+#[test]
+fn mystic_builtins_and_sprt_stop() {
+    let engines = [
+        EngineSpec::Builtin(Builtin::Greedy),
+        EngineSpec::Builtin(Builtin::Random),
+    ];
+    let mut cfg = config(engines, 200, Limit::Nodes(1));
+    cfg.random_plies = 2;
+    cfg.sprt = Some(Sprt::parse("elo0=-400 elo1=-300 alpha=0.05 beta=0.05").unwrap());
+    let report = run_match::<Mystic>(&cfg, &mut |_| {}, None).unwrap();
+    // Greedy is far above -300 Elo: H1 is accepted long before 200 games.
+    let (llr, _, hi) = report.sprt.unwrap();
+    assert!(llr >= hi, "{llr}");
+    assert!(report.games.len() < 200);
+    for g in &report.games {
+        let mut pos = Mystic::from_fen(&g.record.start_fen).unwrap();
+        for token in &g.record.moves {
+            let m = pos.parse_move(token).expect("recorded turns are legal");
+            pos.make(m);
+        }
+    }
 }
 
 #[test]

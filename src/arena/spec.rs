@@ -82,15 +82,23 @@ impl EngineSpec {
         })
     }
 
-    /// A short name for the PGN and the summary: `builtin:<name>` or the program's file name.
+    /// A short name for the PGN and the summary: `builtin:<name>`, or the file name of the
+    /// program, or of its first argument when that is an existing file (a script run by an
+    /// interpreter: `python3 engine.py` is `engine.py`).
     pub fn name(&self) -> String {
+        let base = |p: &str| {
+            std::path::Path::new(p)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| p.to_string())
+        };
         match self {
             EngineSpec::Builtin(Builtin::Random) => "builtin:random".into(),
             EngineSpec::Builtin(Builtin::Greedy) => "builtin:greedy".into(),
-            EngineSpec::Command { program, .. } => std::path::Path::new(program)
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| program.clone()),
+            EngineSpec::Command { program, args, .. } => match args.first() {
+                Some(script) if std::path::Path::new(script).is_file() => base(script),
+                _ => base(program),
+            },
         }
     }
 }
