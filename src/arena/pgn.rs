@@ -81,3 +81,44 @@ pub fn game_pgn(h: &PgnHeader<'_>, g: &GameRecord) -> String {
     s.push_str("\n\n");
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::referee::Termination;
+    use crate::variants::GameResult;
+
+    #[test]
+    fn pgn_tags_and_movetext() {
+        let std_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let h = PgnHeader {
+            event: "t",
+            round: 2,
+            white: "a",
+            black: "b",
+            variant: "chess",
+            standard_fen: std_fen,
+        };
+        let mut g = GameRecord {
+            start_fen: std_fen.into(),
+            moves: vec!["f2f3".into(), "e7e5".into(), "g2g4".into(), "d8h4".into()],
+            result: GameResult::BlackWins,
+            termination: Termination::Normal,
+            reason: "checkmate".into(),
+        };
+        let text = game_pgn(&h, &g);
+        assert!(text.contains("[Variant \"chess\"]\n") && text.contains("[Result \"0-1\"]\n"));
+        assert!(!text.contains("[FEN"));
+        assert!(
+            text.contains("\n1. f2f3 e7e5 2. g2g4 d8h4 {checkmate} 0-1\n\n"),
+            "{text}"
+        );
+        g.start_fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".into();
+        g.moves.truncate(1);
+        g.termination = Termination::IllegalMove;
+        let text = game_pgn(&h, &g);
+        assert!(text.contains("[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"));
+        assert!(text.contains("[Termination \"rules infraction\"]"));
+        assert!(text.contains("\n1... f2f3 {checkmate} 0-1\n"), "{text}");
+    }
+}

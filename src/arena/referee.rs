@@ -204,3 +204,125 @@ pub fn play_game<G: Game>(
         moves.push(token);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::player::BuiltinPlayer;
+    use crate::arena::rng::Rng;
+    use crate::arena::spec::Builtin;
+    use crate::variants::chess::Chess;
+
+    /// Plays the given tokens in order, sleeping `delay_ms` before each answer.
+    struct Scripted {
+        tokens: Vec<&'static str>,
+        delay_ms: u64,
+    }
+
+    impl Player<Chess> for Scripted {
+        fn play(&mut self, _: &TurnRequest<'_, Chess>) -> Result<String, EngineFault> {
+            std::thread::sleep(std::time::Duration::from_millis(self.delay_ms));
+            if self.tokens.is_empty() {
+                return Err(EngineFault::Crashed);
+            }
+            Ok(self.tokens.remove(0).to_string())
+        }
+    }
+
+    fn settings(limit: Limit, max_turns: usize) -> GameSettings {
+        GameSettings {
+            limit,
+            margin_ms: 100,
+            fixed_timeout_ms: 1000,
+            max_turns,
+        }
+    }
+
+    fn scripted(tokens: &[&'static str], delay_ms: u64) -> Scripted {
+        Scripted {
+            tokens: tokens.to_vec(),
+            delay_ms,
+        }
+    }
+
+    #[test]
+    fn turns_must_be_whole_and_legal() {
+        let mut pos = Chess::startpos();
+        assert!(apply_turn(&mut pos.clone(), "e2e4").is_ok());
+        assert!(apply_turn(&mut pos.clone(), "e2e4;e7e5").is_err());
+        assert!(apply_turn(&mut pos.clone(), "e2e5").is_err());
+        assert!(apply_turn(&mut pos.clone(), "").is_err());
+        assert!(apply_turn(&mut pos, "(none)").is_err());
+    }
+
+    #[test]
+    fn fools_mate_is_a_normal_win() {
+        let mut w = scripted(&["f2f3", "g2g4"], 0);
+        let mut b = scripted(&["e7e5", "d8h4"], 0);
+        let g = play_game(
+            &Chess::startpos(),
+            &mut w,
+            &mut b,
+            &settings(Limit::Nodes(1), 100),
+        );
+        assert_eq!(g.result, GameResult::BlackWins);
+        assert_eq!(g.termination, Termination::Normal);
+        assert_eq!(g.moves, ["f2f3", "e7e5", "g2g4", "d8h4"]);
+    }
+
+    #[test]
+    fn faults_lose_for_the_side_at_fault() {
+        let s = settings(Limit::Nodes(1), 100);
+        let mut w = scripted(&["e2e4"], 0);
+        let mut b = scripted(&["e7e4"], 0);
+        let g = play_game(&Chess::startpos(), &mut w, &mut b, &s);
+        assert_eq!(
+            (g.result, g.termination),
+            (GameResult::WhiteWins, Termination::IllegalMove)
+        );
+        let mut w = scripted(&["e2e4"], 0);
+        let mut b = scripted(&["e7e5"], 0);
+        let g = play_game(&Chess::startpos(), &mut w, &mut b, &s);
+        assert_eq!(
+            (g.result, g.termination),
+            (GameResult::BlackWins, Termination::Crash)
+        );
+        assert!(g.reason.starts_with("white crashed"), "{}", g.reason);
+    }
+
+    #[test]
+    fn flag_falls_when_the_clock_runs_out() {
+        let clock = Limit::Clock {
+            base_ms: 60,
+            inc_ms: 0,
+        };
+        // 40 ms per turn against 60 ms: the flag falls on White's second turn at the latest
+        // (sleeps only ever run long, so this cannot flake the other way).
+        let mut w = scripted(&["e2e4", "d2d4", "c2c4"], 40);
+        let mut b = scripted(&["e7e5", "d7d6", "c7c6"], 0);
+        let g = play_game(&Chess::startpos(), &mut w, &mut b, &settings(clock, 100));
+        assert_eq!(
+            (g.result, g.termination),
+            (GameResult::BlackWins, Termination::TimeForfeit)
+        );
+        assert!(g.moves.len() <= 2, "{:?}", g.moves);
+        assert!(g.reason.starts_with("white lost on time"), "{}", g.reason);
+    }
+
+    #[test]
+    fn long_games_are_adjudicated() {
+        let mut w = BuiltinPlayer::new(Builtin::Random, Rng::new(1));
+        let mut b = BuiltinPlayer::new(Builtin::Random, Rng::new(2));
+        let g = play_game::<Chess>(
+            &Chess::startpos(),
+            &mut w,
+            &mut b,
+            &settings(Limit::Nodes(1), 6),
+        );
+        assert_eq!(
+            (g.result, g.termination),
+            (GameResult::Draw, Termination::Adjudication)
+        );
+        assert_eq!(g.moves.len(), 6);
+    }
+}
