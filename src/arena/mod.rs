@@ -4,7 +4,8 @@
 //! optionally, an SPRT log-likelihood ratio.
 //!
 //! Generic over [`Game`]: the CLI picks the variant type once with `with_variant!`.
-//! Each game starts fresh player processes (a crashed engine never spoils the next game).
+//! Each worker thread keeps its engine processes between games (`ucinewgame`), and restarts
+//! them after a game that ended in a fault (a crashed or late engine never spoils the next one).
 
 pub mod engine;
 pub mod pgn;
@@ -107,11 +108,15 @@ impl MatchReport {
             s.push_str(&format!("Score: {:.1}%\n", score * 100.0));
         }
         match self.pairs.elo_interval() {
-            Some((lo, e, hi)) => s.push_str(&format!(
-                "Elo: {e:+.1} [{lo:+.1}, {hi:+.1}] (95%, {} pairs {:?})\n",
-                self.pairs.pairs(),
-                self.pairs.0
-            )),
+            Some((lo, e, hi)) => {
+                // `+ 0.0` turns a negative zero into zero.
+                let (lo, e, hi) = (lo + 0.0, e + 0.0, hi + 0.0);
+                s.push_str(&format!(
+                    "Elo: {e:+.1} [{lo:+.1}, {hi:+.1}] (95%, {} pairs {:?})\n",
+                    self.pairs.pairs(),
+                    self.pairs.0
+                ))
+            }
             None => s.push_str("Elo: n/a (no complete pair)\n"),
         }
         if let Some((llr, lo, hi)) = self.sprt {
@@ -157,24 +162,51 @@ pub fn random_opening<G: Game>(rng: &mut Rng, plies: usize) -> G {
     G::startpos()
 }
 
-/// Starts a player for one game.
-fn start_player<G: Game>(
-    spec: &EngineSpec,
-    rng: Rng,
-    cfg: &MatchConfig,
-) -> Result<Box<dyn Player<G>>, EngineFault> {
-    match spec {
-        EngineSpec::Builtin(kind) => Ok(Box::new(BuiltinPlayer::new(*kind, rng))),
-        EngineSpec::Command { .. } => Ok(Box::new(EnginePlayer::start(
-            spec,
-            G::INFO.name,
-            cfg.handshake_timeout_ms,
-        )?)),
+/// A seat at one game: a fresh built-in player, or an engine the worker keeps between games.
+enum Seat<'a> {
+    Builtin(BuiltinPlayer),
+    Engine(&'a mut EnginePlayer),
+}
+
+impl<G: Game> Player<G> for Seat<'_> {
+    fn play(&mut self, req: &player::TurnRequest<'_, G>) -> Result<String, EngineFault> {
+        match self {
+            Seat::Builtin(p) => p.play(req),
+            Seat::Engine(e) => e.play(req),
+        }
     }
 }
 
-/// Plays game `index` of the match from `start`.
-fn play_one<G: Game>(cfg: &MatchConfig, index: usize, start: &G) -> PlayedGame {
+/// Seats `spec` for a game: a built-in player from `rng`, or the worker's engine in `slot`
+/// after `ucinewgame` (started afresh when there is none or it does not answer).
+fn take_seat<'a, G: Game>(
+    spec: &EngineSpec,
+    slot: &'a mut Option<EnginePlayer>,
+    rng: Rng,
+    cfg: &MatchConfig,
+) -> Result<Seat<'a>, EngineFault> {
+    if let EngineSpec::Builtin(kind) = spec {
+        return Ok(Seat::Builtin(BuiltinPlayer::new(*kind, rng)));
+    }
+    let timeout = cfg.handshake_timeout_ms;
+    let reused = slot
+        .take()
+        .and_then(|mut e| e.new_game(timeout).is_ok().then_some(e));
+    let engine = match reused {
+        Some(e) => e,
+        None => EnginePlayer::start(spec, G::INFO.name, timeout)?,
+    };
+    Ok(Seat::Engine(slot.insert(engine)))
+}
+
+/// Plays game `index` of the match from `start`; `slots` holds the worker's running engines
+/// by engine number (dropped, so restarted, after a game that ended in a fault).
+fn play_one<G: Game>(
+    cfg: &MatchConfig,
+    index: usize,
+    start: &G,
+    slots: &mut [Option<EnginePlayer>; 2],
+) -> PlayedGame {
     let first_is_white = index.is_multiple_of(2);
     let (w, b) = if first_is_white { (0, 1) } else { (1, 0) };
     let forfeit = |side: &str, fault: EngineFault, result| GameRecord {
@@ -188,13 +220,26 @@ fn play_one<G: Game>(cfg: &MatchConfig, index: usize, start: &G) -> PlayedGame {
         reason: format!("{side} failed to start: {fault}"),
     };
     let seed = |who: u64| Rng::derived(cfg.seed, 1 + (index as u64) * 2 + who);
-    let record = match start_player::<G>(&cfg.engines[w], seed(0), cfg) {
+    let [slot0, slot1] = slots;
+    let (white_slot, black_slot) = if first_is_white {
+        (slot0, slot1)
+    } else {
+        (slot1, slot0)
+    };
+    let record = match take_seat::<G>(&cfg.engines[w], white_slot, seed(0), cfg) {
         Err(f) => forfeit("white", f, GameResult::BlackWins),
-        Ok(mut white) => match start_player::<G>(&cfg.engines[b], seed(1), cfg) {
+        Ok(mut white) => match take_seat::<G>(&cfg.engines[b], black_slot, seed(1), cfg) {
             Err(f) => forfeit("black", f, GameResult::WhiteWins),
-            Ok(mut black) => referee::play_game(start, &mut *white, &mut *black, &cfg.settings),
+            Ok(mut black) => referee::play_game(start, &mut white, &mut black, &cfg.settings),
         },
     };
+    if !matches!(
+        record.termination,
+        Termination::Normal | Termination::Adjudication
+    ) {
+        // A late answer of a timed-out engine must not leak into the next game.
+        *slots = [None, None];
+    }
     PlayedGame {
         index,
         first_is_white,
@@ -222,17 +267,26 @@ pub fn run_match<G: Game>(
         for _ in 0..cfg.concurrency.max(1).min(pairs.max(1)) {
             let tx = tx.clone();
             let (next_pair, stop) = (&next_pair, &stop);
-            scope.spawn(move || loop {
-                let pair = next_pair.fetch_add(1, Ordering::SeqCst);
-                if pair >= pairs || stop.load(Ordering::SeqCst) {
-                    break;
-                }
-                let mut rng = Rng::derived(cfg.seed, u64::MAX - pair as u64);
-                let start: G = random_opening(&mut rng, cfg.random_plies);
-                for index in [2 * pair, 2 * pair + 1] {
-                    if index < cfg.games && tx.send(play_one(cfg, index, &start)).is_err() {
-                        return;
+            scope.spawn(move || {
+                let mut slots: [Option<EnginePlayer>; 2] = [None, None];
+                loop {
+                    let pair = next_pair.fetch_add(1, Ordering::SeqCst);
+                    if pair >= pairs || stop.load(Ordering::SeqCst) {
+                        break;
                     }
+                    let mut rng = Rng::derived(cfg.seed, u64::MAX - pair as u64);
+                    let start: G = random_opening(&mut rng, cfg.random_plies);
+                    for index in [2 * pair, 2 * pair + 1] {
+                        if index >= cfg.games {
+                            break;
+                        }
+                        if tx.send(play_one(cfg, index, &start, &mut slots)).is_err() {
+                            break;
+                        }
+                    }
+                }
+                for engine in slots.into_iter().flatten() {
+                    engine.quit();
                 }
             });
         }

@@ -126,9 +126,18 @@ impl EnginePlayer {
         };
         let mut engine = ChildEngine::spawn(program, args)?;
         engine.handshake(variant, options, timeout_ms)?;
-        engine.send("ucinewgame")?;
-        engine.ready(timeout_ms)?;
-        Ok(EnginePlayer { engine })
+        let mut player = EnginePlayer { engine };
+        player.new_game(timeout_ms)?;
+        Ok(player)
+    }
+
+    /// Prepares the engine for a new game: `ucinewgame`, then `isready`/`readyok` within
+    /// `timeout_ms` milliseconds.
+    ///
+    /// Errors: [`EngineFault`] when it crashed or does not answer.
+    pub fn new_game(&mut self, timeout_ms: u64) -> Result<(), EngineFault> {
+        self.engine.send("ucinewgame")?;
+        self.engine.ready(timeout_ms)
     }
 
     /// Ends the engine politely (`quit`), killing it if it lingers.
