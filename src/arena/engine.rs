@@ -66,6 +66,11 @@ impl ChildEngine {
         })
     }
 
+    /// The operating system's process id of the child.
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Sends one line (a newline is appended).
     ///
     /// Errors: [`EngineFault::Crashed`] when the engine's input is closed.
@@ -155,5 +160,48 @@ impl Drop for ChildEngine {
             let _ = self.child.kill();
         }
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    fn alive(pid: u32) -> bool {
+        // A reaped child has no /proc entry (pids are not reused this fast).
+        std::path::Path::new(&format!("/proc/{pid}")).exists()
+    }
+
+    #[test]
+    fn children_die_with_their_handle_even_on_panic() {
+        let engine = ChildEngine::spawn("sleep", &["30".to_string()]).unwrap();
+        let pid = engine.id();
+        assert!(alive(pid));
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
+            let _held = engine;
+            panic!("runner panics while the engine runs");
+        }));
+        assert!(caught.is_err());
+        assert!(!alive(pid));
+    }
+
+    #[test]
+    fn silent_child_times_out_and_missing_program_is_an_error() {
+        let mut engine = ChildEngine::spawn("sleep", &["30".to_string()]).unwrap();
+        let started = Instant::now();
+        assert_eq!(
+            engine.wait_for("uciok", 50),
+            Err(EngineFault::NoAnswer {
+                expected: "uciok",
+                waited_ms: 50
+            })
+        );
+        assert!(started.elapsed() < Duration::from_secs(2));
+        let mut done = ChildEngine::spawn("true", &[]).unwrap();
+        assert_eq!(done.wait_for("uciok", 5_000), Err(EngineFault::Crashed));
+        assert!(matches!(
+            ChildEngine::spawn("/nonexistent/engine", &[]),
+            Err(EngineFault::Spawn(_))
+        ));
     }
 }

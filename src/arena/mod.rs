@@ -6,6 +6,11 @@
 //! Generic over [`Game`]: the CLI picks the variant type once with `with_variant!`.
 //! Each worker thread keeps its engine processes between games (`ucinewgame`), and restarts
 //! them after a game that ended in a fault (a crashed or late engine never spoils the next one).
+//!
+//! Known gaps: PGN movetext is protocol turn tokens (UCI for chess), not SAN, which tools such
+//! as python-chess expect; the LLR is the plain normal approximation (no small-sample
+//! regularisation), so very early stops on tiny variance are possible; engine command lines
+//! are split on whitespace (no shell quoting) and option names cannot contain spaces.
 
 pub mod engine;
 pub mod pgn;
