@@ -230,6 +230,23 @@ impl Mystic {
         repetition::in_search(self.key(), reach, plies_from_root, |i| self.history[n - i])
     }
 
+    /// Common start of every ply: saves the undo record and the key for repetition, and clears
+    /// the en passant field (valid for one ply only).
+    #[inline(always)]
+    fn begin_ply(&mut self) {
+        self.stack.push(Undo {
+            coins: self.coins,
+            bought: self.bought,
+            ep_field: self.ep_field,
+            extra_key: self.extra_key,
+        });
+        self.history.push(self.key());
+        if self.ep_field != NO_EP {
+            self.extra_key ^= KEYS.ep_file[(self.ep_field & 7) as usize];
+            self.ep_field = NO_EP;
+        }
+    }
+
     /// Dead position: the FIDE material cases, only when both sides have 0 coins
     /// (rules/mystic.md 3 and 6.8).
     pub fn insufficient_material(&self) -> bool {
@@ -386,17 +403,7 @@ impl Game for Mystic {
         let k = &*KEYS;
         let us = self.chess.stm();
         let s = us.index();
-        self.stack.push(Undo {
-            coins: self.coins,
-            bought: self.bought,
-            ep_field: self.ep_field,
-            extra_key: self.extra_key,
-        });
-        self.history.push(self.key());
-        if self.ep_field != NO_EP {
-            self.extra_key ^= k.ep_file[(self.ep_field & 7) as usize];
-            self.ep_field = NO_EP;
-        }
+        self.begin_ply();
         let mv = m.0;
         if let Some((sq, piece)) = mv.as_placement() {
             let old = self.chess.piece_at(sq);
@@ -513,18 +520,7 @@ impl Game for Mystic {
     }
 
     fn make_null(&mut self) {
-        let k = &*KEYS;
-        self.stack.push(Undo {
-            coins: self.coins,
-            bought: self.bought,
-            ep_field: self.ep_field,
-            extra_key: self.extra_key,
-        });
-        self.history.push(self.key());
-        if self.ep_field != NO_EP {
-            self.extra_key ^= k.ep_file[(self.ep_field & 7) as usize];
-            self.ep_field = NO_EP;
-        }
+        self.begin_ply();
         self.chess.make_null_move();
     }
 
