@@ -481,18 +481,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 quiets.push(m);
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if raised {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let packed = if best_move == G::Move::default() {
-            0
-        } else {
-            best_move.pack()
-        };
+        let (bound, packed) = tt_record(best, beta, raised, best_move);
         // A root search with excluded moves (MultiPV lines 2..) is not the root's true value.
         if !root || self.excluded.is_empty() {
             self.shared
@@ -586,18 +575,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if raised {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let packed = if best_move == G::Move::default() {
-            0
-        } else {
-            best_move.pack()
-        };
+        let (bound, packed) = tt_record(best, beta, raised, best_move);
         self.shared
             .tt
             .store(key, packed, to_tt(best, ply), 0, bound);
@@ -643,4 +621,23 @@ impl<'a, G: Game> Searcher<'a, G> {
     pub fn age_tables(&mut self) {
         self.tables.age();
     }
+}
+
+/// The TT bound of a finished node (`Lower` after a beta cutoff, `Exact` when alpha was
+/// raised, else `Upper`) and its best move packed for the TT (0 when there is none).
+#[inline(always)]
+fn tt_record<M: GameMove>(best: i32, beta: i32, raised: bool, best_move: M) -> (Bound, u32) {
+    let bound = if best >= beta {
+        Bound::Lower
+    } else if raised {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    };
+    let packed = if best_move == M::default() {
+        0
+    } else {
+        best_move.pack()
+    };
+    (bound, packed)
 }
