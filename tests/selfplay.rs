@@ -4,71 +4,11 @@
 //! game that ends must end with `info string result` matching the library's outcome and
 //! `bestmove (none)`.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
-use std::time::Duration;
+mod common;
+
+use common::{Engine, SEARCH};
 
 use menagerie::variants::{Game, Variant};
-
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("engine starts");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("engine reads stdin");
-    }
-
-    /// Lines up to and including the first that starts with `prefix` (30 s deadline).
-    fn until(&mut self, prefix: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        loop {
-            let line = self
-                .lines
-                .recv_timeout(Duration::from_secs(30))
-                .unwrap_or_else(|_| panic!("no '{prefix}' line; got {out:#?}"));
-            let done = line.starts_with(prefix);
-            out.push(line);
-            if done {
-                return out;
-            }
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.child.wait();
-    }
-}
 
 /// Plays one game of `G` from its start position; returns (plies, result line if the game ended).
 fn self_play<G: Game>(e: &mut Engine, nodes: u32, max_turns: usize) -> (usize, Option<String>) {
@@ -87,7 +27,7 @@ fn self_play<G: Game>(e: &mut Engine, nodes: u32, max_turns: usize) -> (usize, O
         };
         e.send(&cmd);
         e.send(&format!("go nodes {nodes}"));
-        let out = e.until("bestmove");
+        let out = e.read_until(|l| l.starts_with("bestmove"), SEARCH);
         assert!(
             !out.iter().any(|l| l.starts_with("info string error")),
             "{}: {out:#?}",
@@ -152,7 +92,7 @@ fn go_at(e: &mut Engine, variant: &str, position: &str) -> Vec<String> {
     e.send(&format!("setoption name UCI_Variant value {variant}"));
     e.send(position);
     e.send("go depth 3");
-    e.until("bestmove")
+    e.read_until(|l| l.starts_with("bestmove"), SEARCH)
 }
 
 #[test]
@@ -229,7 +169,7 @@ fn go_perft_matches_the_suites() {
                 }
                 e.send(&format!("position fen {}", parts[1]));
                 e.send(&format!("go perft {}", i + 1));
-                let out = e.until("Nodes searched");
+                let out = e.read_until(|l| l.starts_with("Nodes searched"), SEARCH);
                 assert_eq!(
                     out.last().unwrap(),
                     &format!("Nodes searched: {count}"),

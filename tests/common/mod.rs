@@ -1,0 +1,143 @@
+//! Shared by the integration tests: the built `menagerie` binary driven through its
+//! stdin/stdout, with a deadline on every read so a failing test never hangs.
+#![allow(dead_code)] // each test crate uses a different part
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Start-up can take seconds in a debug build (magic search) on a busy machine.
+pub const STARTUP: Duration = Duration::from_secs(120);
+/// Bound for anything that should be immediate.
+pub const QUICK: Duration = Duration::from_secs(10);
+/// Bound for a small fixed-depth search in a debug build.
+pub const SEARCH: Duration = Duration::from_secs(120);
+
+/// A running engine with a reader thread feeding its stdout lines into a channel.
+pub struct Engine {
+    pub child: Child,
+    pub stdin: Option<ChildStdin>,
+    pub lines: Receiver<String>,
+}
+
+impl Engine {
+    /// Starts the engine and waits until it answers `isready`.
+    pub fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("engine starts");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stdin = child.stdin.take();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut engine = Engine {
+            child,
+            stdin,
+            lines: rx,
+        };
+        engine.send("isready");
+        engine.read_until(|l| l == "readyok", STARTUP);
+        engine
+    }
+
+    pub fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").expect("engine reads its stdin");
+        stdin.flush().expect("flush");
+    }
+
+    /// Lines up to and including the first one matching `done`; panics after `timeout`.
+    pub fn read_until(&mut self, done: impl Fn(&str) -> bool, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let finished = done(&line);
+                    seen.push(line);
+                    if finished {
+                        return seen;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("timed out after {timeout:?}; got {seen:#?}")
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("engine closed its output; got {seen:#?}")
+                }
+            }
+        }
+    }
+
+    /// Sends `line`, then `isready`; returns what came before `readyok`.
+    pub fn command(&mut self, line: &str) -> Vec<String> {
+        self.send(line);
+        self.send("isready");
+        let mut out = self.read_until(|l| l == "readyok", QUICK);
+        out.pop();
+        out
+    }
+
+    /// Sends `isready` and checks that `readyok` is the next line.
+    pub fn assert_ready(&mut self) {
+        self.send("isready");
+        assert_eq!(
+            self.read_until(|l| l == "readyok", QUICK),
+            vec!["readyok".to_string()]
+        );
+    }
+
+    /// The FEN printed by `d`.
+    pub fn fen(&mut self) -> String {
+        let out = self.command("d");
+        out.iter()
+            .find_map(|l| l.strip_prefix("Fen: "))
+            .unwrap_or_else(|| panic!("no 'Fen:' line in {out:#?}"))
+            .to_string()
+    }
+
+    /// Runs `go ...` and returns its lines up to `bestmove`, checking that no error came.
+    pub fn go(&mut self, go: &str, timeout: Duration) -> Vec<String> {
+        self.send(go);
+        let out = self.read_until(|l| l.starts_with("bestmove"), timeout);
+        assert!(
+            !out.iter().any(|l| l.starts_with("info string error")),
+            "{go}: {out:#?}"
+        );
+        out
+    }
+
+    /// Waits for the process to exit; its exit code.
+    pub fn wait_exit(&mut self, timeout: Duration) -> i32 {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                return status.code().unwrap_or(-1);
+            }
+            assert!(
+                Instant::now() < deadline,
+                "engine did not exit within {timeout:?}"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
