@@ -508,10 +508,10 @@ impl Chess {
                     let n: usize = digits
                         .parse()
                         .map_err(|_| FenError::new("board", "bad number"))?;
-                    if n == 0 {
+                    if n == 0 || n > 8 {
                         return Err(FenError::new(
                             "board",
-                            format!("empty run of 0 on rank {}", rank + 1),
+                            format!("empty run of {digits} on rank {}", rank + 1),
                         ));
                     }
                     *file += n;
