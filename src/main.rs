@@ -1,6 +1,7 @@
 //! The `menagerie` binary: with no subcommand, the protocol loop on stdin/stdout
 //! (shared/protocol.md); `perft`, `bench`, `replay` and `match` as subcommands.
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -85,10 +86,12 @@ enum Cmd {
 
 /// The arguments of `menagerie match`.
 #[derive(clap::Args, Debug)]
-#[command(group(clap::ArgGroup::new("limit").required(true).args(["movetime", "nodes", "depth", "tc"])))]
+#[command(group(clap::ArgGroup::new("limit").args(["movetime", "nodes", "depth", "tc"])))]
 struct MatchArgs {
     /// A player, given twice: `builtin:random`, `builtin:greedy`, or an engine command line
-    /// with optional trailing `option.<Name>=<value>` words.
+    /// with optional trailing `option.<Name>=<value>` words and an optional own limit
+    /// (`tc=<base>+<inc>`, `movetime=<ms>`, `nodes=<n>` or `depth=<plies>`) that overrides the
+    /// match limit for that engine.
     #[arg(long = "engine", required = true, num_args = 1, value_parser = parse_engine)]
     engines: Vec<EngineSpec>,
     /// Variant to play.
@@ -171,17 +174,31 @@ fn run_match(args: MatchArgs) -> Result<String, String> {
         None => None,
     };
     let limit = match (args.movetime, args.nodes, args.depth, args.tc) {
-        (Some(ms), ..) => Limit::Movetime(ms),
-        (_, Some(n), ..) => Limit::Nodes(n),
-        (_, _, Some(d), _) => Limit::Depth(d),
-        (.., Some(tc)) => tc,
-        _ => return Err("one of --movetime, --nodes, --depth, --tc is required".into()),
+        (Some(ms), ..) => Some(Limit::Movetime(ms)),
+        (_, Some(n), ..) => Some(Limit::Nodes(n)),
+        (_, _, Some(d), _) => Some(Limit::Depth(d)),
+        (.., Some(tc)) => Some(tc),
+        _ => None,
+    };
+    // An engine's own limit wins; a built-in player does not search, any limit does for it.
+    let own_limit = |e: &EngineSpec| match e {
+        EngineSpec::Command { limit: Some(l), .. } => Some(*l),
+        EngineSpec::Command { limit: None, .. } => limit,
+        EngineSpec::Builtin(_) => limit.or(Some(Limit::Nodes(1))),
+    };
+    let limits = match (own_limit(&engines[0]), own_limit(&engines[1])) {
+        (Some(a), Some(b)) => [a, b],
+        _ => {
+            return Err(
+                "one of --movetime, --nodes, --depth, --tc is required unless each engine has its own limit".into(),
+            )
+        }
     };
     let cfg = MatchConfig {
         engines,
         games: args.games as usize,
+        limits,
         settings: GameSettings {
-            limit,
             margin_ms: args.margin,
             fixed_timeout_ms: args.timeout,
             max_turns: args.max_turns as usize,
@@ -202,10 +219,29 @@ fn run_match(args: MatchArgs) -> Result<String, String> {
         ),
         None => None,
     };
-    let mut progress = |line: &str| eprintln!("{line}");
+    // On a terminal the match state stays as a live last line of stderr, redrawn after each
+    // game; otherwise (a log file, a pipe) only the per-game lines are written.
+    let live = std::io::stderr().is_terminal();
+    // Ctrl-C, SIGTERM or SIGHUP end the match at once. The finished games are already on
+    // stderr and in the PGN; the engines die with the process (see arena::engine).
+    ctrlc::set_handler(move || {
+        eprintln!("\ninterrupted: match stopped, engines killed");
+        std::process::exit(130);
+    })
+    .map_err(|e| format!("installing the signal handler: {e}"))?;
+    let mut progress = |line: &str, status: &str| {
+        if live {
+            eprint!("\r\x1b[K{line}\n{status}");
+        } else {
+            eprintln!("{line}");
+        }
+    };
     let pgn = file.as_mut().map(|f| f as &mut dyn std::io::Write);
     let report = menagerie::with_variant!(args.variant, G => arena::run_match::<G>(&cfg, &mut progress, pgn))
         .map_err(|e| format!("writing the PGN: {e}"))?;
+    if live {
+        eprintln!();
+    }
     let names = [cfg.engines[0].name(), cfg.engines[1].name()];
     Ok(report.summary([&names[0], &names[1]]))
 }

@@ -16,8 +16,8 @@ fn config(engines: [EngineSpec; 2], games: usize, limit: Limit) -> MatchConfig {
     MatchConfig {
         engines,
         games,
+        limits: [limit; 2],
         settings: GameSettings {
-            limit,
             margin_ms: 300,
             fixed_timeout_ms: 5_000,
             max_turns: 300,
@@ -37,7 +37,7 @@ fn double(name: &str) -> EngineSpec {
 
 fn run(cfg: &MatchConfig) -> MatchReport {
     let mut pgn: Vec<u8> = Vec::new();
-    let report = run_match::<Chess>(cfg, &mut |_| {}, Some(&mut pgn)).unwrap();
+    let report = run_match::<Chess>(cfg, &mut |_, _| {}, Some(&mut pgn)).unwrap();
     let text = String::from_utf8(pgn).unwrap();
     assert_eq!(text.matches("[Variant \"chess\"]").count(), cfg.games);
     report
@@ -201,8 +201,9 @@ fn mystic_builtins_and_sprt_stop() {
     ];
     let mut cfg = config(engines, 200, Limit::Nodes(1));
     cfg.random_plies = 2;
-    cfg.sprt = Some(Sprt::parse("elo0=-400 elo1=-300 alpha=0.05 beta=0.05").unwrap());
-    let report = run_match::<Mystic>(&cfg, &mut |_| {}, None).unwrap();
+    cfg.sprt =
+        Some(Sprt::parse("elo0=-400 elo1=-300 alpha=0.05 beta=0.05 model=logistic").unwrap());
+    let report = run_match::<Mystic>(&cfg, &mut |_, _| {}, None).unwrap();
     // Greedy is far above -300 Elo: H1 is accepted long before 200 games.
     let (llr, _, hi) = report.sprt.unwrap();
     assert!(llr >= hi, "{llr}");
@@ -236,22 +237,19 @@ fn real_engine_against_random() {
         );
     }
     // And through the CLI, with the summary on stdout.
+    // The engine brings its own limit (`nodes=500`); no match-wide limit is needed.
+    let own = format!("{bin} nodes=500");
     let out = Command::new(bin)
         .args([
             "match",
             "--engine",
-            bin,
+            &own,
             "--engine",
             "builtin:random",
             "--games",
             "2",
         ])
-        .args([
-            "--nodes",
-            "500",
-            "--sprt",
-            "elo0=0 elo1=10 alpha=0.05 beta=0.05",
-        ])
+        .args(["--sprt", "elo0=0 elo1=10 alpha=0.05 beta=0.05"])
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -279,6 +277,14 @@ fn bad_input_is_a_clear_error() {
         ),
         (vec!["--nodes", "5"], "exactly twice"),
         (
+            vec!["--engine", "menagerie depth=0", "--nodes", "5"],
+            "bad engine limit",
+        ),
+        (
+            vec!["--engine", "menagerie"],
+            "unless each engine has its own limit",
+        ),
+        (
             vec![
                 "--engine",
                 "builtin:random",
@@ -303,4 +309,123 @@ fn bad_input_is_a_clear_error() {
     let report = run(&config(engines, 2, Limit::Nodes(1)));
     assert_eq!(report.wdl.losses, 2);
     assert_eq!(report.games[0].record.result, GameResult::BlackWins);
+}
+
+/// Live children of process `pid` (from `/proc/<child>/stat`: the state and parent fields
+/// follow the `)` closing the command name; zombies count as dead).
+#[cfg(target_os = "linux")]
+fn live_children(pid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{child}/stat")) else {
+            continue;
+        };
+        let Some(after) = stat.rsplit_once(')').map(|(_, rest)| rest) else {
+            continue;
+        };
+        let fields: Vec<&str> = after.split_whitespace().collect();
+        if fields.len() > 1 && fields[1] == pid.to_string() && fields[0] != "Z" {
+            out.push(child);
+        }
+    }
+    out
+}
+
+#[cfg(target_os = "linux")]
+fn is_alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|s| {
+            s.rsplit_once(')')
+                .map(|(_, r)| r.trim_start().starts_with('Z'))
+        })
+        .is_some_and(|zombie| !zombie)
+}
+
+/// The runner's engines never outlive it: not after Ctrl-C (SIGINT, which prints a note and
+/// exits with 130), nor after `kill -9` of the runner alone (PR_SET_PDEATHSIG).
+#[cfg(target_os = "linux")]
+#[test]
+fn engines_die_with_the_runner() {
+    use std::time::{Duration, Instant};
+    let bin = env!("CARGO_BIN_EXE_menagerie");
+    let hung = format!(
+        "python3 {}/tests/doubles/hung_engine.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    for signal in [libc::SIGINT, libc::SIGKILL] {
+        let mut runner = Command::new(bin)
+            .args(["match", "--engine", &hung, "--engine", &hung])
+            .args(["--games", "2", "--movetime", "600000"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let pid = runner.id();
+        let started = Instant::now();
+        let engines = loop {
+            let kids = live_children(pid);
+            if kids.len() == 2 {
+                break kids;
+            }
+            assert!(started.elapsed() < Duration::from_secs(20), "{kids:?}");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        // Let the handshake finish, so both engines sit in a game.
+        std::thread::sleep(Duration::from_millis(300));
+        // SAFETY: sends a signal to our own child process.
+        assert_eq!(unsafe { libc::kill(pid as i32, signal) }, 0);
+        let status = runner.wait().unwrap();
+        if signal == libc::SIGINT {
+            assert_eq!(status.code(), Some(130), "{status:?}");
+            let err = std::io::read_to_string(runner.stderr.take().unwrap()).unwrap();
+            assert!(err.contains("interrupted"), "{err}");
+        }
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while engines.iter().any(|&e| is_alive(e)) {
+            assert!(
+                Instant::now() < deadline,
+                "engines {engines:?} outlived the runner"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+#[test]
+fn deeper_search_wins_with_per_engine_limits() {
+    // Self-play with each engine at its own depth: depth 6 against depth 2 (chess, 8 games
+    // from random openings). The deeper side must come out ahead.
+    let bin = env!("CARGO_BIN_EXE_menagerie");
+    let engines = [
+        EngineSpec::parse(&format!("{bin} option.Hash=8")).unwrap(),
+        EngineSpec::parse(&format!("{bin} option.Hash=8")).unwrap(),
+    ];
+    let mut cfg = config(engines, 8, Limit::Movetime(1));
+    cfg.limits = [Limit::Depth(6), Limit::Depth(2)];
+    cfg.random_plies = 6;
+    cfg.seed = 11;
+    cfg.settings.max_turns = 200;
+    let mut statuses = Vec::new();
+    let report = run_match::<Chess>(
+        &cfg,
+        &mut |_, status| statuses.push(status.to_string()),
+        None,
+    )
+    .unwrap();
+    check_legal(&report);
+    assert!(report.wdl.score().unwrap() > 0.5, "{:?}", report.wdl);
+    assert_eq!(statuses.len(), 8);
+    let last = statuses.last().unwrap();
+    let w = &report.wdl;
+    assert!(
+        last.starts_with(&format!(
+            "Games 8/8  W-D-L {}-{}-{}",
+            w.wins, w.draws, w.losses
+        )),
+        "{last}"
+    );
 }

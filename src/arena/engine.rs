@@ -1,7 +1,8 @@
 //! A child engine process speaking the protocol (shared/protocol.md): spawned with piped
 //! stdin/stdout, one reader thread per child feeding a channel, so a hung engine never blocks
 //! the runner (every read has a deadline). The child is killed when the handle drops, also
-//! while unwinding from a panic.
+//! while unwinding from a panic; on Linux it also gets `PR_SET_PDEATHSIG` = `SIGKILL`, so the
+//! kernel kills it when the runner dies in any way (Ctrl-C, `kill -9`, a crash).
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -41,11 +42,14 @@ impl ChildEngine {
     ///
     /// Errors: [`EngineFault::Spawn`] when the process cannot be started.
     pub fn spawn(program: &str, args: &[String]) -> Result<ChildEngine, EngineFault> {
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::null());
+        die_with_parent(&mut command);
+        let mut child = command
             .spawn()
             .map_err(|e| EngineFault::Spawn(format!("{program}: {e}")))?;
         let stdout = child.stdout.take().expect("stdout is piped");
@@ -152,6 +156,33 @@ impl ChildEngine {
         // Drop kills it.
     }
 }
+
+/// Makes the child of `command` receive `SIGKILL` when the thread that spawned it ends, which
+/// at the latest is when the runner's process ends (Linux `prctl(PR_SET_PDEATHSIG)`). The
+/// runner spawns engines from worker threads that outlive them.
+#[cfg(target_os = "linux")]
+fn die_with_parent(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    let parent = std::process::id();
+    // SAFETY: the closure runs in the forked child before exec and calls only the
+    // async-signal-safe functions prctl and getppid.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The runner may have died between fork and prctl: then do not start at all.
+            if libc::getppid() as u32 != parent {
+                return Err(std::io::Error::other("the match runner is gone"));
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Elsewhere only the handle's drop (and the signal handler of the CLI) stop children.
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_: &mut Command) {}
 
 impl Drop for ChildEngine {
     fn drop(&mut self) {

@@ -7,10 +7,10 @@
 //! Each worker thread keeps its engine processes between games (`ucinewgame`), and restarts
 //! them after a game that ended in a fault (a crashed or late engine never spoils the next one).
 //!
-//! Known gaps: PGN movetext is protocol turn tokens (UCI for chess), not SAN, which tools such
-//! as python-chess expect; the LLR is the plain normal approximation (no small-sample
-//! regularisation), so very early stops on tiny variance are possible; engine command lines
-//! are split on whitespace (no shell quoting) and option names cannot contain spaces.
+//! Each engine may have its own search limit (`depth=`, `nodes=`, `movetime=`, `tc=` in its
+//! spec), so self-play at two depths is one match. PGN movetext uses [`Game::pgn_move`] (SAN for
+//! orthodox chess). Known gaps: engine command lines are split on whitespace (no shell quoting)
+//! and option names cannot contain spaces.
 
 pub mod engine;
 pub mod pgn;
@@ -31,7 +31,7 @@ use engine::EngineFault;
 use player::{BuiltinPlayer, EnginePlayer, Player};
 use referee::{GameRecord, GameSettings, Termination};
 use rng::Rng;
-use spec::{EngineSpec, Sprt};
+use spec::{EngineSpec, Limit, Sprt};
 use stats::{Pentanomial, Trinomial};
 
 /// Everything a match needs.
@@ -41,7 +41,9 @@ pub struct MatchConfig {
     pub engines: [EngineSpec; 2],
     /// Number of games (played in pairs; an odd count leaves the last pair with one game).
     pub games: usize,
-    /// The referee's settings (limit, margins, length limit).
+    /// Each engine's search limit per turn, in engine order (built-in players ignore theirs).
+    pub limits: [Limit; 2],
+    /// The referee's settings (margins, length limit).
     pub settings: GameSettings,
     /// Games played at once (threads), at least 1.
     pub concurrency: usize,
@@ -93,7 +95,34 @@ pub struct MatchReport {
 impl MatchReport {
     fn sprt_state(&self, sprt: &Sprt) -> (f64, f64, f64) {
         let (lo, hi) = stats::sprt_bounds(sprt.alpha, sprt.beta);
-        (self.pairs.llr(sprt.elo0, sprt.elo1), lo, hi)
+        (self.pairs.llr(sprt.elo0, sprt.elo1, sprt.model), lo, hi)
+    }
+
+    /// A one-line state of the match after `played` of `total` games, for the live progress
+    /// line: games, W-D-L, Elo with its 95% interval and, with an SPRT, the LLR and its bounds.
+    pub fn status_line(&self, played: usize, total: usize, sprt: Option<&Sprt>) -> String {
+        let w = &self.wdl;
+        let mut s = format!(
+            "Games {played}/{total}  W-D-L {}-{}-{}",
+            w.wins, w.draws, w.losses
+        );
+        if let Some(score) = w.score() {
+            s.push_str(&format!("  Score {:.1}%", score * 100.0));
+        }
+        match self.pairs.elo_interval() {
+            Some((lo, e, hi)) => s.push_str(&format!(
+                "  Elo {:+.1} [{:+.1}, {:+.1}]",
+                e + 0.0,
+                lo + 0.0,
+                hi + 0.0
+            )),
+            None => s.push_str("  Elo n/a"),
+        }
+        if let Some(sprt) = sprt {
+            let (llr, lo, hi) = self.sprt_state(sprt);
+            s.push_str(&format!("  LLR {llr:.2} [{lo:.2}, {hi:.2}]"));
+        }
+        s
     }
 
     /// The final summary printed on stdout.
@@ -217,6 +246,7 @@ fn play_one<G: Game>(
     let forfeit = |side: &str, fault: EngineFault, result| GameRecord {
         start_fen: start.fen(),
         moves: Vec::new(),
+        notation: Vec::new(),
         result,
         termination: match fault {
             EngineFault::NoAnswer { .. } => Termination::NoAnswer,
@@ -235,7 +265,10 @@ fn play_one<G: Game>(
         Err(f) => forfeit("white", f, GameResult::BlackWins),
         Ok(mut white) => match take_seat::<G>(&cfg.engines[b], black_slot, seed(1), cfg) {
             Err(f) => forfeit("black", f, GameResult::WhiteWins),
-            Ok(mut black) => referee::play_game(start, &mut white, &mut black, &cfg.settings),
+            Ok(mut black) => {
+                let limits = [cfg.limits[w], cfg.limits[b]];
+                referee::play_game(start, &mut white, &mut black, limits, &cfg.settings)
+            }
         },
     };
     if !matches!(
@@ -252,13 +285,15 @@ fn play_one<G: Game>(
     }
 }
 
-/// Runs the match for variant `G`: `progress` receives one line per finished game (for
-/// stderr), `pgn` (when given) each game's PGN as it finishes.
+/// Runs the match for variant `G`: `progress` receives, for each finished game, a line
+/// describing it and the match's [`MatchReport::status_line`] after it (for stderr: the CLI
+/// keeps the status as a live line on a terminal); `pgn` (when given) receives each game's PGN
+/// as it finishes.
 ///
 /// Errors: an I/O error writing the PGN.
 pub fn run_match<G: Game>(
     cfg: &MatchConfig,
-    progress: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(&str, &str),
     mut pgn: Option<&mut dyn Write>,
 ) -> std::io::Result<MatchReport> {
     let pairs = cfg.games.div_ceil(2);
@@ -297,6 +332,7 @@ pub fn run_match<G: Game>(
         }
         drop(tx);
         let mut pending: Vec<Option<f64>> = vec![None; pairs];
+        let mut played = 0;
         for game in rx {
             let points = game.first_points();
             if points >= 1.0 {
@@ -311,22 +347,23 @@ pub fn run_match<G: Game>(
                 Some(first) => report.pairs.add(first + points),
                 None => pending[pair] = Some(points),
             }
-            let w = &report.wdl;
+            played += 1;
             let (white, black) = if game.first_is_white {
                 (&names[0], &names[1])
             } else {
                 (&names[1], &names[0])
             };
-            progress(&format!(
-                "game {}/{}: {white} vs {black}: {} {{{}}}  [{}-{}-{}]",
-                game.index + 1,
-                cfg.games,
-                game.record.result.as_str(),
-                game.record.reason,
-                w.wins,
-                w.draws,
-                w.losses
-            ));
+            let status = report.status_line(played, cfg.games, cfg.sprt.as_ref());
+            progress(
+                &format!(
+                    "game {}/{}: {white} vs {black}: {} {{{}}}",
+                    game.index + 1,
+                    cfg.games,
+                    game.record.result.as_str(),
+                    game.record.reason,
+                ),
+                &status,
+            );
             if let Some(out) = pgn.as_deref_mut() {
                 let header = pgn::PgnHeader {
                     event: "menagerie match",
@@ -342,9 +379,11 @@ pub fn run_match<G: Game>(
             if let Some(sprt) = &cfg.sprt {
                 let (llr, lo, hi) = report.sprt_state(sprt);
                 if (llr >= hi || llr <= lo) && !stop.swap(true, Ordering::SeqCst) {
-                    progress(&format!(
-                        "SPRT: LLR {llr:.3} crossed [{lo:.3}, {hi:.3}]; stopping"
-                    ));
+                    let status = report.status_line(played, cfg.games, cfg.sprt.as_ref());
+                    progress(
+                        &format!("SPRT: LLR {llr:.3} crossed [{lo:.3}, {hi:.3}]; stopping"),
+                        &status,
+                    );
                 }
             }
             report.games.push(game);

@@ -1,5 +1,6 @@
-//! PGN export of finished games. Moves are written as the protocol's turn tokens (for chess:
-//! UCI tokens, not SAN; tools like python-chess expect SAN, a known gap).
+//! PGN export of finished games. Moves are written in each variant's PGN notation
+//! ([`crate::variants::Game::pgn_move`]): SAN for orthodox chess, so python-chess and other PGN
+//! tools read the games; protocol turn tokens for the other variants.
 
 use std::fmt::Write;
 
@@ -43,7 +44,7 @@ pub fn game_pgn(h: &PgnHeader<'_>, g: &GameRecord) -> String {
         tag(&mut s, "FEN", &g.start_fen);
     }
     tag(&mut s, "Termination", g.termination.pgn());
-    tag(&mut s, "PlyCount", &g.moves.len().to_string());
+    tag(&mut s, "PlyCount", &g.notation.len().to_string());
     s.push('\n');
     // Move numbers follow the FEN's side to move and fullmove number when present.
     let fields: Vec<&str> = g.start_fen.split_whitespace().collect();
@@ -51,7 +52,7 @@ pub fn game_pgn(h: &PgnHeader<'_>, g: &GameRecord) -> String {
     let mut number: usize = fields.get(5).and_then(|n| n.parse().ok()).unwrap_or(1);
     let mut line = String::new();
     let mut words: Vec<String> = Vec::new();
-    for (i, m) in g.moves.iter().enumerate() {
+    for (i, m) in g.notation.iter().enumerate() {
         let white_turn = i.is_multiple_of(2) != black_first;
         if white_turn {
             words.push(format!("{number}. {m}"));
@@ -102,6 +103,7 @@ mod tests {
         let mut g = GameRecord {
             start_fen: std_fen.into(),
             moves: vec!["f2f3".into(), "e7e5".into(), "g2g4".into(), "d8h4".into()],
+            notation: vec!["f3".into(), "e5".into(), "g4".into(), "Qh4#".into()],
             result: GameResult::BlackWins,
             termination: Termination::Normal,
             reason: "checkmate".into(),
@@ -110,15 +112,15 @@ mod tests {
         assert!(text.contains("[Variant \"chess\"]\n") && text.contains("[Result \"0-1\"]\n"));
         assert!(!text.contains("[FEN"));
         assert!(
-            text.contains("\n1. f2f3 e7e5 2. g2g4 d8h4 {checkmate} 0-1\n\n"),
+            text.contains("\n1. f3 e5 2. g4 Qh4# {checkmate} 0-1\n\n"),
             "{text}"
         );
         g.start_fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".into();
-        g.moves.truncate(1);
+        g.notation.truncate(1);
         g.termination = Termination::IllegalMove;
         let text = game_pgn(&h, &g);
         assert!(text.contains("[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"));
         assert!(text.contains("[Termination \"rules infraction\"]"));
-        assert!(text.contains("\n1... f2f3 {checkmate} 0-1\n"), "{text}");
+        assert!(text.contains("\n1... f3 {checkmate} 0-1\n"), "{text}");
     }
 }

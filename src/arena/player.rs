@@ -17,10 +17,12 @@ pub struct TurnRequest<'a, G: Game> {
     pub start_fen: &'a str,
     /// The turn tokens played since the start position.
     pub moves: &'a [String],
-    /// The search limit.
+    /// The search limit of the side to move.
     pub limit: Limit,
-    /// Remaining clock times `[white, black]` in milliseconds (with [`Limit::Clock`]).
+    /// Remaining clock times `[white, black]` in milliseconds (0 for a side without a clock).
     pub clocks_ms: [u64; 2],
+    /// Increments `[white, black]` in milliseconds per turn (0 for a side without a clock).
+    pub incs_ms: [u64; 2],
     /// How long the referee waits for the answer, in milliseconds.
     pub timeout_ms: u64,
 }
@@ -118,6 +120,7 @@ impl EnginePlayer {
             program,
             args,
             options,
+            ..
         } = spec
         else {
             return Err(EngineFault::Spawn(
@@ -146,15 +149,15 @@ impl EnginePlayer {
     }
 }
 
-/// The `go` command for `limit` (times in milliseconds).
-fn go_command(limit: Limit, clocks_ms: [u64; 2]) -> String {
+/// The `go` command for `limit` (times in milliseconds, `[white, black]`).
+fn go_command(limit: Limit, clocks_ms: [u64; 2], incs_ms: [u64; 2]) -> String {
     match limit {
         Limit::Movetime(ms) => format!("go movetime {ms}"),
         Limit::Nodes(n) => format!("go nodes {n}"),
         Limit::Depth(d) => format!("go depth {d}"),
-        Limit::Clock { inc_ms, .. } => format!(
-            "go wtime {} btime {} winc {inc_ms} binc {inc_ms}",
-            clocks_ms[0], clocks_ms[1]
+        Limit::Clock { .. } => format!(
+            "go wtime {} btime {} winc {} binc {}",
+            clocks_ms[0], clocks_ms[1], incs_ms[0], incs_ms[1]
         ),
     }
 }
@@ -167,7 +170,8 @@ impl<G: Game> Player<G> for EnginePlayer {
             position.push_str(&req.moves.join(" "));
         }
         self.engine.send(&position)?;
-        self.engine.send(&go_command(req.limit, req.clocks_ms))?;
+        self.engine
+            .send(&go_command(req.limit, req.clocks_ms, req.incs_ms))?;
         let line = self.engine.wait_for("bestmove", req.timeout_ms)?;
         Ok(line
             .split_whitespace()

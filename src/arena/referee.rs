@@ -42,11 +42,10 @@ impl Termination {
     }
 }
 
-/// The referee's settings for one game.
+/// The referee's settings for one game (the search limits are given per side to
+/// [`play_game`]).
 #[derive(Copy, Clone, Debug)]
 pub struct GameSettings {
-    /// The search limit per turn.
-    pub limit: Limit,
     /// Extra time granted past the movetime or the clock before a missing answer loses, in
     /// milliseconds.
     pub margin_ms: u64,
@@ -63,6 +62,9 @@ pub struct GameRecord {
     pub start_fen: String,
     /// The turn tokens played, in order.
     pub moves: Vec<String>,
+    /// The same turns as PGN movetext writes them ([`Game::pgn_move`] of each portion, joined
+    /// by `;`): SAN for orthodox chess.
+    pub notation: Vec<String>,
     /// The result.
     pub result: GameResult,
     /// The category of the ending.
@@ -87,17 +89,20 @@ fn side_name(c: Color) -> &'static str {
 
 /// Plays one complete turn token on `pos`: its `;`-separated portions are parsed by
 /// [`Game::parse_move`] and played in order; the turn must end exactly with the last portion
-/// (the side to move changes or the game is decided). `pos` may be partly changed on error.
+/// (the side to move changes or the game is decided). Returns the turn in PGN notation
+/// ([`Game::pgn_move`] of each portion, joined by `;`). `pos` may be partly changed on error.
 ///
 /// Errors: a message naming the offending portion and why.
-pub fn apply_turn<G: Game>(pos: &mut G, token: &str) -> Result<(), String> {
+pub fn apply_turn<G: Game>(pos: &mut G, token: &str) -> Result<String, String> {
     let side = pos.side_to_move();
     let portions: Vec<&str> = token.split(';').collect();
+    let mut notation: Vec<String> = Vec::with_capacity(portions.len());
     for (i, portion) in portions.iter().enumerate() {
         if portion.is_empty() {
             return Err("empty portion".into());
         }
         let m = pos.parse_move(portion).map_err(|e| e.to_string())?;
+        notation.push(pos.pgn_move(m));
         pos.make(m);
         let over = !G::MULTI_PLY_TURNS
             || pos.side_to_move() != side
@@ -109,41 +114,61 @@ pub fn apply_turn<G: Game>(pos: &mut G, token: &str) -> Result<(), String> {
             _ => {}
         }
     }
-    Ok(())
+    Ok(notation.join(";"))
 }
 
-/// Plays a game from `start` between `white` and `black` under `settings`.
+/// Plays a game from `start` between `white` and `black` under `settings`, each side searching
+/// under its own limit (`limits` = `[white, black]`; with [`Limit::Clock`] each side has its own
+/// base time and increment).
 pub fn play_game<G: Game>(
     start: &G,
     white: &mut dyn Player<G>,
     black: &mut dyn Player<G>,
+    limits: [Limit; 2],
     settings: &GameSettings,
 ) -> GameRecord {
     let start_fen = start.fen();
     let mut pos = start.clone();
     let mut moves: Vec<String> = Vec::new();
-    let mut clocks_ms = match settings.limit {
-        Limit::Clock { base_ms, .. } => [base_ms; 2],
-        _ => [0; 2],
+    let mut notation: Vec<String> = Vec::new();
+    let clock = |l: Limit| match l {
+        Limit::Clock { base_ms, inc_ms } => (base_ms, inc_ms),
+        _ => (0, 0),
     };
-    let finish = |moves: Vec<String>, result, termination, reason: String| GameRecord {
+    let mut clocks_ms = limits.map(|l| clock(l).0);
+    let incs_ms = limits.map(|l| clock(l).1);
+    let finish = |moves: Vec<String>, notation, result, termination, reason: String| GameRecord {
         start_fen: start_fen.clone(),
         moves,
+        notation,
         result,
         termination,
         reason,
     };
     loop {
         if let Some(outcome) = pos.outcome() {
-            return finish(moves, outcome.result, Termination::Normal, outcome.reason);
+            return finish(
+                moves,
+                notation,
+                outcome.result,
+                Termination::Normal,
+                outcome.reason,
+            );
         }
         if moves.len() >= settings.max_turns {
             let reason = format!("adjudicated a draw after {} turns", moves.len());
-            return finish(moves, GameResult::Draw, Termination::Adjudication, reason);
+            return finish(
+                moves,
+                notation,
+                GameResult::Draw,
+                Termination::Adjudication,
+                reason,
+            );
         }
         let side = pos.side_to_move();
         let me = side_index(side);
-        let timeout_ms = match settings.limit {
+        let limit = limits[me];
+        let timeout_ms = match limit {
             Limit::Movetime(ms) => ms + settings.margin_ms,
             Limit::Clock { .. } => clocks_ms[me] + settings.margin_ms,
             Limit::Nodes(_) | Limit::Depth(_) => settings.fixed_timeout_ms,
@@ -152,8 +177,9 @@ pub fn play_game<G: Game>(
             pos: &pos,
             start_fen: &start_fen,
             moves: &moves,
-            limit: settings.limit,
+            limit,
             clocks_ms,
+            incs_ms,
             timeout_ms,
         };
         let player: &mut dyn Player<G> = if me == 0 { &mut *white } else { &mut *black };
@@ -168,7 +194,7 @@ pub fn play_game<G: Game>(
                 expected,
                 waited_ms,
             }) => {
-                let (term, reason) = match settings.limit {
+                let (term, reason) = match limit {
                     Limit::Clock { .. } => (
                         Termination::TimeForfeit,
                         format!("{who} lost on time (no {expected} within {waited_ms} ms)"),
@@ -178,27 +204,30 @@ pub fn play_game<G: Game>(
                         format!("{who} gave no {expected} within {waited_ms} ms"),
                     ),
                 };
-                return finish(moves, loss, term, reason);
+                return finish(moves, notation, loss, term, reason);
             }
             Err(fault) => {
                 let reason = format!("{who} crashed: {fault}");
-                return finish(moves, loss, Termination::Crash, reason);
+                return finish(moves, notation, loss, Termination::Crash, reason);
             }
         };
-        if let Limit::Clock { inc_ms, .. } = settings.limit {
+        if let Limit::Clock { inc_ms, .. } = limit {
             if elapsed_ms > clocks_ms[me] {
                 let reason = format!(
                     "{who} lost on time ({elapsed_ms} ms used, {} ms left)",
                     clocks_ms[me]
                 );
-                return finish(moves, loss, Termination::TimeForfeit, reason);
+                return finish(moves, notation, loss, Termination::TimeForfeit, reason);
             }
             clocks_ms[me] = clocks_ms[me] - elapsed_ms + inc_ms;
         }
         let mut next = pos.clone();
-        if let Err(why) = apply_turn(&mut next, &token) {
-            let reason = format!("{who} played an illegal move {token}: {why}");
-            return finish(moves, loss, Termination::IllegalMove, reason);
+        match apply_turn(&mut next, &token) {
+            Ok(text) => notation.push(text),
+            Err(why) => {
+                let reason = format!("{who} played an illegal move {token}: {why}");
+                return finish(moves, notation, loss, Termination::IllegalMove, reason);
+            }
         }
         pos = next;
         moves.push(token);
@@ -229,9 +258,8 @@ mod tests {
         }
     }
 
-    fn settings(limit: Limit, max_turns: usize) -> GameSettings {
+    fn settings(max_turns: usize) -> GameSettings {
         GameSettings {
-            limit,
             margin_ms: 100,
             fixed_timeout_ms: 1000,
             max_turns,
@@ -263,26 +291,29 @@ mod tests {
             &Chess::startpos(),
             &mut w,
             &mut b,
-            &settings(Limit::Nodes(1), 100),
+            [Limit::Nodes(1); 2],
+            &settings(100),
         );
         assert_eq!(g.result, GameResult::BlackWins);
         assert_eq!(g.termination, Termination::Normal);
         assert_eq!(g.moves, ["f2f3", "e7e5", "g2g4", "d8h4"]);
+        assert_eq!(g.notation, ["f3", "e5", "g4", "Qh4#"]);
     }
 
     #[test]
     fn faults_lose_for_the_side_at_fault() {
-        let s = settings(Limit::Nodes(1), 100);
+        let s = settings(100);
+        let nodes = [Limit::Nodes(1); 2];
         let mut w = scripted(&["e2e4"], 0);
         let mut b = scripted(&["e7e4"], 0);
-        let g = play_game(&Chess::startpos(), &mut w, &mut b, &s);
+        let g = play_game(&Chess::startpos(), &mut w, &mut b, nodes, &s);
         assert_eq!(
             (g.result, g.termination),
             (GameResult::WhiteWins, Termination::IllegalMove)
         );
         let mut w = scripted(&["e2e4"], 0);
         let mut b = scripted(&["e7e5"], 0);
-        let g = play_game(&Chess::startpos(), &mut w, &mut b, &s);
+        let g = play_game(&Chess::startpos(), &mut w, &mut b, nodes, &s);
         assert_eq!(
             (g.result, g.termination),
             (GameResult::BlackWins, Termination::Crash)
@@ -300,13 +331,62 @@ mod tests {
         // (sleeps only ever run long, so this cannot flake the other way).
         let mut w = scripted(&["e2e4", "d2d4", "c2c4"], 40);
         let mut b = scripted(&["e7e5", "d7d6", "c7c6"], 0);
-        let g = play_game(&Chess::startpos(), &mut w, &mut b, &settings(clock, 100));
+        let g = play_game(
+            &Chess::startpos(),
+            &mut w,
+            &mut b,
+            [clock, Limit::Movetime(1)],
+            &settings(100),
+        );
         assert_eq!(
             (g.result, g.termination),
             (GameResult::BlackWins, Termination::TimeForfeit)
         );
         assert!(g.moves.len() <= 2, "{:?}", g.moves);
         assert!(g.reason.starts_with("white lost on time"), "{}", g.reason);
+    }
+
+    /// Records the limit and clocks of every request, then plays like `inner`.
+    struct Recorder {
+        inner: Scripted,
+        seen: Vec<(Limit, [u64; 2], [u64; 2])>,
+    }
+
+    impl Player<Chess> for Recorder {
+        fn play(&mut self, req: &TurnRequest<'_, Chess>) -> Result<String, EngineFault> {
+            self.seen.push((req.limit, req.clocks_ms, req.incs_ms));
+            self.inner.play(req)
+        }
+    }
+
+    #[test]
+    fn each_side_searches_under_its_own_limit() {
+        let clock = Limit::Clock {
+            base_ms: 60_000,
+            inc_ms: 500,
+        };
+        let mut w = Recorder {
+            inner: scripted(&["f2f3", "g2g4"], 0),
+            seen: Vec::new(),
+        };
+        let mut b = Recorder {
+            inner: scripted(&["e7e5", "d8h4"], 0),
+            seen: Vec::new(),
+        };
+        let g = play_game(
+            &Chess::startpos(),
+            &mut w,
+            &mut b,
+            [Limit::Depth(6), clock],
+            &settings(100),
+        );
+        assert_eq!(g.result, GameResult::BlackWins);
+        assert!(w.seen.iter().all(|s| s.0 == Limit::Depth(6)));
+        assert!(b.seen.iter().all(|s| s.0 == clock));
+        // White has no clock; Black's runs from 60 s and gains its increment.
+        assert_eq!(b.seen[0].1, [0, 60_000]);
+        assert_eq!(b.seen[0].2, [0, 500]);
+        assert!(b.seen[1].1[1] > 60_000 && b.seen[1].1[1] <= 60_500);
     }
 
     #[test]
@@ -317,7 +397,8 @@ mod tests {
             &Chess::startpos(),
             &mut w,
             &mut b,
-            &settings(Limit::Nodes(1), 6),
+            [Limit::Nodes(1); 2],
+            &settings(6),
         );
         assert_eq!(
             (g.result, g.termination),

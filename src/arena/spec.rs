@@ -3,6 +3,8 @@
 
 use thiserror::Error;
 
+use super::stats::EloModel;
+
 /// A built-in player that needs no child process.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Builtin {
@@ -25,6 +27,9 @@ pub enum EngineSpec {
         args: Vec<String>,
         /// `option.<Name>=<value>` settings, sent as `setoption name <Name> value <value>`.
         options: Vec<(String, String)>,
+        /// This engine's own search limit (a trailing `tc=`, `movetime=`, `nodes=` or
+        /// `depth=` word), overriding the match's `--tc`/`--movetime`/`--nodes`/`--depth`.
+        limit: Option<Limit>,
     },
 }
 
@@ -40,20 +45,33 @@ pub enum EngineSpecError {
     /// An `option.` word without `<Name>=<value>`.
     #[error("bad engine option '{0}': expected option.<Name>=<value>")]
     BadOption(String),
+    /// A `tc=`, `movetime=`, `nodes=` or `depth=` word with a bad value, or given twice.
+    #[error("bad engine limit '{0}': expected tc=<base>+<inc>, movetime=<ms>, nodes=<n> or depth=<plies>, once")]
+    BadLimit(String),
     /// A built-in player given arguments.
     #[error("builtin player takes no arguments, got '{0}'")]
     BuiltinArgs(String),
 }
 
 impl EngineSpec {
-    /// Parses `builtin:random`, `builtin:greedy` or `<program> [args...] [option.<Name>=<value>...]`
-    /// (words split on whitespace; no shell quoting). Option words must trail the command.
+    /// Parses `builtin:random`, `builtin:greedy` or `<program> [args...] [option.<Name>=<value>...]
+    /// [tc=<base>+<inc> | movetime=<ms> | nodes=<n> | depth=<plies>]` (words split on whitespace;
+    /// no shell quoting). Option and limit words must trail the command, in any order.
     ///
     /// Errors: [`EngineSpecError`].
     pub fn parse(text: &str) -> Result<EngineSpec, EngineSpecError> {
         let mut words: Vec<&str> = text.split_whitespace().collect();
         let mut options = Vec::new();
+        let mut limit = None;
         while let Some(w) = words.last().copied() {
+            if let Some(l) = parse_limit_word(w) {
+                let l = l.map_err(|_| EngineSpecError::BadLimit(w.to_string()))?;
+                if limit.replace(l).is_some() {
+                    return Err(EngineSpecError::BadLimit(w.to_string()));
+                }
+                words.pop();
+                continue;
+            }
             let Some(rest) = w.strip_prefix("option.") else {
                 break;
             };
@@ -66,7 +84,7 @@ impl EngineSpec {
         }
         let (&program, args) = words.split_first().ok_or(EngineSpecError::Empty)?;
         if let Some(name) = program.strip_prefix("builtin:") {
-            if !args.is_empty() || !options.is_empty() {
+            if !args.is_empty() || !options.is_empty() || limit.is_some() {
                 return Err(EngineSpecError::BuiltinArgs(text.trim().to_string()));
             }
             return match name {
@@ -79,6 +97,7 @@ impl EngineSpec {
             program: program.to_string(),
             args: args.iter().map(|a| a.to_string()).collect(),
             options,
+            limit,
         })
     }
 
@@ -119,6 +138,24 @@ pub enum Limit {
         /// Increment per turn, in milliseconds.
         inc_ms: u64,
     },
+}
+
+/// Reads one engine limit word: `None` when `word` is not one (no known `<key>=` prefix),
+/// else the limit or the reason it is bad.
+fn parse_limit_word(word: &str) -> Option<Result<Limit, String>> {
+    let (key, value) = word.split_once('=')?;
+    let positive = |v: &str| v.parse::<u64>().ok().filter(|&n| n > 0);
+    let limit = match key {
+        "tc" => parse_tc(value).map_err(|e| e.to_string()),
+        "movetime" => positive(value).map(Limit::Movetime).ok_or_else(String::new),
+        "nodes" => positive(value).map(Limit::Nodes).ok_or_else(String::new),
+        "depth" => positive(value)
+            .and_then(|d| u32::try_from(d).ok())
+            .map(Limit::Depth)
+            .ok_or_else(String::new),
+        _ => return None,
+    };
+    Some(limit)
 }
 
 /// Why a `--tc` value was rejected.
@@ -180,13 +217,17 @@ pub struct Sprt {
     pub alpha: f64,
     /// False negative rate (accepting H0 when H1 holds).
     pub beta: f64,
+    /// How `elo0` and `elo1` are read (`model=normalized`, the default, or `model=logistic`).
+    pub model: EloModel,
 }
 
 /// Why an `--sprt` value was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SprtError {
     /// A word that is not `<key>=<number>` with a known key.
-    #[error("bad SPRT setting '{0}': expected elo0=, elo1=, alpha= or beta= with a number")]
+    #[error(
+        "bad SPRT setting '{0}': expected elo0=, elo1=, alpha=, beta= with a number, or model=normalized|logistic"
+    )]
     Setting(String),
     /// A key missing.
     #[error("SPRT setting {0}= is missing")]
@@ -197,18 +238,29 @@ pub enum SprtError {
 }
 
 impl Sprt {
-    /// Parses `elo0=<a> elo1=<b> alpha=<x> beta=<y>` (any order, whitespace or comma separated).
+    /// Parses `elo0=<a> elo1=<b> alpha=<x> beta=<y> [model=normalized|logistic]` (any order,
+    /// whitespace or comma separated). The Elo bounds are normalised Elo unless
+    /// `model=logistic`, as in fishtest and fastchess.
     ///
     /// Errors: [`SprtError`] for unknown or missing keys, bad numbers, `elo0 >= elo1` or error
     /// rates outside `(0, 0.5)`.
     pub fn parse(text: &str) -> Result<Sprt, SprtError> {
         let mut v: [Option<f64>; 4] = [None; 4];
+        let mut model = EloModel::default();
         for word in text.split(|c: char| c.is_whitespace() || c == ',') {
             if word.is_empty() {
                 continue;
             }
             let bad = || SprtError::Setting(word.to_string());
             let (k, val) = word.split_once('=').ok_or_else(bad)?;
+            if k == "model" {
+                model = match val {
+                    "normalized" | "normalised" => EloModel::Normalized,
+                    "logistic" => EloModel::Logistic,
+                    _ => return Err(bad()),
+                };
+                continue;
+            }
             let x: f64 = val
                 .parse()
                 .ok()
@@ -226,9 +278,16 @@ impl Sprt {
             elo1: get(1, "elo1")?,
             alpha: get(2, "alpha")?,
             beta: get(3, "beta")?,
+            model,
         };
         if s.elo0 >= s.elo1 {
             return Err(SprtError::Range("elo0 must be below elo1"));
+        }
+        if s.model == EloModel::Normalized && s.elo0.abs().max(s.elo1.abs()) > 100.0 {
+            // Beyond this a hypothesis can ask for a t-value no distribution of scores has.
+            return Err(SprtError::Range(
+                "normalised Elo bounds must be within [-100, 100] (use model=logistic for more)",
+            ));
         }
         if !(s.alpha > 0.0 && s.alpha < 0.5 && s.beta > 0.0 && s.beta < 0.5) {
             return Err(SprtError::Range("alpha and beta must be in (0, 0.5)"));
@@ -254,9 +313,41 @@ mod tests {
                 program: "/bin/eng".into(),
                 args: vec!["-q".into()],
                 options: vec![("Hash".into(), "64".into()), ("Threads".into(), "2".into())],
+                limit: None,
             }
         );
         assert_eq!(spec.name(), "eng");
+        // A per-engine limit may trail the options, or come between them.
+        let spec = EngineSpec::parse("eng depth=8 option.Hash=16").unwrap();
+        assert!(
+            matches!(spec, EngineSpec::Command { limit: Some(Limit::Depth(8)), ref options, .. } if options.len() == 1)
+        );
+        let spec = EngineSpec::parse("eng tc=5+0.05").unwrap();
+        assert!(matches!(
+            spec,
+            EngineSpec::Command {
+                limit: Some(Limit::Clock {
+                    base_ms: 5000,
+                    inc_ms: 50
+                }),
+                ..
+            }
+        ));
+        for bad in [
+            "eng depth=0",
+            "eng nodes=x",
+            "eng tc=0+1",
+            "eng depth=3 nodes=9",
+        ] {
+            assert!(
+                matches!(EngineSpec::parse(bad), Err(EngineSpecError::BadLimit(_))),
+                "{bad}"
+            );
+        }
+        assert!(matches!(
+            EngineSpec::parse("builtin:random depth=3"),
+            Err(EngineSpecError::BuiltinArgs(_))
+        ));
         assert_eq!(EngineSpec::parse("  "), Err(EngineSpecError::Empty));
         assert!(matches!(
             EngineSpec::parse("builtin:wild"),
@@ -302,6 +393,18 @@ mod tests {
     fn sprt_settings() {
         let s = Sprt::parse("elo0=0 elo1=5 alpha=0.05 beta=0.1").unwrap();
         assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 5.0, 0.05, 0.1));
+        assert_eq!(s.model, EloModel::Normalized);
+        let s = Sprt::parse("elo0=0 elo1=5 alpha=0.05 beta=0.1 model=logistic").unwrap();
+        assert_eq!(s.model, EloModel::Logistic);
+        assert!(matches!(
+            Sprt::parse("elo0=-400 elo1=-300 alpha=0.05 beta=0.1"),
+            Err(SprtError::Range(_))
+        ));
+        assert!(Sprt::parse("elo0=-400 elo1=-300 alpha=0.05 beta=0.1 model=logistic").is_ok());
+        assert!(matches!(
+            Sprt::parse("elo0=0 elo1=5 alpha=0.05 beta=0.1 model=bayes"),
+            Err(SprtError::Setting(_))
+        ));
         assert!(Sprt::parse("elo1=5,elo0=-1,beta=0.05,alpha=0.05").is_ok());
         assert_eq!(
             Sprt::parse("elo0=0 elo1=5 alpha=0.05"),

@@ -1,8 +1,12 @@
 //! Match statistics: Elo from a score, a 95% Elo interval from pentanomial pair statistics, and
-//! the SPRT log-likelihood ratio in the normal approximation used by fishtest and fastchess.
+//! the SPRT log-likelihood ratio (LLR) of the generalised SPRT used by fishtest and fastchess.
 //!
-//! Scores are fractions of a point per game in `[0, 1]`; Elo differences use the logistic
-//! model `score = 1 / (1 + 10^(-elo / 400))`.
+//! Scores are fractions of a point per game in `[0, 1]`; logistic Elo differences use the model
+//! `score = 1 / (1 + 10^(-elo / 400))`. The LLR is computed exactly as the difference of the
+//! log-likelihoods of the two maximum-likelihood distributions that satisfy H0 and H1 (Michel Van
+//! den Bergh, "Comments on Normalized Elo", propositions 1.1 and section 4.1), after replacing
+//! empty categories by 0.001 games (the regularisation of fishtest), so a handful of games cannot
+//! produce an infinite or degenerate ratio.
 
 /// Two-sided 95% quantile of the standard normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -17,6 +21,21 @@ pub fn elo_from_score(score: f64) -> f64 {
 pub fn score_from_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
+
+/// How the Elo bounds of an SPRT are read.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum EloModel {
+    /// Normalised Elo (fishtest's and fastchess's default): a difference measured in units of
+    /// the per-game score's standard deviation, `nelo = (mean - 0.5) / sigma * 800 / ln 10`,
+    /// where sigma is the per-game standard deviation (of a pair's mean times sqrt 2).
+    #[default]
+    Normalized,
+    /// Logistic Elo: the bounds are turned into expected scores by [`score_from_elo`].
+    Logistic,
+}
+
+/// `800 / ln 10`: normalised Elo per unit of the t-value `(mean - 0.5) / sigma`.
+pub const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
 
 /// Counts of game pairs (colours reversed, same opening) by the points the first engine took
 /// in the pair: index 0 = 0 points, 1 = 0.5, 2 = 1, 3 = 1.5, 4 = 2.
@@ -64,15 +83,20 @@ impl Pentanomial {
         Some((elo_from_score(lo), elo_from_score(mean), elo_from_score(hi)))
     }
 
-    /// The SPRT log-likelihood ratio of H1 (`elo1`) against H0 (`elo0`) in the normal
-    /// approximation over pairs: `N (s1 - s0) (2 mean - s0 - s1) / (2 var)`, with `s0`, `s1`
-    /// the logistic scores of the two Elo bounds. 0 when there is no variance yet.
-    pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
-        match self.mean_variance() {
-            Some((mean, var)) if var > 0.0 => {
-                llr_normal(self.pairs() as f64, mean, var, elo0, elo1)
+    /// The SPRT log-likelihood ratio of H1 (`elo1`) against H0 (`elo0`) over pairs, with the
+    /// bounds read in `model`. 0 without pairs.
+    pub fn llr(&self, elo0: f64, elo1: f64, model: EloModel) -> f64 {
+        const SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+        if self.pairs() == 0 {
+            return 0.0;
+        }
+        match model {
+            EloModel::Logistic => llr_logistic(&SCORES, &self.0, elo0, elo1),
+            // A pair's mean has half the per-game variance: t per pair is t per game * sqrt 2.
+            EloModel::Normalized => {
+                let t = |e: f64| std::f64::consts::SQRT_2 * e / NELO_PER_T;
+                llr_normalized(&SCORES, &self.0, t(elo0), t(elo1))
             }
-            _ => 0.0,
         }
     }
 }
@@ -100,30 +124,108 @@ impl Trinomial {
         (n > 0).then(|| (self.wins as f64 + 0.5 * self.draws as f64) / n as f64)
     }
 
-    /// The SPRT log-likelihood ratio over single games (see [`Pentanomial::llr`]); 0 when
-    /// there is no variance yet.
-    pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
-        let n = self.games() as f64;
-        let Some(mean) = self.score() else {
+    /// The SPRT log-likelihood ratio over single games (see [`Pentanomial::llr`]); 0 without
+    /// games.
+    pub fn llr(&self, elo0: f64, elo1: f64, model: EloModel) -> f64 {
+        const SCORES: [f64; 3] = [0.0, 0.5, 1.0];
+        if self.games() == 0 {
             return 0.0;
-        };
-        let var = (self.wins as f64 * (1.0 - mean).powi(2)
-            + self.draws as f64 * (0.5 - mean).powi(2)
-            + self.losses as f64 * mean.powi(2))
-            / n;
-        if var > 0.0 {
-            llr_normal(n, mean, var, elo0, elo1)
-        } else {
-            0.0
+        }
+        let counts = [self.losses, self.draws, self.wins];
+        match model {
+            EloModel::Logistic => llr_logistic(&SCORES, &counts, elo0, elo1),
+            EloModel::Normalized => {
+                llr_normalized(&SCORES, &counts, elo0 / NELO_PER_T, elo1 / NELO_PER_T)
+            }
         }
     }
 }
 
-/// The normal-approximation LLR of `n` samples with the given mean and variance of the
-/// per-game score.
-fn llr_normal(n: f64, mean: f64, var: f64, elo0: f64, elo1: f64) -> f64 {
-    let (s0, s1) = (score_from_elo(elo0), score_from_elo(elo1));
-    n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+/// The empirical distribution of `counts` with empty categories given 0.001 games:
+/// `(total, frequencies)`.
+fn regularized<const N: usize>(counts: &[u64; N]) -> (f64, [f64; N]) {
+    let c = counts.map(|c| if c == 0 { 1e-3 } else { c as f64 });
+    let total: f64 = c.iter().sum();
+    (total, c.map(|x| x / total))
+}
+
+/// The root of `f`, decreasing on the open interval `(lo, hi)` with a sign change, by
+/// bisection (never evaluated at the ends, where it may be infinite).
+fn decreasing_root(f: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64) -> f64 {
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+/// The distribution closest to `freq` (maximum likelihood) among those giving `d_i` an
+/// expectation of 0: `p_i = freq_i / (1 + theta d_i)`, with theta solving
+/// `sum freq_i d_i / (1 + theta d_i) = 0` (it then sums to 1 by itself). Needs
+/// `min d < 0 < max d`.
+fn tilted<const N: usize>(freq: &[f64; N], d: &[f64; N]) -> [f64; N] {
+    let (min, max) = d
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+    let g = |theta: f64| -> f64 { (0..N).map(|i| freq[i] * d[i] / (1.0 + theta * d[i])).sum() };
+    let theta = decreasing_root(g, -1.0 / max, -1.0 / min);
+    std::array::from_fn(|i| freq[i] / (1.0 + theta * d[i]))
+}
+
+/// `total * sum freq_i ln(p1_i / p0_i)`; 0 when a hypothesis has no distribution (a bound
+/// no mix of these scores can reach), so such a test never stops on it.
+fn llr_of<const N: usize>(total: f64, freq: &[f64; N], p0: &[f64; N], p1: &[f64; N]) -> f64 {
+    let llr = total * (0..N).map(|i| freq[i] * (p1[i] / p0[i]).ln()).sum::<f64>();
+    if llr.is_finite() {
+        llr
+    } else {
+        0.0
+    }
+}
+
+/// LLR with logistic Elo bounds: each hypothesis is the maximum-likelihood distribution whose
+/// expected score is the bound's logistic score.
+fn llr_logistic<const N: usize>(scores: &[f64; N], counts: &[u64; N], e0: f64, e1: f64) -> f64 {
+    let (total, freq) = regularized(counts);
+    let at = |s: f64| tilted(&freq, &scores.map(|a| a - s));
+    llr_of(
+        total,
+        &freq,
+        &at(score_from_elo(e0)),
+        &at(score_from_elo(e1)),
+    )
+}
+
+/// LLR with normalised bounds given as t-values `(mean - 0.5) / sigma` of one sample: each
+/// hypothesis is the maximum-likelihood distribution with that t-value, found by the fixed
+/// point iteration of Van den Bergh's section 4.1 (from the uniform distribution).
+fn llr_normalized<const N: usize>(scores: &[f64; N], counts: &[u64; N], t0: f64, t1: f64) -> f64 {
+    let (total, freq) = regularized(counts);
+    let at = |t: f64| -> [f64; N] {
+        let mut p = [1.0 / N as f64; N];
+        for _ in 0..100 {
+            let mu: f64 = (0..N).map(|i| p[i] * scores[i]).sum();
+            let var: f64 = (0..N).map(|i| p[i] * (scores[i] - mu).powi(2)).sum();
+            let sigma = var.sqrt();
+            let phi =
+                scores.map(|a| a - 0.5 - 0.5 * t * sigma * (1.0 + ((a - mu) / sigma).powi(2)));
+            let next = tilted(&freq, &phi);
+            let change = (0..N).fold(0.0f64, |m, i| m.max((next[i] - p[i]).abs()));
+            p = next;
+            if change < 1e-12 {
+                break;
+            }
+        }
+        p
+    };
+    llr_of(total, &freq, &at(t0), &at(t1))
 }
 
 /// The SPRT stopping bounds `(lower, upper)` = `(ln(beta / (1 - alpha)), ln((1 - beta) / alpha))`:
@@ -173,41 +275,86 @@ mod tests {
         assert!(close(hi, 239.74, 0.01), "{hi}");
     }
 
+    /// LLRs shown by fishtest (tests.stockfishchess.org) for finished SPRTs with normalised
+    /// bounds, to the two decimals it prints: `(pentanomial, elo0, elo1, llr)`.
+    const FISHTEST: &[([u64; 5], f64, f64, f64)] = &[
+        ([19, 4020, 10316, 4215, 24], -1.75, 0.25, 2.94),
+        ([103, 3851, 8316, 3728, 98], 0.0, 2.0, -2.03),
+        ([291, 10353, 21899, 10175, 306], 0.0, 2.0, -3.08),
+        ([99, 3323, 8399, 3606, 109], 0.0, 2.0, 2.98),
+        ([2, 40, 72, 14, 0], 0.0, 2.0, -0.36),
+        ([326, 12015, 26044, 12357, 362], 0.0, 2.0, 2.93),
+        ([900, 30596, 67292, 30899, 809], 0.0, 2.0, -2.96),
+        ([45, 8506, 25934, 8883, 57], 0.5, 2.5, 2.94),
+        ([14, 6935, 20257, 7273, 30], 0.5, 2.5, 2.95),
+        ([105, 19880, 51075, 20005, 108], 0.5, 2.5, -2.94),
+        ([41, 5118, 12924, 5334, 31], -1.75, 0.25, 2.94),
+    ];
+
     #[test]
-    fn llr_known_values() {
-        // Pentanomial [10, 20, 40, 20, 10]: mean 0.5, var 0.075 (of the per-game score of a
-        // pair), N = 100; elo0 = 0, elo1 = 5: s1 = 0.507195,
-        // LLR = 100 * 0.007195 * (-0.007195) / 0.15 = -0.034513.
-        let p = Pentanomial([10, 20, 40, 20, 10]);
+    fn normalized_llr_matches_fishtest() {
+        for &(penta, elo0, elo1, want) in FISHTEST {
+            let got = Pentanomial(penta).llr(elo0, elo1, EloModel::Normalized);
+            assert!(close(got, want, 0.006), "{penta:?}: {got} vs {want}");
+        }
+    }
+
+    #[test]
+    fn small_samples_are_regularised() {
+        // Tiny samples give small finite LLRs of the right sign (the values shown by
+        // fishtest-compatible tools for these counts, to two decimals).
+        let cases: &[([u64; 5], f64)] = &[
+            ([0, 0, 0, 0, 3], 0.02),
+            ([3, 0, 0, 0, 0], -0.02),
+            ([0, 0, 0, 0, 10], 0.08),
+            ([10, 0, 0, 0, 0], -0.08),
+            ([0, 2, 4, 6, 10], 0.13),
+            ([10, 6, 4, 2, 0], -0.13),
+            ([10, 5, 2, 5, 10], 0.0),
+        ];
+        for &(penta, want) in cases {
+            let got = Pentanomial(penta).llr(-1.75, 0.25, EloModel::Normalized);
+            assert!(close(got, want, 0.006), "{penta:?}: {got} vs {want}");
+        }
+        // Without any variance the plain normal approximation is undefined; here every pair
+        // drawn 1-1 is evidence for neither bound being far from 0 and stays finite.
+        let draws = Pentanomial([0, 0, 40, 0, 0]);
+        assert!(draws.llr(0.0, 5.0, EloModel::Logistic).is_finite());
+        assert!(draws.llr(0.0, 5.0, EloModel::Normalized).is_finite());
+        assert_eq!(
+            Pentanomial::default().llr(0.0, 5.0, EloModel::Logistic),
+            0.0
+        );
+        assert_eq!(
+            Trinomial::default().llr(0.0, 5.0, EloModel::Normalized),
+            0.0
+        );
+    }
+
+    #[test]
+    fn logistic_llr_agrees_with_the_normal_approximation_on_large_samples() {
+        // For many pairs the exact LLR tends to N (s1 - s0) (2 mean - s0 - s1) / (2 var).
+        let p = Pentanomial([1000, 4000, 10000, 4500, 1200]);
         let (mean, var) = p.mean_variance().unwrap();
-        assert!(close(mean, 0.5, 1e-12) && close(var, 0.075, 1e-12));
-        let s1 = score_from_elo(5.0);
-        assert!(close(s1, 0.507_195, 1e-6));
-        assert!(
-            close(p.llr(0.0, 5.0), -0.034_513, 1e-5),
-            "{}",
-            p.llr(0.0, 5.0)
-        );
-        // A strong positive result accepts H1: mean 0.6625, var 0.0392188, LLR 5.6973.
-        let p = Pentanomial([0, 5, 40, 40, 15]);
-        assert!(
-            close(p.llr(0.0, 10.0), 5.697_33, 1e-4),
-            "{}",
-            p.llr(0.0, 10.0)
-        );
-        assert!(p.llr(0.0, 10.0) > sprt_bounds(0.05, 0.05).1);
-        // Trinomial: 30 W 40 D 30 L: mean 0.5, var 0.15; same sign conventions.
+        let (s0, s1) = (score_from_elo(0.0), score_from_elo(5.0));
+        let approx = p.pairs() as f64 * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var);
+        let exact = p.llr(0.0, 5.0, EloModel::Logistic);
+        assert!(approx > 3.0, "{approx}");
+        assert!(close(exact, approx, 0.01 * approx), "{exact} vs {approx}");
+        // The mirrored result gives the mirrored evidence about the mirrored bounds.
+        let m = Pentanomial([1200, 4500, 10000, 4000, 1000]);
+        assert!(close(m.llr(0.0, -5.0, EloModel::Logistic), exact, 1e-6));
+        // Trinomial: 300 W 400 D 300 L (mean 0.5, var 0.15) against 0 and 5 Elo.
         let t = Trinomial {
-            wins: 30,
-            draws: 40,
-            losses: 30,
+            wins: 300,
+            draws: 400,
+            losses: 300,
         };
+        let approx = -1000.0 * (s1 - s0).powi(2) / (2.0 * 0.15);
         assert!(close(
-            t.llr(0.0, 5.0),
-            -100.0 * 0.007_195f64.powi(2) / 0.3,
-            1e-4
+            t.llr(0.0, 5.0, EloModel::Logistic),
+            approx,
+            0.01 * approx.abs()
         ));
-        assert_eq!(Trinomial::default().llr(0.0, 5.0), 0.0);
-        assert_eq!(Pentanomial::default().llr(0.0, 5.0), 0.0);
     }
 }

@@ -246,6 +246,12 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// The canonical token of a legal ply of this position (protocol.md 3).
     fn move_token(&self, m: Self::Move) -> String;
 
+    /// The ply as PGN movetext writes it for this variant: SAN for orthodox chess (so that
+    /// PGN tools can read the games), the protocol token by default.
+    fn pgn_move(&self, m: Self::Move) -> String {
+        self.move_token(m)
+    }
+
     /// The board, FEN and state a human needs, for the `d` command (protocol.md 6).
     fn display(&self) -> String;
 

@@ -9,6 +9,7 @@ pub mod attacks;
 pub mod eval;
 pub mod movegen;
 pub mod position;
+pub mod san;
 pub mod see;
 pub mod types;
 
@@ -201,6 +202,10 @@ impl Game for Chess {
             s.push(k.letter());
         }
         s
+    }
+
+    fn pgn_move(&self, m: Move) -> String {
+        san::san(self, m)
     }
 
     fn display(&self) -> String {
