@@ -1,0 +1,261 @@
+//! Evaluation of Mulligan Stew Chess (issue 3, "Evaluation"). Not orthodox chess:
+//! - **Kings**: two of them, each capturable, and the side without Kings loses (rules 6). A
+//!   side's safety is how many of its Kings the opponent can take in its next turn: the
+//!   opponent moves one piece from a light square and one from a dark square (rules 5), so
+//!   attackers are counted per square colour, and two Kings are both lost when one is hit from
+//!   a light square and the other from a dark one.
+//! - **Mage**: worth more in hand (a drop anywhere, in either portion) than on the board.
+//! - **Assassins**: teleport makes their mobility cheap, so they get no mobility term; their
+//!   value is what they can capture (a 1-2 square diagonal reach).
+//! - **Promotion**: a Pawn's advance is worth what the pool can give it (rules 4).
+//!
+//! Every parameter is declared once in [`PARAMS`] (centipawns).
+
+use super::board::{Kind, DARK, LIGHT, TABLES};
+use super::position::Stew;
+use crate::core::{Color, Square};
+
+/// Tunable parameters (centipawns), declared once: (name, value).
+pub static PARAMS: &[(&str, i32)] = &[
+    ("mage_board", 330),
+    ("queen", 900),
+    ("rook", 480),
+    ("cardinal", 620),
+    ("assassin", 280),
+    ("pawn", 100),
+    // A Mage still in hand: a drop on any empty square of either colour, when it is needed.
+    ("mage_hand", 420),
+    // Having a second King: one capture no longer loses the game.
+    ("second_king", 450),
+    // Per own King that an enemy piece attacks (it can be taken in the enemy's next turn).
+    ("king_attacked", 120),
+    // The enemy can take every King we have left in its next turn (light + dark attackers).
+    ("kings_lost_threat", 700),
+    // Same threat seen by the side to move against the enemy (it moves first: a real edge).
+    ("kings_win_threat", 900),
+    // Per enemy piece whose capture range touches a square next to one of our Kings.
+    ("king_zone_attacker", 12),
+    // Pawn advance per rank, scaled by the best piece the pool can give (per 900).
+    ("pawn_rank", 14),
+    // Per pool piece while the side still has Pawns (promotion material in waiting), per mille
+    // of its value.
+    ("pool_permille", 120),
+    // Per enemy piece an Assassin can capture right now.
+    ("assassin_target", 25),
+];
+
+const MAGE: usize = 0;
+const QUEEN: usize = 1;
+const ROOK: usize = 2;
+const CARDINAL: usize = 3;
+const ASSASSIN: usize = 4;
+const PAWN: usize = 5;
+const MAGE_HAND: usize = 6;
+const SECOND_KING: usize = 7;
+const KING_ATTACKED: usize = 8;
+const KINGS_LOST: usize = 9;
+const KINGS_WIN: usize = 10;
+const ZONE: usize = 11;
+const PAWN_RANK: usize = 12;
+const POOL_PERMILLE: usize = 13;
+const ASSASSIN_TARGET: usize = 14;
+
+#[inline(always)]
+fn p(i: usize) -> i32 {
+    PARAMS[i].1
+}
+
+/// Material value of a piece kind on the board (King: 0, counted by [`kings`]).
+#[inline(always)]
+pub fn value(kind: Kind) -> i32 {
+    match kind {
+        Kind::King => 0,
+        Kind::Mage => p(MAGE),
+        Kind::Queen => p(QUEEN),
+        Kind::Rook => p(ROOK),
+        Kind::Cardinal => p(CARDINAL),
+        Kind::Assassin => p(ASSASSIN),
+        Kind::Pawn => p(PAWN),
+    }
+}
+
+/// The terms of one side, in centipawns (positive = good for that side).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Terms {
+    /// Pieces on the board and the Mage in hand.
+    pub material: i32,
+    /// Second King bonus.
+    pub kings: i32,
+    /// King safety (negative): attacked Kings, the threat of losing all of them.
+    pub safety: i32,
+    /// Threat against the enemy's Kings (only for the side to move).
+    pub threat: i32,
+    /// Pawn advance and pool material in waiting.
+    pub promotion: i32,
+    /// Assassin targets.
+    pub assassins: i32,
+}
+
+impl Terms {
+    fn total(&self) -> i32 {
+        self.material + self.kings + self.safety + self.threat + self.promotion + self.assassins
+    }
+}
+
+/// How many of `side`'s Kings the enemy can capture in one turn with the portions it has:
+/// `light`/`dark` say which portion colours it may still use. Also the number of attacked
+/// Kings and the attackers near the Kings.
+fn king_danger(pos: &Stew, side: Color, light: bool, dark: bool) -> (u32, u32, u32) {
+    let them = !side;
+    let kings = pos.pieces(side, Kind::King);
+    let mut hit_light = 0u64;
+    let mut hit_dark = 0u64;
+    let mut zone = 0u64;
+    let t = &*TABLES;
+    let mut b = kings;
+    while b != 0 {
+        let k = b.trailing_zeros() as Square;
+        b &= b - 1;
+        let att = pos.attackers_of(k, them);
+        if att & LIGHT != 0 {
+            hit_light |= 1 << k;
+        }
+        if att & DARK != 0 {
+            hit_dark |= 1 << k;
+        }
+        zone |= t.step[k as usize];
+    }
+    let attacked = (hit_light | hit_dark).count_ones();
+    let hl = if light { hit_light } else { 0 };
+    let hd = if dark { hit_dark } else { 0 };
+    // One King from a light square, another from a dark square.
+    let takeable = if hl != 0 && hd != 0 && (hl | hd).count_ones() >= 2 {
+        2
+    } else {
+        u32::from(hl | hd != 0)
+    };
+    let mut near = 0;
+    let occ = pos.occupied();
+    let mut e = pos.color_bb(them);
+    while e != 0 {
+        let s = e.trailing_zeros() as Square;
+        e &= e - 1;
+        let k = pos.piece_at(s).kind();
+        if k != Kind::King && super::board::attacks(k, them, s, occ) & zone != 0 {
+            near += 1;
+        }
+    }
+    (takeable, attacked, near)
+}
+
+/// The terms of `side`; `stm` is the side to move and `d` whether it is in its D portion.
+pub fn terms(pos: &Stew, side: Color) -> Terms {
+    let stm = pos.side_to_move_pub();
+    let d = pos.is_d_portion();
+    let mut t = Terms::default();
+    let occ = pos.occupied();
+    let enemy = pos.color_bb(!side);
+    // Material.
+    for kind in Kind::ALL {
+        t.material += value(kind) * pos.pieces(side, kind).count_ones() as i32;
+    }
+    if pos.in_hand(side) {
+        t.material += p(MAGE_HAND);
+    }
+    let nkings = pos.pieces(side, Kind::King).count_ones();
+    if nkings >= 2 {
+        t.kings = p(SECOND_KING);
+    }
+    // Safety: the enemy's next turn has both portions, unless the enemy is mid-turn now.
+    let (light, dark) = if stm == side {
+        (true, true)
+    } else {
+        (!d, true)
+    };
+    let (takeable, attacked, near) = king_danger(pos, side, light, dark);
+    t.safety -= attacked as i32 * p(KING_ATTACKED) + near as i32 * p(ZONE);
+    if nkings > 0 && takeable >= nkings {
+        if stm == side {
+            // We move first and may still run or capture the attacker.
+            t.safety -= p(KINGS_LOST) / 2;
+        } else {
+            t.safety -= p(KINGS_LOST);
+        }
+    }
+    // Our own threat, when we are the side to move (the portions we still have).
+    if stm == side {
+        let enemy_kings = pos.pieces(!side, Kind::King).count_ones();
+        let (take, _, _) = king_danger(pos, !side, !d, true);
+        if enemy_kings > 0 && take >= enemy_kings {
+            t.threat += p(KINGS_WIN);
+        }
+    }
+    // Promotion: pawn advance scaled by the best piece the pool offers.
+    let best = Kind::POOL
+        .iter()
+        .filter(|&&k| pos.can_promote_to(side, k))
+        .map(|&k| value(k))
+        .max()
+        .unwrap_or(0);
+    let pawns = pos.pieces(side, Kind::Pawn);
+    let mut b = pawns;
+    while b != 0 {
+        let s = b.trailing_zeros() as i32;
+        b &= b - 1;
+        let rank = s / 6;
+        let adv = match side {
+            Color::White => rank - 1,
+            Color::Black => 5 - rank,
+        }
+        .max(0);
+        t.promotion += adv * p(PAWN_RANK) * best / 900;
+    }
+    if pawns != 0 {
+        for kind in Kind::POOL {
+            t.promotion +=
+                pos.pool_count(side, kind) as i32 * value(kind) * p(POOL_PERMILLE) / 1000;
+        }
+    }
+    // Assassins: what they can capture now.
+    let mut a = pos.pieces(side, Kind::Assassin);
+    while a != 0 {
+        let s = a.trailing_zeros() as Square;
+        a &= a - 1;
+        let targets = super::board::attacks(Kind::Assassin, side, s, occ) & enemy;
+        t.assassins += targets.count_ones() as i32 * p(ASSASSIN_TARGET);
+    }
+    t
+}
+
+/// Static evaluation in centipawns from the side to move's point of view.
+pub fn evaluate(pos: &Stew) -> i32 {
+    let us = pos.side_to_move_pub();
+    terms(pos, us).total() - terms(pos, !us).total()
+}
+
+/// The evaluation term by term, for the `eval` command.
+pub fn report(pos: &Stew) -> String {
+    let w = terms(pos, Color::White);
+    let b = terms(pos, Color::Black);
+    let mut s = String::from("Mulligan Stew terms (centipawns)       white    black      net\n");
+    let rows: [(&str, i32, i32); 6] = [
+        ("material (hand Mage incl.)", w.material, b.material),
+        ("second King", w.kings, b.kings),
+        ("King safety", w.safety, b.safety),
+        ("King-capture threat (to move)", w.threat, b.threat),
+        ("promotion (advance, pool)", w.promotion, b.promotion),
+        ("Assassin targets", w.assassins, b.assassins),
+    ];
+    for (n, x, y) in rows {
+        s.push_str(&format!("  {n:<34} {x:>7} {y:>8} {:>8}\n", x - y));
+    }
+    s.push_str(&format!(
+        "  {:<34} {:>7} {:>8} {:>8}\n\nFinal evaluation (side to move): {}",
+        "total",
+        w.total(),
+        b.total(),
+        w.total() - b.total(),
+        evaluate(pos)
+    ));
+    s
+}
