@@ -517,6 +517,28 @@ fn forced_skip_only_without_moves() {
 }
 
 #[test]
+fn a_position_where_nobody_can_move_ends_by_repetition() {
+    // rules/mulligan-stew.md 6 and 9 D9: no stalemate; a side with no legal move in either
+    // portion plays 0000, 0000, and a position in which neither side can move is drawn by
+    // repetition. White: King a7 walled in by Pawns frozen on rank 7 or blocked; Black the
+    // same on rank 1; empty pools and hands.
+    let fen = "KPP3/PP4/P5/6/p5/pp4/kpp3[-] w - - 0 1 pool:-/-";
+    let mut p = pos(fen);
+    for _ in 0..2 {
+        for _ in 0..4 {
+            assert!(p.outcome().is_none() || p.is_d_portion());
+            assert_eq!(tokens(&p), ["0000"], "{}", p.fen());
+            play(&mut p, "0000");
+        }
+    }
+    let o = p.outcome().expect("third occurrence");
+    assert_eq!(
+        (o.result, o.reason.as_str()),
+        (GameResult::Draw, "threefold repetition")
+    );
+}
+
+#[test]
 fn clock_counts_portions_since_irreversible() {
     // rules/mulligan-stew.md 7.4: reset by captures, Pawn moves, promotion-only moves and Mage
     // drops; a swap with a Pawn does not reset it (example game, turn 6 Black); 0000 counts.
@@ -840,6 +862,12 @@ fn protocol_turns_perft_and_mid_turn_fens() {
     e.send("go perft 1");
     let out = e.read_until(|l| l.starts_with("Nodes searched"), SEARCH);
     assert!(out.contains(&"c1c3: 1".to_string()), "{out:?}");
+    // rules 10: the swap-restriction D position has 10 portions, each a whole turn here.
+    e.send("position fen 2kk2/6/6/6/MR4/6/2KK2[m] w - - 1 1 pool:Q/q portion:D moved:b3");
+    e.send("go perft 1");
+    let out = e.read_until(|l| l.starts_with("Nodes searched"), SEARCH);
+    assert_eq!(out.last().unwrap(), "Nodes searched: 10");
+    assert!(out.contains(&"a3c1,c1a3: 1".to_string()), "{out:?}");
     // bestmove is a whole turn; info pv lists turn tokens.
     e.send("position startpos");
     let out = e.go("go depth 4", SEARCH);

@@ -11,9 +11,10 @@
 //!
 //! Every parameter is declared once in [`PARAMS`] (centipawns).
 
-use super::board::{Kind, DARK, LIGHT, TABLES};
+use super::board::{attacks, last_rank, Kind, LIGHT, TABLES};
 use super::position::Stew;
 use crate::core::{Color, Square};
+use crate::variants::Game;
 
 /// Tunable parameters (centipawns), declared once: (name, value).
 pub static PARAMS: &[(&str, i32)] = &[
@@ -102,29 +103,71 @@ impl Terms {
     }
 }
 
-/// How many of `side`'s Kings the enemy can capture in one turn with the portions it has:
-/// `light`/`dark` say which portion colours it may still use. Also the number of attacked
-/// Kings and the attackers near the Kings.
-fn king_danger(pos: &Stew, side: Color, light: bool, dark: bool) -> (u32, u32, u32) {
-    let them = !side;
-    let kings = pos.pieces(side, Kind::King);
-    let mut hit_light = 0u64;
-    let mut hit_dark = 0u64;
-    let mut zone = 0u64;
+/// Attack maps of both sides, computed once per evaluation (one pass over the pieces).
+struct Maps {
+    /// Squares attacked by `side`'s pieces standing on light squares (its L portion).
+    light: [u64; 2],
+    /// Squares attacked by `side`'s pieces standing on dark squares (its D portion).
+    dark: [u64; 2],
+    /// Pieces of the enemy of `side` whose capture range touches a square next to one of
+    /// `side`'s Kings.
+    near: [i32; 2],
+    /// Enemy pieces `side`'s Assassins can capture now.
+    assassin_targets: [i32; 2],
+}
+
+fn maps(pos: &Stew) -> Maps {
     let t = &*TABLES;
-    let mut b = kings;
-    while b != 0 {
-        let k = b.trailing_zeros() as Square;
-        b &= b - 1;
-        let att = pos.attackers_of(k, them);
-        if att & LIGHT != 0 {
-            hit_light |= 1 << k;
+    let occ = pos.occupied();
+    let mut zone = [0u64; 2];
+    for side in Color::ALL {
+        let mut k = pos.pieces(side, Kind::King);
+        while k != 0 {
+            let s = k.trailing_zeros() as usize;
+            k &= k - 1;
+            zone[side.index()] |= t.step[s];
         }
-        if att & DARK != 0 {
-            hit_dark |= 1 << k;
-        }
-        zone |= t.step[k as usize];
     }
+    let mut m = Maps {
+        light: [0; 2],
+        dark: [0; 2],
+        near: [0; 2],
+        assassin_targets: [0; 2],
+    };
+    for side in Color::ALL {
+        let si = side.index();
+        let enemy = pos.color_bb(!side);
+        // Pawns frozen on their last rank attack nothing (rules 3).
+        let mut b = pos.color_bb(side) & !(pos.pieces(side, Kind::Pawn) & last_rank(side));
+        while b != 0 {
+            let s = b.trailing_zeros() as Square;
+            b &= b - 1;
+            let kind = pos.piece_at(s).kind();
+            let a = attacks(kind, side, s, occ);
+            if LIGHT >> s & 1 == 1 {
+                m.light[si] |= a;
+            } else {
+                m.dark[si] |= a;
+            }
+            if kind != Kind::King && a & zone[1 - si] != 0 {
+                m.near[1 - si] += 1;
+            }
+            if kind == Kind::Assassin {
+                m.assassin_targets[si] += (a & enemy).count_ones() as i32;
+            }
+        }
+    }
+    m
+}
+
+/// How many of `side`'s Kings the enemy can capture in one turn using the portions it has
+/// (`light`, `dark`): one piece from a light square and one from a dark square (rules 5).
+/// Also the number of `side`'s Kings attacked at all.
+fn king_danger(pos: &Stew, m: &Maps, side: Color, light: bool, dark: bool) -> (u32, u32) {
+    let kings = pos.pieces(side, Kind::King);
+    let e = (!side).index();
+    let hit_light = kings & m.light[e];
+    let hit_dark = kings & m.dark[e];
     let attacked = (hit_light | hit_dark).count_ones();
     let hl = if light { hit_light } else { 0 };
     let hd = if dark { hit_dark } else { 0 };
@@ -134,27 +177,14 @@ fn king_danger(pos: &Stew, side: Color, light: bool, dark: bool) -> (u32, u32, u
     } else {
         u32::from(hl | hd != 0)
     };
-    let mut near = 0;
-    let occ = pos.occupied();
-    let mut e = pos.color_bb(them);
-    while e != 0 {
-        let s = e.trailing_zeros() as Square;
-        e &= e - 1;
-        let k = pos.piece_at(s).kind();
-        if k != Kind::King && super::board::attacks(k, them, s, occ) & zone != 0 {
-            near += 1;
-        }
-    }
-    (takeable, attacked, near)
+    (takeable, attacked)
 }
 
-/// The terms of `side`; `stm` is the side to move and `d` whether it is in its D portion.
-pub fn terms(pos: &Stew, side: Color) -> Terms {
-    let stm = pos.side_to_move_pub();
+/// The terms of `side` (the side to move and its portion decide who threatens whom).
+fn terms_with(pos: &Stew, m: &Maps, side: Color) -> Terms {
+    let stm = pos.side_to_move();
     let d = pos.is_d_portion();
     let mut t = Terms::default();
-    let occ = pos.occupied();
-    let enemy = pos.color_bb(!side);
     // Material.
     for kind in Kind::ALL {
         t.material += value(kind) * pos.pieces(side, kind).count_ones() as i32;
@@ -166,31 +196,32 @@ pub fn terms(pos: &Stew, side: Color) -> Terms {
     if nkings >= 2 {
         t.kings = p(SECOND_KING);
     }
-    // Safety: the enemy's next turn has both portions, unless the enemy is mid-turn now.
+    // Safety: the enemy's next turn has both portions; when the enemy is the side to move in
+    // its D portion, only its dark-square pieces can still capture.
     let (light, dark) = if stm == side {
         (true, true)
     } else {
         (!d, true)
     };
-    let (takeable, attacked, near) = king_danger(pos, side, light, dark);
-    t.safety -= attacked as i32 * p(KING_ATTACKED) + near as i32 * p(ZONE);
+    let (takeable, attacked) = king_danger(pos, m, side, light, dark);
+    t.safety -= attacked as i32 * p(KING_ATTACKED) + m.near[side.index()] * p(ZONE);
     if nkings > 0 && takeable >= nkings {
-        if stm == side {
-            // We move first and may still run or capture the attacker.
-            t.safety -= p(KINGS_LOST) / 2;
+        t.safety -= if stm == side {
+            // We move first and may still run or take the attacker.
+            p(KINGS_LOST) / 2
         } else {
-            t.safety -= p(KINGS_LOST);
-        }
+            p(KINGS_LOST)
+        };
     }
-    // Our own threat, when we are the side to move (the portions we still have).
+    // Our own threat, with the portions we still have this turn.
     if stm == side {
         let enemy_kings = pos.pieces(!side, Kind::King).count_ones();
-        let (take, _, _) = king_danger(pos, !side, !d, true);
+        let (take, _) = king_danger(pos, m, !side, !d, true);
         if enemy_kings > 0 && take >= enemy_kings {
             t.threat += p(KINGS_WIN);
         }
     }
-    // Promotion: pawn advance scaled by the best piece the pool offers.
+    // Promotion: Pawn advance scaled by the best piece the pool offers (rules 4).
     let best = Kind::POOL
         .iter()
         .filter(|&&k| pos.can_promote_to(side, k))
@@ -216,21 +247,20 @@ pub fn terms(pos: &Stew, side: Color) -> Terms {
                 pos.pool_count(side, kind) as i32 * value(kind) * p(POOL_PERMILLE) / 1000;
         }
     }
-    // Assassins: what they can capture now.
-    let mut a = pos.pieces(side, Kind::Assassin);
-    while a != 0 {
-        let s = a.trailing_zeros() as Square;
-        a &= a - 1;
-        let targets = super::board::attacks(Kind::Assassin, side, s, occ) & enemy;
-        t.assassins += targets.count_ones() as i32 * p(ASSASSIN_TARGET);
-    }
+    t.assassins = m.assassin_targets[side.index()] * p(ASSASSIN_TARGET);
     t
+}
+
+/// The terms of `side`, in centipawns (positive = good for `side`).
+pub fn terms(pos: &Stew, side: Color) -> Terms {
+    terms_with(pos, &maps(pos), side)
 }
 
 /// Static evaluation in centipawns from the side to move's point of view.
 pub fn evaluate(pos: &Stew) -> i32 {
-    let us = pos.side_to_move_pub();
-    terms(pos, us).total() - terms(pos, !us).total()
+    let us = pos.side_to_move();
+    let m = maps(pos);
+    terms_with(pos, &m, us).total() - terms_with(pos, &m, !us).total()
 }
 
 /// The evaluation term by term, for the `eval` command.

@@ -27,12 +27,6 @@ use crate::variants::{FenError, Game, GameResult, MoveError, Outcome, Terminal, 
 pub const CLOCK_LIMIT: u16 = 200;
 
 impl Stew {
-    /// The side whose portion it is.
-    #[inline(always)]
-    pub fn side_to_move_pub(&self) -> Color {
-        self.side
-    }
-
     /// A decided game seen from the side to move (rules 6): a side without Kings has lost.
     #[inline(always)]
     fn decided_now(&self) -> Option<Terminal> {

@@ -2,7 +2,7 @@
 //! pseudo-legal portion is legal; the only constraints are the portion's square colour, the
 //! piece moved in the L portion (D4) and the forced skip (D3).
 
-use super::board::{colour_of, last_rank, ride, Kind, Piece, NO_SQ, TABLES};
+use super::board::{colour_of, last_rank, ride, Kind, NO_SQ, TABLES};
 use super::moves::StewMove;
 use super::position::Stew;
 use crate::core::{Color, MoveList, Square};
@@ -163,25 +163,5 @@ impl Stew {
             Some(Action::Promotion) | Some(Action::PromoteInPlace) => true,
             _ => false,
         }
-    }
-
-    /// Squares from which a piece of `by` attacks `sq` (could capture a piece there), given
-    /// the current occupancy (rules 3). Used by the evaluation.
-    pub fn attackers_of(&self, sq: Square, by: Color) -> u64 {
-        let occ = self.occupied();
-        let mut out = 0;
-        let mut b = self.by_color[by.index()];
-        while b != 0 {
-            let s = b.trailing_zeros() as Square;
-            b &= b - 1;
-            let p: Piece = self.board[s as usize];
-            if p.kind() == Kind::Pawn && (1u64 << s) & last_rank(by) != 0 {
-                continue; // frozen on its last rank
-            }
-            if super::board::attacks(p.kind(), by, s, occ) & (1u64 << sq) != 0 {
-                out |= 1u64 << s;
-            }
-        }
-        out
     }
 }
