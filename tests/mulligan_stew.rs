@@ -955,3 +955,19 @@ fn search_defends_the_last_king() {
     }
     assert!(!captured, "{best}: {}", p.fen());
 }
+
+#[test]
+fn search_takes_both_kings_in_one_turn() {
+    // rules/mulligan-stew.md 5, 6: the Rook (b1, light) takes the b7 King in the L portion and
+    // the Cardinal (a5, dark) the c7 King in the D portion: a win in one turn.
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Variant value mulliganstew");
+    e.send("position fen 1kk3/6/C5/6/6/6/1R2KK[-] w - - 0 1 pool:-/-");
+    let out = e.go("go depth 4", SEARCH);
+    assert_eq!(
+        out.last().unwrap().split_whitespace().nth(1),
+        Some("b1b7;a5c7"),
+        "{out:#?}"
+    );
+    assert!(out.iter().any(|l| l.contains("score mate 1 ")), "{out:#?}");
+}

@@ -289,3 +289,50 @@ pub fn report(pos: &Stew) -> String {
     ));
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(fen: &str) -> Stew {
+        Stew::from_fen(fen).unwrap()
+    }
+
+    fn danger(fen: &str, side: Color) -> (u32, u32) {
+        let p = pos(fen);
+        king_danger(&p, &maps(&p), side, true, true)
+    }
+
+    #[test]
+    fn kings_fall_together_only_to_a_light_and_a_dark_attacker() {
+        // rules/mulligan-stew.md 5: one light and one dark piece per turn. Black Kings b7
+        // (light) and c7 (dark); a Rook on b1 (light) hits b7, a Cardinal on a5 (dark) hits c7.
+        assert_eq!(
+            danger("1kk3/6/C5/6/6/6/1R2KK[-] w - - 0 1 pool:-/-", Color::Black),
+            (2, 2)
+        );
+        // Two light attackers (Rooks b1 and c2) hit both Kings but take only one per turn.
+        assert_eq!(
+            danger("1kk3/6/6/6/6/2R3/1R2KK[-] w - - 0 1 pool:-/-", Color::Black),
+            (1, 2)
+        );
+        // The side to move facing that threat scores it; the owner of the Kings pays for it.
+        let x = pos("1kk3/6/C5/6/6/6/1R2KK[-] w - - 0 1 pool:-/-");
+        let m = maps(&x);
+        assert_eq!(terms_with(&x, &m, Color::White).threat, p(KINGS_WIN));
+        assert!(terms_with(&x, &m, Color::Black).safety <= -p(KINGS_LOST));
+    }
+
+    #[test]
+    fn hand_mage_and_pool_values() {
+        // The Mage in hand is worth more than on the board.
+        let hand = pos("2kk2/6/6/6/6/6/2KK2[M] w - - 0 1 pool:-/-");
+        let board = pos("2kk2/6/6/6/1M4/6/2KK2[-] w - - 0 1 pool:-/-");
+        assert!(terms(&hand, Color::White).material > terms(&board, Color::White).material);
+        // An advanced Pawn is worth more with a Queen in the pool than with nothing in it.
+        let q = pos("2kk2/1P4/6/6/6/6/2KK2[-] w - - 0 1 pool:Q/-");
+        let none = pos("2kk2/1P4/6/6/6/6/2KK2[-] w - - 0 1 pool:-/-");
+        assert!(terms(&q, Color::White).promotion > terms(&none, Color::White).promotion);
+        assert_eq!(terms(&none, Color::White).promotion, 0);
+    }
+}
