@@ -101,6 +101,43 @@ fn parse_pool(text: &str) -> Result<[[u8; 5]; 2], FenError> {
     Ok(pool)
 }
 
+/// Most pieces one side may have on the board in a FEN. The game never has more than 14
+/// (rules 2); the bound keeps every position's portions within a move list.
+pub const MAX_BOARD_PIECES: u32 = 16;
+
+/// A FEN may give a side at most 2 Kings (rules 2), one Mage in all (board, hand and pool:
+/// rules 4, the Mage is never duplicated) and [`MAX_BOARD_PIECES`] pieces on the board.
+/// Other counts are not limited, so positions such as a Queen on the board with another in
+/// the pool (rules 4: the Queen check) can be set up.
+fn check_piece_set(pos: &Stew) -> Result<(), FenError> {
+    for side in Color::ALL {
+        let kings = pos.pieces(side, Kind::King).count_ones();
+        if kings > 2 {
+            return Err(FenError::new(
+                "board",
+                format!("{side:?} has {kings} Kings; a side has at most 2"),
+            ));
+        }
+        let on_board = pos.pieces(side, Kind::Mage).count_ones();
+        let mages =
+            on_board + u32::from(pos.pool_count(side, Kind::Mage)) + u32::from(pos.in_hand(side));
+        if mages > 1 {
+            return Err(FenError::new(
+                if on_board > 1 { "board" } else { "pool" },
+                format!("{side:?} has {mages} Mages (board, hand and pool); the game has one"),
+            ));
+        }
+        let n = pos.color_bb(side).count_ones();
+        if n > MAX_BOARD_PIECES {
+            return Err(FenError::new(
+                "board",
+                format!("{side:?} has {n} pieces on the board, more than {MAX_BOARD_PIECES}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Parses a FEN of rules 7 (tags in any order; a missing `pool:` is the start pool `Q/q`).
 ///
 /// Errors: a [`FenError`] naming the field (`board`, `hand`, `side to move`, `castling`,
@@ -243,6 +280,18 @@ pub fn parse(fen: &str) -> Result<Stew, FenError> {
             ));
         }
         pos.moved = sq;
+    }
+    check_piece_set(&pos)?;
+    if pos.kingless(!pos.side) {
+        // rules 6: the game ends the moment a side loses its last King, with that side to
+        // move (make passes the turn at once), so the other side never has none.
+        return Err(FenError::new(
+            "side to move",
+            format!(
+                "{:?} has no King: the game ended with {:?} to move",
+                !pos.side, !pos.side
+            ),
+        ));
     }
     pos.state_key = pos.compute_state_key();
     Ok(pos)

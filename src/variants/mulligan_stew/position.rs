@@ -338,7 +338,11 @@ impl Stew {
             }
             Action::Skip => dest = NO_SQ,
         }
-        self.clock = if reset { 0 } else { self.clock + 1 };
+        self.clock = if reset {
+            0
+        } else {
+            self.clock.saturating_add(1)
+        };
         if !self.portion_d && !self.kingless(!us) {
             self.portion_d = true;
             self.moved = dest;
@@ -347,7 +351,7 @@ impl Stew {
             self.moved = NO_SQ;
             self.side = !us;
             if us == Color::Black {
-                self.fullmove += 1;
+                self.fullmove = self.fullmove.saturating_add(1);
             }
         }
         self.state_key = self.compute_state_key();
@@ -374,11 +378,11 @@ impl Stew {
         // One history entry for two plies: repetitions across a null move are not seen
         // (offsets of the same side and portion then differ by an odd number).
         self.history.push(key);
-        self.clock += 2;
+        self.clock = self.clock.saturating_add(2);
         self.portion_d = false;
         self.moved = NO_SQ;
         if self.side == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = !self.side;
         self.state_key = self.compute_state_key();
