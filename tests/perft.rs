@@ -2,6 +2,7 @@
 
 use menagerie::perft::{divide, perft, Unit};
 use menagerie::variants::chess::Chess;
+use menagerie::variants::mulligan_stew::Stew;
 use menagerie::variants::mystic::Mystic;
 use menagerie::variants::Game;
 
@@ -95,4 +96,28 @@ fn divide_matches_perft_and_threads_agree() {
 #[test]
 fn mystic_suite() {
     run_suite::<Mystic>("mystic.perft", None);
+}
+
+/// Mulligan Stew in plies (rules/mulligan-stew.md 10): the start position to depth 4 in debug
+/// builds (all five depths in release) and the swap-restriction position.
+#[test]
+fn mulliganstew_suite() {
+    let limit = if cfg!(debug_assertions) {
+        Some(200_000)
+    } else {
+        None
+    };
+    run_suite::<Stew>("mulliganstew.perft", limit);
+}
+
+/// Mulligan Stew in turns (protocol.md 5): depth 1 and 2 from the start are the ply figures
+/// of depth 2 and 4 (rules/mulligan-stew.md 10: every turn there has both portions).
+#[test]
+fn mulliganstew_turns() {
+    let pos = Stew::startpos();
+    let one = divide(&pos, 1, Unit::Turn, 1);
+    assert_eq!(one.len(), 426);
+    assert!(one.iter().any(|(t, _)| t == "M@b3;c1c3"), "{one:?}");
+    let two = divide(&pos, 2, Unit::Turn, 2);
+    assert_eq!(two.iter().map(|r| r.1).sum::<u64>(), 180236);
 }

@@ -9,6 +9,7 @@ use std::fmt::Debug;
 use crate::core::{Color, MoveList};
 
 pub mod chess;
+pub mod mulligan_stew;
 pub mod mystic;
 
 /// A ply's compact representation. `Default` is the null move (never legal); `pack` gives the
@@ -293,17 +294,20 @@ pub enum Variant {
     Chess,
     /// Mystic Chess (rules/mystic.md).
     Mystic,
+    /// Mulligan Stew Chess (rules/mulligan-stew.md).
+    MulliganStew,
 }
 
 impl Variant {
     /// Every implemented variant, in the order `UCI_Variant` lists them.
-    pub const ALL: &'static [Variant] = &[Variant::Chess, Variant::Mystic];
+    pub const ALL: &'static [Variant] = &[Variant::Chess, Variant::MulliganStew, Variant::Mystic];
 
     /// The protocol name (`UCI_Variant` value).
     pub fn name(self) -> &'static str {
         match self {
             Variant::Chess => chess::Chess::INFO.name,
             Variant::Mystic => mystic::Mystic::INFO.name,
+            Variant::MulliganStew => mulligan_stew::Stew::INFO.name,
         }
     }
 
@@ -314,6 +318,7 @@ impl Variant {
         match lower.as_str() {
             "chess" | "standard" | "normal" => Some(Variant::Chess),
             "mystic" => Some(Variant::Mystic),
+            "mulliganstew" => Some(Variant::MulliganStew),
             _ => None,
         }
     }
@@ -335,6 +340,10 @@ macro_rules! with_variant {
             }
             $crate::variants::Variant::Mystic => {
                 type $G = $crate::variants::mystic::Mystic;
+                $body
+            }
+            $crate::variants::Variant::MulliganStew => {
+                type $G = $crate::variants::mulligan_stew::Stew;
                 $body
             }
         }

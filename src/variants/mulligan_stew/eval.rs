@@ -1,0 +1,338 @@
+//! Evaluation of Mulligan Stew Chess (issue 3, "Evaluation"). Not orthodox chess:
+//! - **Kings**: two of them, each capturable, and the side without Kings loses (rules 6). A
+//!   side's safety is how many of its Kings the opponent can take in its next turn: the
+//!   opponent moves one piece from a light square and one from a dark square (rules 5), so
+//!   attackers are counted per square colour, and two Kings are both lost when one is hit from
+//!   a light square and the other from a dark one.
+//! - **Mage**: worth more in hand (a drop anywhere, in either portion) than on the board.
+//! - **Assassins**: teleport makes their mobility cheap, so they get no mobility term; their
+//!   value is what they can capture (a 1-2 square diagonal reach).
+//! - **Promotion**: a Pawn's advance is worth what the pool can give it (rules 4).
+//!
+//! Every parameter is declared once in [`PARAMS`] (centipawns).
+
+use super::board::{attacks, last_rank, Kind, LIGHT, TABLES};
+use super::position::Stew;
+use crate::core::{Color, Square};
+use crate::variants::Game;
+
+/// Tunable parameters (centipawns), declared once: (name, value).
+pub static PARAMS: &[(&str, i32)] = &[
+    ("mage_board", 330),
+    ("queen", 900),
+    ("rook", 480),
+    ("cardinal", 620),
+    ("assassin", 280),
+    ("pawn", 100),
+    // A Mage still in hand: a drop on any empty square of either colour, when it is needed.
+    ("mage_hand", 420),
+    // Having a second King: one capture no longer loses the game.
+    ("second_king", 450),
+    // Per own King that an enemy piece attacks (it can be taken in the enemy's next turn).
+    ("king_attacked", 120),
+    // The enemy can take every King we have left in its next turn (light + dark attackers).
+    ("kings_lost_threat", 700),
+    // Same threat seen by the side to move against the enemy (it moves first: a real edge).
+    ("kings_win_threat", 900),
+    // Per enemy piece whose capture range touches a square next to one of our Kings.
+    ("king_zone_attacker", 12),
+    // Pawn advance per rank, scaled by the best piece the pool can give (per 900).
+    ("pawn_rank", 14),
+    // Per pool piece while the side still has Pawns (promotion material in waiting), per mille
+    // of its value.
+    ("pool_permille", 120),
+    // Per enemy piece an Assassin can capture right now.
+    ("assassin_target", 25),
+];
+
+const MAGE: usize = 0;
+const QUEEN: usize = 1;
+const ROOK: usize = 2;
+const CARDINAL: usize = 3;
+const ASSASSIN: usize = 4;
+const PAWN: usize = 5;
+const MAGE_HAND: usize = 6;
+const SECOND_KING: usize = 7;
+const KING_ATTACKED: usize = 8;
+const KINGS_LOST: usize = 9;
+const KINGS_WIN: usize = 10;
+const ZONE: usize = 11;
+const PAWN_RANK: usize = 12;
+const POOL_PERMILLE: usize = 13;
+const ASSASSIN_TARGET: usize = 14;
+
+#[inline(always)]
+fn p(i: usize) -> i32 {
+    PARAMS[i].1
+}
+
+/// Material value of a piece kind on the board (King: 0, counted by [`kings`]).
+#[inline(always)]
+pub fn value(kind: Kind) -> i32 {
+    match kind {
+        Kind::King => 0,
+        Kind::Mage => p(MAGE),
+        Kind::Queen => p(QUEEN),
+        Kind::Rook => p(ROOK),
+        Kind::Cardinal => p(CARDINAL),
+        Kind::Assassin => p(ASSASSIN),
+        Kind::Pawn => p(PAWN),
+    }
+}
+
+/// The terms of one side, in centipawns (positive = good for that side).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Terms {
+    /// Pieces on the board and the Mage in hand.
+    pub material: i32,
+    /// Second King bonus.
+    pub kings: i32,
+    /// King safety (negative): attacked Kings, the threat of losing all of them.
+    pub safety: i32,
+    /// Threat against the enemy's Kings (only for the side to move).
+    pub threat: i32,
+    /// Pawn advance and pool material in waiting.
+    pub promotion: i32,
+    /// Assassin targets.
+    pub assassins: i32,
+}
+
+impl Terms {
+    fn total(&self) -> i32 {
+        self.material + self.kings + self.safety + self.threat + self.promotion + self.assassins
+    }
+}
+
+/// Attack maps of both sides, computed once per evaluation (one pass over the pieces).
+struct Maps {
+    /// Squares attacked by `side`'s pieces standing on light squares (its L portion).
+    light: [u64; 2],
+    /// Squares attacked by `side`'s pieces standing on dark squares (its D portion).
+    dark: [u64; 2],
+    /// Pieces of the enemy of `side` whose capture range touches a square next to one of
+    /// `side`'s Kings.
+    near: [i32; 2],
+    /// Enemy pieces `side`'s Assassins can capture now.
+    assassin_targets: [i32; 2],
+}
+
+fn maps(pos: &Stew) -> Maps {
+    let t = &*TABLES;
+    let occ = pos.occupied();
+    let mut zone = [0u64; 2];
+    for side in Color::ALL {
+        let mut k = pos.pieces(side, Kind::King);
+        while k != 0 {
+            let s = k.trailing_zeros() as usize;
+            k &= k - 1;
+            zone[side.index()] |= t.step[s];
+        }
+    }
+    let mut m = Maps {
+        light: [0; 2],
+        dark: [0; 2],
+        near: [0; 2],
+        assassin_targets: [0; 2],
+    };
+    for side in Color::ALL {
+        let si = side.index();
+        let enemy = pos.color_bb(!side);
+        // Pawns frozen on their last rank attack nothing (rules 3).
+        let mut b = pos.color_bb(side) & !(pos.pieces(side, Kind::Pawn) & last_rank(side));
+        while b != 0 {
+            let s = b.trailing_zeros() as Square;
+            b &= b - 1;
+            let kind = pos.piece_at(s).kind();
+            let a = attacks(kind, side, s, occ);
+            if LIGHT >> s & 1 == 1 {
+                m.light[si] |= a;
+            } else {
+                m.dark[si] |= a;
+            }
+            if kind != Kind::King && a & zone[1 - si] != 0 {
+                m.near[1 - si] += 1;
+            }
+            if kind == Kind::Assassin {
+                m.assassin_targets[si] += (a & enemy).count_ones() as i32;
+            }
+        }
+    }
+    m
+}
+
+/// How many of `side`'s Kings the enemy can capture in one turn using the portions it has
+/// (`light`, `dark`): one piece from a light square and one from a dark square (rules 5).
+/// Also the number of `side`'s Kings attacked at all.
+fn king_danger(pos: &Stew, m: &Maps, side: Color, light: bool, dark: bool) -> (u32, u32) {
+    let kings = pos.pieces(side, Kind::King);
+    let e = (!side).index();
+    let hit_light = kings & m.light[e];
+    let hit_dark = kings & m.dark[e];
+    let attacked = (hit_light | hit_dark).count_ones();
+    let hl = if light { hit_light } else { 0 };
+    let hd = if dark { hit_dark } else { 0 };
+    // One King from a light square, another from a dark square.
+    let takeable = if hl != 0 && hd != 0 && (hl | hd).count_ones() >= 2 {
+        2
+    } else {
+        u32::from(hl | hd != 0)
+    };
+    (takeable, attacked)
+}
+
+/// The terms of `side` (the side to move and its portion decide who threatens whom).
+fn terms_with(pos: &Stew, m: &Maps, side: Color) -> Terms {
+    let stm = pos.side_to_move();
+    let d = pos.is_d_portion();
+    let mut t = Terms::default();
+    // Material.
+    for kind in Kind::ALL {
+        t.material += value(kind) * pos.pieces(side, kind).count_ones() as i32;
+    }
+    if pos.in_hand(side) {
+        t.material += p(MAGE_HAND);
+    }
+    let nkings = pos.pieces(side, Kind::King).count_ones();
+    if nkings >= 2 {
+        t.kings = p(SECOND_KING);
+    }
+    // Safety: the enemy's next turn has both portions; when the enemy is the side to move in
+    // its D portion, only its dark-square pieces can still capture.
+    let (light, dark) = if stm == side {
+        (true, true)
+    } else {
+        (!d, true)
+    };
+    let (takeable, attacked) = king_danger(pos, m, side, light, dark);
+    t.safety -= attacked as i32 * p(KING_ATTACKED) + m.near[side.index()] * p(ZONE);
+    if nkings > 0 && takeable >= nkings {
+        t.safety -= if stm == side {
+            // We move first and may still run or take the attacker.
+            p(KINGS_LOST) / 2
+        } else {
+            p(KINGS_LOST)
+        };
+    }
+    // Our own threat, with the portions we still have this turn.
+    if stm == side {
+        let enemy_kings = pos.pieces(!side, Kind::King).count_ones();
+        let (take, _) = king_danger(pos, m, !side, !d, true);
+        if enemy_kings > 0 && take >= enemy_kings {
+            t.threat += p(KINGS_WIN);
+        }
+    }
+    // Promotion: Pawn advance scaled by the best piece the pool offers (rules 4).
+    let best = Kind::POOL
+        .iter()
+        .filter(|&&k| pos.can_promote_to(side, k))
+        .map(|&k| value(k))
+        .max()
+        .unwrap_or(0);
+    let pawns = pos.pieces(side, Kind::Pawn);
+    let mut b = pawns;
+    while b != 0 {
+        let s = b.trailing_zeros() as i32;
+        b &= b - 1;
+        let rank = s / 6;
+        let adv = match side {
+            Color::White => rank - 1,
+            Color::Black => 5 - rank,
+        }
+        .max(0);
+        t.promotion += adv * p(PAWN_RANK) * best / 900;
+    }
+    if pawns != 0 {
+        for kind in Kind::POOL {
+            t.promotion +=
+                pos.pool_count(side, kind) as i32 * value(kind) * p(POOL_PERMILLE) / 1000;
+        }
+    }
+    t.assassins = m.assassin_targets[side.index()] * p(ASSASSIN_TARGET);
+    t
+}
+
+/// The terms of `side`, in centipawns (positive = good for `side`).
+pub fn terms(pos: &Stew, side: Color) -> Terms {
+    terms_with(pos, &maps(pos), side)
+}
+
+/// Static evaluation in centipawns from the side to move's point of view.
+pub fn evaluate(pos: &Stew) -> i32 {
+    let us = pos.side_to_move();
+    let m = maps(pos);
+    terms_with(pos, &m, us).total() - terms_with(pos, &m, !us).total()
+}
+
+/// The evaluation term by term, for the `eval` command.
+pub fn report(pos: &Stew) -> String {
+    let w = terms(pos, Color::White);
+    let b = terms(pos, Color::Black);
+    let mut s = String::from("Mulligan Stew terms (centipawns)       white    black      net\n");
+    let rows: [(&str, i32, i32); 6] = [
+        ("material (hand Mage incl.)", w.material, b.material),
+        ("second King", w.kings, b.kings),
+        ("King safety", w.safety, b.safety),
+        ("King-capture threat (to move)", w.threat, b.threat),
+        ("promotion (advance, pool)", w.promotion, b.promotion),
+        ("Assassin targets", w.assassins, b.assassins),
+    ];
+    for (n, x, y) in rows {
+        s.push_str(&format!("  {n:<34} {x:>7} {y:>8} {:>8}\n", x - y));
+    }
+    s.push_str(&format!(
+        "  {:<34} {:>7} {:>8} {:>8}\n\nFinal evaluation (side to move): {}",
+        "total",
+        w.total(),
+        b.total(),
+        w.total() - b.total(),
+        evaluate(pos)
+    ));
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(fen: &str) -> Stew {
+        Stew::from_fen(fen).unwrap()
+    }
+
+    fn danger(fen: &str, side: Color) -> (u32, u32) {
+        let p = pos(fen);
+        king_danger(&p, &maps(&p), side, true, true)
+    }
+
+    #[test]
+    fn kings_fall_together_only_to_a_light_and_a_dark_attacker() {
+        // rules/mulligan-stew.md 5: one light and one dark piece per turn. Black Kings b7
+        // (light) and c7 (dark); a Rook on b1 (light) hits b7, a Cardinal on a5 (dark) hits c7.
+        assert_eq!(
+            danger("1kk3/6/C5/6/6/6/1R2KK[-] w - - 0 1 pool:-/-", Color::Black),
+            (2, 2)
+        );
+        // Two light attackers (Rooks b1 and c2) hit both Kings but take only one per turn.
+        assert_eq!(
+            danger("1kk3/6/6/6/6/2R3/1R2KK[-] w - - 0 1 pool:-/-", Color::Black),
+            (1, 2)
+        );
+        // The side to move facing that threat scores it; the owner of the Kings pays for it.
+        let x = pos("1kk3/6/C5/6/6/6/1R2KK[-] w - - 0 1 pool:-/-");
+        let m = maps(&x);
+        assert_eq!(terms_with(&x, &m, Color::White).threat, p(KINGS_WIN));
+        assert!(terms_with(&x, &m, Color::Black).safety <= -p(KINGS_LOST));
+    }
+
+    #[test]
+    fn hand_mage_and_pool_values() {
+        // The Mage in hand is worth more than on the board.
+        let hand = pos("2kk2/6/6/6/6/6/2KK2[M] w - - 0 1 pool:-/-");
+        let board = pos("2kk2/6/6/6/1M4/6/2KK2[-] w - - 0 1 pool:-/-");
+        assert!(terms(&hand, Color::White).material > terms(&board, Color::White).material);
+        // An advanced Pawn is worth more with a Queen in the pool than with nothing in it.
+        let q = pos("2kk2/1P4/6/6/6/6/2KK2[-] w - - 0 1 pool:Q/-");
+        let none = pos("2kk2/1P4/6/6/6/6/2KK2[-] w - - 0 1 pool:-/-");
+        assert!(terms(&q, Color::White).promotion > terms(&none, Color::White).promotion);
+        assert_eq!(terms(&none, Color::White).promotion, 0);
+    }
+}

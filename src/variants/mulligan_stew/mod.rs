@@ -1,0 +1,253 @@
+//! Mulligan Stew Chess (rules/mulligan-stew.md): a 6x7 board, two Kings a side, a Mage in
+//! hand, Assassins, a promotion pool, and turns of two portions (L: a piece on a light square,
+//! then D: a piece on a dark square). Each portion is one ply; the side changes after the D
+//! portion, or at once when the L portion captured the last enemy King.
+//!
+//! Files: [`board`] (pieces, squares, tables), [`moves`] (the ply type), [`position`]
+//! (state, make/unmake, keys), [`movegen`], [`fen`], [`notation`] (tokens and the seed's
+//! notation), [`eval`].
+
+pub mod board;
+pub mod eval;
+pub mod fen;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod position;
+
+pub use board::{Kind, Piece};
+pub use fen::START_FEN;
+pub use moves::{Action, StewMove};
+pub use position::Stew;
+
+use crate::core::{Color, MoveList};
+use crate::variants::{FenError, Game, GameResult, MoveError, Outcome, Terminal, VariantInfo};
+
+/// The 200-ply clock (rules 6): a draw when the clock is at least this at an L portion.
+pub const CLOCK_LIMIT: u16 = 200;
+
+impl Stew {
+    /// A decided game seen from the side to move (rules 6): a side without Kings has lost.
+    #[inline(always)]
+    fn decided_now(&self) -> Option<Terminal> {
+        if self.kingless(self.side) {
+            Some(Terminal::Loss)
+        } else if self.kingless(!self.side) {
+            Some(Terminal::Win)
+        } else {
+            None
+        }
+    }
+}
+
+impl Game for Stew {
+    type Move = StewMove;
+
+    const INFO: VariantInfo = VariantInfo {
+        name: "mulliganstew",
+        files: 6,
+        ranks: 7,
+        pocket: true,
+        portions: 2,
+    };
+
+    const MULTI_PLY_TURNS: bool = true;
+
+    /// The start, the example game's middle, a D portion, and an endgame with a frozen Pawn.
+    const BENCH_FENS: &'static [&'static str] = &[
+        START_FEN,
+        "rakka1/ppp2p/m2cp1/3p2/1KK2P/PPPPP1/RA1MAC[-] w - - 0 3 pool:Q/q",
+        "r1mka1/p1p2p/p3p1/2Pp2/A3PP/PPKPa1/RA1M1C[-] b - - 3 5 pool:Q/q portion:D moved:e2",
+        "rakkac/pppppp/6/6/1M4/PPPPPP/RAKKAC[m] w - - 0 1 pool:Q/q portion:D moved:b3",
+        "2k3/1P3k/6/6/2a3/3K2/1K4[-] w - - 0 30 pool:QR/a",
+    ];
+
+    fn startpos() -> Self {
+        fen::parse(START_FEN).expect("start FEN is valid")
+    }
+
+    /// rules 7; see [`fen::parse`].
+    fn from_fen(fen: &str) -> Result<Self, FenError> {
+        fen::parse(fen)
+    }
+
+    fn fen(&self) -> String {
+        fen::write(self)
+    }
+
+    #[inline(always)]
+    fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    fn legal_moves(&self, list: &mut MoveList<StewMove>) {
+        self.generate(list, false);
+    }
+
+    fn tactical_moves(&self, list: &mut MoveList<StewMove>) {
+        self.generate(list, true);
+    }
+
+    #[inline(always)]
+    fn make(&mut self, m: StewMove) {
+        self.make_move(m);
+    }
+
+    #[inline(always)]
+    fn unmake(&mut self) {
+        self.unmake_move();
+    }
+
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        Stew::key(self)
+    }
+
+    /// Captures, promotions and promotion-only moves.
+    fn is_tactical(&self, m: StewMove) -> bool {
+        self.is_tactical_move(m)
+    }
+
+    /// MVV-LVA, with King captures first (they can end the game, rules 6).
+    fn tactical_order(&self, m: StewMove) -> i32 {
+        let victim = self.piece_at(m.to());
+        let gain = match m.action() {
+            Some(Action::Promotion) | Some(Action::PromoteInPlace) => eval::value(m.promo()),
+            _ => 0,
+        };
+        let v = if victim.is_none() || m.action() == Some(Action::PromoteInPlace) {
+            0
+        } else if victim.kind() == Kind::King {
+            5000
+        } else {
+            eval::value(victim.kind())
+        };
+        let attacker = match m.action() {
+            Some(Action::Normal) | Some(Action::Promotion) => {
+                eval::value(self.piece_at(m.from()).kind()) / 10
+            }
+            _ => 0,
+        };
+        v + gain - attacker
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    fn eval_report(&self) -> String {
+        eval::report(self)
+    }
+
+    /// rules 6: a side without Kings has lost, even in the middle of a turn.
+    #[inline(always)]
+    fn decided(&self) -> Option<Terminal> {
+        self.decided_now()
+    }
+
+    /// Never reached: a portion without moves is the skip `0000` (rules 5).
+    fn no_moves_terminal(&self) -> Terminal {
+        Terminal::Draw
+    }
+
+    /// The 200-ply clock and repetition, judged at the start of an L portion (rules 6).
+    fn is_draw(&self, plies_from_root: usize) -> bool {
+        !self.portion_d && (self.clock >= CLOCK_LIMIT || self.is_repetition(plies_from_root))
+    }
+
+    /// rules 6: no King left (a win), the 200-ply clock and threefold repetition (draws).
+    fn outcome(&self) -> Option<Outcome> {
+        let (result, reason) = if self.kingless(self.side) {
+            (GameResult::win_for(!self.side), "both kings captured")
+        } else if self.kingless(!self.side) {
+            (GameResult::win_for(self.side), "both kings captured")
+        } else if self.portion_d {
+            return None;
+        } else if self.repetitions(2) >= 2 {
+            (GameResult::Draw, "threefold repetition")
+        } else if self.clock >= CLOCK_LIMIT {
+            (GameResult::Draw, "200-ply clock")
+        } else {
+            return None;
+        };
+        Some(Outcome {
+            result,
+            reason: reason.into(),
+        })
+    }
+
+    /// A null move passes a whole turn, so only at the start of an L portion (never in the
+    /// middle of a turn).
+    fn null_move_allowed(&self) -> bool {
+        !self.portion_d && self.decided_now().is_none()
+    }
+
+    fn make_null(&mut self) {
+        self.make_null_turn();
+    }
+
+    fn parse_move(&self, token: &str) -> Result<StewMove, MoveError> {
+        notation::parse(self, token)
+    }
+
+    fn move_token(&self, m: StewMove) -> String {
+        notation::token(m)
+    }
+
+    fn display(&self) -> String {
+        let mut s = String::new();
+        for rank in (0..7).rev() {
+            s.push_str(&format!(" {} ", rank + 1));
+            for file in 0..6 {
+                let sq = rank * 6 + file;
+                let p = self.piece_at(sq as u8);
+                s.push(' ');
+                s.push(if p.is_none() {
+                    if board::LIGHT >> sq & 1 == 1 {
+                        '.'
+                    } else {
+                        ':'
+                    }
+                } else {
+                    p.letter()
+                });
+            }
+            s.push('\n');
+        }
+        s.push_str("    a b c d e f   (':' dark, '.' light)\n");
+        let hand = |c: Color| if self.in_hand(c) { "M" } else { "-" };
+        s.push_str(&format!(
+            "Fen: {}\nKey: {:016X}\nTurn: {} portion {}{}\nHand: white {} black {}\nPool: {}\n",
+            self.fen(),
+            Stew::key(self),
+            if self.side == Color::White {
+                "white"
+            } else {
+                "black"
+            },
+            if self.portion_d {
+                "D (dark)"
+            } else {
+                "L (light)"
+            },
+            self.moved_square()
+                .map(|s| format!(", moved {}", crate::core::geometry::BOARD_6X7.name(s)))
+                .unwrap_or_default(),
+            hand(Color::White),
+            hand(Color::Black),
+            self.fen()
+                .split(' ')
+                .find(|f| f.starts_with("pool:"))
+                .unwrap_or(""),
+        ));
+        s
+    }
+
+    fn split_record(text: &str) -> Vec<String> {
+        notation::split_record(text)
+    }
+
+    fn import_move(&self, text: &str) -> Result<StewMove, MoveError> {
+        notation::import(self, text)
+    }
+}

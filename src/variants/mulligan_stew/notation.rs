@@ -1,0 +1,221 @@
+//! Move tokens (rules/mulligan-stew.md 8, protocol.md 3) and the importer of the seed's own
+//! notation (rules 8, "Importing the seed's notation").
+
+use super::board::Kind;
+use super::moves::{Action, StewMove};
+use super::position::Stew;
+use crate::core::geometry::BOARD_6X7;
+use crate::core::{MoveList, Square};
+use crate::variants::MoveError;
+
+fn name(sq: Square) -> String {
+    BOARD_6X7.name(sq).to_string()
+}
+
+/// The canonical token of a portion (rules 8): `c1c3`, `c6c7q`, `c7c7r`, `M@b3`,
+/// `b3d1,d1b3`, `0000`.
+pub fn token(m: StewMove) -> String {
+    let (f, t) = (m.from(), m.to());
+    match m.action() {
+        Some(Action::Normal) => format!("{}{}", name(f), name(t)),
+        Some(Action::Promotion) | Some(Action::PromoteInPlace) => format!(
+            "{}{}{}",
+            name(f),
+            name(t),
+            m.promo().letter().to_ascii_lowercase()
+        ),
+        Some(Action::Drop) => format!("M@{}", name(t)),
+        Some(Action::Swap) => format!("{}{},{}{}", name(f), name(t), name(t), name(f)),
+        Some(Action::Skip) | None => "0000".to_string(),
+    }
+}
+
+fn malformed(token: &str, reason: &str) -> MoveError {
+    MoveError::Malformed {
+        token: token.to_string(),
+        reason: reason.to_string(),
+    }
+}
+
+fn square(token: &str, s: &str) -> Result<Square, MoveError> {
+    BOARD_6X7
+        .parse_square(s)
+        .map_err(|e| malformed(token, &e.to_string()))
+}
+
+/// Parses a portion token against the legal portions of `pos`. Lenient input (protocol.md 3):
+/// a swap written as its Mage leg only (`b3d1`) is accepted when no move `b3d1` exists and
+/// exactly that swap does.
+///
+/// Errors: [`MoveError::Malformed`] for a token of no known shape, [`MoveError::Illegal`] when
+/// no legal portion has it.
+pub fn parse(pos: &Stew, tok: &str) -> Result<StewMove, MoveError> {
+    let wanted = if tok == "0000" {
+        StewMove::SKIP
+    } else if let Some(sq) = tok.strip_prefix("M@") {
+        StewMove::drop(square(tok, sq)?)
+    } else if let Some((a, b)) = tok.split_once(',') {
+        if a.len() != 4 || b.len() != 4 || !a.is_ascii() || !b.is_ascii() {
+            return Err(malformed(tok, "a swap is written <from><to>,<to><from>"));
+        }
+        let (f, t) = (square(tok, &a[..2])?, square(tok, &a[2..])?);
+        let (f2, t2) = (square(tok, &b[..2])?, square(tok, &b[2..])?);
+        if f2 != t || t2 != f {
+            return Err(malformed(
+                tok,
+                "the partner's leg must go back the Mage's way: <from><to>,<to><from>",
+            ));
+        }
+        StewMove::swap(f, t)
+    } else {
+        if !tok.is_ascii() || !(4..=5).contains(&tok.len()) {
+            return Err(malformed(
+                tok,
+                "expected <from><to>[q|r|c|a|m], M@<square>, a swap or 0000",
+            ));
+        }
+        let (f, t) = (square(tok, &tok[..2])?, square(tok, &tok[2..4])?);
+        match tok.as_bytes().get(4) {
+            None => StewMove::normal(f, t),
+            Some(&c) => {
+                let kind = Kind::from_letter(c as char)
+                    .filter(|k| k.pool_index().is_some() && c.is_ascii_lowercase())
+                    .ok_or_else(|| malformed(tok, "promotion letter must be q, r, c, a or m"))?;
+                if f == t {
+                    StewMove::in_place(f, kind)
+                } else {
+                    StewMove::promotion(f, t, kind)
+                }
+            }
+        }
+    };
+    let mut list = MoveList::new();
+    pos.generate(&mut list, false);
+    if list.contains(&wanted) {
+        return Ok(wanted);
+    }
+    // Lenient swap: the Mage's leg alone.
+    if wanted.action() == Some(Action::Normal) {
+        let swap = StewMove::swap(wanted.from(), wanted.to());
+        if list.contains(&swap) {
+            return Ok(swap);
+        }
+    }
+    Err(MoveError::Illegal(tok.to_string()))
+}
+
+/// Splits a record in the seed's notation (`1. Mb3, Kc3   e5, Ma5 ... 0-1`) into portion
+/// strings: move numbers, commas and the result dropped; `=Q c7` joined into one string.
+pub fn split_record(text: &str) -> Vec<String> {
+    let words = crate::variants::split_record_words(&text.replace(',', " "));
+    let mut out: Vec<String> = Vec::new();
+    for w in words {
+        match out.last_mut() {
+            Some(last) if last.starts_with('=') && last.len() == 2 => last.push_str(&w),
+            _ => out.push(w),
+        }
+    }
+    out
+}
+
+/// Resolves one portion written in the seed's notation (rules 8): `Mb3` (a drop while the
+/// Mage is in hand), `Kc3`, `e5`, `K:a5+`, `P:a5+`, `R:a4++`, the swap `Md1@Kb3`, `0000`,
+/// SAN-style promotions `c7=Q` and `=Qc7`. A correction written `Kc2(=Kc3)` uses the part in
+/// brackets.
+///
+/// Errors: [`MoveError::Malformed`] for an unreadable string, [`MoveError::Illegal`] when no
+/// legal portion fits, [`MoveError::Ambiguous`] when several do.
+pub fn import(pos: &Stew, text: &str) -> Result<StewMove, MoveError> {
+    let mut s = text;
+    if let Some(i) = s.find("(=") {
+        s = s[i + 2..].trim_end_matches(')');
+    }
+    let s = s.trim_end_matches(['+', '#', '!', '?']);
+    if s == "0000" || s == "--" {
+        return parse(pos, "0000");
+    }
+    let us = pos.side;
+    let mut list = MoveList::new();
+    pos.generate(&mut list, false);
+    // Promotion-only: =Qc7
+    if let Some(rest) = s.strip_prefix('=') {
+        let kind = rest
+            .chars()
+            .next()
+            .and_then(Kind::from_letter)
+            .ok_or_else(|| malformed(text, "expected =<piece><square>"))?;
+        let sq = square(text, &rest[1..])?;
+        let m = StewMove::in_place(sq, kind);
+        return if list.contains(&m) {
+            Ok(m)
+        } else {
+            Err(MoveError::Illegal(text.to_string()))
+        };
+    }
+    // Swap: M<to>@[X]<from>
+    if let Some(rest) = s.strip_prefix('M') {
+        if let Some((to, from)) = rest.split_once('@') {
+            let to = square(text, to)?;
+            let from = from.trim_start_matches(|c: char| c.is_ascii_uppercase());
+            let from = square(text, from)?;
+            let m = StewMove::swap(from, to);
+            return if list.contains(&m) {
+                Ok(m)
+            } else {
+                Err(MoveError::Illegal(text.to_string()))
+            };
+        }
+    }
+    let (kind, rest) = match s.chars().next() {
+        Some(c) if c.is_ascii_uppercase() => (
+            Kind::from_letter(c).ok_or_else(|| malformed(text, "unknown piece letter"))?,
+            &s[1..],
+        ),
+        Some(_) => (Kind::Pawn, s),
+        None => return Err(malformed(text, "empty move")),
+    };
+    let (capture, rest) = match rest.strip_prefix(':') {
+        Some(r) => (true, r),
+        None => (false, rest),
+    };
+    let (dest, promo) = match rest.split_once('=') {
+        Some((d, p)) => (
+            d,
+            Some(
+                p.chars()
+                    .next()
+                    .and_then(Kind::from_letter)
+                    .ok_or_else(|| malformed(text, "unknown promotion letter"))?,
+            ),
+        ),
+        None => (rest, None),
+    };
+    let to = square(text, dest)?;
+    if kind == Kind::Mage && !capture && pos.in_hand(us) {
+        let m = StewMove::drop(to);
+        return if list.contains(&m) {
+            Ok(m)
+        } else {
+            Err(MoveError::Illegal(text.to_string()))
+        };
+    }
+    let mut found: Option<StewMove> = None;
+    for &m in &list {
+        let ok_action = match m.action() {
+            Some(Action::Normal) => promo.is_none(),
+            Some(Action::Promotion) => promo == Some(m.promo()),
+            _ => false,
+        };
+        if !ok_action || m.to() != to || pos.piece_at(m.from()).kind() != kind {
+            continue;
+        }
+        if capture == pos.piece_at(to).is_none() {
+            continue;
+        }
+        if found.is_some() {
+            return Err(MoveError::Ambiguous(text.to_string()));
+        }
+        found = Some(m);
+    }
+    found.ok_or_else(|| MoveError::Illegal(text.to_string()))
+}
