@@ -9,6 +9,7 @@ use std::fmt::Debug;
 use crate::core::{Color, MoveList};
 
 pub mod chess;
+pub mod mutatis_mutandis;
 pub mod mystic;
 
 /// A ply's compact representation. `Default` is the null move (never legal); `pack` gives the
