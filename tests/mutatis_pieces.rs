@@ -809,3 +809,70 @@ fn tokens_parse_back() {
     assert!(Action::find(&l, "e7e8").is_err());
     assert!(Action::find(&l, "e7e8zz").is_err());
 }
+
+#[test]
+fn chameleon_combinations() {
+    let sq = |s: &str| 1u64 << parse_square(s).unwrap();
+    // rules/mutatis-mutandis.md 7.2 c: a swap with an enemy Swapper combined with withdrawal
+    // (from the origin) and approach (beyond the Swapper's square).
+    let b = board(&[("d4", "CH"), ("d3", "wi"), ("d6", "sw"), ("d7", "ad")]);
+    let a = acts(&b, "d4")
+        .into_iter()
+        .find(|a| a.kind == ActionKind::Swap)
+        .unwrap();
+    assert_eq!(a.token(None).as_str(), "d4d6,d6d4");
+    assert_eq!(a.captures, sq("d3") | sq("d7"));
+    // 7.2 b: jumping two Long Leapers on one line, with a landing square after each.
+    let b = board(&[("a1", "CH"), ("a3", "ll"), ("a5", "ll"), ("a8", "ad")]);
+    assert_eq!(action_to(&b, "a1", "a4").captures, sq("a3"));
+    assert_eq!(action_to(&b, "a1", "a6").captures, sq("a3") | sq("a5"));
+    assert_eq!(
+        action_to(&b, "a1", "a7").captures,
+        sq("a3") | sq("a5") | sq("a8")
+    );
+    // ...but not other pieces, nor a friendly Long Leaper.
+    let b = board(&[("a1", "CH"), ("a3", "n"), ("b2", "LL")]);
+    assert!(!dests(&b, "a1").contains("a4"));
+    assert!(!dests(&b, "a1").contains("c3"));
+    // Seed: an enemy King adjacent to a Chameleon can be captured by it, so it is attacked (5).
+    let b = board(&[("d4", "CH"), ("e5", "k")]);
+    assert!(captures(&b, "d4").contains("e5"));
+    assert!(attacked(&b, parse_square("e5").unwrap()));
+    let b = board(&[("d4", "CH"), ("f5", "k")]);
+    assert!(!attacked(&b, parse_square("f5").unwrap()));
+}
+
+#[test]
+fn archer_spotting() {
+    // rules/mutatis-mutandis.md 6.2 AC: a spotter two away on a queen line needs the middle
+    // square empty.
+    let b = board(&[("a1", "AC"), ("a5", "n"), ("c5", "N")]);
+    assert!(tokens(&b, "a1").contains("a1a5"));
+    let b = board(&[("a1", "AC"), ("a5", "n"), ("c5", "N"), ("b5", "r")]);
+    assert!(!tokens(&b, "a1").contains("a1a5"));
+    // The Archer does not spot for itself; distance 2 needs no spotter.
+    let b = board(&[("a1", "AC"), ("a4", "n")]);
+    assert!(!tokens(&b, "a1").contains("a1a4"));
+    let b = board(&[("a1", "AC"), ("a3", "n")]);
+    assert!(tokens(&b, "a1").contains("a1a3"));
+    // A shielded target cannot be shot (7.4).
+    let b = board(&[("a1", "AC"), ("a3", "n"), ("b4", "sh")]);
+    assert!(!tokens(&b, "a1").contains("a1a3"));
+}
+
+#[test]
+fn sissa_never_jumps() {
+    // rules/mutatis-mutandis.md 6.1 SS: all 2n-1 passed squares, corner included, are empty.
+    // h2 from d4: 2 east (e4, f4) then 2 south-east (g3), or 2 south-east (e3, f2) then 2
+    // east (g2). One blocked route leaves the other; both blocked, h2 is out of reach.
+    assert!(dests(&lone("SS", "d4"), "d4").contains("h2"));
+    let b = board(&[("d4", "SS"), ("e4", "N")]);
+    assert!(dests(&b, "d4").contains("h2"));
+    let b = board(&[("d4", "SS"), ("e4", "N"), ("f2", "N")]);
+    assert!(!dests(&b, "d4").contains("h2"));
+    let b = board(&[("d4", "SS"), ("f4", "N"), ("g2", "N")]);
+    assert!(!dests(&b, "d4").contains("h2"));
+    // Capture only on the final square.
+    let b = board(&[("d4", "SS"), ("e6", "n")]);
+    assert!(captures(&b, "d4").contains("e6"));
+}

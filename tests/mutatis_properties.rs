@@ -295,10 +295,12 @@ fn random_boards_actions_are_well_formed() {
                 let (back, _) = Action::find(&l, &t).unwrap();
                 assert_eq!(back, *a);
             }
-            // rules 5: attacked == some action of the opponent removes it.
-            let set = attacked_set(&b, !us);
-            for s in (0..64u8).filter(|&s| b.color_bb(us) >> s & 1 != 0) {
-                assert_eq!(attacked(&b, s), set >> s & 1 != 0, "{}", b.fen_board());
+            // rules 5: an enemy piece is attacked iff some action of `us` (full generation)
+            // removes it; the captures-only query paths must agree.
+            let full = l.iter().fold(0u64, |m, a| m | a.captures) & b.color_bb(!us);
+            assert_eq!(attacked_set(&b, us), full, "{}", b.fen_board());
+            for s in (0..64u8).filter(|&s| b.color_bb(!us) >> s & 1 != 0) {
+                assert_eq!(attacked(&b, s), full >> s & 1 != 0, "{}", b.fen_board());
             }
         }
     }

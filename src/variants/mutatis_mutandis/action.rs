@@ -78,6 +78,12 @@ pub trait ActionSink {
     fn done(&self) -> bool {
         false
     }
+    /// True when the sink only wants actions that remove pieces (the attacked query): the
+    /// generators may then skip quiet moves, swaps and conversions (default: false).
+    #[inline(always)]
+    fn captures_only(&self) -> bool {
+        false
+    }
 }
 
 impl<const N: usize> ActionSink for ArrayVec<Action, N> {

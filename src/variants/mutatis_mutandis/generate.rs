@@ -105,7 +105,7 @@ impl<'a> Ctx<'a> {
 /// Emits the displacement actions of `reach` for a piece in `state` on `from`.
 #[inline]
 fn displacement<S: ActionSink>(ctx: &Ctx, state: State, from: Square, r: Reach, sink: &mut S) {
-    let mut q = r.quiet;
+    let mut q = if sink.captures_only() { 0 } else { r.quiet };
     while q != 0 {
         let to = q.trailing_zeros() as Square;
         q &= q - 1;
@@ -199,6 +199,10 @@ impl ActionSink for HitSink {
     fn done(&self) -> bool {
         self.hit
     }
+    #[inline(always)]
+    fn captures_only(&self) -> bool {
+        true
+    }
 }
 
 /// Whether the piece on `sq` is attacked (rules 5): its opponent, ignoring royal safety, drops
@@ -226,6 +230,10 @@ pub fn attacked_set(b: &Board, attacker: Color) -> Bb {
         #[inline(always)]
         fn push(&mut self, a: Action) {
             self.0 |= a.captures;
+        }
+        #[inline(always)]
+        fn captures_only(&self) -> bool {
+            true
         }
     }
     let mut u = Union(0);

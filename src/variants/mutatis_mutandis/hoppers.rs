@@ -52,6 +52,7 @@ pub(crate) fn cannon_pawn(from: Square, occ: Bb) -> Reach {
 pub(crate) fn cannon_pawn_actions<S: ActionSink>(ctx: &Ctx, from: Square, sink: &mut S) {
     let r = cannon_pawn(from, ctx.occ);
     let promo_row = if ctx.us.index() == 0 { 7 } else { 0 };
+    let quiet_wanted = !sink.captures_only();
     let mut emit = |to: Square, captures: Bb| {
         let a = Action::moving(from, to, captures);
         sink.push(a);
@@ -62,7 +63,7 @@ pub(crate) fn cannon_pawn_actions<S: ActionSink>(ctx: &Ctx, from: Square, sink: 
             });
         }
     };
-    let mut q = r.quiet;
+    let mut q = if quiet_wanted { r.quiet } else { 0 };
     while q != 0 {
         let to = q.trailing_zeros() as Square;
         q &= q - 1;

@@ -20,6 +20,9 @@ pub(crate) fn suicide(from: Square) -> Action {
 /// staying in place, the conversion of an adjacent enemy piece that is not royal, not a Mamra
 /// and not Shield-protected.
 pub(crate) fn maoking<S: ActionSink>(ctx: &Ctx, from: Square, sink: &mut S) {
+    if sink.captures_only() {
+        return;
+    }
     let t = tables();
     let near = t.king.attacks(from);
     let mut quiet = near & !ctx.occ;

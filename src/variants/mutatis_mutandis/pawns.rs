@@ -77,12 +77,13 @@ pub(crate) fn generate<S: ActionSink>(ctx: &Ctx, state: State, from: Square, sin
         None => return,
     };
     let promo = promotion_row(ctx.us);
+    let quiet_wanted = !sink.captures_only();
     let mut emit = |to: Square, captures: Bb| {
         let mut a = Action::moving(from, to, captures);
         a.promotes = rank_of(to) == promo;
         sink.push(a);
     };
-    let mut q = r.quiet;
+    let mut q = if quiet_wanted { r.quiet } else { 0 };
     while q != 0 {
         let to = q.trailing_zeros() as Square;
         q &= q - 1;

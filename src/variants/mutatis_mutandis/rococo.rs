@@ -59,6 +59,9 @@ pub(crate) fn withdrawer<S: ActionSink>(ctx: &Ctx, from: Square, sink: &mut S) {
             Some(v) if victims & bit(v) != 0 => bit(v),
             _ => 0,
         };
+        if captured == 0 && sink.captures_only() {
+            continue;
+        }
         for &s in tables().queen.ray(d, from) {
             if ctx.occ & bit(s) != 0 {
                 break;
@@ -165,6 +168,9 @@ pub(crate) fn archer<S: ActionSink>(ctx: &Ctx, from: Square, sink: &mut S) {
 
 /// Passive queen moves to empty squares.
 pub(crate) fn queen_moves<S: ActionSink>(ctx: &Ctx, from: Square, sink: &mut S) {
+    if sink.captures_only() {
+        return;
+    }
     for d in 0..8 {
         for &s in tables().queen.ray(d, from) {
             if ctx.occ & bit(s) != 0 {
