@@ -765,6 +765,8 @@ fn fen_board_roundtrip() {
         "X7/8/8/8/8/8/8/8",
         "[K]7/8/8/8/8/8/8/8",
         "18446744073709551616/8/8/8/8/8/8/8",
+        "08/8/8/8/8/8/8/8",
+        "4K03/8/8/8/8/8/8/8",
     ] {
         assert!(Board::from_fen_board(bad).is_err(), "{bad}");
     }
@@ -875,4 +877,49 @@ fn sissa_never_jumps() {
     // Capture only on the final square.
     let b = board(&[("d4", "SS"), ("e6", "n")]);
     assert!(captures(&b, "d4").contains("e6"));
+}
+
+#[test]
+fn states_codes_and_morph_cycles() {
+    // rules/mutatis-mutandis.md 2: 22 families, unique codes, the cycles of the table.
+    let codes: BTreeSet<&str> = State::ALL.iter().map(|s| s.code()).collect();
+    assert_eq!(codes.len(), State::ALL.len());
+    let families: BTreeSet<u8> = State::ALL.iter().map(|s| s.family()).collect();
+    assert_eq!(families, (1..=22).collect());
+    for s in State::ALL {
+        assert_eq!(State::from_code(&s.code().to_ascii_lowercase()), Some(s));
+        // Following the cycle returns to the state, within the family.
+        let mut t = s.next();
+        let mut len = 1;
+        while t != s {
+            assert_eq!(t.family(), s.family());
+            t = t.next();
+            len += 1;
+        }
+        let want = match s.family() {
+            20 => 6,
+            22 => 3,
+            _ => 2,
+        };
+        assert_eq!(len, want, "{s}");
+    }
+    let hydra: Vec<&str> = std::iter::successors(Some(State::HydraKnight), |s| {
+        Some(s.next()).filter(|&n| n != State::HydraKnight)
+    })
+    .map(|s| s.code())
+    .collect();
+    assert_eq!(hydra, ["HN", "N11", "N02", "N31", "N33", "N04"]);
+    assert_eq!(State::Pawn.next().next(), State::ScorpionPawn);
+    assert_eq!(State::Withdrawer.next(), State::Advancer); // [D 1]
+    assert_eq!(State::King.next(), State::Maoking);
+    // Bare one-letter codes, bracketed others (rules 11).
+    let bare: BTreeSet<&str> = State::ALL
+        .iter()
+        .map(|s| s.code())
+        .filter(|c| c.len() == 1)
+        .collect();
+    assert_eq!(
+        bare,
+        set("K Q C A N R P").iter().map(|s| s.as_str()).collect()
+    );
 }

@@ -30,13 +30,16 @@ pub enum BoardError {
     /// A bracket that is never closed, or an unknown piece code.
     #[error("board field: '{0}' is not a piece code of rules section 2")]
     BadPiece(String),
+    /// An empty-square run of 0 or with a leading zero (not canonical).
+    #[error("board field: rank {0} has an empty-square count of zero or with a leading zero")]
+    ZeroRun(usize),
     /// A square name that is not on the board.
     #[error("'{0}' is not a square of the 8x8 board")]
     BadSquare(String),
 }
 
 /// The board of pieces of Mutatis Mutandis (rules 1, 2): no side to move, reserves or clocks,
-/// which belong to the game. Copy, 600 bytes; the generators never clone it.
+/// which belong to the game. About 550 bytes; the generators only read it, never clone it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     cells: [Option<Piece>; 64],
@@ -219,6 +222,9 @@ impl Board {
                         }
                         end = p + 1;
                         chars.next();
+                    }
+                    if c == '0' {
+                        return Err(BoardError::ZeroRun(row as usize + 1));
                     }
                     let n: usize = text[pos..end].parse().unwrap_or(usize::MAX);
                     file = file.saturating_add(n);
