@@ -10,6 +10,7 @@ use crate::core::{Color, MoveList};
 
 pub mod chess;
 pub mod mulligan_stew;
+pub mod mutatis_mutandis;
 pub mod mystic;
 
 /// A ply's compact representation. `Default` is the null move (never legal); `pack` gives the

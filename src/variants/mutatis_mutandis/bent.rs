@@ -1,0 +1,149 @@
+//! Bent and two-stage movers (rules 6.1): the Sissa (and the Squeen's Sissa part), the spotted
+//! gryphon of the Dragon, the Gryphon and Aanca, the Dancing Horse.
+
+use crate::core::Square;
+
+use super::board::{bit, step, Bb};
+use super::generate::Reach;
+use super::leapers::split;
+use super::piece::State;
+use super::tables::tables;
+
+const ORTH: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+const DIAG: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+
+#[inline(always)]
+fn occupied(occ: Bb, sq: Square) -> bool {
+    occ >> sq & 1 != 0
+}
+
+/// Sissa (rules 6.1 `SS`): n steps in one of 8 directions then n steps in one of the 4
+/// directions of the other kind; the 2n-1 passed squares (corner included) must be empty.
+pub(crate) fn sissa(from: Square, occ: Bb) -> Reach {
+    let mut r = Reach::default();
+    for (first, second) in [(&ORTH, &DIAG), (&DIAG, &ORTH)] {
+        for &(df, dr) in first.iter() {
+            'n: for n in 1..8 {
+                let corner = match step(from, df * n, dr * n) {
+                    Some(c) if !occupied(occ, c) => c,
+                    _ => break 'n,
+                };
+                for &(ef, er) in second.iter() {
+                    let mut ok = true;
+                    for k in 1..n {
+                        match step(corner, ef * k, er * k) {
+                            Some(s) if !occupied(occ, s) => {}
+                            _ => {
+                                ok = false;
+                                break;
+                            }
+                        }
+                    }
+                    if !ok {
+                        continue;
+                    }
+                    if let Some(t) = step(corner, ef * n, er * n) {
+                        if occupied(occ, t) {
+                            r.capture |= bit(t);
+                        } else {
+                            r.quiet |= bit(t);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    r
+}
+
+/// Spotted gryphon (rules 6.1 `DR`): a ferz step to X (stop or capture there, go on only if X
+/// is empty), then a dabbabah-rider outward along the two orthogonals sharing a component.
+pub(crate) fn spotted_gryphon(from: Square, occ: Bb) -> Reach {
+    bent_rider(from, occ, &DIAG, 2)
+}
+
+/// Gryphon (rules 6.1 `GR`): ferz step, then outward rook slide.
+pub(crate) fn gryphon(from: Square, occ: Bb) -> Reach {
+    bent_rider(from, occ, &DIAG, 1)
+}
+
+/// Aanca (rules 6.1 `AA`): wazir step, then bishop slide along the two diagonals sharing its
+/// component.
+pub(crate) fn aanca(from: Square, occ: Bb) -> Reach {
+    bent_rider(from, occ, &ORTH, 1)
+}
+
+/// First step in one of `firsts`, then riders (step length `len`) along the two outward
+/// directions: for a diagonal step (dx, dy) the orthogonals (dx, 0) and (0, dy); for an
+/// orthogonal step (dx, 0) the diagonals (dx, 1) and (dx, -1).
+fn bent_rider(from: Square, occ: Bb, firsts: &[(i32, i32); 4], len: i32) -> Reach {
+    let mut r = Reach::default();
+    for &(dx, dy) in firsts {
+        let x = match step(from, dx, dy) {
+            Some(x) => x,
+            None => continue,
+        };
+        if occupied(occ, x) {
+            r.capture |= bit(x);
+            continue;
+        }
+        r.quiet |= bit(x);
+        let outs = if dx != 0 && dy != 0 {
+            [(dx, 0), (0, dy)]
+        } else if dx != 0 {
+            [(dx, 1), (dx, -1)]
+        } else {
+            [(1, dy), (-1, dy)]
+        };
+        for (ox, oy) in outs {
+            let mut cur = x;
+            while let Some(t) = step(cur, ox * len, oy * len) {
+                if occupied(occ, t) {
+                    r.capture |= bit(t);
+                    break;
+                }
+                r.quiet |= bit(t);
+                cur = t;
+            }
+        }
+    }
+    r
+}
+
+/// Dancing Horse (rules 6.1 `DA`): one knight leap (move or capture), or from an empty first
+/// landing a second knight leap in any direction but back to the origin (capture at the end).
+pub(crate) fn dancing_horse(from: Square, occ: Bb) -> Reach {
+    let t = tables();
+    let first = t.knight.attacks(from);
+    let mut r = split(first, occ);
+    let mut second = 0;
+    let mut mids = r.quiet;
+    while mids != 0 {
+        let m = mids.trailing_zeros() as Square;
+        mids &= mids - 1;
+        second |= t.knight.attacks(m);
+    }
+    second &= !bit(from);
+    r.quiet |= second & !occ;
+    r.capture |= second & occ;
+    r
+}
+
+/// Reach of the bent states, `None` for others.
+pub(crate) fn reach(state: State, from: Square, occ: Bb) -> Option<Reach> {
+    let t = tables();
+    Some(match state {
+        State::Sissa => sissa(from, occ),
+        State::Squeen => {
+            let q = t.orth.rider_attacks(from, occ) | t.diag.rider_attacks(from, occ);
+            sissa(from, occ).union(split(q, occ))
+        }
+        State::Dragon => {
+            spotted_gryphon(from, occ).union(split(t.orth.rider_attacks(from, occ), occ))
+        }
+        State::Gryphon => gryphon(from, occ),
+        State::Aanca => aanca(from, occ),
+        State::DancingHorse => dancing_horse(from, occ),
+        _ => return None,
+    })
+}

@@ -1,0 +1,242 @@
+//! Action generation for a side (rules 6, 7) and the "attacked" query (rules 5).
+//!
+//! [`generate`] walks the side's pieces and dispatches on the state: plain leapers and riders
+//! ([`leapers`](super::leapers)), bent movers ([`bent`](super::bent)), hoppers
+//! ([`hoppers`](super::hoppers)), pawns ([`pawns`](super::pawns)), Winther's pieces
+//! ([`winther`](super::winther)), the Rococo mechanisms ([`rococo`](super::rococo)), the
+//! Chameleon ([`chameleon`](super::chameleon)) and the Maoking
+//! ([`interaction`](super::interaction)). Frozen pieces only commit suicide (7.1). Nothing
+//! allocates: actions go to an [`ActionSink`].
+
+use crate::core::{Color, Square};
+
+use super::action::{Action, ActionSink};
+use super::board::{bit, iter, Bb, Board};
+use super::piece::State;
+use super::{bent, chameleon, hoppers, interaction, leapers, pawns, rococo, winther};
+
+/// Where a displacement piece can go: `quiet` = empty landing squares, `capture` = occupied
+/// landing squares of either colour (the caller keeps the capturable enemies).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reach {
+    /// Empty squares the piece can move to.
+    pub quiet: Bb,
+    /// Occupied squares the piece could capture on if they held a capturable enemy.
+    pub capture: Bb,
+}
+
+impl Reach {
+    /// The union of two reaches (compound pieces).
+    #[inline(always)]
+    pub fn union(self, o: Reach) -> Reach {
+        Reach {
+            quiet: self.quiet | o.quiet,
+            capture: self.capture | o.capture,
+        }
+    }
+}
+
+/// The displacement reach of a piece of `color` in `state` on `from` over occupancy `occ`
+/// (rules 6.1, and `CP`/`SE` of 6.2); `None` for states that capture otherwise or never.
+/// Directional states (pawns) use `color`'s forward. This is also the pattern a Chameleon of
+/// `color` mimics (rules 7.2 a).
+pub fn reach_of(state: State, color: Color, from: Square, occ: Bb) -> Option<Reach> {
+    match state {
+        State::Paovao => Some(hoppers::paovao(from, occ)),
+        State::CannonPawn => Some(hoppers::cannon_pawn(from, occ)),
+        State::Secutor => Some(winther::secutor(from, occ)),
+        State::Pawn | State::BerolinaPawn | State::ScorpionPawn => {
+            pawns::reach(state, color, from, occ)
+        }
+        _ => leapers::reach(state, from, occ).or_else(|| bent::reach(state, from, occ)),
+    }
+}
+
+/// What the generators of one side read, computed once per call of [`generate`].
+#[derive(Clone, Debug)]
+pub struct Ctx<'a> {
+    /// The board.
+    pub b: &'a Board,
+    /// The acting side.
+    pub us: Color,
+    /// Squares of `us`.
+    pub own: Bb,
+    /// Squares of the opponent.
+    pub enemy: Bb,
+    /// All occupied squares.
+    pub occ: Bb,
+    /// Shield-protected pieces per colour (rules 7.4).
+    pub shielded: [Bb; 2],
+}
+
+impl<'a> Ctx<'a> {
+    /// The context of `us` on `b`.
+    pub fn new(b: &'a Board, us: Color) -> Ctx<'a> {
+        Ctx {
+            b,
+            us,
+            own: b.color_bb(us),
+            enemy: b.color_bb(!us),
+            occ: b.occupied(),
+            shielded: [b.shielded(Color::White), b.shielded(Color::Black)],
+        }
+    }
+
+    /// Enemies (of `capturer`, a piece of colour `color` in state `state`) that it may remove:
+    /// not Shield-protected, and not a Mamra unless the capturer is a pawn state (rules 7.4,
+    /// 6.1 `MA`, [D 14]).
+    #[inline(always)]
+    pub fn capturable_by(&self, color: Color, state: State) -> Bb {
+        let them = !color;
+        let mut immune = self.shielded[them.index()];
+        if !state.captures_mamra() {
+            immune |= self.b.pieces(them, State::Mamra);
+        }
+        self.b.color_bb(them) & !immune
+    }
+
+    /// Enemies of the acting side that a piece of it in `state` may remove.
+    #[inline(always)]
+    pub fn capturable(&self, state: State) -> Bb {
+        self.capturable_by(self.us, state)
+    }
+}
+
+/// Emits the displacement actions of `reach` for a piece in `state` on `from`.
+#[inline]
+fn displacement<S: ActionSink>(ctx: &Ctx, state: State, from: Square, r: Reach, sink: &mut S) {
+    let mut q = if sink.captures_only() { 0 } else { r.quiet };
+    while q != 0 {
+        let to = q.trailing_zeros() as Square;
+        q &= q - 1;
+        sink.push(Action::moving(from, to, 0));
+    }
+    let mut c = r.capture & ctx.capturable(state);
+    while c != 0 {
+        let to = c.trailing_zeros() as Square;
+        c &= c - 1;
+        sink.push(Action::moving(from, to, bit(to)));
+    }
+}
+
+/// The actions of the piece of `ctx.us` in `state` on `from`, assuming it is not frozen.
+pub fn piece_actions<S: ActionSink>(ctx: &Ctx, state: State, from: Square, sink: &mut S) {
+    match state {
+        State::Pawn | State::BerolinaPawn | State::ScorpionPawn => {
+            pawns::generate(ctx, state, from, sink)
+        }
+        State::CannonPawn => hoppers::cannon_pawn_actions(ctx, from, sink),
+        State::Oxybeles => winther::oxybeles(ctx, from, sink),
+        State::Maoking => interaction::maoking(ctx, from, sink),
+        State::Chameleon => chameleon::generate(ctx, from, sink),
+        State::LongLeaper => rococo::long_leaper(ctx, from, sink),
+        State::Withdrawer => rococo::withdrawer(ctx, from, sink),
+        State::Advancer => rococo::advancer(ctx, from, sink),
+        State::Swapper => rococo::swapper(ctx, from, sink),
+        State::Archer => rococo::archer(ctx, from, sink),
+        State::Immobilizer | State::Shield | State::Wuss => rococo::queen_moves(ctx, from, sink),
+        _ => {
+            if let Some(r) = reach_of(state, ctx.us, from, ctx.occ) {
+                displacement(ctx, state, from, r, sink)
+            }
+        }
+    }
+}
+
+/// Every action of `us` on `b` (rules 6, 7), ignoring royal safety, drops and Wuss compulsion
+/// (the game's legality filter, rules 5, comes later). Frozen pieces only commit suicide,
+/// royals not even that (7.1). Stops early when `sink.done()`.
+pub fn generate<S: ActionSink>(b: &Board, us: Color, sink: &mut S) {
+    let ctx = Ctx::new(b, us);
+    let frozen = b.frozen(us);
+    for from in iter(ctx.own) {
+        if sink.done() {
+            return;
+        }
+        let state = match b.piece(from) {
+            Some(p) => p.state,
+            None => continue,
+        };
+        if frozen & bit(from) != 0 {
+            if !state.is_royal() {
+                sink.push(interaction::suicide(from));
+            }
+            continue;
+        }
+        piece_actions(&ctx, state, from, sink);
+    }
+}
+
+/// The actions of the single piece on `from` (its owner acting), frozen or not as the board says.
+pub fn actions_from<S: ActionSink>(b: &Board, from: Square, sink: &mut S) {
+    let p = match b.piece(from) {
+        Some(p) => p,
+        None => return,
+    };
+    if b.frozen(p.color) & bit(from) != 0 {
+        if !p.state.is_royal() {
+            sink.push(interaction::suicide(from));
+        }
+        return;
+    }
+    piece_actions(&Ctx::new(b, p.color), p.state, from, sink);
+}
+
+/// A sink that only records whether some action removes a piece of `targets`.
+struct HitSink {
+    targets: Bb,
+    hit: bool,
+}
+
+impl ActionSink for HitSink {
+    #[inline(always)]
+    fn push(&mut self, a: Action) {
+        if a.captures & self.targets != 0 {
+            self.hit = true;
+        }
+    }
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.hit
+    }
+    #[inline(always)]
+    fn captures_only(&self) -> bool {
+        true
+    }
+}
+
+/// Whether the piece on `sq` is attacked (rules 5): its opponent, ignoring royal safety, drops
+/// and Wuss compulsion, has an action that removes it by any mechanism (displacement,
+/// withdrawal, approach, long leap, Chameleon mimicry, shot, mutual destruction, sling).
+/// Frozen pieces attack nothing; immune pieces are not attacked by the mechanisms they resist;
+/// conversion is not an attack. An empty square is not attacked.
+pub fn attacked(b: &Board, sq: Square) -> bool {
+    let p = match b.piece(sq) {
+        Some(p) => p,
+        None => return false,
+    };
+    let mut s = HitSink {
+        targets: bit(sq),
+        hit: false,
+    };
+    generate(b, !p.color, &mut s);
+    s.hit
+}
+
+/// The squares of `victims`' pieces that `attacker` could remove by some action (rules 5).
+pub fn attacked_set(b: &Board, attacker: Color) -> Bb {
+    struct Union(Bb);
+    impl ActionSink for Union {
+        #[inline(always)]
+        fn push(&mut self, a: Action) {
+            self.0 |= a.captures;
+        }
+        #[inline(always)]
+        fn captures_only(&self) -> bool {
+            true
+        }
+    }
+    let mut u = Union(0);
+    generate(b, attacker, &mut u);
+    u.0 & b.color_bb(!attacker)
+}

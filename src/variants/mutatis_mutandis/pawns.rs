@@ -1,0 +1,109 @@
+//! The pawn states (rules 6.1 `P`, `BP`, `SP`, rules 10): Pawn (with the double step of an
+//! unmoved `P` and en passant), Berolina Pawn, Scorpion Pawn; promotion marking.
+
+use crate::core::{Color, Square};
+
+use super::action::{Action, ActionSink};
+use super::board::{bit, forward, rank_of, step, Bb};
+use super::generate::{Ctx, Reach};
+use super::piece::State;
+
+/// Rank row (0..8) on which a pawn of `color` promotes: the enemy home row (rules 10).
+#[inline(always)]
+pub const fn promotion_row(color: Color) -> i32 {
+    match color {
+        Color::White => 7,
+        Color::Black => 0,
+    }
+}
+
+/// Rank row of the double step's start: the pawn's own rank 2.
+#[inline(always)]
+const fn start_row(color: Color) -> i32 {
+    match color {
+        Color::White => 1,
+        Color::Black => 6,
+    }
+}
+
+#[inline(always)]
+fn add(b: &mut Bb, sq: Option<Square>) {
+    if let Some(s) = sq {
+        *b |= bit(s);
+    }
+}
+
+/// Reach of a pawn state of `color` (forward = `color`'s forward, which is also what a
+/// Chameleon mimicking a pawn uses, rules 7.2 a). `quiet` is already restricted to empty
+/// squares and `capture` to occupied ones. En passant is not included (see [`generate`]).
+pub(crate) fn reach(state: State, color: Color, from: Square, occ: Bb) -> Option<Reach> {
+    let f = forward(color);
+    let mut moves = 0;
+    let mut caps = 0;
+    match state {
+        State::Pawn | State::ScorpionPawn => {
+            add(&mut moves, step(from, 0, f));
+            add(&mut caps, step(from, 1, f));
+            add(&mut caps, step(from, -1, f));
+            if state == State::ScorpionPawn {
+                add(&mut moves, step(from, 2, f));
+                add(&mut moves, step(from, -2, f));
+            } else if rank_of(from) == start_row(color) {
+                if let (Some(one), Some(two)) = (step(from, 0, f), step(from, 0, 2 * f)) {
+                    if occ & bit(one) == 0 {
+                        moves |= bit(two);
+                    }
+                }
+            }
+        }
+        State::BerolinaPawn => {
+            add(&mut moves, step(from, 1, f));
+            add(&mut moves, step(from, -1, f));
+            add(&mut caps, step(from, 0, f));
+        }
+        _ => return None,
+    }
+    Some(Reach {
+        quiet: moves & !occ,
+        capture: caps & occ,
+    })
+}
+
+/// Actions of a pawn state on `from`: its moves and captures, each marked `promotes` when it
+/// ends on the enemy home row (rules 10), and en passant for `P`/`SP` (rules 10).
+pub(crate) fn generate<S: ActionSink>(ctx: &Ctx, state: State, from: Square, sink: &mut S) {
+    let r = match reach(state, ctx.us, from, ctx.occ) {
+        Some(r) => r,
+        None => return,
+    };
+    let promo = promotion_row(ctx.us);
+    let quiet_wanted = !sink.captures_only();
+    let mut emit = |to: Square, captures: Bb| {
+        let mut a = Action::moving(from, to, captures);
+        a.promotes = rank_of(to) == promo;
+        sink.push(a);
+    };
+    let mut q = if quiet_wanted { r.quiet } else { 0 };
+    while q != 0 {
+        let to = q.trailing_zeros() as Square;
+        q &= q - 1;
+        emit(to, 0);
+    }
+    let mut c = r.capture & ctx.capturable(state);
+    while c != 0 {
+        let to = c.trailing_zeros() as Square;
+        c &= c - 1;
+        emit(to, bit(to));
+    }
+    if let (Some(ep), State::Pawn | State::ScorpionPawn) = (ctx.b.ep, state) {
+        let f = forward(ctx.us);
+        let diag = step(from, 1, f) == Some(ep) || step(from, -1, f) == Some(ep);
+        if diag && ctx.occ & bit(ep) == 0 {
+            if let Some(victim) = step(ep, 0, -f) {
+                if ctx.capturable(state) & bit(victim) != 0 {
+                    emit(ep, bit(victim));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! Mutatis Mutandis: action generation and the attacked query do not allocate (design.md,
+//! performance contract). A counting global allocator observes this thread's allocations.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use menagerie::core::zobrist::SplitMix64;
+use menagerie::core::Color;
+use menagerie::variants::mutatis_mutandis::{attacked, generate, ActionList, Board, Piece, State};
+
+thread_local! {
+    static ALLOCS: Cell<u64> = const { Cell::new(0) };
+}
+
+struct Counting;
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.with(|c| c.set(c.get() + 1));
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn generation_does_not_allocate() {
+    let mut rng = SplitMix64::new(7);
+    let boards: Vec<Board> = (0..500)
+        .map(|_| {
+            let mut b = Board::empty();
+            for _ in 0..(2 + rng.below(39)) {
+                let state = State::ALL[rng.below(State::ALL.len() as u64) as usize];
+                let color = Color::ALL[rng.below(2) as usize];
+                b.put(rng.below(64) as u8, Piece::new(color, state));
+            }
+            b
+        })
+        .collect();
+    // Build the tables first (once, outside the measurement).
+    let mut l = ActionList::new();
+    generate(&boards[0], Color::White, &mut l);
+    let before = ALLOCS.with(|c| c.get());
+    let mut n = 0usize;
+    for b in &boards {
+        for us in Color::ALL {
+            let mut l = ActionList::new();
+            generate(b, us, &mut l);
+            n += l.len();
+        }
+        for s in 0..64u8 {
+            if attacked(b, s) {
+                n += 1;
+            }
+        }
+    }
+    let after = ALLOCS.with(|c| c.get());
+    assert!(n > 1000);
+    assert_eq!(after - before, 0, "generation allocated");
+    // The counter does see this thread's allocations.
+    let v: Vec<u8> = std::hint::black_box(Vec::with_capacity(16));
+    assert_eq!(ALLOCS.with(|c| c.get()), after + 1);
+    drop(v);
+}
