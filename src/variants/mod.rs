@@ -9,6 +9,7 @@ use std::fmt::Debug;
 use crate::core::{Color, MoveList};
 
 pub mod chess;
+pub mod mitosis;
 pub mod mystic;
 
 /// A ply's compact representation. `Default` is the null move (never legal); `pack` gives the
@@ -214,6 +215,13 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         None
     }
 
+    /// Every decision the search applies inside its tree: [`Game::decided`] plus rules that
+    /// perft ignores (protocol.md 5) but that end the game, such as an adjudication by a move
+    /// counter (Mitosis's capture clock). Default: [`Game::decided`].
+    fn search_decided(&self) -> Option<Terminal> {
+        self.decided()
+    }
+
     /// What a position without legal plies means for the side to move (checkmate: `Loss`,
     /// stalemate: `Draw`).
     fn no_moves_terminal(&self) -> Terminal;
@@ -287,17 +295,20 @@ pub enum Variant {
     Chess,
     /// Mystic Chess (rules/mystic.md).
     Mystic,
+    /// Mitosis Chess (rules/mitosis.md).
+    Mitosis,
 }
 
 impl Variant {
     /// Every implemented variant, in the order `UCI_Variant` lists them.
-    pub const ALL: &'static [Variant] = &[Variant::Chess, Variant::Mystic];
+    pub const ALL: &'static [Variant] = &[Variant::Chess, Variant::Mystic, Variant::Mitosis];
 
     /// The protocol name (`UCI_Variant` value).
     pub fn name(self) -> &'static str {
         match self {
             Variant::Chess => chess::Chess::INFO.name,
             Variant::Mystic => mystic::Mystic::INFO.name,
+            Variant::Mitosis => mitosis::Mitosis::INFO.name,
         }
     }
 
@@ -308,6 +319,7 @@ impl Variant {
         match lower.as_str() {
             "chess" | "standard" | "normal" => Some(Variant::Chess),
             "mystic" => Some(Variant::Mystic),
+            "mitosis" => Some(Variant::Mitosis),
             _ => None,
         }
     }
@@ -329,6 +341,10 @@ macro_rules! with_variant {
             }
             $crate::variants::Variant::Mystic => {
                 type $G = $crate::variants::mystic::Mystic;
+                $body
+            }
+            $crate::variants::Variant::Mitosis => {
+                type $G = $crate::variants::mitosis::Mitosis;
                 $body
             }
         }
