@@ -549,6 +549,16 @@ impl Mitosis {
             return;
         }
         let them = !us;
+        // The en passant victim: one square beyond the furthest passed square (rules/mitosis.md 3.3).
+        let ep_victim = if m.is_ep() {
+            if us == Color::White {
+                self.ep.lsb() - FILES
+            } else {
+                self.ep.msb() + FILES
+            }
+        } else {
+            0
+        };
         for sq in self.ep.iter() {
             self.key ^= keys.ep[sq];
         }
@@ -556,15 +566,7 @@ impl Mitosis {
         self.key ^= keys.pending[self.pending.0 as usize];
         self.pending = Parts(0);
         let (from, to) = (m.from() as usize, m.to() as usize);
-        let cap_sq = if m.is_ep() {
-            if us == Color::White {
-                to - FILES
-            } else {
-                to + FILES
-            }
-        } else {
-            to
-        };
+        let cap_sq = if m.is_ep() { ep_victim } else { to };
         let mut mover = self.take(from);
         if self.mailbox[cap_sq] != 0 {
             undo.captured = self.mailbox[cap_sq];
