@@ -50,6 +50,8 @@ const M4_AFTER: &str = "***1n1***/k8/9/5Q3/9/9/9/7p1/9/4K4/***3***[rb] b - - 0 1
 const M5: &str = "***1nb***/k8/9/5g3/9/5Q3/9/7p1/9/4K4/***3***[-] w - - 0 1";
 const M5_AFTER: &str = "***1nb***/k8/9/5Q3/9/9/9/7p1/9/4K4/***3***[rbn] b - - 0 1";
 const M6: &str = "***rnb***/9/9/9/4k4/4R4/9/q8/9/4K4/***3***[-] w - - 0 1";
+const MIDGAME: &str =
+    "***rb1***/c1qgk1q1c/pp1pp1ppp/2p2pa2/9/9/4P4/9/PPPP1PPPP/C1QGK1QAC/***N2***[-] b - - 0 8";
 const M6_AFTER: &str = "***3***/9/9/9/4R4/9/9/q8/9/4K4/***3***[-] b - - 0 1";
 
 #[test]
@@ -679,4 +681,447 @@ fn protocol_results_and_turns() {
     assert!(best.contains(';') && best.contains('@'), "{best}");
     e.send(&format!("position fen {M4} moves f5f7 {best}"));
     assert!(e.fen().contains(" w - "), "{}", e.fen());
+}
+
+/// An independent, slow reference for cross-checking the generator (design.md "When a
+/// variant is done" 4: perft figures come from the fast generator only after agreeing with
+/// this one). Written from rules/mitosis.md alone: coordinates, step-by-step walks, whole-board
+/// copies; nothing shared with the engine but the FEN text and the token format.
+mod brute {
+    /// (is White, uppercase kind letter).
+    pub type Cell = Option<(bool, char)>;
+
+    #[derive(Clone)]
+    pub struct Board {
+        pub cells: [[Cell; 11]; 9],
+        pub white: bool,
+        pub pending: Vec<char>,
+        /// En passant squares and the pawn they capture.
+        pub ep: Vec<(i32, i32)>,
+        pub ep_victim: Option<(i32, i32)>,
+    }
+
+    pub fn is_sq(f: i32, r: i32) -> bool {
+        (0..9).contains(&f)
+            && ((1..=9).contains(&r) || ((r == 0 || r == 10) && (3..=5).contains(&f)))
+    }
+
+    fn is_base(r: i32) -> bool {
+        r == 0 || r == 10
+    }
+
+    fn name(f: i32, r: i32) -> String {
+        format!("{}{}", (b'a' + f as u8) as char, r)
+    }
+
+    impl Board {
+        pub fn from_fen(fen: &str) -> Board {
+            let fields: Vec<&str> = fen.split_whitespace().collect();
+            let (board, hand) = fields[0].split_once('[').unwrap();
+            let mut cells = [[None; 11]; 9];
+            for (i, row) in board.split('/').enumerate() {
+                let r = 10 - i as i32;
+                let mut f = 0;
+                let mut num = 0;
+                for c in row.chars() {
+                    if let Some(d) = c.to_digit(10) {
+                        num = num * 10 + d as i32;
+                        continue;
+                    }
+                    f += num;
+                    num = 0;
+                    if c != '*' {
+                        cells[f as usize][r as usize] =
+                            Some((c.is_ascii_uppercase(), c.to_ascii_uppercase()));
+                    }
+                    f += 1;
+                }
+            }
+            let pending: Vec<char> = hand
+                .trim_end_matches(']')
+                .chars()
+                .filter(|c| *c != '-')
+                .map(|c| c.to_ascii_uppercase())
+                .collect();
+            let white = fields[1] == "w";
+            let mut ep = Vec::new();
+            let mut ep_victim = None;
+            if fields[3] != "-" {
+                let t = fields[3];
+                let f = (t.as_bytes()[0] - b'a') as i32;
+                let ranks: Vec<i32> = t
+                    .split(|c: char| c.is_ascii_lowercase())
+                    .filter(|s| !s.is_empty())
+                    .map(|s| s.parse().unwrap())
+                    .collect();
+                for r in &ranks {
+                    ep.push((f, *r));
+                }
+                // The pusher is the side not to move.
+                let v = if white {
+                    ranks.iter().min().unwrap() - 1
+                } else {
+                    ranks.iter().max().unwrap() + 1
+                };
+                ep_victim = Some((f, v));
+            }
+            Board {
+                cells,
+                white,
+                pending,
+                ep,
+                ep_victim,
+            }
+        }
+
+        fn at(&self, f: i32, r: i32) -> Cell {
+            if is_sq(f, r) {
+                self.cells[f as usize][r as usize]
+            } else {
+                None
+            }
+        }
+
+        /// Squares the piece on (f, r) could move to or capture on, by pattern, ignoring the
+        /// King-capture restriction (`captures_only`: only the squares it attacks).
+        fn targets(&self, f: i32, r: i32, captures_only: bool) -> Vec<(i32, i32)> {
+            let (white, kind) = self.at(f, r).unwrap();
+            let mut out = Vec::new();
+            let ok = |x: i32, y: i32| -> bool {
+                is_sq(x, y) && !is_base(y) && self.at(x, y).is_none_or(|(w, _)| w != white)
+            };
+            let rook = "RQCG".contains(kind);
+            let bishop = "BQAG".contains(kind);
+            let knight = "NCAG".contains(kind);
+            let mut dirs: Vec<(i32, i32)> = Vec::new();
+            if rook {
+                dirs.extend([(1, 0), (-1, 0), (0, 1), (0, -1)]);
+            }
+            if bishop {
+                dirs.extend([(1, 1), (-1, 1), (1, -1), (-1, -1)]);
+            }
+            for (dx, dy) in dirs {
+                let (mut x, mut y) = (f + dx, r + dy);
+                while is_sq(x, y) && !is_base(y) {
+                    if ok(x, y) {
+                        out.push((x, y));
+                    }
+                    if self.at(x, y).is_some() {
+                        break;
+                    }
+                    x += dx;
+                    y += dy;
+                }
+            }
+            if knight {
+                for (dx, dy) in [
+                    (1, 2),
+                    (2, 1),
+                    (2, -1),
+                    (1, -2),
+                    (-1, -2),
+                    (-2, -1),
+                    (-2, 1),
+                    (-1, 2),
+                ] {
+                    if ok(f + dx, r + dy) {
+                        out.push((f + dx, r + dy));
+                    }
+                }
+            }
+            if kind == 'K' {
+                for dx in -1..=1 {
+                    for dy in -1..=1 {
+                        if (dx, dy) != (0, 0) && ok(f + dx, r + dy) {
+                            out.push((f + dx, r + dy));
+                        }
+                    }
+                }
+            }
+            if kind == 'P' {
+                let dy = if white { 1 } else { -1 };
+                for dx in [-1, 1] {
+                    let (x, y) = (f + dx, r + dy);
+                    if captures_only {
+                        if is_sq(x, y) && !is_base(y) {
+                            out.push((x, y));
+                        }
+                    } else if ok(x, y) && (self.at(x, y).is_some() || self.ep.contains(&(x, y))) {
+                        out.push((x, y));
+                    }
+                }
+                if !captures_only {
+                    let start = if white { 2 } else { 8 };
+                    let max = if r == start { 3 } else { 1 };
+                    for n in 1..=max {
+                        let y = r + dy * n;
+                        if !is_sq(f, y) || is_base(y) || self.at(f, y).is_some() {
+                            break;
+                        }
+                        out.push((f, y));
+                    }
+                }
+            }
+            if captures_only {
+                out.retain(|&(x, y)| {
+                    !is_base(y) && (kind == 'P' || ok(x, y) || self.at(x, y).is_some())
+                });
+            }
+            out
+        }
+
+        /// rules/mitosis.md 5.1: a non-King piece of `white` could capture on (f, r).
+        fn attacked(&self, white: bool, f: i32, r: i32) -> bool {
+            if is_base(r) {
+                return false;
+            }
+            for x in 0..9 {
+                for y in 0..11 {
+                    if let Some((w, k)) = self.at(x, y) {
+                        if w == white && k != 'K' && self.targets(x, y, true).contains(&(f, r)) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            false
+        }
+
+        /// Board moves: (token, child).
+        pub fn board_moves(&self) -> Vec<(String, Board)> {
+            let mut out = Vec::new();
+            for f in 0..9 {
+                for r in 0..11 {
+                    let Some((w, kind)) = self.at(f, r) else {
+                        continue;
+                    };
+                    if w != self.white {
+                        continue;
+                    }
+                    for (x, y) in self.targets(f, r, false) {
+                        if let Some((_, 'K')) = self.at(x, y) {
+                            if self.attacked(!self.white, f, r) {
+                                continue;
+                            }
+                        }
+                        let last = if self.white { 9 } else { 1 };
+                        let promos: Vec<Option<char>> = if kind == 'P' && y == last {
+                            vec![Some('R'), Some('B'), Some('N')]
+                        } else {
+                            vec![None]
+                        };
+                        for p in promos {
+                            let mut t = format!("{}{}", name(f, r), name(x, y));
+                            if let Some(c) = p {
+                                t.push(c.to_ascii_lowercase());
+                            }
+                            out.push((t, self.play(f, r, x, y, p)));
+                        }
+                    }
+                }
+            }
+            out
+        }
+
+        fn play(&self, f: i32, r: i32, x: i32, y: i32, promo: Option<char>) -> Board {
+            let mut b = self.clone();
+            let (w, kind) = b.cells[f as usize][r as usize].take().unwrap();
+            let mut captured = b.cells[x as usize][y as usize];
+            if kind == 'P' && f != x && captured.is_none() {
+                let (vx, vy) = self.ep_victim.unwrap();
+                captured = b.cells[vx as usize][vy as usize].take();
+            }
+            b.cells[x as usize][y as usize] = Some((w, promo.unwrap_or(kind)));
+            b.ep.clear();
+            b.ep_victim = None;
+            b.pending.clear();
+            if kind == 'P' && (y - r).abs() >= 2 {
+                let dy = (y - r).signum();
+                let mut yy = r + dy;
+                while yy != y {
+                    b.ep.push((x, yy));
+                    yy += dy;
+                }
+                b.ep_victim = Some((x, y));
+            }
+            if let Some((_, c)) = captured {
+                let parts: &[char] = match c {
+                    'Q' => &['R', 'B'],
+                    'C' => &['R', 'N'],
+                    'A' => &['B', 'N'],
+                    'G' => &['R', 'B', 'N'],
+                    _ => &[],
+                };
+                let base = if w { 10 } else { 0 };
+                let free = (3..=5).filter(|&bf| b.cells[bf][base].is_none()).count();
+                if free > 0 {
+                    b.pending = parts.to_vec();
+                }
+                if c == 'K' {
+                    for col in b.cells.iter_mut() {
+                        for cell in col.iter_mut() {
+                            if matches!(cell, Some((cw, 'R' | 'B' | 'N')) if *cw != w) {
+                                *cell = None;
+                            }
+                        }
+                    }
+                }
+            }
+            b.white = !w;
+            b
+        }
+
+        /// Whole turns: (token, child).
+        pub fn turns(&self) -> Vec<(String, Board)> {
+            if self.pending.is_empty() {
+                return self.board_moves();
+            }
+            let base = if self.white { 0 } else { 10 };
+            let free: Vec<i32> = (3..=5).filter(|&f| self.at(f, base).is_none()).collect();
+            let k = free.len().min(self.pending.len());
+            let mut out = Vec::new();
+            // Every assignment of distinct pending kinds to distinct free squares, k of them.
+            let n = self.pending.len();
+            for code in 0..(n + 1).pow(free.len() as u32) {
+                let mut c = code;
+                let mut used = vec![false; n];
+                let mut legs: Vec<(i32, char)> = Vec::new();
+                let mut ok = true;
+                for &f in &free {
+                    let v = c % (n + 1);
+                    c /= n + 1;
+                    if v == 0 {
+                        continue;
+                    }
+                    if used[v - 1] {
+                        ok = false;
+                    }
+                    used[v - 1] = true;
+                    legs.push((f, self.pending[v - 1]));
+                }
+                if !ok || legs.len() != k {
+                    continue;
+                }
+                let mut b = self.clone();
+                b.pending.clear();
+                for &(f, kind) in &legs {
+                    b.cells[f as usize][base as usize] = Some((self.white, kind));
+                }
+                let prefix: Vec<String> = legs
+                    .iter()
+                    .map(|&(f, kind)| format!("{kind}@{}", name(f, base)))
+                    .collect();
+                for (t, child) in b.board_moves() {
+                    out.push((format!("{};{t}", prefix.join(",")), child));
+                }
+            }
+            out
+        }
+
+        /// The win rules perft applies (rules/mitosis.md 6.1-6.2).
+        pub fn decided(&self) -> bool {
+            let mut pieces = [Vec::new(), Vec::new()];
+            for f in 0..9 {
+                for r in 1..=9 {
+                    if let Some((w, k)) = self.at(f, r) {
+                        pieces[usize::from(!w)].push(k);
+                    }
+                }
+            }
+            let (nw, nb) = (pieces[0].len(), pieces[1].len());
+            if (nw <= 1 && nb >= 2) || (nb <= 1 && nw >= 2) || (nw + nb == 1) {
+                return true;
+            }
+            if nw == 1 && nb == 1 {
+                let rank = |k: char| "KGQCARBNP".find(k).unwrap();
+                let (a, b) = (pieces[0][0], pieces[1][0]);
+                return match (a == 'P', b == 'P') {
+                    (false, false) => a != b,
+                    (true, false) => "KGQCA".contains(b),
+                    (false, true) => "KGQCA".contains(a),
+                    _ => false,
+                } && rank(a) != rank(b);
+            }
+            false
+        }
+
+        pub fn perft(&self, depth: u32) -> u64 {
+            if depth == 0 {
+                return 1;
+            }
+            if self.decided() {
+                return 0;
+            }
+            let turns = self.turns();
+            if depth == 1 {
+                return turns.len() as u64;
+            }
+            turns.iter().map(|(_, b)| b.perft(depth - 1)).sum()
+        }
+    }
+}
+
+/// The fast generator agrees with the brute-force reference on the turns of thousands of
+/// random positions (tokens and count).
+#[test]
+fn generator_matches_the_brute_force_reference() {
+    let mut rng = SplitMix64::new(77);
+    let starts = [START_FEN, M1, M2, M3, M4, M5, M6];
+    let mut checked = 0;
+    let mut pending = 0;
+    for game in 0..70 {
+        let mut p = pos(starts[game % starts.len()]);
+        for _ in 0..100 {
+            if p.decided().is_some() {
+                break;
+            }
+            let mut want: Vec<String> = brute::Board::from_fen(&p.fen())
+                .turns()
+                .into_iter()
+                .map(|(t, _)| t)
+                .collect();
+            want.sort();
+            assert_eq!(turns(&p), want, "{}", p.fen());
+            checked += 1;
+            pending += usize::from(!p.pending().is_empty());
+            let mut list = MoveList::new();
+            p.legal_moves(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            // Prefer captures now and then, to reach splits, King losses and endings.
+            let caps: Vec<_> = list.iter().copied().filter(|&m| p.is_tactical(m)).collect();
+            let m = if !caps.is_empty() && rng.below(3) == 0 {
+                caps[rng.below(caps.len() as u64) as usize]
+            } else {
+                list[rng.below(list.len() as u64) as usize]
+            };
+            p.make(m);
+        }
+    }
+    assert!(
+        checked > 1000 && pending > 20,
+        "{checked} positions, {pending} with pending parts"
+    );
+}
+
+/// Perft of the suite positions at small depths equals the brute-force reference (the
+/// independent check behind tests/perft/mitosis.perft).
+#[test]
+fn perft_matches_the_brute_force_reference() {
+    for (fen, depth) in [
+        (START_FEN, 2),
+        (M2, 2),
+        (M3_AFTER, 3),
+        (M4_AFTER, 2),
+        (M5_AFTER, 2),
+        (M6, 2),
+    ] {
+        let mut p = pos(fen);
+        assert_eq!(
+            perft_turns(&mut p, depth),
+            brute::Board::from_fen(fen).perft(depth),
+            "{fen} depth {depth}"
+        );
+    }
 }

@@ -155,10 +155,18 @@ fn side_terms(pos: &Mitosis, side: Color, attacks: [u128; 2]) -> SideTerms {
         let n = approach.count().max(1) as i32;
         s.king -= minors_at_stake * p(KING_EXPOSURE) / 100 * (n - cover_n) / n;
         // Can an enemy piece take the King from a square we do not cover?
-        let enemy = pos.color_bb(!side);
-        let occ = pos.occupied();
+        let their_king = pos.pieces(!side, Kind::King);
+        let king_steps = if their_king == 0 {
+            0
+        } else {
+            t.king(their_king.lsb())
+        };
         let mut hanging = false;
+        let threatened = (attacks[1 - me] | king_steps) & kings != 0;
         for kind in Kind::ALL {
+            if !threatened {
+                break;
+            }
             for from in pos.pieces(!side, kind).iter() {
                 if t.attacks(!side, kind, from, occ) & kings != 0
                     && (BASES.has(from) || !pos.attacked_by(side, from))
@@ -171,7 +179,6 @@ fn side_terms(pos: &Mitosis, side: Color, attacks: [u128; 2]) -> SideTerms {
                 break;
             }
         }
-        let _ = enemy;
         if hanging {
             s.king -= (minors_at_stake + face(Kind::King)) * p(KING_HANGING) / 100;
         }
