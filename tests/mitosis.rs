@@ -1110,12 +1110,14 @@ fn generator_matches_the_brute_force_reference() {
 #[test]
 fn perft_matches_the_brute_force_reference() {
     for (fen, depth) in [
-        (START_FEN, 2),
-        (M2, 2),
+        (START_FEN, 3),
+        (M1, 3),
+        (M2, 3),
         (M3_AFTER, 3),
         (M4_AFTER, 2),
         (M5_AFTER, 2),
-        (M6, 2),
+        (M6, 3),
+        (MIDGAME, 2),
     ] {
         let mut p = pos(fen);
         assert_eq!(
