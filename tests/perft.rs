@@ -1,7 +1,10 @@
 //! Perft suites read from `tests/perft/<variant>.perft` (format: `name | FEN | n1 n2 ...`).
+//! Depth counts turns, as `go perft` does (protocol.md 5); for variants whose turns are single
+//! plies, turns and plies agree.
 
-use menagerie::perft::{divide, perft, Unit};
+use menagerie::perft::{divide, perft_turns, Unit};
 use menagerie::variants::chess::Chess;
+use menagerie::variants::mitosis::Mitosis;
 use menagerie::variants::mulligan_stew::Stew;
 use menagerie::variants::mystic::Mystic;
 use menagerie::variants::Game;
@@ -41,7 +44,7 @@ fn run_suite<G: Game>(file: &str, max_nodes: Option<u64>) {
         for (i, &expected) in case.counts.iter().enumerate() {
             let depth = i as u32 + 1;
             assert_eq!(
-                perft(&mut pos, depth),
+                perft_turns(&mut pos, depth),
                 expected,
                 "{} depth {depth}",
                 case.name
@@ -120,4 +123,21 @@ fn mulliganstew_turns() {
     assert!(one.iter().any(|(t, _)| t == "M@b3;c1c3"), "{one:?}");
     let two = divide(&pos, 2, Unit::Turn, 2);
     assert_eq!(two.iter().map(|r| r.1).sum::<u64>(), 180236);
+}
+
+/// Mitosis Chess (rules/mitosis.md 8): the start position and the worked examples, in turns
+/// (small depths cross-checked by the brute-force reference in tests/mitosis.rs).
+#[test]
+fn mitosis_suite() {
+    run_suite::<Mitosis>("mitosis.perft", Some(300_000));
+}
+
+/// Every listed Mitosis depth (start position to 5: release builds only).
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "release-only: run with cargo test --release"
+)]
+fn mitosis_suite_full_depth() {
+    run_suite::<Mitosis>("mitosis.perft", None);
 }

@@ -281,7 +281,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             if self.pos.is_draw(ply) {
                 return 0;
             }
-            if let Some(t) = self.pos.decided() {
+            if let Some(t) = self.pos.search_decided() {
                 return terminal_score(t, ply);
             }
             if ply >= MAX_PLY {
@@ -504,7 +504,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             if self.pos.is_draw(ply) {
                 return 0;
             }
-            if let Some(t) = self.pos.decided() {
+            if let Some(t) = self.pos.search_decided() {
                 return terminal_score(t, ply);
             }
         }
@@ -593,7 +593,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         let mut list = crate::core::MoveList::new();
         while pv.len() < max_len.min(MAX_PLY) {
-            if self.pos.decided().is_some() || (made > 0 && self.pos.is_draw(made)) {
+            if self.pos.search_decided().is_some() || (made > 0 && self.pos.is_draw(made)) {
                 break;
             }
             let Some(e) = self.shared.tt.probe(self.pos.key()) else {

@@ -176,7 +176,7 @@ pub fn search_with_params<G: Game>(
     let mut root_moves = MoveList::new();
     root.legal_moves(&mut root_moves);
     let terminal = root
-        .decided()
+        .search_decided()
         .or_else(|| root_moves.is_empty().then(|| root.no_moves_terminal()));
     if let Some(t) = terminal {
         // Over by rule: nothing to search. Infinite/ponder searches still wait for `stop`.

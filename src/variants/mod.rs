@@ -9,6 +9,7 @@ use std::fmt::Debug;
 use crate::core::{Color, MoveList};
 
 pub mod chess;
+pub mod mitosis;
 pub mod mulligan_stew;
 pub mod mutatis_mutandis;
 pub mod mystic;
@@ -216,6 +217,13 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         None
     }
 
+    /// Every decision the search applies inside its tree: [`Game::decided`] plus rules that
+    /// perft ignores (protocol.md 5) but that end the game, such as an adjudication by a move
+    /// counter (Mitosis's capture clock). Default: [`Game::decided`].
+    fn search_decided(&self) -> Option<Terminal> {
+        self.decided()
+    }
+
     /// What a position without legal plies means for the side to move (checkmate: `Loss`,
     /// stalemate: `Draw`).
     fn no_moves_terminal(&self) -> Terminal;
@@ -297,11 +305,18 @@ pub enum Variant {
     Mystic,
     /// Mulligan Stew Chess (rules/mulligan-stew.md).
     MulliganStew,
+    /// Mitosis Chess (rules/mitosis.md).
+    Mitosis,
 }
 
 impl Variant {
     /// Every implemented variant, in the order `UCI_Variant` lists them.
-    pub const ALL: &'static [Variant] = &[Variant::Chess, Variant::MulliganStew, Variant::Mystic];
+    pub const ALL: &'static [Variant] = &[
+        Variant::Chess,
+        Variant::MulliganStew,
+        Variant::Mystic,
+        Variant::Mitosis,
+    ];
 
     /// The protocol name (`UCI_Variant` value).
     pub fn name(self) -> &'static str {
@@ -309,6 +324,7 @@ impl Variant {
             Variant::Chess => chess::Chess::INFO.name,
             Variant::Mystic => mystic::Mystic::INFO.name,
             Variant::MulliganStew => mulligan_stew::Stew::INFO.name,
+            Variant::Mitosis => mitosis::Mitosis::INFO.name,
         }
     }
 
@@ -320,6 +336,7 @@ impl Variant {
             "chess" | "standard" | "normal" => Some(Variant::Chess),
             "mystic" => Some(Variant::Mystic),
             "mulliganstew" => Some(Variant::MulliganStew),
+            "mitosis" => Some(Variant::Mitosis),
             _ => None,
         }
     }
@@ -345,6 +362,10 @@ macro_rules! with_variant {
             }
             $crate::variants::Variant::MulliganStew => {
                 type $G = $crate::variants::mulligan_stew::Stew;
+                $body
+            }
+            $crate::variants::Variant::Mitosis => {
+                type $G = $crate::variants::mitosis::Mitosis;
                 $body
             }
         }

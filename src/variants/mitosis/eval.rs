@@ -1,0 +1,329 @@
+//! Evaluation of Mitosis Chess (issue: Mitosis, "Evaluation"). Terms, each from White's view:
+//! - **material at split value**: a captured major gives its owner its components back
+//!   (rules/mitosis.md 4), so its net worth is its face value minus a share of the parts that
+//!   find a free base square; minors and pawns give nothing back and count in full;
+//! - **bases**: base pieces (and pending parts) count at a discount, plus a bonus per main-board
+//!   square they can enter right now;
+//! - **King**: protection (how many of the squares next to it and a knight's leap away are
+//!   covered by its own non-King pieces: a capture from a covered square is illegal,
+//!   rules/mitosis.md 5.1) and the catastrophe of its loss (every own minor goes, 5.2), scaled by
+//!   the minors at stake;
+//! - **endgame**: with little material the adjudication rules (piece count, then rank,
+//!   rules/mitosis.md 6) are the real goal, and as the capture clock runs they weigh more;
+//! - **activity**: attacked main-board squares and pawn advance.
+//!
+//! All parameters are declared once in [`PARAMS`].
+
+use super::position::{Mitosis, BASES, MAIN, TABLES};
+use super::rules::{adjudicate, Verdict, CLOCK_LIMIT};
+use super::types::{Kind, Parts};
+use crate::core::{Bitboard, Color};
+
+/// Tunable parameters (centipawns unless stated), declared once: (name, value).
+pub static PARAMS: &[(&str, i32)] = &[
+    // Face values, by kind in rank order K G Q C A R B N P.
+    ("value_king", 250),
+    ("value_general", 1250),
+    ("value_queen", 950),
+    ("value_chancellor", 880),
+    ("value_archbishop", 820),
+    ("value_rook", 500),
+    ("value_bishop", 330),
+    ("value_knight", 300),
+    ("value_pawn", 100),
+    // Share (percent) of its components' value a captured major gives back when they fit.
+    ("split_return_pct", 60),
+    // Value (percent) of a piece standing in its base or pending, of its face value.
+    ("base_value_pct", 85),
+    // Per main-board square a base piece can enter now.
+    ("base_entry", 4),
+    // Per square next to the King (or a knight's leap away) covered by its own non-King pieces.
+    ("king_cover", 6),
+    // Percent of the minors at stake lost when the King can be taken from an uncovered square.
+    ("king_hanging_pct", 40),
+    // Percent of the minors at stake, times the uncovered share of its approach squares.
+    ("king_exposure_pct", 6),
+    // Per main-board piece more than the opponent, when little material is left.
+    ("endgame_count", 60),
+    // Bonus for winning the rank comparison, when little material is left.
+    ("endgame_rank", 25),
+    // Total face value (both sides, main board) below which the endgame terms apply in full.
+    ("endgame_material", 3000),
+    // Adjudication bonus at a full capture clock (scaled by clock / 100).
+    ("clock_verdict", 400),
+    // Per attacked main-board square.
+    ("mobility", 2),
+    // Per rank a pawn advanced beyond its third rank.
+    ("pawn_advance", 8),
+];
+
+const SPLIT_PCT: usize = 9;
+const BASE_PCT: usize = 10;
+const BASE_ENTRY: usize = 11;
+const KING_COVER: usize = 12;
+const KING_HANGING: usize = 13;
+const KING_EXPOSURE: usize = 14;
+const END_COUNT: usize = 15;
+const END_RANK: usize = 16;
+const END_MATERIAL: usize = 17;
+const CLOCK_VERDICT: usize = 18;
+const MOBILITY: usize = 19;
+const PAWN_ADVANCE: usize = 20;
+
+#[inline(always)]
+fn p(i: usize) -> i32 {
+    PARAMS[i].1
+}
+
+/// Face value of a kind (centipawns).
+#[inline(always)]
+pub fn face(kind: Kind) -> i32 {
+    p(kind.index())
+}
+
+/// Net value of a kind when captured with a free base (face minus the returned share of its
+/// components): what the owner really loses. Used for move ordering.
+pub fn net_value(kind: Kind) -> i32 {
+    face(kind) - give_back(kind.components(), 3)
+}
+
+/// The returned share of the best `free` components of `parts`.
+fn give_back(parts: Parts, free: u32) -> i32 {
+    let mut vals: [i32; 3] = [0; 3];
+    for (i, k) in Parts::KINDS.iter().enumerate() {
+        if parts.0 & (1 << i) != 0 {
+            vals[i] = face(*k);
+        }
+    }
+    vals.sort_unstable_by(|a, b| b.cmp(a));
+    let sum: i32 = vals.iter().take(free as usize).sum();
+    sum * p(SPLIT_PCT) / 100
+}
+
+/// The terms of one side (White's view is the caller's business).
+#[derive(Default, Debug, Clone, Copy)]
+struct SideTerms {
+    material: i32,
+    base: i32,
+    king: i32,
+    activity: i32,
+}
+
+fn side_terms(pos: &Mitosis, side: Color, attacks: [u128; 2]) -> SideTerms {
+    let t = &*TABLES;
+    let mut s = SideTerms::default();
+    let free = pos.free_base(side).count();
+    let own = pos.color_bb(side);
+    let occ = pos.occupied();
+    let mut minors_at_stake = 0;
+    for kind in Kind::ALL {
+        let bb = pos.pieces(side, kind);
+        let on_main = (bb & MAIN).count() as i32;
+        let in_base = (bb & BASES).count() as i32;
+        let net = face(kind) - give_back(kind.components(), free);
+        s.material += on_main * net;
+        s.base += in_base * face(kind) * p(BASE_PCT) / 100;
+        if kind.is_minor() {
+            minors_at_stake += (on_main + in_base) * face(kind);
+            for sq in (bb & BASES).iter() {
+                let entry = t.attacks(side, kind, sq, occ) & MAIN & !own;
+                s.base += entry.count() as i32 * p(BASE_ENTRY);
+            }
+        }
+    }
+    // Pending parts will stand in the base (as many as fit).
+    if side == pos.stm() && !pos.pending().is_empty() {
+        let mut vals: Vec<i32> = Parts::KINDS
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| pos.pending().0 & (1 << i) != 0)
+            .map(|(_, k)| face(*k))
+            .collect();
+        vals.sort_unstable_by(|a, b| b.cmp(a));
+        let placed: i32 = vals.iter().take(free as usize).sum();
+        s.base += placed * p(BASE_PCT) / 100;
+        minors_at_stake += placed;
+    }
+    let me = side.index();
+    let kings = pos.pieces(side, Kind::King);
+    if kings != 0 {
+        let ksq = kings.lsb();
+        let approach = (t.king(ksq) | t.knight(ksq)) & MAIN;
+        let covered = approach & attacks[me];
+        let cover_n = covered.count() as i32;
+        s.king += cover_n * p(KING_COVER);
+        let n = approach.count().max(1) as i32;
+        s.king -= minors_at_stake * p(KING_EXPOSURE) / 100 * (n - cover_n) / n;
+        // Can an enemy piece take the King from a square we do not cover?
+        let their_king = pos.pieces(!side, Kind::King);
+        let king_steps = if their_king == 0 {
+            0
+        } else {
+            t.king(their_king.lsb())
+        };
+        let mut hanging = false;
+        let threatened = (attacks[1 - me] | king_steps) & kings != 0;
+        for kind in Kind::ALL {
+            if !threatened {
+                break;
+            }
+            for from in pos.pieces(!side, kind).iter() {
+                if t.attacks(!side, kind, from, occ) & kings != 0
+                    && (BASES.has(from) || !pos.attacked_by(side, from))
+                {
+                    hanging = true;
+                    break;
+                }
+            }
+            if hanging {
+                break;
+            }
+        }
+        if hanging {
+            s.king -= (minors_at_stake + face(Kind::King)) * p(KING_HANGING) / 100;
+        }
+    }
+    s.activity += (attacks[me] & MAIN).count() as i32 * p(MOBILITY);
+    for sq in pos.pieces(side, Kind::Pawn).iter() {
+        let row = (sq / 9) as i32;
+        let advance = match side {
+            Color::White => row - 3,
+            Color::Black => 7 - row,
+        };
+        s.activity += advance.max(0) * p(PAWN_ADVANCE);
+    }
+    s
+}
+
+/// The endgame term from White's view: piece count and rank lead, faded in as material goes,
+/// plus the verdict of the capture clock as it nears 100 plies.
+fn endgame(pos: &Mitosis) -> i32 {
+    let mut total = 0;
+    for side in Color::ALL {
+        for k in Kind::ALL {
+            total += pos.main_kind_count(side, k) as i32 * face(k);
+        }
+    }
+    let lim = p(END_MATERIAL);
+    let weight = ((lim - total).max(0) * 100 / lim).min(100);
+    let verdict = adjudicate(pos).0;
+    let sign = match verdict {
+        Verdict::Win(Color::White) => 1,
+        Verdict::Win(Color::Black) => -1,
+        Verdict::Draw => 0,
+    };
+    let count = pos.main_count(Color::White) as i32 - pos.main_count(Color::Black) as i32;
+    let mut e = (count * p(END_COUNT) + sign * p(END_RANK)) * weight / 100;
+    let clock = i32::from(pos.clock().min(CLOCK_LIMIT));
+    e += sign * p(CLOCK_VERDICT) * clock * clock / (100 * 100);
+    e
+}
+
+fn terms(pos: &Mitosis) -> ([SideTerms; 2], i32) {
+    let attacks = [
+        pos.attack_map(Color::White, false),
+        pos.attack_map(Color::Black, false),
+    ];
+    (
+        [
+            side_terms(pos, Color::White, attacks),
+            side_terms(pos, Color::Black, attacks),
+        ],
+        endgame(pos),
+    )
+}
+
+fn total(t: &SideTerms) -> i32 {
+    t.material + t.base + t.king + t.activity
+}
+
+/// Static evaluation in centipawns from the side to move's point of view.
+pub fn evaluate(pos: &Mitosis) -> i32 {
+    let ([w, b], e) = terms(pos);
+    let white = total(&w) - total(&b) + e;
+    white * pos.stm().sign()
+}
+
+/// The evaluation term by term, for the `eval` command.
+pub fn report(pos: &Mitosis) -> String {
+    let ([w, b], e) = terms(pos);
+    let row = |name: &str, a: i32, c: i32| {
+        format!(
+            "  {name:<22} white {a:>6}  black {c:>6}  net {:>6}\n",
+            a - c
+        )
+    };
+    let mut s = String::from("Mitosis terms (centipawns)\n");
+    s.push_str(&row("material (split)", w.material, b.material));
+    s.push_str(&row("bases and pending", w.base, b.base));
+    s.push_str(&row("king protection", w.king, b.king));
+    s.push_str(&row("activity", w.activity, b.activity));
+    s.push_str(&format!("  {:<22} net {e:>6}\n", "endgame/adjudication"));
+    s.push_str(&format!(
+        "\nFinal evaluation (white): {}\nFinal evaluation (side to move): {}",
+        total(&w) - total(&b) + e,
+        evaluate(pos)
+    ));
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::Game;
+
+    #[test]
+    fn split_value_makes_majors_cheaper_and_minors_whole() {
+        // A Queen's loss gives back R+B: net value below face; a Rook gives nothing back.
+        assert!(net_value(Kind::Queen) < face(Kind::Queen));
+        assert_eq!(net_value(Kind::Rook), face(Kind::Rook));
+        // With a full base, nothing comes back: the major counts at face value.
+        let full =
+            Mitosis::from_fen("***3***/4k4/9/9/9/4Q4/9/9/9/4K4/***RBN***[-] w - - 0 1").unwrap();
+        let open =
+            Mitosis::from_fen("***3***/4k4/9/9/9/4Q4/9/9/9/4K4/***3***[-] w - - 0 1").unwrap();
+        let q_full = side_terms(&full, Color::White, [0, 0]).material;
+        let q_open = side_terms(&open, Color::White, [0, 0]).material;
+        assert_eq!(q_full - q_open, give_back(Kind::Queen.components(), 3));
+    }
+
+    /// The colour-flipped FEN: rows reversed, case swapped, side swapped.
+    fn mirror(fen: &str) -> String {
+        let f: Vec<&str> = fen.split(' ').collect();
+        let (board, hand) = f[0].split_once('[').unwrap();
+        let swap = |t: &str| -> String {
+            t.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        };
+        let rows: Vec<String> = board.split('/').rev().map(swap).collect();
+        let side = if f[1] == "w" { "b" } else { "w" };
+        format!(
+            "{}[{} {side} - - {} {}",
+            rows.join("/"),
+            swap(hand),
+            f[4],
+            f[5]
+        )
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric() {
+        for fen in [
+            "***rb1***/c1qgk1q1c/pp1pp1ppp/2p2pa2/9/9/4P4/9/PPPP1PPPP/C1QGK1QAC/***N2***[-] b - - 0 8",
+            "***1n1***/k8/9/5Q3/9/9/9/7p1/9/4K4/***3***[rb] b - - 0 1",
+            "***3***/4k4/2p6/9/3r5/5P3/9/2B6/4K4/9/***3***[-] w - - 70 30",
+        ] {
+            let a = Mitosis::from_fen(fen).unwrap();
+            let b = Mitosis::from_fen(&mirror(fen)).unwrap();
+            assert_eq!(evaluate(&a), evaluate(&b), "{fen}");
+            assert!(report(&a).contains("king protection"));
+        }
+    }
+}

@@ -1,0 +1,268 @@
+//! Mitosis Chess (rules/mitosis.md): a 9x9 board with three-square bases behind each side,
+//! majors (General, Queen, Chancellor, Archbishop) that split into their minor components when
+//! captured, a non-royal King whose loss removes every minor of its side, and end rules by
+//! piece count and rank.
+//!
+//! - [`types`]: kinds, pieces, the packed ply;
+//! - [`position`]: bitboards, move generation, make/unmake (splitting, placement, King loss);
+//! - [`fen`]: FEN with `*` cells and the pending hand, move tokens;
+//! - [`rules`]: the end of the game (rules/mitosis.md 6);
+//! - [`eval`]: the evaluator.
+//!
+//! Plies: a placement of pending components is its own ply that keeps the side to move
+//! (design.md "Plies and turns"); the protocol joins it with the board move that follows into
+//! one turn `R@d10,B@f10;d10d4` (rules/mitosis.md 4 [D4]).
+
+pub mod eval;
+pub mod fen;
+pub mod position;
+pub mod rules;
+pub mod types;
+
+pub use fen::START_FEN;
+pub use position::Mitosis;
+pub use types::{Kind, Move, Parts, Piece};
+
+use crate::core::geometry::BOARD_MITOSIS;
+use crate::core::{Bitboard, Color, MoveList, Square};
+use crate::variants::{FenError, Game, MoveError, Outcome, Terminal, VariantInfo};
+use position::{BASE_SQUARES, MAIN, TABLES};
+
+impl Mitosis {
+    /// Appends the legal placements of the pending components (rules/mitosis.md 4, 6): all of
+    /// them when the side to move has a board move already, else those after which a placed
+    /// piece can move (placed pieces only add moves: base pieces block no line).
+    fn legal_placements(&self, list: &mut MoveList<Move>) {
+        let mut scratch = MoveList::new();
+        self.board_moves(&mut scratch, false);
+        let any_board_move = !scratch.is_empty();
+        scratch.clear();
+        self.placements(&mut scratch);
+        let us = self.stm();
+        let occ = self.occupied();
+        let free = MAIN & !self.color_bb(us);
+        for &m in &scratch {
+            let ok = any_board_move
+                || BASE_SQUARES[us.index()]
+                    .iter()
+                    .enumerate()
+                    .any(|(i, &sq)| match m.slot(i) {
+                        Some(k) => TABLES.attacks(us, k, sq as usize, occ) & free != 0,
+                        None => false,
+                    });
+            if ok {
+                list.push(m);
+            }
+        }
+    }
+
+    /// A human-readable board (rank 10 at the top, bases marked).
+    pub fn board_diagram(&self) -> String {
+        let mut s = String::new();
+        for row in (0..11).rev() {
+            s.push_str(&format!("{:>3} ", row));
+            for file in 0..9 {
+                let sq = (row * 9 + file) as Square;
+                let c = if !BOARD_MITOSIS.is_square(sq) {
+                    ' '
+                } else {
+                    self.piece_at(sq).map_or('.', |p| p.fen_char())
+                };
+                s.push(' ');
+                s.push(c);
+            }
+            s.push('\n');
+        }
+        s.push_str("     a b c d e f g h i\n");
+        s
+    }
+}
+
+impl Game for Mitosis {
+    type Move = Move;
+
+    const INFO: VariantInfo = VariantInfo {
+        name: "mitosis",
+        files: 9,
+        ranks: 11,
+        pocket: true,
+        portions: 2,
+    };
+
+    const MULTI_PLY_TURNS: bool = true;
+
+    /// Start, an opening, a middlegame with base pieces, a pending split, an endgame.
+    const BENCH_FENS: &'static [&'static str] = &[
+        START_FEN,
+        "***3***/caqgkgqac/pp1pp1ppp/2p2p3/9/9/4P4/2A6/PPPP1PPPP/C1QGKGQAC/***3***[-] w - - 0 3",
+        "***rb1***/c1qgk1q1c/pp1pp1ppp/2p2pa2/9/9/4P4/9/PPPP1PPPP/C1QGK1QAC/***N2***[-] b - - 0 8",
+        "***1n1***/k8/9/5Q3/9/9/9/7p1/9/4K4/***3***[rb] b - - 0 1",
+        "***3***/4k4/2p6/9/3r5/5P3/9/2B6/4K4/9/***3***[-] w - - 0 30",
+    ];
+
+    fn startpos() -> Self {
+        Mitosis::parse_fen(START_FEN).expect("start FEN is valid")
+    }
+
+    fn from_fen(fen: &str) -> Result<Self, FenError> {
+        Mitosis::parse_fen(fen)
+    }
+
+    fn fen(&self) -> String {
+        self.to_fen()
+    }
+
+    #[inline(always)]
+    fn side_to_move(&self) -> Color {
+        self.stm()
+    }
+
+    fn legal_moves(&self, list: &mut MoveList<Move>) {
+        if self.pending().is_empty() {
+            self.board_moves(list, false);
+        } else {
+            self.legal_placements(list);
+        }
+    }
+
+    fn tactical_moves(&self, list: &mut MoveList<Move>) {
+        if self.pending().is_empty() {
+            self.board_moves(list, true);
+        } else {
+            self.legal_placements(list);
+        }
+    }
+
+    #[inline(always)]
+    fn make(&mut self, m: Move) {
+        Mitosis::make(self, m);
+    }
+
+    #[inline(always)]
+    fn unmake(&mut self) {
+        Mitosis::unmake(self);
+    }
+
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Captures, promotions, and placements (a pending node has nothing else).
+    fn is_tactical(&self, m: Move) -> bool {
+        m.is_placement() || m.promotion().is_some() || m.is_ep() || self.piece_at(m.to()).is_some()
+    }
+
+    /// MVV-LVA on the evaluator's split-aware values.
+    fn tactical_order(&self, m: Move) -> i32 {
+        if m.is_placement() {
+            return 0;
+        }
+        let victim = self
+            .piece_at(m.to())
+            .map_or(if m.is_ep() { 100 } else { 0 }, |p| eval::net_value(p.kind));
+        let attacker = self
+            .piece_at(m.from())
+            .map_or(0, |p| eval::net_value(p.kind));
+        let promo = m.promotion().map_or(0, eval::net_value);
+        victim * 16 - attacker / 8 + promo
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    fn eval_report(&self) -> String {
+        eval::report(self)
+    }
+
+    /// The bare rule and the one-piece wins (rules/mitosis.md 6.1-6.2): the win rules perft
+    /// applies (protocol.md 5).
+    fn decided(&self) -> Option<Terminal> {
+        match rules::material_verdict(self) {
+            Some((rules::Verdict::Win(side), _)) => Some(if side == self.stm() {
+                Terminal::Win
+            } else {
+                Terminal::Loss
+            }),
+            _ => None,
+        }
+    }
+
+    /// Every rule the search applies: [`Game::decided`], the draws of 6.1-6.2 and the capture
+    /// clock adjudication of 6.3.
+    fn search_decided(&self) -> Option<Terminal> {
+        let v = rules::material_verdict(self)
+            .map(|(v, _)| v)
+            .or_else(|| (self.clock() >= rules::CLOCK_LIMIT).then(|| rules::adjudicate(self).0));
+        v.map(|v| v.terminal(self.stm()))
+    }
+
+    fn no_moves_terminal(&self) -> Terminal {
+        rules::adjudicate(self).0.terminal(self.stm())
+    }
+
+    /// The draws of rules/mitosis.md 6.1-6.2 (no pieces, same lone piece) and a clock
+    /// adjudication that ends level; no repetition rule (6.5).
+    fn is_draw(&self, _plies_from_root: usize) -> bool {
+        matches!(
+            rules::material_verdict(self),
+            Some((rules::Verdict::Draw, _))
+        ) || (self.clock() >= rules::CLOCK_LIMIT
+            && rules::adjudicate(self).0 == rules::Verdict::Draw)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        rules::outcome(self)
+    }
+
+    /// Null moves only without pending parts and with some pieces besides pawns and King
+    /// (zugzwang then is rare: the no-legal-move rule needs every piece blocked).
+    fn null_move_allowed(&self) -> bool {
+        let us = self.stm();
+        self.pending().is_empty()
+            && (self.color_bb(us) & !(self.pieces(us, Kind::Pawn) | self.pieces(us, Kind::King)))
+                .count()
+                >= 2
+    }
+
+    fn make_null(&mut self) {
+        Mitosis::make_null(self);
+    }
+
+    /// Tokens of rules/mitosis.md 7: `e2e5`, `d0d4`, `e8e9r`, placements `R@d10,B@f10`.
+    fn parse_move(&self, token: &str) -> Result<Move, MoveError> {
+        let mut list = MoveList::new();
+        self.legal_moves(&mut list);
+        self.parse_token(token, &list)
+    }
+
+    fn move_token(&self, m: Move) -> String {
+        self.token(m)
+    }
+
+    fn display(&self) -> String {
+        let pending = if self.pending().is_empty() {
+            "none".to_string()
+        } else {
+            Parts::KINDS
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| self.pending().0 & (1 << i) != 0)
+                .map(|(_, k)| k.letter().to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        format!(
+            "{}\nFen: {}\nKey: {:016X}\nSide to move: {:?} ({})\nPending parts to place: {pending}\nMain-board pieces: white {} black {}\nCapture clock: {}",
+            self.board_diagram(),
+            self.fen(),
+            self.key(),
+            self.stm(),
+            if self.pending().is_empty() { "board move" } else { "placement, then a board move" },
+            self.main_count(Color::White),
+            self.main_count(Color::Black),
+            self.clock()
+        )
+    }
+}
