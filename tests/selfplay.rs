@@ -154,7 +154,11 @@ fn mystic_search_blocks_a_check_with_a_purchase() {
 #[test]
 fn go_perft_matches_the_suites() {
     let mut e = Engine::start();
-    for (variant, file) in [("chess", "chess.perft"), ("mystic", "mystic.perft")] {
+    for (variant, file) in [
+        ("chess", "chess.perft"),
+        ("mystic", "mystic.perft"),
+        ("muster", "muster.perft"),
+    ] {
         let path = format!("{}/tests/perft/{file}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).unwrap();
         e.send(&format!("setoption name UCI_Variant value {variant}"));

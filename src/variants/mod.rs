@@ -9,6 +9,7 @@ use std::fmt::Debug;
 use crate::core::{Color, MoveList};
 
 pub mod chess;
+pub mod muster;
 pub mod mystic;
 
 /// A ply's compact representation. `Default` is the null move (never legal); `pack` gives the
@@ -263,7 +264,31 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     fn import_move(&self, text: &str) -> Result<Self::Move, MoveError> {
         self.parse_move(text)
     }
+
+    /// First words of the variant's own protocol commands (protocol lines that are no
+    /// protocol.md command, e.g. a pre-game negotiation). Default: none. The protocol hands a
+    /// line starting with one of them to [`Game::variant_command`].
+    const COMMANDS: &'static [&'static str] = &[];
+
+    /// Runs one of the variant's own protocol commands (see [`Game::COMMANDS`]) at the current
+    /// position `self`. `probe` is the engine's search: it searches the given position of this
+    /// variant within a node budget and returns the score in centipawns from the point of view
+    /// of that position's side to move (mates as +-[`PROBE_MATE`]). Returns the answer
+    /// line(s) to print.
+    ///
+    /// Errors: a message for `info string error` (malformed or illegal arguments).
+    fn variant_command(
+        &self,
+        line: &str,
+        probe: &mut dyn FnMut(&Self, u64) -> i32,
+    ) -> Result<String, String> {
+        let _ = probe;
+        Err(format!("unknown command '{line}'"))
+    }
 }
+
+/// The score [`Game::variant_command`]'s probe reports for a won position (centipawns).
+pub const PROBE_MATE: i32 = 32_000;
 
 /// Splits `1.e4 e5 2.Nf3 ... 1-0` into move words: move numbers (`12.`, `12...`) and result
 /// tokens are dropped.
@@ -287,17 +312,20 @@ pub enum Variant {
     Chess,
     /// Mystic Chess (rules/mystic.md).
     Mystic,
+    /// Muster Chess (rules/muster.md).
+    Muster,
 }
 
 impl Variant {
     /// Every implemented variant, in the order `UCI_Variant` lists them.
-    pub const ALL: &'static [Variant] = &[Variant::Chess, Variant::Mystic];
+    pub const ALL: &'static [Variant] = &[Variant::Chess, Variant::Mystic, Variant::Muster];
 
     /// The protocol name (`UCI_Variant` value).
     pub fn name(self) -> &'static str {
         match self {
             Variant::Chess => chess::Chess::INFO.name,
             Variant::Mystic => mystic::Mystic::INFO.name,
+            Variant::Muster => muster::Muster::INFO.name,
         }
     }
 
@@ -308,6 +336,7 @@ impl Variant {
         match lower.as_str() {
             "chess" | "standard" | "normal" => Some(Variant::Chess),
             "mystic" => Some(Variant::Mystic),
+            "muster" => Some(Variant::Muster),
             _ => None,
         }
     }
@@ -329,6 +358,10 @@ macro_rules! with_variant {
             }
             $crate::variants::Variant::Mystic => {
                 type $G = $crate::variants::mystic::Mystic;
+                $body
+            }
+            $crate::variants::Variant::Muster => {
+                type $G = $crate::variants::muster::Muster;
                 $body
             }
         }

@@ -1,0 +1,564 @@
+//! Muster Chess (rules/muster.md): armies, the start position, generalised pawns and castling,
+//! the FEN, the worked examples E1-E10b of section 8, the start-in-check rule (D3), and
+//! make/unmake and token properties over random playouts.
+
+use menagerie::core::zobrist::SplitMix64;
+use menagerie::core::{Color, MoveList};
+use menagerie::perft::perft;
+use menagerie::variants::chess::{Chess, Kind, MoveKind};
+use menagerie::variants::muster::{Army, Muster, START_FEN};
+use menagerie::variants::{Game, GameResult, MoveError};
+
+fn pos(fen: &str) -> Muster {
+    Muster::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn tokens(p: &Muster) -> Vec<String> {
+    let mut l = MoveList::new();
+    p.legal_moves(&mut l);
+    let mut v: Vec<String> = l.iter().map(|&m| p.move_token(m)).collect();
+    v.sort();
+    v
+}
+
+fn sorted(list: &str) -> Vec<String> {
+    let mut v: Vec<String> = list.split_whitespace().map(String::from).collect();
+    v.sort();
+    v
+}
+
+fn play(p: &mut Muster, moves: &str) {
+    for t in moves.split_whitespace() {
+        let m = p
+            .parse_move(t)
+            .unwrap_or_else(|e| panic!("{t} in {}: {e}", p.fen()));
+        p.make(m);
+    }
+}
+
+fn placement(p: &Muster) -> String {
+    p.fen().split(' ').next().unwrap().to_string()
+}
+
+fn castles(p: &Muster) -> Vec<String> {
+    let mut l = MoveList::new();
+    p.legal_moves(&mut l);
+    let mut v: Vec<String> = l
+        .iter()
+        .filter(|m| m.kind() == MoveKind::Castle)
+        .map(|&m| p.move_token(m))
+        .collect();
+    v.sort();
+    v
+}
+
+// ---------------------------------------------------------------- section 8: worked examples
+
+#[test]
+fn e1_castling_in_four_directions() {
+    // rules/muster.md 8 E1 (5.1, 5.2: horizontal both ways, vertical down (swap) and up).
+    let p = pos("4k3/8/8/8/4R3/8/R3K2R/4R3 w e1a2h2e4 - 0 1");
+    assert_eq!(tokens(&p).len(), 49);
+    assert_eq!(castles(&p), sorted("e2c2 e2g2 e2e1 e2e4"));
+    for (token, after) in [
+        ("e2c2", "4k3/8/8/8/4R3/8/2KR3R/4R3"),
+        ("e2g2", "4k3/8/8/8/4R3/8/R4RK1/4R3"),
+        ("e2e1", "4k3/8/8/8/4R3/8/R3R2R/4K3"),
+        ("e2e4", "4k3/8/8/8/4K3/4R3/R6R/4R3"),
+    ] {
+        let mut q = p.clone();
+        play(&mut q, token);
+        assert_eq!(placement(&q), after, "{token}");
+        // 5.4: castling removes all of White's rights.
+        assert!(q.fen().contains(" b - "), "{token}: {}", q.fen());
+    }
+}
+
+#[test]
+fn e2_adjacent_rooks_swap() {
+    // rules/muster.md 8 E2 (5.2: d = 1 swaps King and rook).
+    let p = pos("4k3/8/8/8/8/8/8/3RKR2 w d1f1 - 0 1");
+    assert_eq!(
+        tokens(&p),
+        sorted(
+            "d1a1 d1b1 d1c1 d1d2 d1d3 d1d4 d1d5 d1d6 d1d7 d1d8 e1d1 e1d2 e1e2 e1f1 e1f2 \
+             f1f2 f1f3 f1f4 f1f5 f1f6 f1f7 f1f8 f1g1 f1h1"
+        )
+    );
+    assert_eq!(castles(&p), sorted("e1d1 e1f1"));
+    let mut q = p.clone();
+    play(&mut q, "e1d1");
+    assert_eq!(placement(&q), "4k3/8/8/8/8/8/8/3KRR2");
+}
+
+#[test]
+fn e3_castling_over_seven_squares() {
+    // rules/muster.md 8 E3 (5.2: d = 7, the King moves 3, the rook lands beside it).
+    let p = pos("4k3/8/8/8/8/8/8/R6K w a1 - 0 1");
+    assert_eq!(
+        tokens(&p),
+        sorted(
+            "a1a2 a1a3 a1a4 a1a5 a1a6 a1a7 a1a8 a1b1 a1c1 a1d1 a1e1 a1f1 a1g1 h1e1 h1g1 h1g2 h1h2"
+        )
+    );
+    let mut q = p.clone();
+    play(&mut q, "h1e1");
+    assert_eq!(placement(&q), "4k3/8/8/8/8/8/8/4KR2");
+    // 5.3: the King-onto-rook alias names the same castling.
+    assert_eq!(p.parse_move("h1a1"), p.parse_move("h1e1"));
+}
+
+#[test]
+fn e3b_castling_over_six_squares() {
+    // rules/muster.md 8 E3b (5.2: d = 6).
+    let p = pos("4k3/8/8/8/8/8/8/1K5R w h1 - 0 1");
+    assert_eq!(
+        tokens(&p),
+        sorted(
+            "b1a1 b1a2 b1b2 b1c1 b1c2 b1e1 h1c1 h1d1 h1e1 h1f1 h1g1 h1h2 h1h3 h1h4 h1h5 h1h6 h1h7 h1h8"
+        )
+    );
+    let mut q = p.clone();
+    play(&mut q, "b1e1");
+    assert_eq!(placement(&q), "4k3/8/8/8/8/8/8/3RK3");
+}
+
+#[test]
+fn e4_castling_through_attacked_squares_is_illegal() {
+    // rules/muster.md 8 E4 (5.1 condition 4: passed squares attacked now).
+    let p = pos("4kr2/8/8/1b6/4R3/8/8/R3K2R w a1h1e4 - 0 1");
+    assert_eq!(tokens(&p).len(), 35);
+    assert_eq!(castles(&p), vec!["e1c1".to_string()]);
+}
+
+#[test]
+fn e5_pawns_on_the_first_rank() {
+    // rules/muster.md 8 E5 (4.1: 1-3 squares from rank 1, never jumping; 2.2 D1).
+    let p = pos("4k3/8/8/8/8/2n3P1/4P3/P1P1K3 w - - 0 1");
+    assert_eq!(
+        tokens(&p),
+        sorted("a1a2 a1a3 a1a4 c1c2 e1d2 e1f1 e1f2 e2e3 e2e4 g3g4")
+    );
+}
+
+#[test]
+fn e6_en_passant_on_both_passed_squares() {
+    // rules/muster.md 8 E6 (4.3: x1 -> x4 makes x2 and x3 en passant squares).
+    let mut p = pos("4k3/8/8/8/1p6/1p6/8/P3K3 w - - 0 1");
+    play(&mut p, "a1a4");
+    assert_eq!(p.fen(), "4k3/8/8/8/Pp6/1p6/8/4K3 b - a2a3 0 1");
+    assert_eq!(
+        tokens(&p),
+        sorted("b3a2 b3b2 b4a3 e8d7 e8d8 e8e7 e8f7 e8f8")
+    );
+    // Both captures remove the pawn on a4, whatever the capturer's rank.
+    for token in ["b3a2", "b4a3"] {
+        let mut q = p.clone();
+        play(&mut q, token);
+        assert_eq!(q.board().pieces(Color::White, Kind::Pawn), 0, "{token}");
+    }
+    // The FEN with the en passant field reproduces the same moves.
+    assert_eq!(tokens(&pos(&p.fen())), tokens(&p));
+}
+
+#[test]
+fn e7_en_passant_after_a_push_from_the_first_rank() {
+    // rules/muster.md 8 E7 (4.3: x1 -> x3, capture on x2 removes the pawn on x3).
+    let mut p = pos("4k3/8/8/8/8/1p6/8/P3K3 w - - 0 1");
+    play(&mut p, "a1a3");
+    assert_eq!(p.fen(), "4k3/8/8/8/8/Pp6/8/4K3 b - a2 0 1");
+    assert_eq!(tokens(&p), sorted("b3a2 b3b2 e8d7 e8d8 e8e7 e8f7 e8f8"));
+    play(&mut p, "b3a2");
+    assert_eq!(placement(&p), "4k3/8/8/8/8/8/p7/4K3");
+}
+
+#[test]
+fn e8_black_pawn_from_its_first_rank_and_en_passant() {
+    // rules/muster.md 8 E8, E8b (4.1 and 4.3 for Black).
+    let mut p = pos("4k2p/8/6P1/6P1/8/8/8/4K3 b - - 0 1");
+    assert_eq!(tokens(&p), sorted("e8d7 e8d8 e8e7 e8f8 h8h5 h8h6 h8h7"));
+    play(&mut p, "h8h5");
+    assert_eq!(p.fen(), "4k3/8/6P1/6Pp/8/8/8/4K3 w - h6h7 0 2");
+    assert_eq!(
+        tokens(&p),
+        sorted("e1d1 e1d2 e1e2 e1f1 e1f2 g5h6 g6g7 g6h7")
+    );
+    let mut q = p.clone();
+    play(&mut q, "g6h7");
+    assert_eq!(placement(&q), "4k3/7P/8/6P1/8/8/8/4K3");
+}
+
+#[test]
+fn e9_regular_start_is_orthodox() {
+    // rules/muster.md 8 E9 and 2 (regular army), 5.4 (castling field).
+    let p = Muster::startpos();
+    assert_eq!(p.fen(), START_FEN);
+    assert!(p.fen().contains(" a1h1a8h8 "));
+    let orthodox = Chess::startpos();
+    let mut ol = MoveList::new();
+    orthodox.legal_moves(&mut ol);
+    let mut ot: Vec<String> = ol.iter().map(|&m| orthodox.move_token(m)).collect();
+    ot.sort();
+    assert_eq!(tokens(&p), ot);
+    assert_eq!(ot.len(), 20);
+    let from_armies =
+        Muster::from_armies(&Army::regular(Color::White), &Army::regular(Color::Black));
+    assert_eq!(from_armies.fen(), START_FEN);
+}
+
+#[test]
+fn e10_check_after_the_rook_leaves() {
+    // rules/muster.md 8 E10 (5.1 condition 4: the destination is tested after the move).
+    let p = pos("4k3/8/8/8/8/8/8/4K1Rr w g1 - 0 1");
+    assert_eq!(tokens(&p), sorted("e1d1 e1d2 e1e2 e1f1 e1f2 g1f1 g1h1"));
+    assert!(castles(&p).is_empty());
+}
+
+#[test]
+fn e10b_vertical_castling_for_black() {
+    // rules/muster.md 8 E10b (5.1 vertical, 5.2 d = 2: the King lands on the rook's square).
+    let p = pos("4k3/8/4r3/8/8/8/8/K7 b e6 - 0 1");
+    let t = tokens(&p);
+    assert_eq!(t.len(), 19);
+    assert_eq!(castles(&p), vec!["e8e6".to_string()]);
+    let mut q = p.clone();
+    play(&mut q, "e8e6");
+    assert_eq!(q.fen(), "8/4r3/4k3/8/8/8/8/K7 w - - 1 2");
+}
+
+// ---------------------------------------------------------------- section 3 D3
+
+#[test]
+fn black_in_check_at_the_start_loses_at_once() {
+    // rules/muster.md 3 D3: White wins at once when Black starts in check.
+    let white = Army::parse(Color::White, "4Q3/8/8/4K3").unwrap();
+    let black = Army::parse(Color::Black, "4k3/8/8/8").unwrap();
+    let p = Muster::from_armies(&white, &black);
+    let outcome = p.outcome().expect("decided at once");
+    assert_eq!(outcome.result, GameResult::WhiteWins);
+    assert!(p.decided().is_some());
+    // The same start given as a FEN.
+    let q = pos(&p.fen());
+    assert_eq!(q.outcome().map(|o| o.result), Some(GameResult::WhiteWins));
+    // White in check at the start is an ordinary check (D3): Black's queen checks e1.
+    let white = Army::parse(Color::White, "8/8/8/4K3").unwrap();
+    let black = Army::parse(Color::Black, "4k3/8/8/4q3").unwrap();
+    let p = Muster::from_armies(&white, &black);
+    assert!(p.in_check());
+    assert_eq!(p.outcome(), None);
+    assert!(p.decided().is_none());
+}
+
+// ---------------------------------------------------------------- sections 2, 3: armies
+
+#[test]
+fn start_position_from_two_armies() {
+    // rules/muster.md 3: placement <black>/<white>, White to move, rights per 5.4.
+    let white = Army::parse(Color::White, "8/R3K3/PPPP1PPP/4R2R").unwrap();
+    let black = Army::parse(Color::White, "RNBQKBNR/PPPPPPPP/8/8")
+        .unwrap()
+        .reflected();
+    assert_eq!(black.half_fen(), "8/8/pppppppp/rnbqkbnr");
+    let p = Muster::from_armies(&white, &black);
+    // Rooks on e1 (King's file), a3 (King's rank) get rights; h1 does not.
+    assert_eq!(
+        p.fen(),
+        "8/8/pppppppp/rnbqkbnr/8/R3K3/PPPP1PPP/4R2R w e1a3a5h5 - 0 1"
+    );
+}
+
+// ---------------------------------------------------------------- section 4: pawns
+
+#[test]
+fn pawn_pushes_ignore_whether_the_pawn_moved() {
+    // rules/muster.md 4.1: a pawn that reached rank 2 from rank 1 may still push two.
+    let mut p = pos("4k3/8/8/8/8/8/8/P3K3 w - - 0 1");
+    play(&mut p, "a1a2 e8d8");
+    assert!(tokens(&p).contains(&"a2a4".to_string()));
+    play(&mut p, "a2a4");
+    assert_eq!(p.fen(), "3k4/8/8/8/P7/8/8/4K3 b - a3 0 2");
+    // From rank 3 and beyond: one square only.
+    let p = pos("4k3/8/8/8/8/P7/8/4K3 w - - 0 1");
+    assert!(!tokens(&p).contains(&"a3a5".to_string()));
+    // Never jumping: a blocker on a3 stops a1a4 and a1a3.
+    let p = pos("4k3/8/8/8/8/n7/8/P3K3 w - - 0 1");
+    let t = tokens(&p);
+    assert!(t.contains(&"a1a2".to_string()));
+    assert!(!t.contains(&"a1a3".to_string()) && !t.contains(&"a1a4".to_string()));
+}
+
+#[test]
+fn en_passant_lasts_one_move_and_respects_pins() {
+    // rules/muster.md 4.3: the ep squares are valid for the next move only.
+    let mut p = pos("4k3/8/8/8/1p6/1p6/8/P3K3 w - - 0 1");
+    play(&mut p, "a1a4 e8d8 e1d1");
+    assert!(!tokens(&p).contains(&"b4a3".to_string()));
+    // 4.3 legality by the whole move: removing the pushed pawn may open a line to the King.
+    let mut exposed = pos("8/8/8/8/R1p4k/8/8/1P2K3 w - - 0 1");
+    play(&mut exposed, "b1b4");
+    // c4xb3 removes b4: the rook a4 then attacks h4 through b4..g4.
+    assert!(!tokens(&exposed).contains(&"c4b3".to_string()));
+    let mut open = pos("8/8/8/8/2p4k/8/8/1P2K3 w - - 0 1");
+    play(&mut open, "b1b4");
+    assert!(tokens(&open).contains(&"c4b3".to_string()));
+}
+
+#[test]
+fn promotion_and_captures_from_the_first_rank() {
+    // rules/muster.md 4.2, 4.4: a rank-1 pawn captures diagonally forward; promotion on rel 8.
+    let p = pos("4k3/8/8/8/8/8/1n6/P3K3 w - - 0 1");
+    assert!(tokens(&p).contains(&"a1b2".to_string()));
+    let p = pos("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+    let t = tokens(&p);
+    for s in ["b7b8q", "b7b8r", "b7b8b", "b7b8n"] {
+        assert!(t.contains(&s.to_string()));
+    }
+}
+
+// ---------------------------------------------------------------- section 5: castling
+
+#[test]
+fn castling_rights_follow_rooks_and_kings() {
+    // rules/muster.md 5.4: moving or capturing a rook removes its right; a King move all.
+    let mut p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    assert_eq!(p.fen(), "r3k2r/8/8/8/8/8/8/R3K2R w a1h1a8h8 - 0 1");
+    play(&mut p, "a1a8");
+    assert_eq!(p.fen(), "R3k2r/8/8/8/8/8/8/4K2R b h1h8 - 0 1");
+    play(&mut p, "e8e7");
+    assert_eq!(p.fen(), "R6r/4k3/8/8/8/8/8/4K2R w h1 - 1 2");
+    // A promoted rook gets no right.
+    let mut p = pos("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+    play(&mut p, "a7a8r e8d7");
+    assert!(p.fen().contains(" w - "));
+    // Entries that name no rook on the King's rank or file are ignored.
+    let p = pos("4k3/8/8/8/8/8/1R6/4K2R w b2h1a8 - 0 1");
+    assert_eq!(p.fen(), "4k3/8/8/8/8/8/1R6/4K2R w h1 - 0 1");
+}
+
+#[test]
+fn only_the_nearest_rook_castles_and_not_through_pieces() {
+    // rules/muster.md 5.1 condition 3 and 5.2 (at most one castling per direction).
+    let p = pos("4k3/8/8/8/8/8/8/RN2K1NR w a1h1 - 0 1");
+    assert!(castles(&p).is_empty());
+    let p = pos("4k3/8/8/8/8/8/8/RR2K3 w a1b1 - 0 1");
+    assert_eq!(castles(&p), vec!["e1c1".to_string()]);
+    let mut q = p.clone();
+    play(&mut q, "e1c1");
+    assert_eq!(placement(&q), "4k3/8/8/8/8/8/8/R1KR4");
+    // Not out of check.
+    let p = pos("4k3/8/8/8/8/8/8/R3K1r1 w a1 - 0 1");
+    assert!(p.in_check());
+    assert!(castles(&p).is_empty());
+}
+
+#[test]
+fn king_step_is_the_ceiling_of_the_square_root() {
+    // rules/muster.md 5.2: d = 1 -> 1, 2..4 -> 2, 5..7 -> 3 (vertical, from e1 upwards).
+    for (rank, king, rook) in [
+        (2, "e2", "e1"), // swap
+        (3, "e3", "e2"),
+        (4, "e3", "e2"),
+        (5, "e3", "e2"),
+        (6, "e4", "e3"),
+        (7, "e4", "e3"),
+        (8, "e4", "e3"),
+    ] {
+        let rows: Vec<&str> = (1..=8)
+            .rev()
+            .map(|r| match (r, r == rank) {
+                (8, true) => "k3R3",
+                (8, false) => "k7",
+                (1, _) => "4K3",
+                (_, true) => "4R3",
+                _ => "8",
+            })
+            .collect();
+        let rook_sq = format!("e{rank}");
+        let fen = format!("{} w {rook_sq} - 0 1", rows.join("/"));
+        let mut p = pos(&fen);
+        let c = castles(&p);
+        assert_eq!(c, vec![format!("e1{king}")], "{fen}");
+        play(&mut p, &format!("e1{king}"));
+        let b = p.board();
+        let sq = |s: &str| {
+            menagerie::core::geometry::BOARD_8X8
+                .parse_square(s)
+                .unwrap()
+        };
+        assert_eq!(b.king_sq(Color::White), sq(king), "{fen}");
+        assert_eq!(
+            b.piece_at(sq(rook)).kind(),
+            Kind::Rook,
+            "{fen}: rook on {rook}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------- FEN
+
+#[test]
+fn every_fen_of_the_rules_round_trips() {
+    // rules/muster.md 5.4, 8: FENs print back identically.
+    for fen in [
+        "4k3/8/8/8/4R3/8/R3K2R/4R3 w e1a2h2e4 - 0 1",
+        "4k3/8/8/8/8/8/8/3RKR2 w d1f1 - 0 1",
+        "4k3/8/8/8/8/8/8/R6K w a1 - 0 1",
+        "4k3/8/8/8/8/8/8/1K5R w h1 - 0 1",
+        "4kr2/8/8/1b6/4R3/8/8/R3K2R w a1h1e4 - 0 1",
+        "4k3/8/8/8/8/2n3P1/4P3/P1P1K3 w - - 0 1",
+        "4k3/8/8/8/1p6/1p6/8/P3K3 w - - 0 1",
+        "4k3/8/8/8/Pp6/1p6/8/4K3 b - a2a3 0 1",
+        "4k3/8/8/8/8/Pp6/8/4K3 b - a2 0 1",
+        "4k2p/8/6P1/6P1/8/8/8/4K3 b - - 0 1",
+        "4k3/8/6P1/6Pp/8/8/8/4K3 w - h6h7 0 2",
+        "4k3/8/8/8/8/8/8/4K1Rr w g1 - 0 1",
+        "4k3/8/4r3/8/8/8/8/K7 b e6 - 0 1",
+        START_FEN,
+    ] {
+        assert_eq!(pos(fen).fen(), fen);
+    }
+    // The orthodox aliases (5.4).
+    assert_eq!(
+        pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").fen(),
+        START_FEN
+    );
+}
+
+#[test]
+fn malformed_fens_name_the_field() {
+    for (fen, field) in [
+        ("4k3/8/8/8/8/8/8 w - - 0 1", "board"),
+        ("4k3/8/8/8/8/8/8/4K2p w - - 0 1", "board"),
+        ("4k3/8/8/8/8/8/8/4K3 x - - 0 1", "side to move"),
+        ("4k3/8/8/8/8/8/8/4K3 w z9 - 0 1", "castling"),
+        ("4k3/8/8/8/8/8/8/4K3 w - a2 0 1", "en passant"),
+        ("4k3/8/8/8/Pp6/1p6/8/4K3 b - a2a4 0 1", "en passant"),
+        ("4k3/8/8/8/Pp6/1p6/8/4K3 b - a3a2 0 1", "en passant"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - x 1", "halfmove clock"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 0", "fullmove number"),
+        ("4k3/8/8/8/8/8/8/4K3", "fen"),
+    ] {
+        let e = Muster::from_fen(fen)
+            .err()
+            .unwrap_or_else(|| panic!("{fen}"));
+        assert_eq!(e.field, field, "{fen}: {e}");
+    }
+}
+
+#[test]
+fn malformed_tokens_are_errors() {
+    let p = Muster::startpos();
+    assert!(matches!(
+        p.parse_move("e2"),
+        Err(MoveError::Malformed { .. })
+    ));
+    assert!(matches!(
+        p.parse_move("e2e9"),
+        Err(MoveError::Malformed { .. })
+    ));
+    assert!(matches!(p.parse_move("e2e5"), Err(MoveError::Illegal(_))));
+}
+
+// ---------------------------------------------------------------- perft and properties
+
+#[test]
+fn regular_armies_give_orthodox_perft() {
+    // The issue: start position and Kiwipete in `muster` equal orthodox perft.
+    let mut p = Muster::startpos();
+    assert_eq!(
+        (1..=4).map(|d| perft(&mut p, d)).collect::<Vec<_>>(),
+        vec![20, 400, 8902, 197281]
+    );
+    let mut k = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    assert_eq!(
+        (1..=3).map(|d| perft(&mut k, d)).collect::<Vec<_>>(),
+        vec![48, 2039, 97862]
+    );
+}
+
+/// Start positions of unusual armies for the random playouts.
+const ARMY_FENS: &[&str] = &[
+    START_FEN,
+    "4k3/8/8/8/4R3/8/R3K2R/4R3 w e1a2h2e4 - 0 1",
+    "pppkpppp/8/3qq3/rnb2bnr/RNB2BNR/3QQ3/8/PPPKPPPP w - - 0 1",
+    "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w a1h1a8h8 - 0 1",
+    "rr2k1rr/4r3/pppp1ppp/8/8/PPPP1PPP/4R3/RR2K1RR w a1b1g1h1e2a8b8g8h8e7 - 0 1",
+    "ppppkppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPKPPP w - - 0 1",
+    "4k3/8/8/8/1p6/1p6/8/P3K3 w - - 0 1",
+];
+
+#[test]
+fn make_unmake_restores_fen_and_key_and_tokens_round_trip() {
+    // design.md "When a variant is done" 3 and 5.
+    let mut rng = SplitMix64::new(0x5eed_3a57);
+    let mut plies = 0;
+    for &fen in ARMY_FENS {
+        for _game in 0..12 {
+            let mut p = pos(fen);
+            let mut history = Vec::new();
+            for _ in 0..120 {
+                let mut list = MoveList::new();
+                p.legal_moves(&mut list);
+                if list.is_empty() || p.outcome().is_some() {
+                    break;
+                }
+                let mut seen = std::collections::HashSet::new();
+                for &m in &list {
+                    let t = p.move_token(m);
+                    assert!(seen.insert(t.clone()), "duplicate token {t} in {}", p.fen());
+                    assert_eq!(p.parse_move(&t), Ok(m), "{t} in {}", p.fen());
+                    let (f, k) = (p.fen(), p.key());
+                    p.make(m);
+                    assert_eq!(p.key(), p.compute_key(), "key after {t}");
+                    p.unmake();
+                    assert_eq!((p.fen(), p.key()), (f, k), "unmake {t}");
+                }
+                let m = list[rng.below(list.len() as u64) as usize];
+                history.push((p.fen(), p.key()));
+                p.make(m);
+                plies += 1;
+                // The FEN reproduces the position's legal moves.
+                assert_eq!(tokens(&pos(&p.fen())), tokens(&p), "{}", p.fen());
+            }
+            while let Some((f, k)) = history.pop() {
+                p.unmake();
+                assert_eq!((p.fen(), p.key()), (f, k));
+            }
+        }
+    }
+    assert!(plies > 2000, "{plies}");
+}
+
+#[test]
+fn legal_moves_never_leave_the_king_attacked() {
+    // rules/muster.md 7: a move may not leave one's own King attacked; and every pseudo-move
+    // that is legal is generated (checked against orthodox legality on the same board for the
+    // moves both rule sets share).
+    let mut rng = SplitMix64::new(7);
+    for &fen in ARMY_FENS {
+        for _ in 0..8 {
+            let mut p = pos(fen);
+            for _ in 0..80 {
+                let mut list = MoveList::new();
+                p.legal_moves(&mut list);
+                if list.is_empty() || p.decided().is_some() {
+                    break;
+                }
+                let us = p.side_to_move();
+                for &m in &list {
+                    p.make(m);
+                    let b = p.board();
+                    assert_eq!(
+                        b.attackers_to(b.king_sq(us), b.occupied(), !us),
+                        0,
+                        "{} leaves the King attacked",
+                        p.fen()
+                    );
+                    p.unmake();
+                }
+                let m = list[rng.below(list.len() as u64) as usize];
+                p.make(m);
+            }
+        }
+    }
+}
