@@ -2,12 +2,16 @@
 //! the FEN, the worked examples E1-E10b of section 8, the start-in-check rule (D3), and
 //! make/unmake and token properties over random playouts.
 
+mod common;
+
+use common::{Engine, SEARCH};
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::core::{Color, MoveList};
 use menagerie::perft::perft;
 use menagerie::variants::chess::{Chess, Kind, MoveKind};
+use menagerie::variants::muster::pregame::{choose, expected_score, propose};
 use menagerie::variants::muster::{Army, Muster, START_FEN};
-use menagerie::variants::{Game, GameResult, MoveError};
+use menagerie::variants::{Game, GameResult, MoveError, ProbeLimits};
 
 fn pos(fen: &str) -> Muster {
     Muster::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -561,4 +565,121 @@ fn legal_moves_never_leave_the_king_attacked() {
             }
         }
     }
+}
+
+// ---------------------------------------------------------------- section 3.1: the Muster
+
+/// A probe that is the static evaluation (deterministic and fast).
+fn static_probe(pos: &Muster, _: ProbeLimits) -> i32 {
+    pos.evaluate()
+}
+
+const HUGE_WHITE: &str = "QQQQQQQQ/QQQQQQQQ/PPPPPPPP/RNBQKBNR";
+const WEAK_WHITE: &str = "8/8/PPPPPPPP/4K3";
+
+#[test]
+fn choice_follows_the_two_by_two_game() {
+    // rules/muster.md 3.1: an overwhelming White army is chosen by either musterer; a weak
+    // White army brought by the engine as White is left for the regular-army swap (B).
+    let huge = Army::parse(Color::White, HUGE_WHITE).unwrap();
+    let weak = Army::parse(Color::White, WEAK_WHITE).unwrap();
+    let reg_b = Army::regular(Color::Black);
+    let mut probe = static_probe;
+    for mustered in [Color::White, Color::Black] {
+        assert_eq!(
+            choose(&huge, &reg_b, mustered, 100, &mut probe),
+            Color::White,
+            "{mustered:?}"
+        );
+    }
+    assert_eq!(
+        choose(&weak, &reg_b, Color::White, 100, &mut probe),
+        Color::Black
+    );
+    // E(X, Y) is White's expected score; D3 gives 1 when Black starts in check.
+    let limits = ProbeLimits {
+        nodes: 1,
+        movetime_ms: 1,
+    };
+    assert!(expected_score(&huge, &reg_b, limits, &mut probe) > 0.99);
+    assert!(expected_score(&weak, &reg_b, limits, &mut probe) < 0.01);
+    let checking = Army::parse(Color::White, "4Q3/8/8/4K3").unwrap();
+    let lone = Army::parse(Color::Black, "4k3/8/8/8").unwrap();
+    let mut never = |_: &Muster, _: ProbeLimits| -> i32 { panic!("no search needed") };
+    assert_eq!(expected_score(&checking, &lone, limits, &mut never), 1.0);
+}
+
+#[test]
+fn proposals_are_legal_armies_with_a_safe_king() {
+    // rules/muster.md 3.1: a proposed army is always legal; D3 filter.
+    let mut probe = static_probe;
+    for color in [Color::White, Color::Black] {
+        let army = propose(color, 150, &mut probe);
+        assert_eq!(army.color(), color);
+        let again = Army::parse(color, &army.half_fen()).expect("legal");
+        assert!(!menagerie::variants::muster::pregame::king_exposed(&again));
+    }
+}
+
+#[test]
+fn muster_commands_through_the_protocol() {
+    // rules/muster.md 3.1 (D4): propose and choose answer with the engine's own search.
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Variant value muster");
+    e.read_until(|l| l.starts_with("info string variant muster"), SEARCH);
+    for color in ["white", "black"] {
+        e.send(&format!("muster propose {color} movetime 300"));
+        let out = e.read_until(
+            |l| l.starts_with("muster army ") || l.contains("error"),
+            SEARCH,
+        );
+        let last = out.last().unwrap();
+        let half = last
+            .strip_prefix("muster army ")
+            .unwrap_or_else(|| panic!("{last}"));
+        let c = if color == "white" {
+            Color::White
+        } else {
+            Color::Black
+        };
+        Army::parse(c, half).unwrap_or_else(|err| panic!("{half}: {err}"));
+    }
+    e.send(&format!(
+        "muster choose white {HUGE_WHITE} black rnbqkbnr/pppppppp/8/8 mustered black movetime 300"
+    ));
+    let out = e.read_until(
+        |l| l.starts_with("muster choice") || l.contains("error"),
+        SEARCH,
+    );
+    assert_eq!(out.last().unwrap(), "muster choice white");
+    e.send(&format!(
+        "muster choose white {WEAK_WHITE} black rnbqkbnr/pppppppp/8/8 mustered white movetime 300"
+    ));
+    let out = e.read_until(
+        |l| l.starts_with("muster choice") || l.contains("error"),
+        SEARCH,
+    );
+    assert_eq!(out.last().unwrap(), "muster choice black");
+    // Malformed or illegal armies are named in the error.
+    for (line, why) in [
+        (
+            "muster choose white 8/8/PPPPPPPP/RNBKQBNR black rnbqkbnr/pppppppp/8/8 mustered white",
+            "files e-h",
+        ),
+        (
+            "muster choose white 8/8/PPPPPPPP/RNBQKBNR black rnbqkbnr/pppppppp/8 mustered white",
+            "bad black army",
+        ),
+        (
+            "muster choose white 8/8/PPPPPPPP/RNBQKBNR mustered white",
+            "missing 'black",
+        ),
+        ("muster propose green", "'white' or 'black'"),
+        ("muster dance", "unknown sub-command"),
+    ] {
+        e.send(line);
+        let out = e.read_until(|l| l.starts_with("info string error"), SEARCH);
+        assert!(out.last().unwrap().contains(why), "{line}: {out:?}");
+    }
+    e.assert_ready();
 }

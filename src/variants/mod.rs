@@ -272,15 +272,15 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
 
     /// Runs one of the variant's own protocol commands (see [`Game::COMMANDS`]) at the current
     /// position `self`. `probe` is the engine's search: it searches the given position of this
-    /// variant within a node budget and returns the score in centipawns from the point of view
-    /// of that position's side to move (mates as +-[`PROBE_MATE`]). Returns the answer
+    /// variant within [`ProbeLimits`] and returns the score in centipawns from the point of
+    /// view of that position's side to move (mates as +-[`PROBE_MATE`]). Returns the answer
     /// line(s) to print.
     ///
     /// Errors: a message for `info string error` (malformed or illegal arguments).
     fn variant_command(
         &self,
         line: &str,
-        probe: &mut dyn FnMut(&Self, u64) -> i32,
+        probe: &mut dyn FnMut(&Self, ProbeLimits) -> i32,
     ) -> Result<String, String> {
         let _ = probe;
         Err(format!("unknown command '{line}'"))
@@ -289,6 +289,16 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
 
 /// The score [`Game::variant_command`]'s probe reports for a won position (centipawns).
 pub const PROBE_MATE: i32 = 32_000;
+
+/// The budget of one probe search of [`Game::variant_command`]: it stops at whichever limit
+/// comes first.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ProbeLimits {
+    /// Most nodes searched.
+    pub nodes: u64,
+    /// Most milliseconds spent.
+    pub movetime_ms: u64,
+}
 
 /// Splits `1.e4 e5 2.Nf3 ... 1-0` into move words: move numbers (`12.`, `12...`) and result
 /// tokens are dropped.

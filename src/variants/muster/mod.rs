@@ -22,7 +22,9 @@ pub use position::Muster;
 use crate::core::geometry::BOARD_8X8;
 use crate::core::{Color, MoveList};
 use crate::variants::chess::{fide_outcome, Chess, Kind, Move, MoveKind};
-use crate::variants::{FenError, Game, GameResult, MoveError, Outcome, Terminal, VariantInfo};
+use crate::variants::{
+    FenError, Game, GameResult, MoveError, Outcome, ProbeLimits, Terminal, VariantInfo,
+};
 
 /// Why the game is over when the side not to move starts in check (rules/muster.md 3, D3).
 pub const START_CHECK_REASON: &str = "the side not to move starts in check";
@@ -317,7 +319,7 @@ impl Game for Muster {
     fn variant_command(
         &self,
         line: &str,
-        probe: &mut dyn FnMut(&Self, u64) -> i32,
+        probe: &mut dyn FnMut(&Self, ProbeLimits) -> i32,
     ) -> Result<String, String> {
         pregame::command(line, probe)
     }
