@@ -683,3 +683,99 @@ fn muster_commands_through_the_protocol() {
     }
     e.assert_ready();
 }
+
+// ---------------------------------------------------------------- section 7: game end
+
+#[test]
+fn every_ending_is_reached() {
+    // rules/muster.md 7: checkmate, stalemate, 50-move rule, threefold repetition,
+    // insufficient material; 3 D3: the start with the side not to move in check.
+    let reason = |fen: &str| pos(fen).outcome().map(|o| (o.result, o.reason));
+    assert_eq!(
+        reason("4k3/4Q3/4K3/8/8/8/8/8 b - - 0 1"),
+        Some((GameResult::WhiteWins, "checkmate".to_string()))
+    );
+    assert_eq!(
+        reason("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1"),
+        Some((GameResult::Draw, "stalemate".to_string()))
+    );
+    assert_eq!(
+        reason("4k3/8/8/8/8/8/8/R3K3 w - - 100 80"),
+        Some((GameResult::Draw, "fifty-move rule".to_string()))
+    );
+    assert_eq!(
+        reason("4k3/8/8/8/8/8/8/4KB2 w - - 0 1"),
+        Some((GameResult::Draw, "insufficient material".to_string()))
+    );
+    let mut p = pos("4k1n1/8/8/8/8/8/8/4K1N1 w - - 0 1");
+    play(&mut p, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
+    assert_eq!(p.outcome(), None);
+    play(&mut p, "f6g8");
+    assert_eq!(
+        p.outcome().map(|o| o.reason),
+        Some("threefold repetition".to_string())
+    );
+    // Castling rights are part of the repeated position (rules/muster.md 7).
+    let mut p = pos("r3k3/8/8/8/8/8/8/R3K3 w a1a8 - 0 1");
+    play(&mut p, "a1b1 a8b8 b1a1 b8a8 a1b1 a8b8 b1a1 b8a8");
+    assert_eq!(
+        p.outcome(),
+        None,
+        "the start had rights, the repeats do not"
+    );
+    play(&mut p, "a1b1 a8b8");
+    assert!(p.outcome().is_some());
+}
+
+#[test]
+fn endings_through_the_protocol() {
+    // design.md "When a variant is done" 7: `info string result` and `bestmove (none)`.
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Variant value muster");
+    for (fen, result) in [
+        (
+            "4k3/4Q3/4K3/8/8/8/8/8 b - - 0 1",
+            "info string result 1-0 {checkmate}",
+        ),
+        (
+            // rules/muster.md 3 D3: mustered armies with Black's King attacked at the start.
+            "4k3/8/8/8/4Q3/8/8/4K3 w - - 0 1",
+            "info string result 1-0 {the side not to move starts in check}",
+        ),
+        (
+            "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1",
+            "info string result 1/2-1/2 {stalemate}",
+        ),
+    ] {
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 3");
+        let out = e.read_until(|l| l.starts_with("bestmove"), SEARCH);
+        assert!(out.iter().any(|l| l == result), "{fen}: {out:?}");
+        assert_eq!(out.last().unwrap(), "bestmove (none)");
+    }
+}
+
+#[test]
+fn search_plays_en_passant_on_a_passed_square() {
+    // The search plays the variant's own moves: after a1a4 Black wins the pawn en passant
+    // (rules/muster.md 4.3), with either capturer.
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Variant value muster");
+    e.send("position fen 4k3/8/8/8/1p6/1p6/8/P3K3 w - - 0 1 moves a1a4");
+    e.send("go depth 4");
+    let out = e.read_until(|l| l.starts_with("bestmove"), SEARCH);
+    let best = out
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let p = {
+        let mut p = pos("4k3/8/8/8/1p6/1p6/8/P3K3 w - - 0 1");
+        play(&mut p, "a1a4");
+        p
+    };
+    assert!(p.parse_move(&best).is_ok(), "{best}");
+    assert!(best == "b3a2" || best == "b4a3", "{best}");
+}
