@@ -789,6 +789,15 @@ mod reference {
 
     type Board = [Option<(Color, Kind)>; 64];
 
+    /// (from, to, promotion, square of a pawn taken en passant, rook's castling move)
+    type Candidate = (
+        usize,
+        usize,
+        Option<Kind>,
+        Option<usize>,
+        Option<(usize, usize)>,
+    );
+
     fn sq(f: i32, r: i32) -> Option<usize> {
         ((0..8).contains(&f) && (0..8).contains(&r)).then(|| (r * 8 + f) as usize)
     }
@@ -873,14 +882,7 @@ mod reference {
         let them = !us;
         let king = (0..64).find(|&s| b[s] == Some((us, Kind::King))).unwrap();
         let mut out = Vec::new();
-        // (from, to, promotion, removed square, rook move)
-        let mut cands: Vec<(
-            usize,
-            usize,
-            Option<Kind>,
-            Option<usize>,
-            Option<(usize, usize)>,
-        )> = Vec::new();
+        let mut cands: Vec<Candidate> = Vec::new();
         let fwd = if us == Color::White { 1 } else { -1 };
         let rel = |s: usize| {
             if us == Color::White {
