@@ -570,8 +570,8 @@ fn legal_moves_never_leave_the_king_attacked() {
 // ---------------------------------------------------------------- section 3.1: the Muster
 
 /// A probe that is the static evaluation (deterministic and fast).
-fn static_probe(pos: &Muster, _: ProbeLimits) -> i32 {
-    pos.evaluate()
+fn static_probe(pos: &Muster, _: ProbeLimits) -> Option<i32> {
+    Some(pos.evaluate())
 }
 
 const HUGE_WHITE: &str = "QQQQQQQQ/QQQQQQQQ/PPPPPPPP/RNBQKBNR";
@@ -601,12 +601,21 @@ fn choice_follows_the_two_by_two_game() {
         nodes: 1,
         movetime_ms: 1,
     };
-    assert!(expected_score(&huge, &reg_b, limits, &mut probe) > 0.99);
-    assert!(expected_score(&weak, &reg_b, limits, &mut probe) < 0.01);
+    assert!(expected_score(&huge, &reg_b, limits, &mut probe).unwrap() > 0.99);
+    assert!(expected_score(&weak, &reg_b, limits, &mut probe).unwrap() < 0.01);
     let checking = Army::parse(Color::White, "4Q3/8/8/4K3").unwrap();
     let lone = Army::parse(Color::Black, "4k3/8/8/8").unwrap();
-    let mut never = |_: &Muster, _: ProbeLimits| -> i32 { panic!("no search needed") };
-    assert_eq!(expected_score(&checking, &lone, limits, &mut never), 1.0);
+    let mut never = |_: &Muster, _: ProbeLimits| -> Option<i32> { panic!("no search needed") };
+    assert_eq!(
+        expected_score(&checking, &lone, limits, &mut never),
+        Some(1.0)
+    );
+    // Told to stop: the engine keeps its own army.
+    let mut stopped = |_: &Muster, _: ProbeLimits| -> Option<i32> { None };
+    assert_eq!(
+        choose(&huge, &reg_b, Color::Black, 100, &mut stopped),
+        Color::Black
+    );
 }
 
 #[test]

@@ -295,8 +295,17 @@ impl<G: Game> VariantSession for Session<G> {
 }
 
 /// One probe of a variant command: a silent single-thread search of `pos` within `limits`,
-/// its score in centipawns from the side to move (mates as +-[`PROBE_MATE`]).
-fn probe_search<G: Game>(pos: &G, limits: ProbeLimits, tt: &Tt, control: &SearchControl) -> i32 {
+/// its score in centipawns from the side to move (mates as +-[`PROBE_MATE`]); `None` once
+/// `stop` (or `quit`) was received.
+fn probe_search<G: Game>(
+    pos: &G,
+    limits: ProbeLimits,
+    tt: &Tt,
+    control: &SearchControl,
+) -> Option<i32> {
+    if control.stop.load(Ordering::SeqCst) {
+        return None;
+    }
     let limits = Limits {
         nodes: Some(limits.nodes),
         movetime: Some(limits.movetime_ms),
@@ -307,11 +316,14 @@ fn probe_search<G: Game>(pos: &G, limits: ProbeLimits, tt: &Tt, control: &Search
         ..SearchOptions::default()
     };
     let result = search::search(pos, &limits, &options, tt, control, &mut |_| {});
-    match result.score {
+    if control.stop.load(Ordering::SeqCst) {
+        return None;
+    }
+    Some(match result.score {
         Score::Cp(v) => v.clamp(-PROBE_MATE, PROBE_MATE),
         Score::Mate(n) if n > 0 => PROBE_MATE,
         Score::Mate(_) => -PROBE_MATE,
-    }
+    })
 }
 
 /// The answer to `go` at a position that is over by rule (protocol.md 4).

@@ -273,14 +273,15 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// Runs one of the variant's own protocol commands (see [`Game::COMMANDS`]) at the current
     /// position `self`. `probe` is the engine's search: it searches the given position of this
     /// variant within [`ProbeLimits`] and returns the score in centipawns from the point of
-    /// view of that position's side to move (mates as +-[`PROBE_MATE`]). Returns the answer
+    /// view of that position's side to move (mates as +-[`PROBE_MATE`]), or `None` once the
+    /// engine was told to stop (answer at once with what is known). Returns the answer
     /// line(s) to print.
     ///
     /// Errors: a message for `info string error` (malformed or illegal arguments).
     fn variant_command(
         &self,
         line: &str,
-        probe: &mut dyn FnMut(&Self, ProbeLimits) -> i32,
+        probe: &mut dyn FnMut(&Self, ProbeLimits) -> Option<i32>,
     ) -> Result<String, String> {
         let _ = probe;
         Err(format!("unknown command '{line}'"))

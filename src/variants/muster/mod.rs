@@ -319,7 +319,7 @@ impl Game for Muster {
     fn variant_command(
         &self,
         line: &str,
-        probe: &mut dyn FnMut(&Self, ProbeLimits) -> i32,
+        probe: &mut dyn FnMut(&Self, ProbeLimits) -> Option<i32>,
     ) -> Result<String, String> {
         pregame::command(line, probe)
     }

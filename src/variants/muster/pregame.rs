@@ -30,7 +30,8 @@ const PROPOSE_NODES: u64 = 4_000;
 /// The most steps of the hill-climb (the time limit usually ends it first).
 const MAX_PROPOSE_STEPS: usize = 10_000;
 
-type Probe<'a> = &'a mut dyn FnMut(&Muster, ProbeLimits) -> i32;
+/// The engine's search as handed in by the protocol (see `Game::variant_command`).
+pub type Probe<'a> = &'a mut dyn FnMut(&Muster, ProbeLimits) -> Option<i32>;
 
 fn color_word(c: Color) -> &'static str {
     match c {
@@ -115,15 +116,21 @@ pub fn command(line: &str, probe: Probe<'_>) -> Result<String, String> {
     }
 }
 
-/// White's expected score E(X, Y) (rules/muster.md 3.1) from one probe within `limits`.
-pub fn expected_score(white: &Army, black: &Army, limits: ProbeLimits, probe: Probe<'_>) -> f64 {
+/// White's expected score E(X, Y) (rules/muster.md 3.1) from one probe within `limits`;
+/// `None` when the engine was told to stop.
+pub fn expected_score(
+    white: &Army,
+    black: &Army,
+    limits: ProbeLimits,
+    probe: Probe<'_>,
+) -> Option<f64> {
     let pos = Muster::from_armies(white, black);
     if pos.king_capturable() {
-        return 1.0; // D3: White wins at once
+        return Some(1.0); // D3: White wins at once
     }
-    let v = probe(&pos, limits).clamp(-PROBE_MATE, PROBE_MATE);
+    let v = probe(&pos, limits)?.clamp(-PROBE_MATE, PROBE_MATE);
     // White is to move in a start position: the probe's view is White's.
-    1.0 / (1.0 + 10f64.powf(-(v as f64) / 400.0))
+    Some(1.0 / (1.0 + 10f64.powf(-(v as f64) / 400.0)))
 }
 
 /// Solves the 2x2 zero-sum game `a` for the row player (who maximises): the probability of
@@ -156,20 +163,23 @@ pub fn solve_2x2(a: [[f64; 2]; 2]) -> (f64, f64) {
 }
 
 /// The payoff matrix of the Muster game for the player who mustered `mustered`, rows = this
-/// player chooses W / B, columns = the other player chooses W / B (rules/muster.md 3, 3.1),
-/// from E1 = E(W, B), E2 = E(W, Reg_b), E3 = E(Reg_w, B).
+/// player chooses W / B, columns = the other player chooses W / B, from E1 = E(W, B),
+/// E2 = E(W, Reg_b), E3 = E(Reg_w, B), exactly as rules/muster.md 3.1 writes them:
+/// `[[1-E2, E1], [1-E1, E3]]` for P_W and `[[E2, E1], [1-E1, E3]]` for P_B.
 ///
-/// For the player who mustered Black, both choosing B gives it Black with B against the
-/// regular White army, worth 1 - E3 to it by the assignment table of section 3 (the text of
-/// 3.1 writes E3 there; see the note in `command`'s report).
+/// Note: the two matrices read the both-choose-B cell differently. P_W's E3 follows the table
+/// of section 3 (P_W gets the regular White army against B); P_B's E3 follows the seed's rule
+/// and the remark of 3.1 (B goes to the player who did not muster it, so P_B plays the
+/// regular White army against B). Each is implemented as written.
 pub fn payoff(mustered: Color, e1: f64, e2: f64, e3: f64) -> [[f64; 2]; 2] {
     match mustered {
         Color::White => [[1.0 - e2, e1], [1.0 - e1, e3]],
-        Color::Black => [[e2, e1], [1.0 - e1, 1.0 - e3]],
+        Color::Black => [[e2, e1], [1.0 - e1, e3]],
     }
 }
 
-/// `muster choose` (rules/muster.md 3.1): the colour of the army the engine takes.
+/// `muster choose` (rules/muster.md 3.1): the colour of the army the engine takes (its own
+/// army when told to stop before the three probes are done).
 pub fn choose(white: &Army, black: &Army, mustered: Color, ms: u64, probe: Probe<'_>) -> Color {
     let limits = ProbeLimits {
         nodes: CHOOSE_NODES,
@@ -177,9 +187,16 @@ pub fn choose(white: &Army, black: &Army, mustered: Color, ms: u64, probe: Probe
     };
     let reg_w = Army::regular(Color::White);
     let reg_b = Army::regular(Color::Black);
-    let e1 = expected_score(white, black, limits, probe);
-    let e2 = expected_score(white, &reg_b, limits, probe);
-    let e3 = expected_score(&reg_w, black, limits, probe);
+    let scores = (|| {
+        Some((
+            expected_score(white, black, limits, probe)?,
+            expected_score(white, &reg_b, limits, probe)?,
+            expected_score(&reg_w, black, limits, probe)?,
+        ))
+    })();
+    let Some((e1, e2, e3)) = scores else {
+        return mustered;
+    };
     let (p, _) = solve_2x2(payoff(mustered, e1, e2, e3));
     if p > 0.5 {
         Color::White
@@ -273,8 +290,8 @@ fn mutate(army: &Army, rng: &mut SplitMix64) -> Option<Army> {
 }
 
 /// `muster propose` (rules/muster.md 3.1): a legal army of `color` whose Muster game against
-/// the regular army has the best equilibrium value found within about `ms` milliseconds.
-/// Falls back to the regular army.
+/// the regular army has the best equilibrium value found within about `ms` milliseconds (or
+/// until the engine is told to stop). Falls back to the regular army.
 pub fn propose(color: Color, ms: u64, probe: Probe<'_>) -> Army {
     let start = Instant::now();
     let deadline = start + Duration::from_millis(ms.saturating_sub(ms / 10).max(1));
@@ -286,23 +303,27 @@ pub fn propose(color: Color, ms: u64, probe: Probe<'_>) -> Army {
         movetime_ms: deadline.saturating_duration_since(now).as_millis().max(1) as u64,
     };
     // E of the two regular armies, shared by every candidate.
-    let e_reg = expected_score(&reg_w, &reg_b, limits(Instant::now()), probe);
-    let value_of = |army: &Army, probe: Probe<'_>| -> f64 {
+    let Some(e_reg) = expected_score(&reg_w, &reg_b, limits(Instant::now()), probe) else {
+        return regular;
+    };
+    let value_of = |army: &Army, probe: Probe<'_>| -> Option<f64> {
         let l = limits(Instant::now());
         let (e1, e2, e3) = match color {
             Color::White => {
-                let e = expected_score(army, &reg_b, l, probe);
+                let e = expected_score(army, &reg_b, l, probe)?;
                 (e, e, e_reg)
             }
             Color::Black => {
-                let e = expected_score(&reg_w, army, l, probe);
+                let e = expected_score(&reg_w, army, l, probe)?;
                 (e, e_reg, e)
             }
         };
-        solve_2x2(payoff(color, e1, e2, e3)).1
+        Some(solve_2x2(payoff(color, e1, e2, e3)).1)
     };
     let mut best = regular.clone();
-    let mut best_value = value_of(&regular, probe);
+    let Some(mut best_value) = value_of(&regular, probe) else {
+        return regular;
+    };
     let mut current = regular;
     let mut current_value = best_value;
     let mut rng = SplitMix64::new(0x6d75_7374_6572 ^ color as u64);
@@ -316,7 +337,9 @@ pub fn propose(color: Color, ms: u64, probe: Probe<'_>) -> Army {
         if king_exposed(&candidate) {
             continue;
         }
-        let v = value_of(&candidate, probe);
+        let Some(v) = value_of(&candidate, probe) else {
+            break; // told to stop
+        };
         if Instant::now() >= deadline {
             break; // a probe cut short by the clock is not trusted
         }
@@ -348,6 +371,29 @@ mod tests {
         let (p, v) = solve_2x2([[0.0, 3.0], [2.0, 1.0]]);
         assert!((p - 0.25).abs() < 1e-9, "{p}");
         assert!((v - 1.5).abs() < 1e-9, "{v}");
+    }
+
+    #[test]
+    fn payoffs_are_as_written_and_punish_overwhelming_armies() {
+        // rules/muster.md 3.1, both matrices as written.
+        assert_eq!(
+            payoff(Color::White, 0.7, 0.6, 0.4),
+            [[1.0 - 0.6, 0.7], [1.0 - 0.7, 0.4]]
+        );
+        assert_eq!(
+            payoff(Color::Black, 0.7, 0.6, 0.4),
+            [[0.6, 0.7], [1.0 - 0.7, 0.4]]
+        );
+        // Against the regular army (E2 = E1 for a White musterer): an army that wins for sure
+        // is worth nothing (both players pick it and the musterer gets the regular army),
+        // an even one about half.
+        let strong = solve_2x2(payoff(Color::White, 1.0, 1.0, 0.52)).1;
+        let even = solve_2x2(payoff(Color::White, 0.52, 0.52, 0.52)).1;
+        assert!(strong < 0.01 && even > 0.45, "{strong} {even}");
+        // For a Black musterer (E3 = E1): likewise.
+        let strong = solve_2x2(payoff(Color::Black, 0.0, 0.52, 0.0)).1;
+        let even = solve_2x2(payoff(Color::Black, 0.52, 0.52, 0.52)).1;
+        assert!(strong < 0.01 && even > 0.45, "{strong} {even}");
     }
 
     #[test]
