@@ -6,6 +6,7 @@ use menagerie::perft::{divide, perft_turns, Unit};
 use menagerie::variants::chess::Chess;
 use menagerie::variants::mitosis::Mitosis;
 use menagerie::variants::mulligan_stew::Stew;
+use menagerie::variants::muster::Muster;
 use menagerie::variants::mystic::Mystic;
 use menagerie::variants::Game;
 
@@ -140,4 +141,21 @@ fn mitosis_suite() {
 )]
 fn mitosis_suite_full_depth() {
     run_suite::<Mitosis>("mitosis.perft", None);
+}
+
+/// Muster Chess (rules/muster.md): the orthodox suite with regular armies and the worked
+/// examples of section 8, up to a million nodes per position.
+#[test]
+fn muster_suite_to_a_million() {
+    run_suite::<Muster>("muster.perft", Some(1_000_000));
+}
+
+/// Every listed depth of the Muster suite (release builds only).
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "release-only: run with cargo test --release"
+)]
+fn muster_suite_full_depth() {
+    run_suite::<Muster>("muster.perft", None);
 }

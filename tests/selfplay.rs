@@ -158,6 +158,7 @@ fn go_perft_matches_the_suites() {
         ("chess", "chess.perft"),
         ("mystic", "mystic.perft"),
         ("mitosis", "mitosis.perft"),
+        ("muster", "muster.perft"),
     ] {
         let path = format!("{}/tests/perft/{file}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).unwrap();

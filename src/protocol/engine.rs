@@ -42,12 +42,25 @@ impl Engine {
     /// Runs one input line. Bad input gets exactly one `info string error ...` line and leaves
     /// the state as it was.
     pub fn handle_line(&mut self, line: &str) -> Flow {
-        let result = command::parse(line)
-            .map_err(ProtocolError::from)
-            .and_then(|cmd| match cmd {
-                Some(cmd) => self.execute(cmd),
-                None => Ok(Flow::Continue),
-            });
+        let result = match command::parse(line) {
+            // A variant's own command (Game::COMMANDS), e.g. a pre-game negotiation.
+            Err(command::CommandError::Unknown(_))
+                if line
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|w| self.session.has_command(w)) =>
+            {
+                self.session
+                    .variant_command(line.trim())
+                    .map(|()| Flow::Continue)
+            }
+            parsed => parsed
+                .map_err(ProtocolError::from)
+                .and_then(|cmd| match cmd {
+                    Some(cmd) => self.execute(cmd),
+                    None => Ok(Flow::Continue),
+                }),
+        };
         match result {
             Ok(flow) => flow,
             Err(e) => {

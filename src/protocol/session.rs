@@ -15,8 +15,8 @@ use super::turns::{group_turns, legal_turn_tokens, play_turn_token, turn_over, t
 use super::ProtocolError;
 use crate::core::MoveList;
 use crate::perft::{self, Unit};
-use crate::search::{self, InfoReport, Limits, SearchControl, SearchOptions, Tt};
-use crate::variants::{Game, GameResult, Outcome, Variant};
+use crate::search::{self, InfoReport, Limits, Score, SearchControl, SearchOptions, Tt};
+use crate::variants::{Game, GameResult, Outcome, ProbeLimits, Variant, PROBE_MATE};
 
 /// Depth of the search that completes a best turn whose PV stops mid-turn.
 const FOLLOW_UP_DEPTH: u32 = 3;
@@ -60,6 +60,13 @@ pub trait VariantSession: Send {
     /// Replaces the TT by an empty one of `hash_mb` MiB (`Hash`), freeing the old one first
     /// unless a running search still uses it.
     fn resize_tt(&mut self, hash_mb: usize);
+    /// Whether `word` starts one of the variant's own commands ([`Game::COMMANDS`]).
+    fn has_command(&self, word: &str) -> bool;
+    /// Runs a variant command ([`Game::variant_command`]) on the worker thread, its probes
+    /// searching with this session's TT; prints the answer, or `info string error ...`.
+    ///
+    /// Errors: [`ProtocolError::Busy`] while the worker runs.
+    fn variant_command(&mut self, line: &str) -> Result<(), ProtocolError>;
 }
 
 /// A new session of `variant` at its start position, with a `hash_mb` MiB TT, writing to `out`.
@@ -256,6 +263,67 @@ impl<G: Game> VariantSession for Session<G> {
         self.tt = Arc::new(Tt::new(1));
         self.tt = Arc::new(Tt::new(hash_mb));
     }
+
+    fn has_command(&self, word: &str) -> bool {
+        G::COMMANDS.contains(&word)
+    }
+
+    fn variant_command(&mut self, line: &str) -> Result<(), ProtocolError> {
+        if self.busy() {
+            return Err(ProtocolError::Busy("variant command"));
+        }
+        let (root, out, tt, line) = (
+            self.pos.clone(),
+            self.out.clone(),
+            self.tt.clone(),
+            line.to_string(),
+        );
+        let control = Arc::new(SearchControl::default());
+        let ctl = control.clone();
+        self.spawn(control, move |active| {
+            let mut probe = |pos: &G, limits: ProbeLimits| probe_search(pos, limits, &tt, &ctl);
+            let answer = catch_unwind(AssertUnwindSafe(|| root.variant_command(&line, &mut probe)))
+                .unwrap_or_else(|_| Err("internal error: the command failed".to_string()));
+            active.store(false, Ordering::SeqCst);
+            match answer {
+                Ok(text) => out.send(&text),
+                Err(message) => out.error(message),
+            }
+        });
+        Ok(())
+    }
+}
+
+/// One probe of a variant command: a silent single-thread search of `pos` within `limits`,
+/// its score in centipawns from the side to move (mates as +-[`PROBE_MATE`]); `None` once
+/// `stop` (or `quit`) was received.
+fn probe_search<G: Game>(
+    pos: &G,
+    limits: ProbeLimits,
+    tt: &Tt,
+    control: &SearchControl,
+) -> Option<i32> {
+    if control.stop.load(Ordering::SeqCst) {
+        return None;
+    }
+    let limits = Limits {
+        nodes: Some(limits.nodes),
+        movetime: Some(limits.movetime_ms),
+        ..Limits::default()
+    };
+    let options = SearchOptions {
+        move_overhead_ms: 0,
+        ..SearchOptions::default()
+    };
+    let result = search::search(pos, &limits, &options, tt, control, &mut |_| {});
+    if control.stop.load(Ordering::SeqCst) {
+        return None;
+    }
+    Some(match result.score {
+        Score::Cp(v) => v.clamp(-PROBE_MATE, PROBE_MATE),
+        Score::Mate(n) if n > 0 => PROBE_MATE,
+        Score::Mate(_) => -PROBE_MATE,
+    })
 }
 
 /// The answer to `go` at a position that is over by rule (protocol.md 4).

@@ -11,6 +11,7 @@ use crate::core::{Color, MoveList};
 pub mod chess;
 pub mod mitosis;
 pub mod mulligan_stew;
+pub mod muster;
 pub mod mutatis_mutandis;
 pub mod mystic;
 
@@ -279,6 +280,41 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     fn import_move(&self, text: &str) -> Result<Self::Move, MoveError> {
         self.parse_move(text)
     }
+
+    /// First words of the variant's own protocol commands (protocol lines that are no
+    /// protocol.md command, e.g. a pre-game negotiation). Default: none. The protocol hands a
+    /// line starting with one of them to [`Game::variant_command`].
+    const COMMANDS: &'static [&'static str] = &[];
+
+    /// Runs one of the variant's own protocol commands (see [`Game::COMMANDS`]) at the current
+    /// position `self`. `probe` is the engine's search: it searches the given position of this
+    /// variant within [`ProbeLimits`] and returns the score in centipawns from the point of
+    /// view of that position's side to move (mates as +-[`PROBE_MATE`]), or `None` once the
+    /// engine was told to stop (answer at once with what is known). Returns the answer
+    /// line(s) to print.
+    ///
+    /// Errors: a message for `info string error` (malformed or illegal arguments).
+    fn variant_command(
+        &self,
+        line: &str,
+        probe: &mut dyn FnMut(&Self, ProbeLimits) -> Option<i32>,
+    ) -> Result<String, String> {
+        let _ = probe;
+        Err(format!("unknown command '{line}'"))
+    }
+}
+
+/// The score [`Game::variant_command`]'s probe reports for a won position (centipawns).
+pub const PROBE_MATE: i32 = 32_000;
+
+/// The budget of one probe search of [`Game::variant_command`]: it stops at whichever limit
+/// comes first.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ProbeLimits {
+    /// Most nodes searched.
+    pub nodes: u64,
+    /// Most milliseconds spent.
+    pub movetime_ms: u64,
 }
 
 /// Splits `1.e4 e5 2.Nf3 ... 1-0` into move words: move numbers (`12.`, `12...`) and result
@@ -307,6 +343,8 @@ pub enum Variant {
     MulliganStew,
     /// Mitosis Chess (rules/mitosis.md).
     Mitosis,
+    /// Muster Chess (rules/muster.md).
+    Muster,
 }
 
 impl Variant {
@@ -315,6 +353,7 @@ impl Variant {
         Variant::Chess,
         Variant::MulliganStew,
         Variant::Mystic,
+        Variant::Muster,
         Variant::Mitosis,
     ];
 
@@ -325,6 +364,7 @@ impl Variant {
             Variant::Mystic => mystic::Mystic::INFO.name,
             Variant::MulliganStew => mulligan_stew::Stew::INFO.name,
             Variant::Mitosis => mitosis::Mitosis::INFO.name,
+            Variant::Muster => muster::Muster::INFO.name,
         }
     }
 
@@ -337,6 +377,7 @@ impl Variant {
             "mystic" => Some(Variant::Mystic),
             "mulliganstew" => Some(Variant::MulliganStew),
             "mitosis" => Some(Variant::Mitosis),
+            "muster" => Some(Variant::Muster),
             _ => None,
         }
     }
@@ -366,6 +407,10 @@ macro_rules! with_variant {
             }
             $crate::variants::Variant::Mitosis => {
                 type $G = $crate::variants::mitosis::Mitosis;
+                $body
+            }
+            $crate::variants::Variant::Muster => {
+                type $G = $crate::variants::muster::Muster;
                 $body
             }
         }

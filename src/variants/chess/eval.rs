@@ -487,8 +487,13 @@ pub fn evaluate(pos: &Chess) -> i32 {
 /// endgame and tapered values (centipawns) for White, Black and White minus Black, then the
 /// phase and the final score from White's and the side to move's point of view.
 pub fn report(pos: &Chess) -> String {
+    report_with(pos, &DEFAULT_PARAMS)
+}
+
+/// [`report`] with explicit parameters (variants built on chess that declare their own).
+pub fn report_with(pos: &Chess, params: &EvalParams) -> String {
     let mut table = Table::default();
-    let (total, ph) = eval_white(pos, &DEFAULT_PARAMS, &mut table);
+    let (total, ph) = eval_white(pos, params, &mut table);
     let mut out = String::new();
     out.push_str("     Term    |       White        |       Black        |       Total\n");
     out.push_str("             |   MG    EG  Taper  |   MG    EG  Taper  |   MG    EG  Taper\n");
@@ -516,7 +521,7 @@ pub fn report(pos: &Chess) -> String {
         .terms
         .iter()
         .fold(S::default(), |acc, [w, b]| acc + *w - *b);
-    let scale = eg_scale(pos, &DEFAULT_PARAMS, unscaled.eg);
+    let scale = eg_scale(pos, params, unscaled.eg);
     out.push_str(&format!(
         "Endgame scale: {scale}/64 (applied to the total's EG)\n"
     ));

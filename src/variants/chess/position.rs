@@ -182,7 +182,7 @@ impl Chess {
     }
 
     #[inline(always)]
-    fn put(&mut self, sq: u8, p: Piece) {
+    pub(crate) fn put(&mut self, sq: u8, p: Piece) {
         let b = 1u64 << sq;
         self.board[sq as usize] = p;
         self.by_kind[p.kind().index()] |= b;
@@ -191,7 +191,7 @@ impl Chess {
     }
 
     #[inline(always)]
-    fn remove(&mut self, sq: u8) -> Piece {
+    pub(crate) fn remove(&mut self, sq: u8) -> Piece {
         let p = self.board[sq as usize];
         let b = 1u64 << sq;
         self.board[sq as usize] = Piece::NONE;
@@ -202,7 +202,7 @@ impl Chess {
     }
 
     #[inline(always)]
-    fn shift(&mut self, from: u8, to: u8) {
+    pub(crate) fn shift(&mut self, from: u8, to: u8) {
         let p = self.board[from as usize];
         let b = (1u64 << from) | (1u64 << to);
         self.board[from as usize] = Piece::NONE;
@@ -225,7 +225,7 @@ impl Chess {
     }
 
     #[inline(always)]
-    fn compute_checkers(&self) -> u64 {
+    pub(crate) fn compute_checkers(&self) -> u64 {
         let us = self.stm;
         self.attackers_to(self.king_sq(us), self.occupied(), !us)
     }
@@ -460,25 +460,12 @@ impl Chess {
         self.by_kind[1] == 0 && (self.by_kind[2] & DARK == 0 || self.by_kind[2] & !DARK == 0)
     }
 
-    /// Parses a FEN (six fields; the two counters may be omitted).
+    /// Parses the placement field of a FEN (8 ranks, rank 8 first) into a position with White
+    /// to move and no rights, clocks at `0 1`; checks that each side has exactly one King.
+    /// Shared by the variants built on orthodox chess, which add their own field checks.
     ///
-    /// Errors name the field: `board` (shape, unknown letter, King count, pawns on the back
-    /// ranks), `side to move`, `castling` (unknown letter or a right without its King and Rook),
-    /// `en passant`, `halfmove clock`, `fullmove number`, or `position` (side not to move in check).
-    pub fn parse_fen(fen: &str) -> Result<Chess, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.len() < 4 {
-            return Err(FenError::new(
-                "fen",
-                format!("expected at least 4 fields, found {}", fields.len()),
-            ));
-        }
-        if fields.len() > 6 {
-            return Err(FenError::new(
-                "fen",
-                format!("expected at most 6 fields, found {}", fields.len()),
-            ));
-        }
+    /// Errors: field `board` (rank count, unknown letter, rank length, King count).
+    pub(crate) fn parse_placement(placement: &str) -> Result<Chess, FenError> {
         let mut pos = Chess {
             board: [Piece::NONE; 64],
             by_kind: [0; 6],
@@ -492,7 +479,7 @@ impl Chess {
             checkers: 0,
             stack: Vec::with_capacity(STACK_RESERVE),
         };
-        let rows: Vec<&str> = fields[0].split('/').collect();
+        let rows: Vec<&str> = placement.split('/').collect();
         if rows.len() != 8 {
             return Err(FenError::new(
                 "board",
@@ -553,6 +540,29 @@ impl Chess {
                 ));
             }
         }
+        Ok(pos)
+    }
+
+    /// Parses a FEN (six fields; the two counters may be omitted).
+    ///
+    /// Errors name the field: `board` (shape, unknown letter, King count, pawns on the back
+    /// ranks), `side to move`, `castling` (unknown letter or a right without its King and Rook),
+    /// `en passant`, `halfmove clock`, `fullmove number`, or `position` (side not to move in check).
+    pub fn parse_fen(fen: &str) -> Result<Chess, FenError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.len() < 4 {
+            return Err(FenError::new(
+                "fen",
+                format!("expected at least 4 fields, found {}", fields.len()),
+            ));
+        }
+        if fields.len() > 6 {
+            return Err(FenError::new(
+                "fen",
+                format!("expected at most 6 fields, found {}", fields.len()),
+            ));
+        }
+        let mut pos = Chess::parse_placement(fields[0])?;
         if pos.by_kind[0] & (attacks::RANK_1 | attacks::RANK_8) != 0 {
             return Err(FenError::new("board", "pawn on the first or last rank"));
         }

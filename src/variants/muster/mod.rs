@@ -1,0 +1,326 @@
+//! Muster Chess (rules/muster.md): orthodox pieces, mustered armies on the first four ranks,
+//! pawns that push up to three squares from the first rank (with en passant on every passed
+//! square), and castling with any unmoved rook on the King's rank or file.
+//!
+//! Built on the orthodox board ([`Chess`]): its legal generator supplies every piece move,
+//! capture, single push, push from the second rank and promotion; this module adds the
+//! first-rank pushes, en passant and castling ([`movegen`]), keeps the castling rights per rook
+//! square and the passed squares ([`position`]), reads and writes the FEN ([`fen`]) and the
+//! armies ([`army`]), and answers the Muster commands of the protocol ([`pregame`]).
+
+pub mod army;
+pub mod eval;
+pub mod fen;
+pub mod movegen;
+pub mod position;
+pub mod pregame;
+
+pub use army::{Army, ArmyError};
+pub use fen::START_FEN;
+pub use position::Muster;
+
+use crate::core::geometry::BOARD_8X8;
+use crate::core::{Color, MoveList};
+use crate::variants::chess::{fide_outcome, Chess, Kind, Move, MoveKind};
+use crate::variants::{
+    FenError, Game, GameResult, MoveError, Outcome, ProbeLimits, Terminal, VariantInfo,
+};
+
+/// Why the game is over when the side not to move starts in check (rules/muster.md 3, D3).
+pub const START_CHECK_REASON: &str = "the side not to move starts in check";
+
+impl Muster {
+    /// The start position of a game between two armies (rules/muster.md 3): placement
+    /// `<black>/<white>`, White to move, rights for every rook on its King's rank or file, no
+    /// en passant, clocks `0 1`.
+    pub fn from_armies(white: &Army, black: &Army) -> Muster {
+        let placement = army::start_placement(white, black);
+        let chess = Chess::parse_placement(&placement).expect("two legal armies form a board");
+        let rights = Muster::start_rights(&chess);
+        let start_capture =
+            chess.attackers_to(chess.king_sq(Color::Black), chess.occupied(), Color::White) != 0;
+        let mut pos = Muster::from_board(chess);
+        pos.rights = rights;
+        pos.start_capture = start_capture;
+        pos.extra_key = pos.compute_extra_key();
+        pos
+    }
+
+    /// Whether the side to move can capture the enemy King: only possible in a start position
+    /// (or FEN) where the side not to move is in check (rules/muster.md 3, D3).
+    pub fn king_capturable(&self) -> bool {
+        self.start_capture && self.stack.is_empty()
+    }
+
+    /// Whether the side to move has lost its King (only after taking it under D3 was not
+    /// declined: a move played from a start position that was already won).
+    #[inline(always)]
+    fn king_lost(&self) -> bool {
+        self.chess.pieces(self.chess.stm, Kind::King) == 0
+    }
+
+    fn is_checkmate_slow(&self) -> bool {
+        if self.chess.checkers == 0 {
+            return false;
+        }
+        let mut list = MoveList::new();
+        self.generate_legal(&mut list);
+        list.is_empty()
+    }
+}
+
+impl Game for Muster {
+    type Move = Move;
+
+    const INFO: VariantInfo = VariantInfo {
+        name: "muster",
+        files: 8,
+        ranks: 8,
+        pocket: false,
+        portions: 1,
+    };
+
+    /// Regular armies, Kiwipete-like castling positions, unusual armies (rank-1 pawns, many
+    /// queens, no pawns) and an endgame.
+    const BENCH_FENS: &'static [&'static str] = &[
+        START_FEN,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w a1h1a8h8 - 0 1",
+        "pppkpppp/8/3qq3/rnb2bnr/RNB2BNR/3QQ3/8/PPPKPPPP w - - 0 1",
+        "rqqqkqqr/8/8/8/8/8/8/RQQQKQQR w a1h1a8h8 - 0 1",
+        "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w a1h1a8h8 - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ];
+
+    const COMMANDS: &'static [&'static str] = &["muster"];
+
+    fn startpos() -> Self {
+        Muster::parse_fen(START_FEN).expect("start FEN is valid")
+    }
+
+    fn from_fen(fen: &str) -> Result<Self, FenError> {
+        Muster::parse_fen(fen)
+    }
+
+    fn fen(&self) -> String {
+        self.to_fen()
+    }
+
+    #[inline(always)]
+    fn side_to_move(&self) -> Color {
+        self.chess.stm
+    }
+
+    #[inline(always)]
+    fn legal_moves(&self, list: &mut MoveList<Move>) {
+        if !self.king_lost() {
+            self.generate_legal(list);
+        }
+    }
+
+    #[inline(always)]
+    fn tactical_moves(&self, list: &mut MoveList<Move>) {
+        if !self.king_lost() {
+            self.generate_tactical(list);
+        }
+    }
+
+    #[inline(always)]
+    fn make(&mut self, m: Move) {
+        self.make_move(m);
+    }
+
+    #[inline(always)]
+    fn unmake(&mut self) {
+        self.unmake_move();
+    }
+
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        self.full_key()
+    }
+
+    #[inline(always)]
+    fn in_check(&self) -> bool {
+        self.chess.checkers != 0
+    }
+
+    /// Captures (en passant included) and queen promotions; never castling, though a short
+    /// castling lands on the own rook (rules/muster.md 5.2).
+    #[inline(always)]
+    fn is_tactical(&self, m: Move) -> bool {
+        match m.kind() {
+            MoveKind::Castle => false,
+            MoveKind::EnPassant | MoveKind::PromoQueen => true,
+            _ => !self.chess.board[m.to() as usize].is_none(),
+        }
+    }
+
+    #[inline]
+    fn tactical_order(&self, m: Move) -> i32 {
+        crate::variants::chess::see::mvv_lva(&self.chess, m)
+    }
+
+    /// SEE of the orthodox board; en passant (whose victim may stand elsewhere than behind
+    /// the target square here) and castling always pass.
+    #[inline]
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        match m.kind() {
+            MoveKind::EnPassant | MoveKind::Castle => true,
+            _ => crate::variants::chess::see::see_ge(&self.chess, m, threshold),
+        }
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    fn eval_report(&self) -> String {
+        eval::report(self)
+    }
+
+    /// rules/muster.md 3 D3: the side to move can take the King at once.
+    /// A King taken after such a start is a loss for its side.
+    #[inline(always)]
+    fn decided(&self) -> Option<Terminal> {
+        if self.king_lost() {
+            Some(Terminal::Loss)
+        } else if self.start_capture && self.king_capturable() {
+            Some(Terminal::Win)
+        } else {
+            None
+        }
+    }
+
+    fn no_moves_terminal(&self) -> Terminal {
+        if self.chess.checkers != 0 {
+            Terminal::Loss
+        } else {
+            Terminal::Draw
+        }
+    }
+
+    #[inline]
+    fn is_draw(&self, plies_from_root: usize) -> bool {
+        (self.chess.halfmove >= 100 && !self.is_checkmate_slow())
+            || self.is_repetition(plies_from_root)
+            || self.chess.insufficient_material()
+    }
+
+    /// rules/muster.md 7 (orthodox end rules) and 3 D3 (a start with the side not to move in
+    /// check is won at once by the side to move).
+    fn outcome(&self) -> Option<Outcome> {
+        if self.king_capturable() {
+            return Some(Outcome {
+                result: GameResult::win_for(self.chess.stm),
+                reason: START_CHECK_REASON.into(),
+            });
+        }
+        if self.king_lost() {
+            return Some(Outcome {
+                result: GameResult::win_for(!self.chess.stm),
+                reason: "King captured".into(),
+            });
+        }
+        let mut list = MoveList::new();
+        self.generate_legal(&mut list);
+        fide_outcome(
+            self.chess.stm,
+            list.is_empty(),
+            self.chess.checkers != 0,
+            self.chess.halfmove,
+            || self.repetitions(2) >= 2,
+            || self.chess.insufficient_material(),
+        )
+    }
+
+    fn null_move_allowed(&self) -> bool {
+        let c = &self.chess;
+        let us = c.stm;
+        c.checkers == 0
+            && c.color_bb(us) & !(c.pieces(us, Kind::Pawn) | c.pieces(us, Kind::King)) != 0
+    }
+
+    fn make_null(&mut self) {
+        self.make_null_move();
+    }
+
+    /// Tokens of rules/muster.md 6: `e2e4`, `a1a4`, `e7e8q`, en passant as capturer from-to,
+    /// castling as the King's move (`e1g1`, `e2e4`, `e1f1`); the King-onto-rook alias of
+    /// 5.3 (`e1h1`) is accepted.
+    fn parse_move(&self, token: &str) -> Result<Move, MoveError> {
+        let malformed = |reason: &str| MoveError::Malformed {
+            token: token.to_string(),
+            reason: reason.to_string(),
+        };
+        if !token.is_ascii() || !(4..=5).contains(&token.len()) {
+            return Err(malformed(
+                "expected from-square, to-square and an optional promotion letter",
+            ));
+        }
+        let from = BOARD_8X8
+            .parse_square(&token[0..2])
+            .map_err(|e| malformed(&e.to_string()))?;
+        let to = BOARD_8X8
+            .parse_square(&token[2..4])
+            .map_err(|e| malformed(&e.to_string()))?;
+        let promo = match token.as_bytes().get(4) {
+            None => None,
+            Some(b'q') => Some(Kind::Queen),
+            Some(b'r') => Some(Kind::Rook),
+            Some(b'b') => Some(Kind::Bishop),
+            Some(b'n') => Some(Kind::Knight),
+            Some(_) => return Err(malformed("promotion letter must be one of q r b n")),
+        };
+        let mut list = MoveList::new();
+        self.legal_moves(&mut list);
+        if let Some(m) = list
+            .iter()
+            .copied()
+            .find(|m| m.from() == from && m.to() == to && m.promotion() == promo)
+        {
+            return Ok(m);
+        }
+        // rules/muster.md 5.3: the King onto its own rook's origin means that castling.
+        if promo.is_none() {
+            if let Some(m) = list.iter().copied().find(|m| {
+                m.kind() == MoveKind::Castle
+                    && m.from() == from
+                    && position::orth_step(from, m.to())
+                        .and_then(|dir| self.first_piece(from, dir))
+                        .is_some_and(|(rsq, _)| rsq == to)
+            }) {
+                return Ok(m);
+            }
+        }
+        Err(MoveError::Illegal(token.to_string()))
+    }
+
+    fn move_token(&self, m: Move) -> String {
+        self.chess.move_token(m)
+    }
+
+    fn display(&self) -> String {
+        let mut s = self.chess.display();
+        if let Some(i) = s.find("Fen: ") {
+            let tail = s[i..].find('\n').map(|j| s[i + j..].to_string());
+            s.truncate(i);
+            s.push_str(&format!("Fen: {}", self.to_fen()));
+            if let Some(t) = tail {
+                s.push_str(&t);
+            }
+        }
+        s = s.replace(
+            &format!("Key: {:016X}", self.chess.key),
+            &format!("Key: {:016X}", self.full_key()),
+        );
+        s
+    }
+
+    fn variant_command(
+        &self,
+        line: &str,
+        probe: &mut dyn FnMut(&Self, ProbeLimits) -> Option<i32>,
+    ) -> Result<String, String> {
+        pregame::command(line, probe)
+    }
+}
