@@ -1,8 +1,9 @@
 //! Perft suites read from `tests/perft/<variant>.perft` (format: `name | FEN | n1 n2 ...`).
-//! Depth counts turns, as `go perft` does (protocol.md 5); for variants whose turns are single
-//! plies, turns and plies agree.
+//! Depth counts turns, as `go perft` does (protocol.md 5), except for suites that list ply
+//! figures (Mulligan Stew's rules give plies); for variants whose turns are single plies,
+//! turns and plies agree.
 
-use menagerie::perft::{divide, perft_turns, Unit};
+use menagerie::perft::{divide, perft, perft_turns, Unit};
 use menagerie::variants::chess::Chess;
 use menagerie::variants::mitosis::Mitosis;
 use menagerie::variants::mulligan_stew::Stew;
@@ -36,7 +37,7 @@ fn load(file: &str) -> Vec<Case> {
         .collect()
 }
 
-fn run_suite<G: Game>(file: &str, max_nodes: Option<u64>) {
+fn run_suite<G: Game>(file: &str, unit: Unit, max_nodes: Option<u64>) {
     let cases = load(file);
     assert!(!cases.is_empty());
     for case in cases {
@@ -44,12 +45,11 @@ fn run_suite<G: Game>(file: &str, max_nodes: Option<u64>) {
         let fen_before = pos.fen();
         for (i, &expected) in case.counts.iter().enumerate() {
             let depth = i as u32 + 1;
-            assert_eq!(
-                perft_turns(&mut pos, depth),
-                expected,
-                "{} depth {depth}",
-                case.name
-            );
+            let count = match unit {
+                Unit::Turn => perft_turns(&mut pos, depth),
+                Unit::Ply => perft(&mut pos, depth),
+            };
+            assert_eq!(count, expected, "{} depth {depth}", case.name);
             assert_eq!(
                 pos.fen(),
                 fen_before,
@@ -66,7 +66,7 @@ fn run_suite<G: Game>(file: &str, max_nodes: Option<u64>) {
 /// Every suite position up to the first depth past one million nodes.
 #[test]
 fn chess_suite_to_a_million() {
-    run_suite::<Chess>("chess.perft", Some(1_000_000));
+    run_suite::<Chess>("chess.perft", Unit::Turn, Some(1_000_000));
 }
 
 /// Every listed depth: start position to 6, Kiwipete to 5 (release builds only: minutes in debug).
@@ -76,7 +76,7 @@ fn chess_suite_to_a_million() {
     ignore = "release-only: run with cargo test --release"
 )]
 fn chess_suite_full_depth() {
-    run_suite::<Chess>("chess.perft", None);
+    run_suite::<Chess>("chess.perft", Unit::Turn, None);
 }
 
 /// Divide sums to perft and is the same with several threads.
@@ -99,7 +99,7 @@ fn divide_matches_perft_and_threads_agree() {
 /// Mystic Chess from the start (rules/mystic.md 7): every listed depth (726168 at depth 4).
 #[test]
 fn mystic_suite() {
-    run_suite::<Mystic>("mystic.perft", None);
+    run_suite::<Mystic>("mystic.perft", Unit::Turn, None);
 }
 
 /// Mulligan Stew in plies (rules/mulligan-stew.md 10): the start position to depth 4 in debug
@@ -111,7 +111,7 @@ fn mulliganstew_suite() {
     } else {
         None
     };
-    run_suite::<Stew>("mulliganstew.perft", limit);
+    run_suite::<Stew>("mulliganstew.perft", Unit::Ply, limit);
 }
 
 /// Mulligan Stew in turns (protocol.md 5): depth 1 and 2 from the start are the ply figures
@@ -130,7 +130,7 @@ fn mulliganstew_turns() {
 /// (small depths cross-checked by the brute-force reference in tests/mitosis.rs).
 #[test]
 fn mitosis_suite() {
-    run_suite::<Mitosis>("mitosis.perft", Some(300_000));
+    run_suite::<Mitosis>("mitosis.perft", Unit::Turn, Some(300_000));
 }
 
 /// Every listed Mitosis depth (start position to 5: release builds only).
@@ -140,14 +140,14 @@ fn mitosis_suite() {
     ignore = "release-only: run with cargo test --release"
 )]
 fn mitosis_suite_full_depth() {
-    run_suite::<Mitosis>("mitosis.perft", None);
+    run_suite::<Mitosis>("mitosis.perft", Unit::Turn, None);
 }
 
 /// Muster Chess (rules/muster.md): the orthodox suite with regular armies and the worked
 /// examples of section 8, up to a million nodes per position.
 #[test]
 fn muster_suite_to_a_million() {
-    run_suite::<Muster>("muster.perft", Some(1_000_000));
+    run_suite::<Muster>("muster.perft", Unit::Turn, Some(1_000_000));
 }
 
 /// Every listed depth of the Muster suite (release builds only).
@@ -157,5 +157,5 @@ fn muster_suite_to_a_million() {
     ignore = "release-only: run with cargo test --release"
 )]
 fn muster_suite_full_depth() {
-    run_suite::<Muster>("muster.perft", None);
+    run_suite::<Muster>("muster.perft", Unit::Turn, None);
 }
