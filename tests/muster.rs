@@ -1110,3 +1110,49 @@ fn perft_trees_agree_with_the_reference() {
         assert_eq!(n, perft(&mut p, 4), "{fen}");
     }
 }
+
+// ---------------------------------------------------------------- self-play from mustered armies
+
+#[test]
+fn self_play_from_unusual_armies_through_the_protocol() {
+    // design.md "When a variant is done" 9 with the variant's own rules in play: castlings with
+    // many rooks, pushes from the first rank, many queens. Every bestmove must be legal.
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Variant value muster");
+    let starts = [
+        "rr2k1rr/4r3/pppp1ppp/8/8/PPPP1PPP/4R3/RR2K1RR w a1b1g1h1e2a8b8g8h8e7 - 0 1",
+        "ppppkppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPKPPP w - - 0 1",
+        "r3k2r/1ppppp2/8/pP4Pp/Pp4pP/8/1PPPPP2/R3K2R w a1h1a8h8 - 0 1",
+        "rqqqkqqr/8/8/8/8/8/8/RQQQKQQR w a1h1a8h8 - 0 1",
+    ];
+    let mut special = 0;
+    for fen in starts {
+        e.send("ucinewgame");
+        let mut p = pos(fen);
+        let mut turns: Vec<String> = Vec::new();
+        for _ in 0..120 {
+            e.send(&format!("position fen {fen} moves {}", turns.join(" ")));
+            e.send("go nodes 800");
+            let out = e.read_until(|l| l.starts_with("bestmove"), SEARCH);
+            assert!(!out.iter().any(|l| l.contains("error")), "{out:?}");
+            let best = out.last().unwrap().split_whitespace().nth(1).unwrap();
+            if best == "(none)" {
+                assert!(p.outcome().is_some(), "{}", p.fen());
+                break;
+            }
+            let m = p
+                .parse_move(best)
+                .unwrap_or_else(|err| panic!("illegal {best} in {}: {err}", p.fen()));
+            special += matches!(
+                m.kind(),
+                MoveKind::Castle | MoveKind::EnPassant | MoveKind::DoublePush
+            ) as usize;
+            p.make(m);
+            turns.push(best.to_string());
+        }
+    }
+    assert!(
+        special > 0,
+        "no castling, long push or en passant was played"
+    );
+}
