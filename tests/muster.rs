@@ -1110,3 +1110,91 @@ fn perft_trees_agree_with_the_reference() {
         assert_eq!(n, perft(&mut p, 4), "{fen}");
     }
 }
+
+// ---------------------------------------------------------------- self-play from mustered armies
+
+#[test]
+fn self_play_from_unusual_armies_through_the_protocol() {
+    // design.md "When a variant is done" 9 with the variant's own rules in play: castlings with
+    // many rooks, pushes from the first rank, many queens. Every bestmove must be legal.
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Variant value muster");
+    let starts = [
+        "rr2k1rr/4r3/pppp1ppp/8/8/PPPP1PPP/4R3/RR2K1RR w a1b1g1h1e2a8b8g8h8e7 - 0 1",
+        "ppppkppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPKPPP w - - 0 1",
+        "r3k2r/1ppppp2/8/pP4Pp/Pp4pP/8/1PPPPP2/R3K2R w a1h1a8h8 - 0 1",
+        "rqqqkqqr/8/8/8/8/8/8/RQQQKQQR w a1h1a8h8 - 0 1",
+    ];
+    let mut special = 0;
+    for fen in starts {
+        e.send("ucinewgame");
+        let mut p = pos(fen);
+        let mut turns: Vec<String> = Vec::new();
+        for _ in 0..120 {
+            e.send(&format!("position fen {fen} moves {}", turns.join(" ")));
+            e.send("go nodes 800");
+            let out = e.read_until(|l| l.starts_with("bestmove"), SEARCH);
+            assert!(!out.iter().any(|l| l.contains("error")), "{out:?}");
+            let best = out.last().unwrap().split_whitespace().nth(1).unwrap();
+            if best == "(none)" {
+                assert!(p.outcome().is_some(), "{}", p.fen());
+                break;
+            }
+            let m = p
+                .parse_move(best)
+                .unwrap_or_else(|err| panic!("illegal {best} in {}: {err}", p.fen()));
+            special += matches!(
+                m.kind(),
+                MoveKind::Castle | MoveKind::EnPassant | MoveKind::DoublePush
+            ) as usize;
+            p.make(m);
+            turns.push(best.to_string());
+        }
+    }
+    assert!(
+        special > 0,
+        "no castling, long push or en passant was played"
+    );
+}
+
+#[test]
+fn mangled_fens_and_armies_never_panic() {
+    // design.md "Errors and input": bad input gives a typed error, never a panic; what parses
+    // prints a FEN that parses back to the same FEN.
+    let mut rng = SplitMix64::new(99);
+    let alphabet: Vec<char> = "pnbrqkPNBRQK12345678/ -abcdefghw0KQkq9xé".chars().collect();
+    let seeds = [
+        START_FEN,
+        "4k3/8/8/8/Pp6/1p6/8/4K3 b - a2a3 0 1",
+        "4k3/8/8/8/4R3/8/R3K2R/4R3 w e1a2h2e4 - 0 1",
+        "4k3/8/6P1/6Pp/8/8/8/4K3 w - h6h7 0 2",
+    ];
+    let mut parsed = 0;
+    for _ in 0..4000 {
+        let seed = seeds[rng.below(seeds.len() as u64) as usize];
+        let mut chars: Vec<char> = seed.chars().collect();
+        for _ in 0..1 + rng.below(3) {
+            let i = rng.below(chars.len() as u64) as usize;
+            match rng.below(3) {
+                0 => chars[i] = alphabet[rng.below(alphabet.len() as u64) as usize],
+                1 => {
+                    chars.remove(i);
+                }
+                _ => chars.insert(i, alphabet[rng.below(alphabet.len() as u64) as usize]),
+            }
+        }
+        let fen: String = chars.into_iter().collect();
+        if let Ok(p) = Muster::from_fen(&fen) {
+            parsed += 1;
+            let again = pos(&p.fen());
+            assert_eq!(again.fen(), p.fen(), "{fen}");
+            let mut l = MoveList::new();
+            p.legal_moves(&mut l);
+            let _ = p.outcome();
+        }
+        let half: String = fen.split('/').take(4).collect::<Vec<_>>().join("/");
+        let _ = Army::parse(Color::White, &half);
+        let _ = Army::parse(Color::Black, &half);
+    }
+    assert!(parsed > 100, "{parsed}");
+}
