@@ -807,6 +807,24 @@ fn seed_notation_imports_to_the_canonical_tokens() {
 }
 
 #[test]
+fn perft_subcommand_counts_portions_or_turns() {
+    // `menagerie perft --unit ply` counts portions (rules 10: 9751 at depth 3), the default
+    // unit counts turns (426 at depth 1).
+    use std::process::Command;
+    let run = |args: &[&str]| -> String {
+        let out = Command::new(env!("CARGO_BIN_EXE_menagerie"))
+            .args(["perft", "--variant", "mulliganstew"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert!(run(&["--depth", "3", "--unit", "ply"]).contains("Nodes searched: 9751\n"));
+    assert!(run(&["--depth", "1"]).contains("Nodes searched: 426\n"));
+}
+
+#[test]
 fn replay_subcommand_prints_fens_and_result() {
     // `menagerie replay` on the seed record: every checkpoint FEN and the result 0-1.
     use std::io::Write;
