@@ -940,6 +940,18 @@ fn protocol_turns_perft_and_mid_turn_fens() {
     let out = e.read_until(|l| l.starts_with("Nodes searched"), SEARCH);
     assert_eq!(out.last().unwrap(), "Nodes searched: 10");
     assert!(out.contains(&"a3c1,c1a3: 1".to_string()), "{out:?}");
+    // From a mid-turn FEN the bestmove is the D portion alone.
+    e.send(&format!("position fen {}", GAME_FENS[1]));
+    let out = e.go("go depth 3", SEARCH);
+    let best = out
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    assert!(!best.contains(';') && best != "(none)", "{out:?}");
+    assert!(pos(GAME_FENS[1]).parse_move(&best).is_ok(), "{best}");
     // bestmove is a whole turn; info pv lists turn tokens.
     e.send("position startpos");
     let out = e.go("go depth 4", SEARCH);
