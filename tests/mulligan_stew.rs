@@ -1055,3 +1055,72 @@ fn search_takes_both_kings_in_one_turn() {
     );
     assert!(out.iter().any(|l| l.contains("score mate 1 ")), "{out:#?}");
 }
+
+/// The colour-flipped FEN: ranks mirrored (square colours are kept: (f, 6 - r) has the parity
+/// of (f, r)), piece cases, hands, pools and the side swapped.
+fn flip(fen: &str) -> String {
+    let f: Vec<&str> = fen.split(' ').collect();
+    let swap = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
+            .collect()
+    };
+    let (board, hand) = f[0].split_once('[').unwrap();
+    let board: Vec<String> = board.split('/').rev().map(swap).collect();
+    let hand = hand.trim_end_matches(']');
+    let hand = match hand {
+        "Mm" => "Mm".to_string(),
+        "M" => "m".to_string(),
+        "m" => "M".to_string(),
+        h => h.to_string(),
+    };
+    let side = if f[1] == "w" { "b" } else { "w" };
+    let mut out = format!("{}[{hand}] {side} - - {} {}", board.join("/"), f[4], f[5]);
+    for tag in &f[6..] {
+        if let Some(pool) = tag.strip_prefix("pool:") {
+            let (w, b) = pool.split_once('/').unwrap();
+            out.push_str(&format!(" pool:{}/{}", swap(b), swap(w)));
+        } else if let Some(sq) = tag.strip_prefix("moved:") {
+            let rank = 8 - sq[1..].parse::<u8>().unwrap();
+            out.push_str(&format!(" moved:{}{rank}", &sq[..1]));
+        } else {
+            out.push(' ');
+            out.push_str(tag);
+        }
+    }
+    out
+}
+
+/// Colour symmetry over random playouts: the flipped position has the mirrored portions and
+/// the same evaluation from the side to move (rules 1-5 are symmetric under the flip).
+#[test]
+fn colour_flip_symmetry() {
+    let mut rng = SplitMix64::new(23);
+    let mut checked = 0;
+    for _ in 0..30 {
+        let mut p = Stew::startpos();
+        for _ in 0..120 {
+            let mut l = MoveList::new();
+            p.legal_moves(&mut l);
+            if l.is_empty() {
+                break;
+            }
+            let q = pos(&flip(&p.fen()));
+            assert_eq!(flip(&q.fen()), p.fen());
+            let mut lq = MoveList::new();
+            q.legal_moves(&mut lq);
+            assert_eq!(l.len(), lq.len(), "{} vs {}", p.fen(), q.fen());
+            assert_eq!(p.evaluate(), q.evaluate(), "{} vs {}", p.fen(), q.fen());
+            assert_eq!(p.decided(), q.decided());
+            checked += 1;
+            p.make(l[rng.below(l.len() as u64) as usize]);
+        }
+    }
+    assert!(checked > 2000, "{checked}");
+}
