@@ -807,6 +807,24 @@ fn seed_notation_imports_to_the_canonical_tokens() {
 }
 
 #[test]
+fn perft_subcommand_counts_portions_or_turns() {
+    // `menagerie perft --unit ply` counts portions (rules 10: 9751 at depth 3), the default
+    // unit counts turns (426 at depth 1).
+    use std::process::Command;
+    let run = |args: &[&str]| -> String {
+        let out = Command::new(env!("CARGO_BIN_EXE_menagerie"))
+            .args(["perft", "--variant", "mulliganstew"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert!(run(&["--depth", "3", "--unit", "ply"]).contains("Nodes searched: 9751\n"));
+    assert!(run(&["--depth", "1"]).contains("Nodes searched: 426\n"));
+}
+
+#[test]
 fn replay_subcommand_prints_fens_and_result() {
     // `menagerie replay` on the seed record: every checkpoint FEN and the result 0-1.
     use std::io::Write;
@@ -922,6 +940,18 @@ fn protocol_turns_perft_and_mid_turn_fens() {
     let out = e.read_until(|l| l.starts_with("Nodes searched"), SEARCH);
     assert_eq!(out.last().unwrap(), "Nodes searched: 10");
     assert!(out.contains(&"a3c1,c1a3: 1".to_string()), "{out:?}");
+    // From a mid-turn FEN the bestmove is the D portion alone.
+    e.send(&format!("position fen {}", GAME_FENS[1]));
+    let out = e.go("go depth 3", SEARCH);
+    let best = out
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    assert!(!best.contains(';') && best != "(none)", "{out:?}");
+    assert!(pos(GAME_FENS[1]).parse_move(&best).is_ok(), "{best}");
     // bestmove is a whole turn; info pv lists turn tokens.
     e.send("position startpos");
     let out = e.go("go depth 4", SEARCH);
@@ -1024,4 +1054,73 @@ fn search_takes_both_kings_in_one_turn() {
         "{out:#?}"
     );
     assert!(out.iter().any(|l| l.contains("score mate 1 ")), "{out:#?}");
+}
+
+/// The colour-flipped FEN: ranks mirrored (square colours are kept: (f, 6 - r) has the parity
+/// of (f, r)), piece cases, hands, pools and the side swapped.
+fn flip(fen: &str) -> String {
+    let f: Vec<&str> = fen.split(' ').collect();
+    let swap = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
+            .collect()
+    };
+    let (board, hand) = f[0].split_once('[').unwrap();
+    let board: Vec<String> = board.split('/').rev().map(swap).collect();
+    let hand = hand.trim_end_matches(']');
+    let hand = match hand {
+        "Mm" => "Mm".to_string(),
+        "M" => "m".to_string(),
+        "m" => "M".to_string(),
+        h => h.to_string(),
+    };
+    let side = if f[1] == "w" { "b" } else { "w" };
+    let mut out = format!("{}[{hand}] {side} - - {} {}", board.join("/"), f[4], f[5]);
+    for tag in &f[6..] {
+        if let Some(pool) = tag.strip_prefix("pool:") {
+            let (w, b) = pool.split_once('/').unwrap();
+            out.push_str(&format!(" pool:{}/{}", swap(b), swap(w)));
+        } else if let Some(sq) = tag.strip_prefix("moved:") {
+            let rank = 8 - sq[1..].parse::<u8>().unwrap();
+            out.push_str(&format!(" moved:{}{rank}", &sq[..1]));
+        } else {
+            out.push(' ');
+            out.push_str(tag);
+        }
+    }
+    out
+}
+
+/// Colour symmetry over random playouts: the flipped position has the mirrored portions and
+/// the same evaluation from the side to move (rules 1-5 are symmetric under the flip).
+#[test]
+fn colour_flip_symmetry() {
+    let mut rng = SplitMix64::new(23);
+    let mut checked = 0;
+    for _ in 0..30 {
+        let mut p = Stew::startpos();
+        for _ in 0..120 {
+            let mut l = MoveList::new();
+            p.legal_moves(&mut l);
+            if l.is_empty() {
+                break;
+            }
+            let q = pos(&flip(&p.fen()));
+            assert_eq!(flip(&q.fen()), p.fen());
+            let mut lq = MoveList::new();
+            q.legal_moves(&mut lq);
+            assert_eq!(l.len(), lq.len(), "{} vs {}", p.fen(), q.fen());
+            assert_eq!(p.evaluate(), q.evaluate(), "{} vs {}", p.fen(), q.fen());
+            assert_eq!(p.decided(), q.decided());
+            checked += 1;
+            p.make(l[rng.below(l.len() as u64) as usize]);
+        }
+    }
+    assert!(checked > 2000, "{checked}");
 }

@@ -66,7 +66,8 @@ fn p(i: usize) -> i32 {
     PARAMS[i].1
 }
 
-/// Material value of a piece kind on the board (King: 0, counted by [`kings`]).
+/// Material value of a piece kind on the board, centipawns (King: 0; a second King is the
+/// `second_king` term).
 #[inline(always)]
 pub fn value(kind: Kind) -> i32 {
     match kind {
