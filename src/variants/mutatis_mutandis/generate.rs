@@ -1,11 +1,11 @@
 //! Action generation for a side (rules 6, 7) and the "attacked" query (rules 5).
 //!
 //! [`generate`] walks the side's pieces and dispatches on the state: plain leapers and riders
-//! ([`leapers`](super::leapers)), bent movers ([`bent`](super::bent)), hoppers
-//! ([`hoppers`](super::hoppers)), pawns ([`pawns`](super::pawns)), Winther's pieces
-//! ([`winther`](super::winther)), the Rococo mechanisms ([`rococo`](super::rococo)), the
-//! Chameleon ([`chameleon`](super::chameleon)) and the Maoking
-//! ([`interaction`](super::interaction)). Frozen pieces only commit suicide (7.1). Nothing
+//! (`leapers`), bent movers (`bent`), hoppers
+//! (`hoppers`), pawns (`pawns`), Winther's pieces
+//! (`winther`), the Rococo mechanisms (`rococo`), the
+//! Chameleon (`chameleon`) and the Maoking
+//! (`interaction`). Frozen pieces only commit suicide (7.1). Nothing
 //! allocates: actions go to an [`ActionSink`].
 
 use crate::core::{Color, Square};
