@@ -31,6 +31,7 @@
 //!   double-stepped has already morphed to `BP`).
 
 pub mod action;
+pub mod apply;
 mod bent;
 pub mod board;
 mod chameleon;
@@ -45,6 +46,7 @@ pub mod tables;
 mod winther;
 
 pub use action::{Action, ActionKind, ActionList, ActionSink, CountSink, TokenError};
+pub use apply::Undo;
 pub use board::{Board, BoardError};
 pub use chameleon::mimicked_by_displacement;
 pub use generate::{actions_from, attacked, attacked_set, generate, reach_of, Reach};
