@@ -206,6 +206,10 @@ impl ActionSink for HitSink {
     fn captures_only(&self) -> bool {
         true
     }
+    #[inline(always)]
+    fn targets(&self) -> Bb {
+        self.targets
+    }
 }
 
 /// Whether the piece on `sq` is attacked (rules 5): its opponent, ignoring royal safety, drops
