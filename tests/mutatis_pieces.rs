@@ -3,7 +3,6 @@
 
 use std::collections::BTreeSet;
 
-use menagerie::core::Color;
 use menagerie::variants::mutatis_mutandis::board::{parse_square, square_name};
 use menagerie::variants::mutatis_mutandis::{
     actions_from, attacked, Action, ActionKind, ActionList, Board, State,
@@ -416,7 +415,6 @@ fn long_leaper_a1() {
         ("c3", "r"),
         ("d4", "a"),
     ]);
-    let b = b.clone();
     assert_eq!(
         dests(&b, "a1"),
         set("a2 a4 a6 a7 a8 b1 c1 d1 e1 f1 g1 h1 b2")
@@ -741,7 +739,6 @@ fn attacked_query_mechanisms() {
     assert!(!attacked(&board(&[("d4", "MK"), ("d5", "r")]), sq("d5")));
     // Immune pieces are not attacked.
     assert!(!attacked(&board(&[("d4", "Q"), ("d5", "ma")]), sq("d5")));
-    let _ = Color::White;
 }
 
 #[test]

@@ -307,3 +307,62 @@ fn random_boards_actions_are_well_formed() {
     assert!(total > 100_000, "{total}");
     assert_eq!(kinds.len(), 7, "{kinds:?}");
 }
+
+#[test]
+fn apply_and_undo_on_random_boards() {
+    // rules/mutatis-mutandis.md 6, 7, 11: the action carries what the board needs: after
+    // `apply`, the captured pieces are gone, the mover (and partner / slung piece) stand on
+    // their destinations, a conversion flips a colour; `undo` restores the board exactly.
+    let mut rng = SplitMix64::new(0x5eed_0002);
+    for _ in 0..1500 {
+        let b = random_board(&mut rng);
+        for us in Color::ALL {
+            let mut l = ActionList::new();
+            generate(&b, us, &mut l);
+            for a in &l {
+                let mut c = b.clone();
+                let before = c.occupied().count_ones();
+                let u = c.apply(a, Some(State::Amazon));
+                let ctx = format!("{} {a:?}", b.fen_board());
+                let removed = a.captures.count_ones();
+                assert_eq!(c.occupied().count_ones(), before - removed, "{ctx}");
+                let mover = b.piece(a.from).unwrap();
+                match a.kind {
+                    ActionKind::Move => {
+                        let want = if a.promotes {
+                            Piece::new(us, State::Amazon)
+                        } else {
+                            mover
+                        };
+                        assert_eq!(c.piece(a.to), Some(want), "{ctx}");
+                        assert_eq!(c.piece(a.from), None, "{ctx}");
+                    }
+                    ActionKind::Swap => {
+                        assert_eq!(c.piece(a.to), Some(mover), "{ctx}");
+                        assert_eq!(c.piece(a.from), b.piece(a.to), "{ctx}");
+                    }
+                    ActionKind::Sling => {
+                        assert_eq!(c.piece(a.to), Some(mover), "{ctx}");
+                        let slung = b.piece(a.from2).unwrap();
+                        let want = if a.promotes {
+                            Piece::new(slung.color, State::Amazon)
+                        } else {
+                            slung
+                        };
+                        assert_eq!(c.piece(a.to2), Some(want), "{ctx}");
+                    }
+                    ActionKind::Convert => {
+                        let t = b.piece(a.to).unwrap();
+                        assert_eq!(c.piece(a.to), Some(Piece::new(us, t.state)), "{ctx}");
+                    }
+                    ActionKind::Shot => assert_eq!(c.piece(a.from), Some(mover), "{ctx}"),
+                    ActionKind::MutualDestruction | ActionKind::Suicide => {
+                        assert_eq!(c.piece(a.from), None, "{ctx}")
+                    }
+                }
+                c.undo(&u);
+                assert_eq!(c, b, "{ctx}");
+            }
+        }
+    }
+}

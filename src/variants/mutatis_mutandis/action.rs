@@ -84,6 +84,12 @@ pub trait ActionSink {
     fn captures_only(&self) -> bool {
         false
     }
+    /// The only squares whose removal the sink cares about, when `captures_only` (default:
+    /// all): generators may skip work for other victims.
+    #[inline(always)]
+    fn targets(&self) -> Bb {
+        !0
+    }
 }
 
 impl<const N: usize> ActionSink for ArrayVec<Action, N> {

@@ -21,35 +21,12 @@ fn occupied(occ: Bb, sq: Square) -> bool {
 /// directions of the other kind; the 2n-1 passed squares (corner included) must be empty.
 pub(crate) fn sissa(from: Square, occ: Bb) -> Reach {
     let mut r = Reach::default();
-    for (first, second) in [(&ORTH, &DIAG), (&DIAG, &ORTH)] {
-        for &(df, dr) in first.iter() {
-            'n: for n in 1..8 {
-                let corner = match step(from, df * n, dr * n) {
-                    Some(c) if !occupied(occ, c) => c,
-                    _ => break 'n,
-                };
-                for &(ef, er) in second.iter() {
-                    let mut ok = true;
-                    for k in 1..n {
-                        match step(corner, ef * k, er * k) {
-                            Some(s) if !occupied(occ, s) => {}
-                            _ => {
-                                ok = false;
-                                break;
-                            }
-                        }
-                    }
-                    if !ok {
-                        continue;
-                    }
-                    if let Some(t) = step(corner, ef * n, er * n) {
-                        if occupied(occ, t) {
-                            r.capture |= bit(t);
-                        } else {
-                            r.quiet |= bit(t);
-                        }
-                    }
-                }
+    for &(mask, land) in tables().sissa.routes(from) {
+        if occ & mask == 0 {
+            if occupied(occ, land) {
+                r.capture |= bit(land);
+            } else {
+                r.quiet |= bit(land);
             }
         }
     }

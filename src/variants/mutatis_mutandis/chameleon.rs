@@ -107,7 +107,7 @@ pub(crate) fn generate<S: ActionSink>(ctx: &Ctx, from: Square, sink: &mut S) {
         shots(ctx, from, acs, sink);
     }
     // (a) displacement mimicry, one victim state at a time.
-    let mut enemies = ctx.enemy & victims;
+    let mut enemies = ctx.enemy & victims & sink.targets();
     while enemies != 0 {
         let v = enemies.trailing_zeros() as Square;
         let state = match b.piece(v) {

@@ -1,18 +1,21 @@
 //! Action generation for a side (rules 6, 7) and the "attacked" query (rules 5).
 //!
 //! [`generate`] walks the side's pieces and dispatches on the state: plain leapers and riders
-//! ([`leapers`](super::leapers)), bent movers ([`bent`](super::bent)), hoppers
-//! ([`hoppers`](super::hoppers)), pawns ([`pawns`](super::pawns)), Winther's pieces
-//! ([`winther`](super::winther)), the Rococo mechanisms ([`rococo`](super::rococo)), the
-//! Chameleon ([`chameleon`](super::chameleon)) and the Maoking
-//! ([`interaction`](super::interaction)). Frozen pieces only commit suicide (7.1). Nothing
+//! (`leapers`), bent movers (`bent`), hoppers
+//! (`hoppers`), pawns (`pawns`), Winther's pieces
+//! (`winther`), the Rococo mechanisms (`rococo`), the
+//! Chameleon (`chameleon`) and the Maoking
+//! (`interaction`). Frozen pieces only commit suicide (7.1). Nothing
 //! allocates: actions go to an [`ActionSink`].
+
+use std::sync::OnceLock;
 
 use crate::core::{Color, Square};
 
 use super::action::{Action, ActionSink};
 use super::board::{bit, iter, Bb, Board};
-use super::piece::State;
+use super::piece::{State, STATE_COUNT};
+use super::tables::tables;
 use super::{bent, chameleon, hoppers, interaction, leapers, pawns, rococo, winther};
 
 /// Where a displacement piece can go: `quiet` = empty landing squares, `capture` = occupied
@@ -203,6 +206,10 @@ impl ActionSink for HitSink {
     fn captures_only(&self) -> bool {
         true
     }
+    #[inline(always)]
+    fn targets(&self) -> Bb {
+        self.targets
+    }
 }
 
 /// Whether the piece on `sq` is attacked (rules 5): its opponent, ignoring royal safety, drops
@@ -215,12 +222,78 @@ pub fn attacked(b: &Board, sq: Square) -> bool {
         Some(p) => p,
         None => return false,
     };
+    let them = !p.color;
+    let pot = potential();
+    // Only the attackers that could ever remove a piece on `sq` from where they stand.
+    let mut candidates = 0;
+    for from in iter(b.color_bb(them)) {
+        if let Some(q) = b.piece(from) {
+            if pot[q.state.index()][from as usize] & bit(sq) != 0 {
+                candidates |= bit(from);
+            }
+        }
+    }
+    if candidates == 0 {
+        return false;
+    }
+    candidates &= !b.frozen(them);
+    let ctx = Ctx::new(b, them);
     let mut s = HitSink {
         targets: bit(sq),
         hit: false,
     };
-    generate(b, !p.color, &mut s);
-    s.hit
+    for from in iter(candidates) {
+        if let Some(q) = b.piece(from) {
+            piece_actions(&ctx, q.state, from, &mut s);
+            if s.hit {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// For each state and square, a superset of the squares a piece of that state standing there
+/// could ever remove a piece from, whatever the occupancy (either colour's forward): the
+/// empty-board reach for displacement pieces (blocking only shortens their paths), queen lines
+/// for the Paovao, Long Leaper, Advancer and Archer, the 2-square star of the Cannon Pawn, the
+/// neighbours for pawns (en passant included), Withdrawer and Swapper, everything for the
+/// Chameleon, Secutor and Oxybeles (whose captures depend on the whole board), nothing for
+/// the states that never capture.
+fn potential() -> &'static [[Bb; 64]; STATE_COUNT] {
+    static POTENTIAL: OnceLock<Box<[[Bb; 64]; STATE_COUNT]>> = OnceLock::new();
+    POTENTIAL.get_or_init(|| {
+        let t = tables();
+        let mut p = Box::new([[0; 64]; STATE_COUNT]);
+        for state in State::ALL {
+            for from in 0..64u8 {
+                let queen = t.queen.rider_attacks(from, 0);
+                let king = t.king.attacks(from);
+                let star2 = queen & !king & {
+                    let mut m = 0;
+                    for d in 0..8 {
+                        if let Some(&s) = t.queen.ray(d, from).get(1) {
+                            m |= bit(s);
+                        }
+                    }
+                    m
+                };
+                p[state.index()][from as usize] = match state {
+                    State::Chameleon | State::Secutor | State::Oxybeles => !0,
+                    State::Maoking | State::Wuss | State::Immobilizer | State::Shield => 0,
+                    State::Paovao | State::LongLeaper | State::Advancer | State::Archer => queen,
+                    State::CannonPawn => star2,
+                    State::Pawn
+                    | State::BerolinaPawn
+                    | State::ScorpionPawn
+                    | State::Withdrawer
+                    | State::Swapper => king,
+                    _ => reach_of(state, Color::White, from, 0).map_or(!0, |r| r.quiet | r.capture),
+                };
+            }
+        }
+        p
+    })
 }
 
 /// The squares of `victims`' pieces that `attacker` could remove by some action (rules 5).

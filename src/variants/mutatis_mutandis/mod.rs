@@ -11,8 +11,27 @@
 //! `winther` (Oxybeles, Secutor), `rococo` (Long Leaper, Withdrawer, Advancer, Swapper,
 //! Archer), `chameleon`, `interaction` (suicide, Maoking conversion), `generate` (dispatch,
 //! immunity, attacked query).
+//!
+//! Reading notes (where the rules file left room; the literal text is implemented):
+//! - Section 2 has 49 codes (19 two-state families, the six Hydra states, Oxybeles/Secutor,
+//!   three pawn states); the issue said 45. All 49 are [`State`]s.
+//! - 6.1 `P`: "double step only for `P` on its rank 2 (only unmoved pawns)": the FEN has no
+//!   moved flag, so any `P` on its rank 2 may double-step (it can only be back there by a
+//!   sling or a swap).
+//! - 6.1 `MA` / [D 14] vs 7.4: a slung piece in state `P`/`BP`/`SP`/`CP` is "a piece in a pawn
+//!   state", so it may capture a Mamra by sling; other slung pieces stop before it.
+//! - 6.2 `OX`: "pawn-family" is family 22 (`P`/`BP`/`SP`, as in section 5); a slung Cannon Pawn
+//!   may reach its rank 1 and does not promote (rules 10 promotes only `P`/`BP`/`SP` by sling).
+//! - 6.2 `SW` / 7.2 c: a swap is "not a capture", so Shield protection does not bar swapping
+//!   with a protected piece (mutual destruction with it is barred).
+//! - 7.1 / 7.2 e: a Chameleon next to an enemy Immobilizer is frozen by it and freezes it; as
+//!   "frozen Immobilizers still freeze", the pair stays locked (either may commit suicide).
+//! - 6.2 `AC`: the spotter is "another friendly piece": the Archer never spots for itself.
+//! - 10: the en-passant victim is the enemy piece behind the en-passant square (the pawn that
+//!   double-stepped has already morphed to `BP`).
 
 pub mod action;
+pub mod apply;
 mod bent;
 pub mod board;
 mod chameleon;
@@ -27,6 +46,7 @@ pub mod tables;
 mod winther;
 
 pub use action::{Action, ActionKind, ActionList, ActionSink, CountSink, TokenError};
+pub use apply::Undo;
 pub use board::{Board, BoardError};
 pub use chameleon::mimicked_by_displacement;
 pub use generate::{actions_from, attacked, attacked_set, generate, reach_of, Reach};

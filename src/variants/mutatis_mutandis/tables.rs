@@ -146,6 +146,67 @@ pub struct Tables {
     pub crooked_nn: [PathTable; 5],
     /// Cylindrical Bishop diagonals with file wrap (4 per square).
     pub cylinder: PathTable,
+    /// Sissa routes (rules 6.1 `SS`): per square, (passed squares that must be empty, final
+    /// square) for every n and pair of leg directions that stays on the board.
+    pub sissa: RouteTable,
+}
+
+/// For each square, routes given as (squares that must be empty, landing square).
+#[derive(Clone, Debug)]
+pub struct RouteTable {
+    routes: Vec<(Bb, Square)>,
+    by_square: [(u32, u32); 64],
+}
+
+impl RouteTable {
+    /// The routes from `sq`.
+    #[inline(always)]
+    pub fn routes(&self, sq: Square) -> &[(Bb, Square)] {
+        let (a, b) = self.by_square[sq as usize];
+        &self.routes[a as usize..b as usize]
+    }
+}
+
+/// Sissa routes: n steps along one of 8 directions, then n along one of the 4 directions of
+/// the other kind; the first 2n-1 squares must be empty.
+fn sissa_routes() -> RouteTable {
+    let mut t = RouteTable {
+        routes: Vec::new(),
+        by_square: [(0, 0); 64],
+    };
+    for sq in 0..64u8 {
+        let first = t.routes.len() as u32;
+        for (a, b) in [(&ORTHOGONAL, &DIAGONAL), (&DIAGONAL, &ORTHOGONAL)] {
+            for &(df, dr) in a.iter() {
+                for &(ef, er) in b.iter() {
+                    for n in 1..8 {
+                        let (f0, r0) = (file_of(sq), rank_of(sq));
+                        let mut mask: Bb = 0;
+                        let mut ok = true;
+                        for k in 1..=n {
+                            match at(f0 + df * k, r0 + dr * k) {
+                                Some(s) => mask |= 1u64 << s,
+                                None => ok = false,
+                            }
+                        }
+                        let (cf, cr) = (f0 + df * n, r0 + dr * n);
+                        for k in 1..n {
+                            match at(cf + ef * k, cr + er * k) {
+                                Some(s) => mask |= 1u64 << s,
+                                None => ok = false,
+                            }
+                        }
+                        match at(cf + ef * n, cr + er * n) {
+                            Some(land) if ok => t.routes.push((mask, land)),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        t.by_square[sq as usize] = (first, t.routes.len() as u32);
+    }
+    t
 }
 
 /// The queen directions in the order of [`Tables::queen`]: `QUEEN_DIRS[d + 4] = -QUEEN_DIRS[d]`.
@@ -239,6 +300,7 @@ impl Tables {
             rose,
             crooked_nn,
             cylinder,
+            sissa: sissa_routes(),
         }
     }
 }
