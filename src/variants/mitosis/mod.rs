@@ -168,6 +168,52 @@ impl Game for Mitosis {
         victim * 16 - attacker / 8 + promo
     }
 
+    /// A one-exchange static exchange test: the captured piece's net value (a King counts with
+    /// the minors its loss removes, rules/mitosis.md 5.2), minus the mover's net value when the
+    /// opponent attacks the target square (its King included), against `threshold`.
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        if m.is_placement() {
+            return true;
+        }
+        let us = self.stm();
+        let them = !us;
+        let mut gain = match self.piece_at(m.to()) {
+            Some(p) if p.kind == Kind::King => {
+                let mut v = eval::face(Kind::King);
+                for k in Parts::KINDS {
+                    v += self.pieces(them, k).count() as i32 * eval::face(k);
+                }
+                v
+            }
+            Some(p) => eval::net_value(p.kind),
+            None if m.is_ep() => eval::face(Kind::Pawn),
+            None => 0,
+        };
+        let mut mover = self.piece_at(m.from()).map_or(Kind::Pawn, |p| p.kind);
+        if let Some(k) = m.promotion() {
+            gain += eval::face(k) - eval::face(Kind::Pawn);
+            mover = k;
+        }
+        if gain < threshold {
+            return false;
+        }
+        let to = m.to() as usize;
+        let their_king = self.pieces(them, Kind::King);
+        let defended = self.attacked_by(them, to) || TABLES.king(to) & their_king != 0;
+        if defended {
+            gain -= if mover == Kind::King {
+                eval::face(Kind::King)
+                    + Parts::KINDS
+                        .iter()
+                        .map(|&k| self.pieces(us, k).count() as i32 * eval::face(k))
+                        .sum::<i32>()
+            } else {
+                eval::net_value(mover)
+            };
+        }
+        gain >= threshold
+    }
+
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
     }
