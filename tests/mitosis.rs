@@ -658,6 +658,26 @@ fn protocol_results_and_turns() {
             "position fen ***3***/9/9/9/4p4/4N4/9/9/9/9/***3***[-] b - - 0 1".to_string(),
             "1-0 {no legal move: higher ranks}",
         ),
+        (
+            "position fen ***3***/q8/9/9/9/9/9/9/9/K8/***3***[-] b - - 0 1".to_string(),
+            "1-0 {one piece each: higher rank}",
+        ),
+        (
+            "position fen ***3***/a8/9/9/9/4P4/9/9/9/9/***3***[-] w - - 0 1".to_string(),
+            "0-1 {one piece each: pawn against a major or King}",
+        ),
+        (
+            "position fen ***rbn***/k8/9/9/9/9/9/9/9/K8/***3***[-] w - - 0 1".to_string(),
+            "1/2-1/2 {one piece each: same piece}",
+        ),
+        (
+            "position fen ***3***/9/9/9/9/9/9/9/9/9/***R2***[-] w - - 0 1".to_string(),
+            "1/2-1/2 {no pieces on the board}",
+        ),
+        (
+            "position fen ***3***/k7p/9/9/9/9/9/9/9/K7N/***3***[-] b - - 100 80".to_string(),
+            "1-0 {fifty-move rule: higher ranks}",
+        ),
     ] {
         e.send(&position);
         let out = e.go("go depth 2", SEARCH);
