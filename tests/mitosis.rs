@@ -1147,3 +1147,44 @@ fn perft_matches_the_brute_force_reference() {
         );
     }
 }
+
+/// Bad input never panics: random mutations of valid FENs and random tokens give typed errors
+/// or valid positions (design.md "Errors and input").
+#[test]
+fn garbage_fens_and_tokens_do_not_panic() {
+    let mut rng = SplitMix64::new(4242);
+    let alphabet: Vec<char> = "*/[]-0123456789 kgqcarbnpKGQCARBNPwxe@,;é"
+        .chars()
+        .collect();
+    let bases = [START_FEN, M1, M3_AFTER, M4_AFTER, M5_AFTER];
+    for i in 0..5000 {
+        let mut chars: Vec<char> = bases[i % bases.len()].chars().collect();
+        for _ in 0..1 + rng.below(4) {
+            let at = rng.below(chars.len() as u64) as usize;
+            let c = alphabet[rng.below(alphabet.len() as u64) as usize];
+            match rng.below(3) {
+                0 => chars[at] = c,
+                1 => chars.insert(at, c),
+                _ => {
+                    chars.remove(at);
+                }
+            }
+        }
+        let fen: String = chars.into_iter().collect();
+        if let Ok(p) = Mitosis::from_fen(&fen) {
+            // Whatever parses prints a FEN that parses to the same position.
+            assert_eq!(pos(&p.fen()).fen(), p.fen(), "{fen}");
+            let _ = p.outcome();
+            let _ = turns(&p);
+        }
+    }
+    let p = pos(M4_AFTER);
+    for _ in 0..5000 {
+        let len = rng.below(12) as usize;
+        let token: String = (0..len)
+            .map(|_| alphabet[rng.below(alphabet.len() as u64) as usize])
+            .collect();
+        let _ = p.parse_move(&token);
+        let _ = Mitosis::startpos().parse_move(&token);
+    }
+}
