@@ -11,7 +11,20 @@
 //!
 //! Plies: a placement of pending components is its own ply that keeps the side to move
 //! (design.md "Plies and turns"); the protocol joins it with the board move that follows into
-//! one turn `R@d10,B@f10;d10d4` (rules/mitosis.md 4 [D4]).
+//! one turn `R@d10,B@f10;d10d4` (rules/mitosis.md 4 \[D4\]).
+//!
+//! Readings of the rules file where it leaves a choice (all as written):
+//! - A piece capturing from its own base is never restricted by 5.1: nothing can capture on
+//!   a base square, so a base square is never "attacked".
+//! - 7: the hand holds all parts of the split whenever at least one base square is free (M5
+//!   shows `[rbn]` with one free square); only with a full base are the parts lost at once.
+//! - 6.1 is applied while parts are pending: a side left with one main-board piece loses at
+//!   once even if it could place parts next turn (base and pending pieces do not count).
+//! - The en passant squares are always written after a 2- or 3-square push (M3), whether or
+//!   not an enemy pawn can use them; they are part of the zobrist key.
+//! - The capture clock is not advanced by a placement ply (it counts board moves).
+//! - Perft applies only the win rules 6.1-6.2 (protocol.md 5); the search also applies the
+//!   draws of 6.1-6.2 and the clock adjudication of 6.3 through [`Game::search_decided`].
 
 pub mod eval;
 pub mod fen;
