@@ -688,6 +688,21 @@ fn protocol_results_and_turns() {
         );
         assert_eq!(out.last().unwrap(), "bestmove (none)");
     }
+    // The search sees wins by rule: taking the King (M6) and, after a placement ply that keeps
+    // the side to move, recapturing with the placed rook (M4: White is left bare).
+    for (position, best) in [
+        (format!("position fen {M6}"), "e5e6"),
+        (format!("position fen {M4_AFTER}"), "B@d10,R@f10;f10f7"),
+    ] {
+        e.send(&position);
+        let out = e.go("go depth 3", SEARCH);
+        assert_eq!(
+            out.last().unwrap().split_whitespace().nth(1),
+            Some(best),
+            "{out:#?}"
+        );
+        assert!(out.iter().any(|l| l.contains("score mate 1")), "{out:#?}");
+    }
     // A turn with a placement is one token; the engine answers with a whole turn.
     e.send(&format!("position fen {M4} moves f5f7"));
     let out = e.go("go depth 2", SEARCH);
