@@ -1203,3 +1203,33 @@ fn garbage_fens_and_tokens_do_not_panic() {
         let _ = Mitosis::startpos().parse_move(&token);
     }
 }
+
+#[test]
+fn protection_needs_a_clear_line_and_a_forward_pawn() {
+    // rules/mitosis.md 5.1: sliders need a clear path; pawns attack diagonally forward only.
+    let cases = [
+        (
+            "***3***/9/9/9/4k4/r3R4/9/9/P8/K8/***3***[-] w - - 0 1",
+            false,
+        ),
+        (
+            "***3***/9/9/9/4k4/r1P1R4/9/9/P8/K8/***3***[-] w - - 0 1",
+            true,
+        ),
+        (
+            "***3***/9/9/9/3pk4/4R4/9/9/P8/K8/***3***[-] w - - 0 1",
+            false,
+        ),
+        (
+            "***3***/9/9/9/4k4/4R4/5p3/9/P8/K8/***3***[-] w - - 0 1",
+            true,
+        ),
+    ];
+    for (fen, legal) in cases {
+        assert_eq!(
+            plies(&pos(fen)).contains(&"e5e6".to_string()),
+            legal,
+            "{fen}"
+        );
+    }
+}
