@@ -658,6 +658,26 @@ fn protocol_results_and_turns() {
             "position fen ***3***/9/9/9/4p4/4N4/9/9/9/9/***3***[-] b - - 0 1".to_string(),
             "1-0 {no legal move: higher ranks}",
         ),
+        (
+            "position fen ***3***/q8/9/9/9/9/9/9/9/K8/***3***[-] b - - 0 1".to_string(),
+            "1-0 {one piece each: higher rank}",
+        ),
+        (
+            "position fen ***3***/a8/9/9/9/4P4/9/9/9/9/***3***[-] w - - 0 1".to_string(),
+            "0-1 {one piece each: pawn against a major or King}",
+        ),
+        (
+            "position fen ***rbn***/k8/9/9/9/9/9/9/9/K8/***3***[-] w - - 0 1".to_string(),
+            "1/2-1/2 {one piece each: same piece}",
+        ),
+        (
+            "position fen ***3***/9/9/9/9/9/9/9/9/9/***R2***[-] w - - 0 1".to_string(),
+            "1/2-1/2 {no pieces on the board}",
+        ),
+        (
+            "position fen ***3***/k7p/9/9/9/9/9/9/9/K7N/***3***[-] b - - 100 80".to_string(),
+            "1-0 {fifty-move rule: higher ranks}",
+        ),
     ] {
         e.send(&position);
         let out = e.go("go depth 2", SEARCH);
@@ -667,6 +687,21 @@ fn protocol_results_and_turns() {
             "{position}: {out:#?}"
         );
         assert_eq!(out.last().unwrap(), "bestmove (none)");
+    }
+    // The search sees wins by rule: taking the King (M6) and, after a placement ply that keeps
+    // the side to move, recapturing with the placed rook (M4: White is left bare).
+    for (position, best) in [
+        (format!("position fen {M6}"), "e5e6"),
+        (format!("position fen {M4_AFTER}"), "B@d10,R@f10;f10f7"),
+    ] {
+        e.send(&position);
+        let out = e.go("go depth 3", SEARCH);
+        assert_eq!(
+            out.last().unwrap().split_whitespace().nth(1),
+            Some(best),
+            "{out:#?}"
+        );
+        assert!(out.iter().any(|l| l.contains("score mate 1")), "{out:#?}");
     }
     // A turn with a placement is one token; the engine answers with a whole turn.
     e.send(&format!("position fen {M4} moves f5f7"));
@@ -1124,6 +1159,77 @@ fn perft_matches_the_brute_force_reference() {
             perft_turns(&mut p, depth),
             brute::Board::from_fen(fen).perft(depth),
             "{fen} depth {depth}"
+        );
+    }
+}
+
+/// Bad input never panics: random mutations of valid FENs and random tokens give typed errors
+/// or valid positions (design.md "Errors and input").
+#[test]
+fn garbage_fens_and_tokens_do_not_panic() {
+    let mut rng = SplitMix64::new(4242);
+    let alphabet: Vec<char> = "*/[]-0123456789 kgqcarbnpKGQCARBNPwxe@,;é"
+        .chars()
+        .collect();
+    let bases = [START_FEN, M1, M3_AFTER, M4_AFTER, M5_AFTER];
+    for i in 0..5000 {
+        let mut chars: Vec<char> = bases[i % bases.len()].chars().collect();
+        for _ in 0..1 + rng.below(4) {
+            let at = rng.below(chars.len() as u64) as usize;
+            let c = alphabet[rng.below(alphabet.len() as u64) as usize];
+            match rng.below(3) {
+                0 => chars[at] = c,
+                1 => chars.insert(at, c),
+                _ => {
+                    chars.remove(at);
+                }
+            }
+        }
+        let fen: String = chars.into_iter().collect();
+        if let Ok(p) = Mitosis::from_fen(&fen) {
+            // Whatever parses prints a FEN that parses to the same position.
+            assert_eq!(pos(&p.fen()).fen(), p.fen(), "{fen}");
+            let _ = p.outcome();
+            let _ = turns(&p);
+        }
+    }
+    let p = pos(M4_AFTER);
+    for _ in 0..5000 {
+        let len = rng.below(12) as usize;
+        let token: String = (0..len)
+            .map(|_| alphabet[rng.below(alphabet.len() as u64) as usize])
+            .collect();
+        let _ = p.parse_move(&token);
+        let _ = Mitosis::startpos().parse_move(&token);
+    }
+}
+
+#[test]
+fn protection_needs_a_clear_line_and_a_forward_pawn() {
+    // rules/mitosis.md 5.1: sliders need a clear path; pawns attack diagonally forward only.
+    let cases = [
+        (
+            "***3***/9/9/9/4k4/r3R4/9/9/P8/K8/***3***[-] w - - 0 1",
+            false,
+        ),
+        (
+            "***3***/9/9/9/4k4/r1P1R4/9/9/P8/K8/***3***[-] w - - 0 1",
+            true,
+        ),
+        (
+            "***3***/9/9/9/3pk4/4R4/9/9/P8/K8/***3***[-] w - - 0 1",
+            false,
+        ),
+        (
+            "***3***/9/9/9/4k4/4R4/5p3/9/P8/K8/***3***[-] w - - 0 1",
+            true,
+        ),
+    ];
+    for (fen, legal) in cases {
+        assert_eq!(
+            plies(&pos(fen)).contains(&"e5e6".to_string()),
+            legal,
+            "{fen}"
         );
     }
 }

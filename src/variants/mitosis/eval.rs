@@ -87,8 +87,8 @@ pub fn net_value(kind: Kind) -> i32 {
     face(kind) - give_back(kind.components(), 3)
 }
 
-/// The returned share of the best `free` components of `parts`.
-fn give_back(parts: Parts, free: u32) -> i32 {
+/// Sum of the face values of the best `free` (0..=3) kinds of `parts` (no allocation).
+fn best_parts(parts: Parts, free: u32) -> i32 {
     let mut vals: [i32; 3] = [0; 3];
     for (i, k) in Parts::KINDS.iter().enumerate() {
         if parts.0 & (1 << i) != 0 {
@@ -96,8 +96,12 @@ fn give_back(parts: Parts, free: u32) -> i32 {
         }
     }
     vals.sort_unstable_by(|a, b| b.cmp(a));
-    let sum: i32 = vals.iter().take(free as usize).sum();
-    sum * p(SPLIT_PCT) / 100
+    vals.iter().take(free as usize).sum()
+}
+
+/// The returned share of the best `free` components of `parts`.
+fn give_back(parts: Parts, free: u32) -> i32 {
+    best_parts(parts, free) * p(SPLIT_PCT) / 100
 }
 
 /// The terms of one side (White's view is the caller's business).
@@ -120,8 +124,14 @@ fn side_terms(pos: &Mitosis, side: Color, attacks: [u128; 2]) -> SideTerms {
         let bb = pos.pieces(side, kind);
         let on_main = (bb & MAIN).count() as i32;
         let in_base = (bb & BASES).count() as i32;
-        let net = face(kind) - give_back(kind.components(), free);
-        s.material += on_main * net;
+        if on_main > 0 {
+            let net = if kind.is_major() {
+                face(kind) - give_back(kind.components(), free)
+            } else {
+                face(kind)
+            };
+            s.material += on_main * net;
+        }
         s.base += in_base * face(kind) * p(BASE_PCT) / 100;
         if kind.is_minor() {
             minors_at_stake += (on_main + in_base) * face(kind);
@@ -133,14 +143,7 @@ fn side_terms(pos: &Mitosis, side: Color, attacks: [u128; 2]) -> SideTerms {
     }
     // Pending parts will stand in the base (as many as fit).
     if side == pos.stm() && !pos.pending().is_empty() {
-        let mut vals: Vec<i32> = Parts::KINDS
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| pos.pending().0 & (1 << i) != 0)
-            .map(|(_, k)| face(*k))
-            .collect();
-        vals.sort_unstable_by(|a, b| b.cmp(a));
-        let placed: i32 = vals.iter().take(free as usize).sum();
+        let placed = best_parts(pos.pending(), free);
         s.base += placed * p(BASE_PCT) / 100;
         minors_at_stake += placed;
     }
@@ -285,6 +288,35 @@ mod tests {
         let q_full = side_terms(&full, Color::White, [0, 0]).material;
         let q_open = side_terms(&open, Color::White, [0, 0]).material;
         assert_eq!(q_full - q_open, give_back(Kind::Queen.components(), 3));
+    }
+
+    fn white_terms(fen: &str) -> SideTerms {
+        let pos = Mitosis::from_fen(fen).unwrap();
+        let attacks = [
+            pos.attack_map(Color::White, false),
+            pos.attack_map(Color::Black, false),
+        ];
+        side_terms(&pos, Color::White, attacks)
+    }
+
+    #[test]
+    fn king_protection_and_catastrophe() {
+        // A Black rook on e5 can take the White King on e1 from an uncovered square: the
+        // penalty grows with the minors at stake (rules/mitosis.md 5.2).
+        let few = white_terms("***3***/k8/9/9/9/4r4/9/9/P8/4K4/***3***[-] w - - 0 1");
+        let many = white_terms("***3***/k8/9/9/9/4r4/9/9/P8/4K4/***RBN***[-] w - - 0 1");
+        assert!(many.king < few.king, "{many:?} {few:?}");
+        // Covering e5 (a White bishop on c3) makes the capture illegal: no hanging penalty.
+        let covered = white_terms("***3***/k8/9/9/9/4r4/9/2B6/P8/4K4/***RBN***[-] w - - 0 1");
+        assert!(covered.king > many.king + 100, "{covered:?} {many:?}");
+    }
+
+    #[test]
+    fn base_pieces_count_with_their_entry_squares() {
+        // A base rook behind an open file enters more squares than one behind its own pawn.
+        let open = white_terms("***3***/k8/9/9/9/9/9/9/P8/8K/***R2***[-] w - - 0 1");
+        let shut = white_terms("***3***/k8/9/9/9/9/9/9/P8/3P4K/***R2***[-] w - - 0 1");
+        assert_eq!(open.base - shut.base, 9 * p(BASE_ENTRY), "d1-d9");
     }
 
     /// The colour-flipped FEN: rows reversed, case swapped, side swapped.

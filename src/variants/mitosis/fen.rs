@@ -1,4 +1,4 @@
-//! FEN and move tokens of Mitosis Chess (rules/mitosis.md 7 [D12], protocol.md 2-3).
+//! FEN and move tokens of Mitosis Chess (rules/mitosis.md 7 \[D12\], protocol.md 2-3).
 
 use super::position::{
     base_mask, pawn_start_row, promotion_row, Mitosis, BASES, BASE_SQUARES, FILES, MAIN,

@@ -11,7 +11,20 @@
 //!
 //! Plies: a placement of pending components is its own ply that keeps the side to move
 //! (design.md "Plies and turns"); the protocol joins it with the board move that follows into
-//! one turn `R@d10,B@f10;d10d4` (rules/mitosis.md 4 [D4]).
+//! one turn `R@d10,B@f10;d10d4` (rules/mitosis.md 4 \[D4\]).
+//!
+//! Readings of the rules file where it leaves a choice (all as written):
+//! - A piece capturing from its own base is never restricted by 5.1: nothing can capture on
+//!   a base square, so a base square is never "attacked".
+//! - 7: the hand holds all parts of the split whenever at least one base square is free (M5
+//!   shows `[rbn]` with one free square); only with a full base are the parts lost at once.
+//! - 6.1 is applied while parts are pending: a side left with one main-board piece loses at
+//!   once even if it could place parts next turn (base and pending pieces do not count).
+//! - The en passant squares are always written after a 2- or 3-square push (M3), whether or
+//!   not an enemy pawn can use them; they are part of the zobrist key.
+//! - The capture clock is not advanced by a placement ply (it counts board moves).
+//! - Perft applies only the win rules 6.1-6.2 (protocol.md 5); the search also applies the
+//!   draws of 6.1-6.2 and the clock adjudication of 6.3 through [`Game::search_decided`].
 
 pub mod eval;
 pub mod fen;
@@ -166,6 +179,52 @@ impl Game for Mitosis {
             .map_or(0, |p| eval::net_value(p.kind));
         let promo = m.promotion().map_or(0, eval::net_value);
         victim * 16 - attacker / 8 + promo
+    }
+
+    /// A one-exchange static exchange test: the captured piece's net value (a King counts with
+    /// the minors its loss removes, rules/mitosis.md 5.2), minus the mover's net value when the
+    /// opponent attacks the target square (its King included), against `threshold`.
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        if m.is_placement() {
+            return true;
+        }
+        let us = self.stm();
+        let them = !us;
+        let mut gain = match self.piece_at(m.to()) {
+            Some(p) if p.kind == Kind::King => {
+                let mut v = eval::face(Kind::King);
+                for k in Parts::KINDS {
+                    v += self.pieces(them, k).count() as i32 * eval::face(k);
+                }
+                v
+            }
+            Some(p) => eval::net_value(p.kind),
+            None if m.is_ep() => eval::face(Kind::Pawn),
+            None => 0,
+        };
+        let mut mover = self.piece_at(m.from()).map_or(Kind::Pawn, |p| p.kind);
+        if let Some(k) = m.promotion() {
+            gain += eval::face(k) - eval::face(Kind::Pawn);
+            mover = k;
+        }
+        if gain < threshold {
+            return false;
+        }
+        let to = m.to() as usize;
+        let their_king = self.pieces(them, Kind::King);
+        let defended = self.attacked_by(them, to) || TABLES.king(to) & their_king != 0;
+        if defended {
+            gain -= if mover == Kind::King {
+                eval::face(Kind::King)
+                    + Parts::KINDS
+                        .iter()
+                        .map(|&k| self.pieces(us, k).count() as i32 * eval::face(k))
+                        .sum::<i32>()
+            } else {
+                eval::net_value(mover)
+            };
+        }
+        gain >= threshold
     }
 
     fn evaluate(&self) -> i32 {

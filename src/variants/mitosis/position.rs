@@ -358,7 +358,7 @@ impl Mitosis {
     }
 
     /// Whether `side` attacks cell `x` for the King-capture restriction (rules/mitosis.md 5.1
-    /// [D5]): some non-King piece of `side`, on the main board or in its base, could capture on
+    /// \[D5\]): some non-King piece of `side`, on the main board or in its base, could capture on
     /// `x` by its movement pattern with the current occupancy (no pins, no en passant). Base
     /// squares are never attacked: nothing can be captured there.
     pub fn attacked_by(&self, side: Color, x: usize) -> bool {
@@ -484,7 +484,7 @@ impl Mitosis {
         base_mask(side) & !self.occupied()
     }
 
-    /// Appends every distinct placement of the pending components (rules/mitosis.md 4 [D3]):
+    /// Appends every distinct placement of the pending components (rules/mitosis.md 4 \[D3\]):
     /// `min(free squares, components)` distinct kinds on distinct free base squares, without
     /// checking that a board move follows.
     pub fn placements(&self, list: &mut MoveList<Move>) {

@@ -8,7 +8,7 @@ use super::types::Kind;
 use crate::core::{Color, MoveList};
 use crate::variants::{Game, GameResult, Outcome, Terminal};
 
-/// Plies without a capture after which the game is adjudicated (rules/mitosis.md 6.3 [D10]).
+/// Plies without a capture after which the game is adjudicated (rules/mitosis.md 6.3 \[D10\]).
 pub const CLOCK_LIMIT: u16 = 100;
 
 /// A decision by rule, from no side's point of view.

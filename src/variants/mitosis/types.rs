@@ -3,7 +3,7 @@
 use crate::core::{Color, Square};
 use crate::variants::GameMove;
 
-/// A kind of piece, in the rank order of rules/mitosis.md 6 [D7]: a lower index ranks higher
+/// A kind of piece, in the rank order of rules/mitosis.md 6 \[D7\]: a lower index ranks higher
 /// (K > G > Q > C > A > R > B > N > P).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
@@ -213,7 +213,7 @@ impl Piece {
 /// - a board move: bits 0-6 from-cell, 7-13 to-cell, 14-15 promotion (0 none, 1 R, 2 B, 3 N),
 ///   bit 16 en passant;
 /// - a placement (bit 31 set): bits 0-1, 2-3, 4-5 the minor placed on the d, e, f base square
-///   of the side to move (0 none, 1 R, 2 B, 3 N) (rules/mitosis.md 4 [D4]).
+///   of the side to move (0 none, 1 R, 2 B, 3 N) (rules/mitosis.md 4 \[D4\]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Move(pub u32);
 
