@@ -1,9 +1,11 @@
 //! Evaluation of Mitosis Chess (issue: Mitosis, "Evaluation"). Terms, each from White's view:
-//! - **material at split value**: a captured major gives its owner its components back
-//!   (rules/mitosis.md 4), so its net worth is its face value minus a share of the parts that
-//!   find a free base square; minors and pawns give nothing back and count in full;
-//! - **bases**: base pieces (and pending parts) count at a discount, plus a bonus per main-board
-//!   square they can enter right now;
+//! - **material**: main-board pieces at face value plus a bonus per piece (the piece count is
+//!   what the end rules judge, rules/mitosis.md 6);
+//! - **bases**: base pieces (and pending parts) count at a discount of their face value, plus a
+//!   bonus per main-board square they can enter right now. A captured major gives its owner its
+//!   components back (rules/mitosis.md 4), so the static sum itself makes a major's loss cost
+//!   less than its face value (face minus the discounted parts that find a free base square),
+//!   while a minor's loss costs it in full: the split value is counted once, by the parts;
 //! - **King**: protection (how many of the squares next to it and a knight's leap away are
 //!   covered by its own non-King pieces: a capture from a covered square is illegal,
 //!   rules/mitosis.md 5.1) and the catastrophe of its loss (every own minor goes, 5.2), scaled by
@@ -31,10 +33,10 @@ pub static PARAMS: &[(&str, i32)] = &[
     ("value_bishop", 330),
     ("value_knight", 300),
     ("value_pawn", 100),
-    // Share (percent) of its components' value a captured major gives back when they fit.
-    ("split_return_pct", 60),
+    // Per main-board piece (the count of rules/mitosis.md 6.1 and 6.3), at every stage.
+    ("piece_count", 20),
     // Value (percent) of a piece standing in its base or pending, of its face value.
-    ("base_value_pct", 85),
+    ("base_value_pct", 70),
     // Per main-board square a base piece can enter now.
     ("base_entry", 4),
     // Per square next to the King (or a knight's leap away) covered by its own non-King pieces.
@@ -57,7 +59,7 @@ pub static PARAMS: &[(&str, i32)] = &[
     ("pawn_advance", 8),
 ];
 
-const SPLIT_PCT: usize = 9;
+const PIECE_COUNT: usize = 9;
 const BASE_PCT: usize = 10;
 const BASE_ENTRY: usize = 11;
 const KING_COVER: usize = 12;
@@ -81,10 +83,11 @@ pub fn face(kind: Kind) -> i32 {
     p(kind.index())
 }
 
-/// Net value of a kind when captured with a free base (face minus the returned share of its
-/// components): what the owner really loses. Used for move ordering.
+/// What the owner of `kind` loses by its capture when its base has room for every component
+/// (face value minus the components at the base discount; a minor, pawn or King gives nothing
+/// back), in centipawns. Used for move ordering and the exchange test.
 pub fn net_value(kind: Kind) -> i32 {
-    face(kind) - give_back(kind.components(), 3)
+    face(kind) - best_parts(kind.components(), 3) * p(BASE_PCT) / 100
 }
 
 /// Sum of the face values of the best `free` (0..=3) kinds of `parts` (no allocation).
@@ -97,11 +100,6 @@ fn best_parts(parts: Parts, free: u32) -> i32 {
     }
     vals.sort_unstable_by(|a, b| b.cmp(a));
     vals.iter().take(free as usize).sum()
-}
-
-/// The returned share of the best `free` components of `parts`.
-fn give_back(parts: Parts, free: u32) -> i32 {
-    best_parts(parts, free) * p(SPLIT_PCT) / 100
 }
 
 /// The terms of one side (White's view is the caller's business).
@@ -124,14 +122,7 @@ fn side_terms(pos: &Mitosis, side: Color, attacks: [u128; 2]) -> SideTerms {
         let bb = pos.pieces(side, kind);
         let on_main = (bb & MAIN).count() as i32;
         let in_base = (bb & BASES).count() as i32;
-        if on_main > 0 {
-            let net = if kind.is_major() {
-                face(kind) - give_back(kind.components(), free)
-            } else {
-                face(kind)
-            };
-            s.material += on_main * net;
-        }
+        s.material += on_main * (face(kind) + p(PIECE_COUNT));
         s.base += in_base * face(kind) * p(BASE_PCT) / 100;
         if kind.is_minor() {
             minors_at_stake += (on_main + in_base) * face(kind);
@@ -275,19 +266,41 @@ mod tests {
     use super::*;
     use crate::variants::Game;
 
+    /// White's material and base terms (no attack maps: no mobility or King terms).
+    fn white_static(fen: &str) -> i32 {
+        let pos = Mitosis::from_fen(fen).unwrap();
+        let t = side_terms(&pos, Color::White, [0, 0]);
+        t.material + t.base
+    }
+
     #[test]
-    fn split_value_makes_majors_cheaper_and_minors_whole() {
-        // A Queen's loss gives back R+B: net value below face; a Rook gives nothing back.
-        assert!(net_value(Kind::Queen) < face(Kind::Queen));
+    fn losing_a_major_costs_less_than_its_face_and_never_gains() {
+        // rules/mitosis.md 4: a captured Queen gives back R+B. The owner's evaluation must drop
+        // (an earlier version counted the split value twice and rose), by less than the face
+        // value when the parts fit, and by the full value when the base is full.
+        for (major, parts) in [("Q", "RB1"), ("C", "R1N"), ("A", "1BN"), ("G", "RBN")] {
+            let on_board = format!("***3***/4k4/9/9/9/4{major}4/9/9/9/4K4/***3***[-] w - - 0 1");
+            let split = format!("***3***/4k4/9/9/9/9/9/9/9/4K4/***{parts}***[-] w - - 0 1");
+            let kind = Kind::from_letter(major.chars().next().unwrap()).unwrap();
+            let loss = white_static(&on_board) - white_static(&split);
+            assert!(loss > 0, "{major}: losing it gains {}", -loss);
+            assert!(loss < face(kind), "{major}: loss {loss}");
+            // Full base: nothing comes back, the loss is the whole piece.
+            let full_on = format!("***3***/4k4/9/9/9/4{major}4/9/9/9/4K4/***NNN***[-] w - - 0 1");
+            let full_off = "***3***/4k4/9/9/9/9/9/9/9/4K4/***NNN***[-] w - - 0 1";
+            assert_eq!(
+                white_static(&full_on) - white_static(full_off),
+                face(kind) + p(PIECE_COUNT),
+                "{major}"
+            );
+        }
+        // A minor gives nothing back: its loss is its face value and its count.
+        let rook = white_static("***3***/4k4/9/9/9/4R4/9/9/9/4K4/***3***[-] w - - 0 1");
+        let none = white_static("***3***/4k4/9/9/9/9/9/9/9/4K4/***3***[-] w - - 0 1");
+        assert_eq!(rook - none, face(Kind::Rook) + p(PIECE_COUNT));
+        // Ordering values agree: a Queen's net loss is below a Rook's face plus more than zero.
+        assert!(net_value(Kind::Queen) > 0 && net_value(Kind::Queen) < face(Kind::Queen));
         assert_eq!(net_value(Kind::Rook), face(Kind::Rook));
-        // With a full base, nothing comes back: the major counts at face value.
-        let full =
-            Mitosis::from_fen("***3***/4k4/9/9/9/4Q4/9/9/9/4K4/***RBN***[-] w - - 0 1").unwrap();
-        let open =
-            Mitosis::from_fen("***3***/4k4/9/9/9/4Q4/9/9/9/4K4/***3***[-] w - - 0 1").unwrap();
-        let q_full = side_terms(&full, Color::White, [0, 0]).material;
-        let q_open = side_terms(&open, Color::White, [0, 0]).material;
-        assert_eq!(q_full - q_open, give_back(Kind::Queen.components(), 3));
     }
 
     fn white_terms(fen: &str) -> SideTerms {
