@@ -2,11 +2,19 @@
 //! toy games, one of them with two-ply turns, checked against brute-force minimax.
 
 use std::sync::atomic::Ordering;
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use menagerie::search::{search, Limits, Score, SearchControl, SearchOptions, SearchResult, Tt};
 use menagerie::variants::chess::Chess;
 use menagerie::variants::Game;
+
+/// The tests of this file run one at a time: several of them time the search or race its
+/// threads, and the test harness would otherwise run them side by side on the same cores.
+fn serial() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 fn run_chess(fen: &str, limits: Limits, threads: usize) -> SearchResult<<Chess as Game>::Move> {
     let pos = Chess::from_fen(fen).expect("valid FEN");
@@ -39,6 +47,7 @@ fn token(fen: &str, r: &SearchResult<<Chess as Game>::Move>) -> String {
 
 #[test]
 fn mate_in_one() {
+    let _serial = serial();
     // Back-rank mate: Rd8#.
     let fen = "6k1/5ppp/8/8/8/8/8/3R2K1 w - - 0 1";
     let r = run_chess(fen, depth(4), 1);
@@ -48,6 +57,7 @@ fn mate_in_one() {
 
 #[test]
 fn mate_in_two() {
+    let _serial = serial();
     // Rook ladder: 1. Rb7 Kg8 2. Rc8# (no mate in one exists).
     let fen = "7k/8/8/8/8/8/1R6/K1R5 w - - 0 1";
     let r = run_chess(fen, depth(6), 1);
@@ -56,6 +66,7 @@ fn mate_in_two() {
 
 #[test]
 fn being_mated_is_negative() {
+    let _serial = serial();
     // After 1. Rb7 of the test above: Black's only move Kg8 is met by Rc8#.
     let fen = "7k/1R6/8/8/8/8/8/K1R5 b - - 0 1";
     let r = run_chess(fen, depth(5), 1);
@@ -64,6 +75,7 @@ fn being_mated_is_negative() {
 
 #[test]
 fn stalemate_root_scores_zero() {
+    let _serial = serial();
     let fen = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
     let r = run_chess(fen, depth(3), 1);
     assert_eq!(r.best, None);
@@ -75,6 +87,7 @@ fn stalemate_root_scores_zero() {
 
 #[test]
 fn node_limit_is_respected() {
+    let _serial = serial();
     let limits = Limits {
         nodes: Some(5_000),
         ..Limits::default()
@@ -87,6 +100,7 @@ fn node_limit_is_respected() {
 
 #[test]
 fn one_thread_is_deterministic() {
+    let _serial = serial();
     let fen = "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7";
     let a = run_chess(fen, depth(6), 1);
     let b = run_chess(fen, depth(6), 1);
@@ -100,6 +114,7 @@ fn one_thread_is_deterministic() {
 
 #[test]
 fn two_threads_return_a_legal_move() {
+    let _serial = serial();
     let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
     let r = run_chess(fen, depth(6), 2);
     let pos = Chess::from_fen(fen).unwrap();
@@ -112,6 +127,7 @@ fn two_threads_return_a_legal_move() {
 
 #[test]
 fn stop_is_honoured_quickly() {
+    let _serial = serial();
     let pos = Chess::startpos();
     let tt = Tt::new(16);
     let control = SearchControl::default();
@@ -138,6 +154,7 @@ fn stop_is_honoured_quickly() {
 
 #[test]
 fn ponderhit_then_movetime() {
+    let _serial = serial();
     let pos = Chess::startpos();
     let tt = Tt::new(16);
     let control = SearchControl::default();
@@ -174,6 +191,7 @@ fn ponderhit_then_movetime() {
 
 #[test]
 fn movetime_is_kept() {
+    let _serial = serial();
     let limits = Limits {
         movetime: Some(100),
         ..Limits::default()
@@ -187,6 +205,7 @@ fn movetime_is_kept() {
 
 #[test]
 fn reports_each_iteration() {
+    let _serial = serial();
     let pos = Chess::startpos();
     let tt = Tt::new(16);
     let mut depths = Vec::new();
@@ -210,6 +229,7 @@ fn reports_each_iteration() {
 #[test]
 #[ignore]
 fn measure_bench_and_smp() {
+    let _serial = serial();
     let d = std::env::var("BENCH_DEPTH")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -386,6 +406,7 @@ mod portions {
 
 #[test]
 fn two_ply_turns_keep_the_sign() {
+    let _serial = serial();
     use portions::TwoPortionNim;
     for threads in [1, 2] {
         for pile in 1..=13u8 {
@@ -449,6 +470,7 @@ fn two_ply_turns_keep_the_sign() {
 
 #[test]
 fn low_clock_returns_in_time() {
+    let _serial = serial();
     let pos =
         Chess::from_fen("r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7")
             .unwrap();
@@ -492,6 +514,7 @@ fn low_clock_returns_in_time() {
 #[test]
 #[ignore]
 fn measure_wac() {
+    let _serial = serial();
     let cases = [
         (
             "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
@@ -559,6 +582,7 @@ fn measure_wac() {
 #[test]
 #[ignore]
 fn measure_pruning_match() {
+    let _serial = serial();
     use menagerie::search::params::{SearchParams, PARAMS};
     use menagerie::search::search_with_params;
     use menagerie::variants::GameResult;
@@ -625,6 +649,7 @@ fn measure_pruning_match() {
 
 #[test]
 fn multipv_reports_distinct_ordered_lines() {
+    let _serial = serial();
     let pos =
         Chess::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
             .unwrap();
@@ -659,6 +684,7 @@ fn multipv_reports_distinct_ordered_lines() {
 
 #[test]
 fn go_mate_stops_when_found() {
+    let _serial = serial();
     let fen = "7k/8/8/8/8/8/1R6/K1R5 w - - 0 1";
     let t = Instant::now();
     let r = run_chess(
@@ -676,6 +702,7 @@ fn go_mate_stops_when_found() {
 
 #[test]
 fn garbage_tt_moves_are_never_played() {
+    let _serial = serial();
     use menagerie::search::tt::Bound;
     let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
     let pos = Chess::from_fen(fen).unwrap();
@@ -704,6 +731,7 @@ fn garbage_tt_moves_are_never_played() {
 #[test]
 #[ignore]
 fn measure_clock_game() {
+    let _serial = serial();
     let env = |k: &str, d: u64| {
         std::env::var(k)
             .ok()
@@ -860,6 +888,7 @@ fn shuffled(plies: usize) -> material::Mat {
 
 #[test]
 fn winning_side_avoids_repetition() {
+    let _serial = serial();
     // White to move in a position seen twice: Qd1 would let Black repeat for a third time, so
     // that line must score 0 while White is otherwise a queen for a knight up.
     let pos = shuffled(6);
@@ -897,6 +926,7 @@ fn winning_side_avoids_repetition() {
 
 #[test]
 fn losing_side_takes_the_repetition() {
+    let _serial = serial();
     // Black to move, a queen for a knight down: Nb8 repeats a position for the third time.
     let pos = shuffled(7);
     let tt = Tt::new(16);
