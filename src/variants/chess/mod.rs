@@ -148,9 +148,7 @@ impl Game for Chess {
     }
 
     fn null_move_allowed(&self) -> bool {
-        let us = self.stm;
-        self.checkers == 0
-            && self.color_bb(us) & !(self.pieces(us, Kind::Pawn) | self.pieces(us, Kind::King)) != 0
+        self.checkers == 0 && self.has_pieces(self.stm)
     }
 
     fn make_null(&mut self) {
@@ -158,29 +156,7 @@ impl Game for Chess {
     }
 
     fn parse_move(&self, token: &str) -> Result<Move, MoveError> {
-        let malformed = |reason: &str| MoveError::Malformed {
-            token: token.to_string(),
-            reason: reason.to_string(),
-        };
-        if !token.is_ascii() || !(4..=5).contains(&token.len()) {
-            return Err(malformed(
-                "expected from-square, to-square and an optional promotion letter",
-            ));
-        }
-        let from = BOARD_8X8
-            .parse_square(&token[0..2])
-            .map_err(|e| malformed(&e.to_string()))?;
-        let to = BOARD_8X8
-            .parse_square(&token[2..4])
-            .map_err(|e| malformed(&e.to_string()))?;
-        let promo = match token.as_bytes().get(4) {
-            None => None,
-            Some(b'q') => Some(Kind::Queen),
-            Some(b'r') => Some(Kind::Rook),
-            Some(b'b') => Some(Kind::Bishop),
-            Some(b'n') => Some(Kind::Knight),
-            Some(_) => return Err(malformed("promotion letter must be one of q r b n")),
-        };
+        let (from, to, promo) = parse_coordinates(token)?;
         let mut list = MoveList::new();
         self.generate_legal(&mut list);
         list.iter()
@@ -278,4 +254,37 @@ impl Chess {
         self.generate_legal(&mut list);
         list.is_empty()
     }
+}
+
+/// Splits a coordinate token `e2e4` / `e7e8q` (protocol.md 3) into from-square, to-square and
+/// promotion kind, without looking at a position.
+///
+/// # Errors
+/// [`MoveError::Malformed`] for a token that is not 4-5 ASCII characters, names a square off
+/// the 8x8 board, or carries a promotion letter other than `q r b n`.
+pub fn parse_coordinates(token: &str) -> Result<(u8, u8, Option<Kind>), MoveError> {
+    let malformed = |reason: &str| MoveError::Malformed {
+        token: token.to_string(),
+        reason: reason.to_string(),
+    };
+    if !token.is_ascii() || !(4..=5).contains(&token.len()) {
+        return Err(malformed(
+            "expected from-square, to-square and an optional promotion letter",
+        ));
+    }
+    let from = BOARD_8X8
+        .parse_square(&token[0..2])
+        .map_err(|e| malformed(&e.to_string()))?;
+    let to = BOARD_8X8
+        .parse_square(&token[2..4])
+        .map_err(|e| malformed(&e.to_string()))?;
+    let promo = match token.as_bytes().get(4) {
+        None => None,
+        Some(b'q') => Some(Kind::Queen),
+        Some(b'r') => Some(Kind::Rook),
+        Some(b'b') => Some(Kind::Bishop),
+        Some(b'n') => Some(Kind::Knight),
+        Some(_) => return Err(malformed("promotion letter must be one of q r b n")),
+    };
+    Ok((from, to, promo))
 }

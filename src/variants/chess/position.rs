@@ -121,6 +121,14 @@ impl Chess {
         self.by_color[color.index()]
     }
 
+    /// Whether `color` has a piece other than pawns and its King (the usual guard against
+    /// null-move pruning in zugzwang).
+    #[inline(always)]
+    pub fn has_pieces(&self, color: Color) -> bool {
+        self.color_bb(color) & !(self.pieces(color, Kind::Pawn) | self.pieces(color, Kind::King))
+            != 0
+    }
+
     /// Bitboard of every occupied square.
     #[inline(always)]
     pub fn occupied(&self) -> u64 {

@@ -24,9 +24,8 @@ pub use army::{Army, ArmyError};
 pub use fen::START_FEN;
 pub use position::Muster;
 
-use crate::core::geometry::BOARD_8X8;
 use crate::core::{Color, MoveList};
-use crate::variants::chess::{fide_outcome, Chess, Kind, Move, MoveKind};
+use crate::variants::chess::{fide_outcome, parse_coordinates, Chess, Kind, Move, MoveKind};
 use crate::variants::{
     FenError, Game, GameResult, MoveError, Outcome, ProbeLimits, Terminal, VariantInfo,
 };
@@ -239,10 +238,7 @@ impl Game for Muster {
     }
 
     fn null_move_allowed(&self) -> bool {
-        let c = &self.chess;
-        let us = c.stm;
-        c.checkers == 0
-            && c.color_bb(us) & !(c.pieces(us, Kind::Pawn) | c.pieces(us, Kind::King)) != 0
+        self.chess.checkers == 0 && self.chess.has_pieces(self.chess.stm)
     }
 
     fn make_null(&mut self) {
@@ -253,29 +249,7 @@ impl Game for Muster {
     /// castling as the King's move (`e1g1`, `e2e4`, `e1f1`); the King-onto-rook alias of
     /// 5.3 (`e1h1`) is accepted.
     fn parse_move(&self, token: &str) -> Result<Move, MoveError> {
-        let malformed = |reason: &str| MoveError::Malformed {
-            token: token.to_string(),
-            reason: reason.to_string(),
-        };
-        if !token.is_ascii() || !(4..=5).contains(&token.len()) {
-            return Err(malformed(
-                "expected from-square, to-square and an optional promotion letter",
-            ));
-        }
-        let from = BOARD_8X8
-            .parse_square(&token[0..2])
-            .map_err(|e| malformed(&e.to_string()))?;
-        let to = BOARD_8X8
-            .parse_square(&token[2..4])
-            .map_err(|e| malformed(&e.to_string()))?;
-        let promo = match token.as_bytes().get(4) {
-            None => None,
-            Some(b'q') => Some(Kind::Queen),
-            Some(b'r') => Some(Kind::Rook),
-            Some(b'b') => Some(Kind::Bishop),
-            Some(b'n') => Some(Kind::Knight),
-            Some(_) => return Err(malformed("promotion letter must be one of q r b n")),
-        };
+        let (from, to, promo) = parse_coordinates(token)?;
         let mut list = MoveList::new();
         self.legal_moves(&mut list);
         if let Some(m) = list

@@ -513,10 +513,7 @@ impl Game for Mystic {
     fn null_move_allowed(&self) -> bool {
         // Zugzwang is rare while a side can spend coins; with no pieces but pawns it is not.
         let us = self.side_to_move();
-        let c = &self.chess;
-        !self.in_check()
-            && (self.coins[us.index()] > 0
-                || c.color_bb(us) & !(c.pieces(us, Kind::Pawn) | c.pieces(us, Kind::King)) != 0)
+        !self.in_check() && (self.coins[us.index()] > 0 || self.chess.has_pieces(us))
     }
 
     fn make_null(&mut self) {
