@@ -2,8 +2,10 @@
 //! stdin/stdout, with a deadline on every read so a failing test never hangs.
 #![allow(dead_code)] // each test crate uses a different part
 
+pub mod game;
+
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -140,4 +142,45 @@ impl Drop for Engine {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The move token of the `bestmove` line that ends `out` (as returned by `Engine::go`):
+/// a ply or turn token, or `(none)`. Panics when the last line has no second word.
+pub fn bestmove(out: &[String]) -> String {
+    out.last()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .unwrap_or_else(|| panic!("no bestmove token in {out:#?}"))
+        .to_string()
+}
+
+/// Runs the built `menagerie` binary with `args`, writes `stdin` to it and closes it, and
+/// returns its exit status, stdout and stderr.
+pub fn run_binary(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    let input = stdin.to_vec();
+    // A writer thread: a child that answers before reading all its input cannot block us.
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("the binary runs");
+    writer.join().expect("stdin writer");
+    out
+}
+
+/// `run_binary`, checked to succeed: its stdout.
+pub fn run_binary_ok(args: &[&str], stdin: &[u8]) -> String {
+    let out = run_binary(args, stdin);
+    assert!(
+        out.status.success(),
+        "menagerie {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("stdout is UTF-8")
 }
