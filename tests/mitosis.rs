@@ -5,7 +5,7 @@
 mod common;
 
 use common::game::{assert_tokens_round_trip, assert_unwinds, parse, ply_tokens, sorted_words};
-use common::{bestmove, Engine, SEARCH};
+use common::{assert_game_over, bestmove, Engine, SEARCH};
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::core::MoveList;
 use menagerie::perft::{perft_turns, Unit};
@@ -662,12 +662,7 @@ fn protocol_results_and_turns() {
     ] {
         e.send(&position);
         let out = e.go("go depth 2", SEARCH);
-        assert!(
-            out.iter()
-                .any(|l| *l == format!("info string result {result}")),
-            "{position}: {out:#?}"
-        );
-        assert_eq!(out.last().unwrap(), "bestmove (none)");
+        assert_game_over(&out, &position, None, result);
     }
     // The search sees wins by rule: taking the King (M6) and, after a placement ply that keeps
     // the side to move, recapturing with the placed rook (M4: White is left bare).

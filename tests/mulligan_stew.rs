@@ -5,7 +5,7 @@
 mod common;
 
 use common::game::{assert_tokens_round_trip, assert_unwinds, parse, play_plies, ply_tokens};
-use common::{bestmove, run_binary_ok, Engine, SEARCH};
+use common::{assert_game_over, bestmove, run_binary_ok, Engine, SEARCH};
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::core::MoveList;
 use menagerie::perft::perft;
@@ -933,13 +933,7 @@ fn protocol_game_ends() {
     for (position, score, result) in cases {
         e.send(&position);
         let out = e.go("go depth 3", SEARCH);
-        assert!(out.iter().any(|l| l == score), "{position}: {out:#?}");
-        assert!(
-            out.iter()
-                .any(|l| *l == format!("info string result {result}")),
-            "{position}: {out:#?}"
-        );
-        assert_eq!(out.last().unwrap(), "bestmove (none)");
+        assert_game_over(&out, &position, Some(score), result);
     }
     // The turn that takes the last King in the L portion is the L token alone.
     e.send("position fen 1k4/6/6/6/6/6/1R1K2[-] w - - 0 1 pool:-/-");

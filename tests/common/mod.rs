@@ -153,6 +153,21 @@ pub fn bestmove(out: &[String]) -> String {
         .to_string()
 }
 
+/// Checks the engine's answer `out` to a `go` in a finished game (`position` names it in a
+/// failure): the `score` line when given (e.g. `info depth 0 score mate 0`), the line
+/// `info string result <result>` (protocol.md) and `bestmove (none)` last.
+pub fn assert_game_over(out: &[String], position: &str, score: Option<&str>, result: &str) {
+    if let Some(score) = score {
+        assert!(out.iter().any(|l| l == score), "{position}: {out:#?}");
+    }
+    assert!(
+        out.iter()
+            .any(|l| *l == format!("info string result {result}")),
+        "{position}: {out:#?}"
+    );
+    assert_eq!(out.last().unwrap(), "bestmove (none)");
+}
+
 /// Runs the built `menagerie` binary with `args`, writes `stdin` to it and closes it, and
 /// returns its exit status, stdout and stderr.
 pub fn run_binary(args: &[&str], stdin: &[u8]) -> Output {
