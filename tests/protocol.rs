@@ -6,7 +6,7 @@ mod common;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use common::{Engine, QUICK, SEARCH};
+use common::{bestmove, Engine, QUICK, SEARCH};
 
 use menagerie::variants::chess::Chess;
 use menagerie::variants::Game;
@@ -431,12 +431,9 @@ fn every_variant_can_be_selected_listed_and_played() {
         );
 
         let out = e.go("go depth 3", SEARCH);
-        let best = out
-            .last()
-            .and_then(|l| l.split_whitespace().nth(1))
-            .expect("bestmove token");
+        let best = bestmove(&out);
         assert!(
-            tokens.iter().any(|t| t == best),
+            tokens.iter().any(|t| *t == best),
             "{name}: bestmove {best} not in {tokens:?}"
         );
         // The best turn token is accepted back by `position`.
