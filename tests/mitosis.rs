@@ -815,16 +815,7 @@ mod brute {
                 }
             }
             if knight {
-                for (dx, dy) in [
-                    (1, 2),
-                    (2, 1),
-                    (2, -1),
-                    (1, -2),
-                    (-1, -2),
-                    (-2, -1),
-                    (-2, 1),
-                    (-1, 2),
-                ] {
+                for (dx, dy) in crate::common::reference::KNIGHT {
                     if ok(f + dx, r + dy) {
                         out.push((f + dx, r + dy));
                     }

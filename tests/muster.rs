@@ -766,6 +766,7 @@ fn search_plays_en_passant_on_a_passed_square() {
 /// sharing nothing with the engine but the position's fields: every legal token of `p`.
 mod reference {
     use super::*;
+    use crate::common::reference::KNIGHT;
 
     type Board = [Option<(Color, Kind)>; 64];
 
@@ -782,16 +783,6 @@ mod reference {
         ((0..8).contains(&f) && (0..8).contains(&r)).then(|| (r * 8 + f) as usize)
     }
 
-    const KNIGHT: [(i32, i32); 8] = [
-        (1, 2),
-        (2, 1),
-        (2, -1),
-        (1, -2),
-        (-1, -2),
-        (-2, -1),
-        (-2, 1),
-        (-1, 2),
-    ];
     const KING: [(i32, i32); 8] = [
         (1, 0),
         (1, 1),

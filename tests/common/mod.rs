@@ -3,6 +3,7 @@
 #![allow(dead_code)] // each test crate uses a different part
 
 pub mod game;
+pub mod reference;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Output, Stdio};
