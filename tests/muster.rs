@@ -5,7 +5,8 @@
 mod common;
 
 use common::game::{
-    assert_tokens_round_trip, assert_unwinds, parse, play_plies, ply_tokens, sorted_words,
+    assert_refused, assert_tokens_round_trip, assert_unwinds, parse, play_plies, ply_tokens,
+    sorted_words,
 };
 use common::{assert_game_over, bestmove, Engine, SEARCH};
 use menagerie::core::zobrist::SplitMix64;
@@ -14,7 +15,7 @@ use menagerie::perft::perft;
 use menagerie::variants::chess::{Chess, Kind, MoveKind};
 use menagerie::variants::muster::pregame::{choose, expected_score, propose};
 use menagerie::variants::muster::{Army, Muster, START_FEN};
-use menagerie::variants::{Game, GameResult, MoveError, ProbeLimits};
+use menagerie::variants::{Game, GameResult, ProbeLimits};
 
 fn pos(fen: &str) -> Muster {
     parse(fen)
@@ -441,15 +442,7 @@ fn malformed_fens_name_the_field() {
 #[test]
 fn malformed_tokens_are_errors() {
     let p = Muster::startpos();
-    assert!(matches!(
-        p.parse_move("e2"),
-        Err(MoveError::Malformed { .. })
-    ));
-    assert!(matches!(
-        p.parse_move("e2e9"),
-        Err(MoveError::Malformed { .. })
-    ));
-    assert!(matches!(p.parse_move("e2e5"), Err(MoveError::Illegal(_))));
+    assert_refused(&p, &["e2", "e2e9"], &["e2e5"]);
 }
 
 // ---------------------------------------------------------------- perft and properties

@@ -2,14 +2,14 @@
 
 mod common;
 
-use common::game::{assert_tokens_round_trip, parse, play_plies, ply_tokens};
+use common::game::{assert_refused, assert_tokens_round_trip, parse, play_plies, ply_tokens};
 use common::{run_binary, run_binary_ok};
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::core::MoveList;
 use menagerie::perft::perft;
 use menagerie::variants::mystic::notation::{import_move, split_record};
 use menagerie::variants::mystic::{Mystic, START_FEN};
-use menagerie::variants::{FenError, Game, GameResult, MoveError};
+use menagerie::variants::{FenError, Game, GameResult};
 
 fn pos(fen: &str) -> Mystic {
     parse(fen)
@@ -311,20 +311,7 @@ fn tokens_round_trip_and_make_unmake() {
 #[test]
 fn malformed_tokens() {
     let p = Mystic::startpos();
-    assert!(matches!(
-        p.parse_move("N@d2"),
-        Err(MoveError::Malformed { .. })
-    ));
-    assert!(matches!(
-        p.parse_move("P@d9"),
-        Err(MoveError::Malformed { .. })
-    ));
-    assert!(matches!(p.parse_move("P@d5"), Err(MoveError::Illegal(_))));
-    assert!(matches!(
-        p.parse_move("e1e1"),
-        Err(MoveError::Malformed { .. })
-    ));
-    assert!(matches!(p.parse_move("e1e1q"), Err(MoveError::Illegal(_))));
+    assert_refused(&p, &["N@d2", "P@d9", "e1e1"], &["P@d5", "e1e1q"]);
 }
 
 #[test]

@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 
 use menagerie::core::MoveList;
-use menagerie::variants::Game;
+use menagerie::variants::{Game, MoveError};
 
 /// The position of `fen`; panics naming the FEN and the error when it does not parse.
 pub fn parse<G: Game>(fen: &str) -> G {
@@ -37,6 +37,19 @@ pub fn play_plies<G: Game>(p: &mut G, moves: &str) {
             .parse_move(t)
             .unwrap_or_else(|e| panic!("{t} in {}: {e}", p.fen()));
         p.make(m);
+    }
+}
+
+/// Checks that `p` refuses each token of `malformed` as `MoveError::Malformed` and each token
+/// of `illegal` as `MoveError::Illegal` (protocol.md 3).
+pub fn assert_refused<G: Game>(p: &G, malformed: &[&str], illegal: &[&str]) {
+    for t in malformed {
+        let e = p.parse_move(t);
+        assert!(matches!(e, Err(MoveError::Malformed { .. })), "{t}: {e:?}");
+    }
+    for t in illegal {
+        let e = p.parse_move(t);
+        assert!(matches!(e, Err(MoveError::Illegal(_))), "{t}: {e:?}");
     }
 }
 
