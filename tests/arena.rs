@@ -16,6 +16,10 @@ use menagerie::variants::chess::Chess;
 use menagerie::variants::mystic::Mystic;
 use menagerie::variants::{Game, GameResult};
 
+/// The built-in players.
+const GREEDY: EngineSpec = EngineSpec::Builtin(Builtin::Greedy);
+const RANDOM: EngineSpec = EngineSpec::Builtin(Builtin::Random);
+
 fn config(engines: [EngineSpec; 2], games: usize, limit: Limit) -> MatchConfig {
     MatchConfig {
         engines,
@@ -75,10 +79,7 @@ fn stats_known_values() {
 
 #[test]
 fn greedy_beats_random() {
-    let engines = [
-        EngineSpec::Builtin(Builtin::Greedy),
-        EngineSpec::Builtin(Builtin::Random),
-    ];
+    let engines = [GREEDY, RANDOM];
     let mut cfg = config(engines, 10, Limit::Movetime(10));
     cfg.random_plies = 4;
     let report = run(&cfg);
@@ -99,27 +100,21 @@ fn greedy_beats_random() {
 
 #[test]
 fn same_seed_same_match() {
-    let engines = [
-        EngineSpec::Builtin(Builtin::Random),
-        EngineSpec::Builtin(Builtin::Greedy),
-    ];
+    let engines = [RANDOM, GREEDY];
     let mut cfg = config(engines, 4, Limit::Nodes(1));
     cfg.random_plies = 2;
-    let a: Vec<Vec<String>> = run(&cfg)
-        .games
-        .into_iter()
-        .map(|g| g.record.moves)
-        .collect();
-    let b: Vec<Vec<String>> = run(&cfg)
-        .games
-        .into_iter()
-        .map(|g| g.record.moves)
-        .collect();
-    assert_eq!(a, b);
+    let moves = || -> Vec<Vec<String>> {
+        run(&cfg)
+            .games
+            .into_iter()
+            .map(|g| g.record.moves)
+            .collect()
+    };
+    assert_eq!(moves(), moves());
 }
 
 fn fault_match(name: &str) -> MatchReport {
-    let engines = [double(name), EngineSpec::Builtin(Builtin::Random)];
+    let engines = [double(name), RANDOM];
     let report = run(&config(engines, 2, Limit::Movetime(50)));
     assert_eq!(report.games.len(), 2);
     assert_eq!(report.wdl.losses, 2, "{:?}", report.games);
@@ -160,10 +155,7 @@ fn silent_engine_loses() {
 
 #[test]
 fn silent_engine_loses_on_time_under_a_clock() {
-    let engines = [
-        double("hung_engine.py"),
-        EngineSpec::Builtin(Builtin::Random),
-    ];
+    let engines = [double("hung_engine.py"), RANDOM];
     let clock = Limit::Clock {
         base_ms: 100,
         inc_ms: 10,
@@ -176,10 +168,7 @@ fn silent_engine_loses_on_time_under_a_clock() {
 
 #[test]
 fn mystic_builtins_and_sprt_stop() {
-    let engines = [
-        EngineSpec::Builtin(Builtin::Greedy),
-        EngineSpec::Builtin(Builtin::Random),
-    ];
+    let engines = [GREEDY, RANDOM];
     let mut cfg = config(engines, 200, Limit::Nodes(1));
     cfg.random_plies = 2;
     cfg.sprt =
@@ -199,7 +188,7 @@ fn real_engine_against_random() {
     let bin = env!("CARGO_BIN_EXE_menagerie");
     let engines = [
         EngineSpec::parse(&format!("{bin} option.Hash=4")).unwrap(),
-        EngineSpec::Builtin(Builtin::Random),
+        RANDOM,
     ];
     let report = run(&config(engines, 2, Limit::Nodes(500)));
     check_legal(&report);
@@ -279,10 +268,7 @@ fn bad_input_is_a_clear_error() {
         assert!(err.contains(needle), "{extra:?}: {err}");
     }
     // An engine that cannot start loses its games; the match still finishes.
-    let engines = [
-        EngineSpec::parse("/nonexistent/engine").unwrap(),
-        EngineSpec::Builtin(Builtin::Random),
-    ];
+    let engines = [EngineSpec::parse("/nonexistent/engine").unwrap(), RANDOM];
     let report = run(&config(engines, 2, Limit::Nodes(1)));
     assert_eq!(report.wdl.losses, 2);
     assert_eq!(report.games[0].record.result, GameResult::BlackWins);
