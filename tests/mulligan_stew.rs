@@ -4,7 +4,9 @@
 
 mod common;
 
-use common::game::{assert_tokens_round_trip, assert_unwinds, parse, play_plies, ply_tokens};
+use common::game::{
+    assert_make_unmake, assert_tokens_round_trip, assert_unwinds, parse, play_plies, ply_tokens,
+};
 use common::{assert_game_over, bestmove, run_binary_ok, Engine, SEARCH};
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::core::MoveList;
@@ -707,19 +709,9 @@ fn tokens_round_trip_and_make_unmake() {
                 break;
             }
             assert_tokens_round_trip(&p, &l);
-            for &m in &l {
-                let t = p.move_token(m);
-                let (fen, key) = (p.fen(), p.key());
-                p.make(m);
-                assert_eq!(p.key(), p.compute_key(), "after {t} in {fen}");
-                assert_eq!(
-                    Stew::from_fen(&p.fen()).unwrap().key(),
-                    p.key(),
-                    "FEN keeps the key"
-                );
-                p.unmake();
-                assert_eq!((p.fen(), p.key()), (fen, key), "unmake of {t}");
-            }
+            assert_make_unmake(&mut p, &l, Stew::compute_key, |p| {
+                assert_eq!(pos(&p.fen()).key(), p.key(), "FEN keeps the key");
+            });
             let m = l[rng.below(l.len() as u64) as usize];
             history.push((p.fen(), p.key()));
             p.make(m);

@@ -5,8 +5,8 @@
 mod common;
 
 use common::game::{
-    assert_refused, assert_tokens_round_trip, assert_unwinds, parse, play_plies, ply_tokens,
-    sorted_words,
+    assert_make_unmake, assert_refused, assert_tokens_round_trip, assert_unwinds, parse,
+    play_plies, ply_tokens, sorted_words,
 };
 use common::{assert_game_over, bestmove, Engine, SEARCH};
 use menagerie::core::zobrist::SplitMix64;
@@ -489,14 +489,7 @@ fn make_unmake_restores_fen_and_key_and_tokens_round_trip() {
                     break;
                 }
                 assert_tokens_round_trip(&p, &list);
-                for &m in &list {
-                    let t = p.move_token(m);
-                    let (f, k) = (p.fen(), p.key());
-                    p.make(m);
-                    assert_eq!(p.key(), p.compute_key(), "key after {t}");
-                    p.unmake();
-                    assert_eq!((p.fen(), p.key()), (f, k), "unmake {t}");
-                }
+                assert_make_unmake(&mut p, &list, Muster::compute_key, |_| {});
                 let m = list[rng.below(list.len() as u64) as usize];
                 history.push((p.fen(), p.key()));
                 p.make(m);

@@ -64,6 +64,26 @@ pub fn assert_tokens_round_trip<G: Game>(p: &G, list: &MoveList<G::Move>) {
     }
 }
 
+/// For each move of `list` (legal in `p`): makes it, checks the incremental key against
+/// `from_scratch` (the key computed from the whole position) and runs `after_make` on the new
+/// position, then unmakes it and checks that FEN and key are restored.
+pub fn assert_make_unmake<G: Game>(
+    p: &mut G,
+    list: &MoveList<G::Move>,
+    from_scratch: impl Fn(&G) -> u64,
+    after_make: impl Fn(&G),
+) {
+    for &m in list {
+        let t = p.move_token(m);
+        let (fen, key) = (p.fen(), p.key());
+        p.make(m);
+        assert_eq!(p.key(), from_scratch(p), "key after {t} in {fen}");
+        after_make(p);
+        p.unmake();
+        assert_eq!((p.fen(), p.key()), (fen, key), "unmake of {t}");
+    }
+}
+
 /// Unmakes one ply for each `(FEN, key)` of `history` (the positions before the plies made,
 /// oldest first), checking that each unmake restores that FEN and key; `context` names the
 /// playout in a failure.
