@@ -433,7 +433,7 @@ fn every_variant_can_be_selected_listed_and_played() {
         let out = e.go("go depth 3", SEARCH);
         let best = bestmove(&out);
         assert!(
-            tokens.iter().any(|t| *t == best),
+            tokens.contains(&best),
             "{name}: bestmove {best} not in {tokens:?}"
         );
         // The best turn token is accepted back by `position`.
