@@ -617,8 +617,7 @@ fn perft_turns_of_the_examples() {
 fn protocol_results_and_turns() {
     // design.md "When a variant is done" 7: through the protocol, `info string result` names
     // the rule and `bestmove (none)` follows.
-    let mut e = Engine::start();
-    e.send("setoption name UCI_Variant value mitosis");
+    let mut e = Engine::start_variant("mitosis");
     let info = e.read_until(|l| l.starts_with("info string variant"), SEARCH);
     assert!(
         info.last()

@@ -846,8 +846,7 @@ fn eval_is_colour_symmetric_and_reported() {
 
 #[test]
 fn protocol_turns_perft_and_mid_turn_fens() {
-    let mut e = Engine::start();
-    e.send("setoption name UCI_Variant value mulliganstew");
+    let mut e = Engine::start_variant("mulliganstew");
     // protocol.md 5: go perft counts turns (rules 10: 426 and 180236 from the start).
     for (d, n) in [(1, 426), (2, 180236)] {
         e.send("position startpos");
@@ -906,8 +905,7 @@ fn protocol_turns_perft_and_mid_turn_fens() {
 #[test]
 fn protocol_game_ends() {
     // rules/mulligan-stew.md 6 through the protocol: result lines and bestmove (none).
-    let mut e = Engine::start();
-    e.send("setoption name UCI_Variant value mulliganstew");
+    let mut e = Engine::start_variant("mulliganstew");
     let cases = [
         // The example game: Black took White's second King in a D portion.
         (format!("position startpos moves {GAME_TOKENS}"), "info depth 0 score mate 0", "0-1 {both kings captured}"),
@@ -938,8 +936,7 @@ fn protocol_game_ends() {
 fn search_defends_the_last_king() {
     // Black's last King on d7 is attacked by the Rook on d1 (light, L portion next turn);
     // Black to move must not leave it there: after its turn the King is not capturable.
-    let mut e = Engine::start();
-    e.send("setoption name UCI_Variant value mulliganstew");
+    let mut e = Engine::start_variant("mulliganstew");
     let fen = "3k2/6/6/6/6/6/K2R2[-] b - - 0 1 pool:-/-";
     e.send(&format!("position fen {fen}"));
     let out = e.go("go depth 4", SEARCH);
@@ -963,8 +960,7 @@ fn search_defends_the_last_king() {
 fn search_takes_both_kings_in_one_turn() {
     // rules/mulligan-stew.md 5, 6: the Rook (b1, light) takes the b7 King in the L portion and
     // the Cardinal (a5, dark) the c7 King in the D portion: a win in one turn.
-    let mut e = Engine::start();
-    e.send("setoption name UCI_Variant value mulliganstew");
+    let mut e = Engine::start_variant("mulliganstew");
     e.send("position fen 1kk3/6/C5/6/6/6/1R2KK[-] w - - 0 1 pool:-/-");
     let out = e.go("go depth 4", SEARCH);
     assert_eq!(bestmove(&out), "b1b7;a5c7", "{out:#?}");

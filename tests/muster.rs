@@ -603,8 +603,7 @@ fn proposals_are_legal_armies_with_a_safe_king() {
 #[test]
 fn muster_commands_through_the_protocol() {
     // rules/muster.md 3.1 (D4): propose and choose answer with the engine's own search.
-    let mut e = Engine::start();
-    e.send("setoption name UCI_Variant value muster");
+    let mut e = Engine::start_variant("muster");
     e.read_until(|l| l.starts_with("info string variant muster"), SEARCH);
     for color in ["white", "black"] {
         e.send(&format!("muster propose {color} movetime 300"));
@@ -709,8 +708,7 @@ fn every_ending_is_reached() {
 #[test]
 fn endings_through_the_protocol() {
     // design.md "When a variant is done" 7: `info string result` and `bestmove (none)`.
-    let mut e = Engine::start();
-    e.send("setoption name UCI_Variant value muster");
+    let mut e = Engine::start_variant("muster");
     for (fen, result) in [
         ("4k3/4Q3/4K3/8/8/8/8/8 b - - 0 1", "1-0 {checkmate}"),
         (
@@ -731,8 +729,7 @@ fn endings_through_the_protocol() {
 fn search_plays_en_passant_on_a_passed_square() {
     // The search plays the variant's own moves: after a1a4 Black wins the pawn en passant
     // (rules/muster.md 4.3), with either capturer.
-    let mut e = Engine::start();
-    e.send("setoption name UCI_Variant value muster");
+    let mut e = Engine::start_variant("muster");
     e.send("position fen 4k3/8/8/8/1p6/1p6/8/P3K3 w - - 0 1 moves a1a4");
     e.send("go depth 4");
     let out = e.read_until(|l| l.starts_with("bestmove"), SEARCH);
@@ -1065,8 +1062,7 @@ fn perft_trees_agree_with_the_reference() {
 fn self_play_from_unusual_armies_through_the_protocol() {
     // design.md "When a variant is done" 9 with the variant's own rules in play: castlings with
     // many rooks, pushes from the first rank, many queens. Every bestmove must be legal.
-    let mut e = Engine::start();
-    e.send("setoption name UCI_Variant value muster");
+    let mut e = Engine::start_variant("muster");
     let starts = [
         "rr2k1rr/4r3/pppp1ppp/8/8/PPPP1PPP/4R3/RR2K1RR w a1b1g1h1e2a8b8g8h8e7 - 0 1",
         "ppppkppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPKPPP w - - 0 1",

@@ -54,6 +54,14 @@ impl Engine {
         engine
     }
 
+    /// Starts the engine (see `start`) and selects `variant` (its protocol name, e.g.
+    /// `mulliganstew`) with `setoption name UCI_Variant`; the announcement is left unread.
+    pub fn start_variant(variant: &str) -> Engine {
+        let mut engine = Engine::start();
+        engine.send(&format!("setoption name UCI_Variant value {variant}"));
+        engine
+    }
+
     pub fn send(&mut self, line: &str) {
         let stdin = self.stdin.as_mut().expect("stdin open");
         writeln!(stdin, "{line}").expect("engine reads its stdin");
