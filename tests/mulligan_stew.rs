@@ -850,8 +850,7 @@ fn protocol_turns_perft_and_mid_turn_fens() {
     // protocol.md 5: go perft counts turns (rules 10: 426 and 180236 from the start).
     for (d, n) in [(1, 426), (2, 180236)] {
         e.send("position startpos");
-        e.send(&format!("go perft {d}"));
-        let out = e.read_until(|l| l.starts_with("Nodes searched"), SEARCH);
+        let out = e.go_perft(d);
         assert_eq!(out.last().unwrap(), &format!("Nodes searched: {n}"));
         if d == 1 {
             assert!(out.contains(&"M@b3;c1c3: 1".to_string()));
@@ -877,13 +876,11 @@ fn protocol_turns_perft_and_mid_turn_fens() {
     assert_eq!(e.fen(), GAME_FENS[6]);
     // From a mid-turn FEN the perft turn is the D portion alone.
     e.send(&format!("position fen {}", GAME_FENS[1]));
-    e.send("go perft 1");
-    let out = e.read_until(|l| l.starts_with("Nodes searched"), SEARCH);
+    let out = e.go_perft(1);
     assert!(out.contains(&"c1c3: 1".to_string()), "{out:?}");
     // rules 10: the swap-restriction D position has 10 portions, each a whole turn here.
     e.send("position fen 2kk2/6/6/6/MR4/6/2KK2[m] w - - 1 1 pool:Q/q portion:D moved:b3");
-    e.send("go perft 1");
-    let out = e.read_until(|l| l.starts_with("Nodes searched"), SEARCH);
+    let out = e.go_perft(1);
     assert_eq!(out.last().unwrap(), "Nodes searched: 10");
     assert!(out.contains(&"a3c1,c1a3: 1".to_string()), "{out:?}");
     // From a mid-turn FEN the bestmove is the D portion alone.

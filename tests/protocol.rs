@@ -93,8 +93,7 @@ fn positions_display_moves_and_perft() {
     );
 
     assert!(e.command("position startpos").is_empty());
-    e.send("go perft 3");
-    let mut out = e.read_until(|l| l.starts_with("Nodes searched"), SEARCH);
+    let mut out = e.go_perft(3);
     out.extend(e.read_until(|l| l.is_empty(), QUICK));
     // Stockfish's format: 20 "<move>: <count>" lines, a blank line, the total, a blank line.
     assert_eq!(out.len(), 23, "{out:#?}");
@@ -421,8 +420,7 @@ fn every_variant_can_be_selected_listed_and_played() {
             .map(str::to_string)
             .collect();
 
-        e.send("go perft 1");
-        let mut out = e.read_until(|l| l.starts_with("Nodes searched"), SEARCH);
+        let mut out = e.go_perft(1);
         out.extend(e.read_until(|l| l.is_empty(), QUICK));
         assert_eq!(out.len(), tokens.len() + 3, "{name}: {out:#?}");
         assert_eq!(

@@ -158,8 +158,7 @@ fn go_perft_matches_the_suites() {
                     break;
                 }
                 e.send(&format!("position fen {}", parts[1]));
-                e.send(&format!("go perft {}", i + 1));
-                let out = e.read_until(|l| l.starts_with("Nodes searched"), SEARCH);
+                let out = e.go_perft(i + 1);
                 assert_eq!(
                     out.last().unwrap(),
                     &format!("Nodes searched: {count}"),

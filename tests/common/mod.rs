@@ -130,6 +130,13 @@ impl Engine {
         out
     }
 
+    /// Runs `go perft <depth>` (protocol.md 5) and returns its lines up to and including
+    /// `Nodes searched: <count>` (the blank line after it is left unread).
+    pub fn go_perft(&mut self, depth: usize) -> Vec<String> {
+        self.send(&format!("go perft {depth}"));
+        self.read_until(|l| l.starts_with("Nodes searched"), SEARCH)
+    }
+
     /// Waits for the process to exit; its exit code.
     pub fn wait_exit(&mut self, timeout: Duration) -> i32 {
         let deadline = Instant::now() + timeout;
