@@ -5,11 +5,11 @@
 mod common;
 
 use common::game::{
-    assert_refused, assert_tokens_round_trip, assert_unwinds, parse, ply_tokens, sorted_words,
+    assert_refused, assert_tokens_round_trip, assert_unwinds, legal_moves, parse, ply_tokens,
+    sorted_words,
 };
 use common::{assert_game_over, bestmove, Engine, SEARCH};
 use menagerie::core::zobrist::SplitMix64;
-use menagerie::core::MoveList;
 use menagerie::perft::{perft_turns, Unit};
 use menagerie::protocol::turns::{legal_turn_tokens, play_turn_token};
 use menagerie::variants::mitosis::{Mitosis, START_FEN};
@@ -551,8 +551,7 @@ fn random_playouts_round_trip() {
             if p.decided().is_some() || p.clock() >= 100 {
                 break;
             }
-            let mut list = MoveList::new();
-            p.legal_moves(&mut list);
+            let list = legal_moves(&p);
             if list.is_empty() {
                 break;
             }
@@ -572,8 +571,7 @@ fn random_playouts_round_trip() {
             plies_done += 1;
             if placement {
                 assert_eq!(p.side_to_move(), side);
-                let mut after = MoveList::new();
-                p.legal_moves(&mut after);
+                let after = legal_moves(&p);
                 assert!(
                     !after.is_empty(),
                     "a placement must be followed by a board move"
@@ -1072,8 +1070,7 @@ fn generator_matches_the_brute_force_reference() {
             assert_eq!(turns(&p), want, "{}", p.fen());
             checked += 1;
             pending += usize::from(!p.pending().is_empty());
-            let mut list = MoveList::new();
-            p.legal_moves(&mut list);
+            let list = legal_moves(&p);
             if list.is_empty() {
                 break;
             }

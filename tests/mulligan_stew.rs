@@ -5,7 +5,8 @@
 mod common;
 
 use common::game::{
-    assert_make_unmake, assert_tokens_round_trip, assert_unwinds, parse, play_plies, ply_tokens,
+    assert_make_unmake, assert_tokens_round_trip, assert_unwinds, legal_moves, parse, play_plies,
+    ply_tokens,
 };
 use common::{assert_game_over, bestmove, run_binary_ok, Engine, SEARCH};
 use menagerie::core::zobrist::SplitMix64;
@@ -246,8 +247,7 @@ fn garbage_never_panics() {
         }
         let text: String = s.into_iter().collect();
         if let Ok(q) = Stew::from_fen(&text) {
-            let mut l = MoveList::new();
-            q.legal_moves(&mut l);
+            let _ = legal_moves(&q);
             let _ = q.fen();
         }
         let short: String = text.chars().take(1 + rng.below(12) as usize).collect();
@@ -702,8 +702,7 @@ fn tokens_round_trip_and_make_unmake() {
         let mut p = Stew::startpos();
         let mut history = Vec::new();
         for _ in 0..160 {
-            let mut l = MoveList::new();
-            p.legal_moves(&mut l);
+            let l = legal_moves(&p);
             if l.is_empty() {
                 assert!(p.decided().is_some());
                 break;
@@ -815,8 +814,7 @@ fn tactical_moves_are_legal_and_tactical() {
             .collect::<Vec<_>>()
             .join(" "),
     );
-    let mut all = MoveList::new();
-    p.legal_moves(&mut all);
+    let all = legal_moves(&p);
     let mut tac = MoveList::new();
     p.tactical_moves(&mut tac);
     let expected: Vec<_> = all.iter().copied().filter(|&m| p.is_tactical(m)).collect();
@@ -1014,15 +1012,13 @@ fn colour_flip_symmetry() {
     for _ in 0..30 {
         let mut p = Stew::startpos();
         for _ in 0..120 {
-            let mut l = MoveList::new();
-            p.legal_moves(&mut l);
+            let l = legal_moves(&p);
             if l.is_empty() {
                 break;
             }
             let q = pos(&flip(&p.fen()));
             assert_eq!(flip(&q.fen()), p.fen());
-            let mut lq = MoveList::new();
-            q.legal_moves(&mut lq);
+            let lq = legal_moves(&q);
             assert_eq!(l.len(), lq.len(), "{} vs {}", p.fen(), q.fen());
             assert_eq!(p.evaluate(), q.evaluate(), "{} vs {}", p.fen(), q.fen());
             assert_eq!(p.decided(), q.decided());

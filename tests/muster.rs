@@ -5,12 +5,12 @@
 mod common;
 
 use common::game::{
-    assert_make_unmake, assert_refused, assert_tokens_round_trip, assert_unwinds, parse,
-    play_plies, ply_tokens, sorted_words,
+    assert_make_unmake, assert_refused, assert_tokens_round_trip, assert_unwinds, legal_moves,
+    parse, play_plies, ply_tokens, sorted_words,
 };
 use common::{assert_game_over, bestmove, Engine, SEARCH};
 use menagerie::core::zobrist::SplitMix64;
-use menagerie::core::{Color, MoveList};
+use menagerie::core::Color;
 use menagerie::perft::perft;
 use menagerie::variants::chess::{Chess, Kind, MoveKind};
 use menagerie::variants::muster::pregame::{choose, expected_score, propose};
@@ -26,8 +26,7 @@ fn placement(p: &Muster) -> String {
 }
 
 fn castles(p: &Muster) -> Vec<String> {
-    let mut l = MoveList::new();
-    p.legal_moves(&mut l);
+    let l = legal_moves(p);
     let mut v: Vec<String> = l
         .iter()
         .filter(|m| m.kind() == MoveKind::Castle)
@@ -186,8 +185,7 @@ fn e9_regular_start_is_orthodox() {
     assert_eq!(p.fen(), START_FEN);
     assert!(p.fen().contains(" a1h1a8h8 "));
     let orthodox = Chess::startpos();
-    let mut ol = MoveList::new();
-    orthodox.legal_moves(&mut ol);
+    let ol = legal_moves(&orthodox);
     let mut ot: Vec<String> = ol.iter().map(|&m| orthodox.move_token(m)).collect();
     ot.sort();
     assert_eq!(ply_tokens(&p), ot);
@@ -483,8 +481,7 @@ fn make_unmake_restores_fen_and_key_and_tokens_round_trip() {
             let mut p = pos(fen);
             let mut history = Vec::new();
             for _ in 0..120 {
-                let mut list = MoveList::new();
-                p.legal_moves(&mut list);
+                let list = legal_moves(&p);
                 if list.is_empty() || p.outcome().is_some() {
                     break;
                 }
@@ -513,8 +510,7 @@ fn legal_moves_never_leave_the_king_attacked() {
         for _ in 0..8 {
             let mut p = pos(fen);
             for _ in 0..80 {
-                let mut list = MoveList::new();
-                p.legal_moves(&mut list);
+                let list = legal_moves(&p);
                 if list.is_empty() || p.decided().is_some() {
                     break;
                 }
@@ -1132,8 +1128,7 @@ fn mangled_fens_and_armies_never_panic() {
             parsed += 1;
             let again = pos(&p.fen());
             assert_eq!(again.fen(), p.fen(), "{fen}");
-            let mut l = MoveList::new();
-            p.legal_moves(&mut l);
+            let _ = legal_moves(&p);
             let _ = p.outcome();
         }
         let half: String = fen.split('/').take(4).collect::<Vec<_>>().join("/");

@@ -2,7 +2,9 @@
 
 mod common;
 
-use common::game::{assert_refused, assert_tokens_round_trip, parse, play_plies, ply_tokens};
+use common::game::{
+    assert_refused, assert_tokens_round_trip, legal_moves, parse, play_plies, ply_tokens,
+};
 use common::{run_binary, run_binary_ok};
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::core::MoveList;
@@ -278,8 +280,7 @@ fn tokens_round_trip_and_make_unmake() {
         let mut p = Mystic::startpos();
         let mut fens = vec![p.fen()];
         for _ in 0..120 {
-            let mut l = MoveList::new();
-            p.legal_moves(&mut l);
+            let l = legal_moves(&p);
             if l.is_empty() {
                 break;
             }
@@ -352,8 +353,7 @@ fn tactical_moves_are_legal_and_tactical() {
     for _ in 0..20 {
         let mut p = Mystic::startpos();
         for _ in 0..100 {
-            let mut legal = MoveList::new();
-            p.legal_moves(&mut legal);
+            let legal = legal_moves(&p);
             if legal.is_empty() {
                 break;
             }

@@ -13,10 +13,16 @@ pub fn parse<G: Game>(fen: &str) -> G {
     G::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
-/// The tokens of every legal ply of `p`, sorted.
-pub fn ply_tokens<G: Game>(p: &G) -> Vec<String> {
+/// The legal plies of `p`, in the generator's order.
+pub fn legal_moves<G: Game>(p: &G) -> MoveList<G::Move> {
     let mut l = MoveList::new();
     p.legal_moves(&mut l);
+    l
+}
+
+/// The tokens of every legal ply of `p`, sorted.
+pub fn ply_tokens<G: Game>(p: &G) -> Vec<String> {
+    let l = legal_moves(p);
     let mut v: Vec<String> = l.iter().map(|&m| p.move_token(m)).collect();
     v.sort();
     v
