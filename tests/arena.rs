@@ -2,15 +2,23 @@
 //! players, fault handling with the test doubles of tests/doubles/, and the real engine binary.
 //! No network, no external engine; a few seconds in all.
 
+mod common;
+
 use std::process::Command;
 
-use menagerie::arena::referee::{GameSettings, Termination};
+use common::game::{parse, play_plies};
+use common::run_binary;
+use menagerie::arena::referee::{GameRecord, GameSettings, Termination};
 use menagerie::arena::spec::{Builtin, EngineSpec, Limit, Sprt};
 use menagerie::arena::stats::{elo_from_score, sprt_bounds, Pentanomial};
-use menagerie::arena::{run_match, MatchConfig, MatchReport};
+use menagerie::arena::{run_match, MatchConfig, MatchReport, PlayedGame};
 use menagerie::variants::chess::Chess;
 use menagerie::variants::mystic::Mystic;
 use menagerie::variants::{Game, GameResult};
+
+/// The built-in players.
+const GREEDY: EngineSpec = EngineSpec::Builtin(Builtin::Greedy);
+const RANDOM: EngineSpec = EngineSpec::Builtin(Builtin::Random);
 
 fn config(engines: [EngineSpec; 2], games: usize, limit: Limit) -> MatchConfig {
     MatchConfig {
@@ -43,14 +51,17 @@ fn run(cfg: &MatchConfig) -> MatchReport {
     report
 }
 
+/// The position at the end of a recorded game; panics when a recorded turn is illegal.
+fn replay<G: Game>(record: &GameRecord) -> G {
+    let mut pos: G = parse(&record.start_fen);
+    play_plies(&mut pos, &record.moves.join(" "));
+    pos
+}
+
 /// Replays every game of the report and checks each turn was legal and the result stands.
 fn check_legal(report: &MatchReport) {
     for g in &report.games {
-        let mut pos = Chess::from_fen(&g.record.start_fen).unwrap();
-        for token in &g.record.moves {
-            let m = pos.parse_move(token).expect("recorded turns are legal");
-            pos.make(m);
-        }
+        let pos: Chess = replay(&g.record);
         if g.record.termination == Termination::Normal {
             assert_eq!(pos.outcome().unwrap().result, g.record.result);
         }
@@ -68,10 +79,7 @@ fn stats_known_values() {
 
 #[test]
 fn greedy_beats_random() {
-    let engines = [
-        EngineSpec::Builtin(Builtin::Greedy),
-        EngineSpec::Builtin(Builtin::Random),
-    ];
+    let engines = [GREEDY, RANDOM];
     let mut cfg = config(engines, 10, Limit::Movetime(10));
     cfg.random_plies = 4;
     let report = run(&cfg);
@@ -92,38 +100,40 @@ fn greedy_beats_random() {
 
 #[test]
 fn same_seed_same_match() {
-    let engines = [
-        EngineSpec::Builtin(Builtin::Random),
-        EngineSpec::Builtin(Builtin::Greedy),
-    ];
+    let engines = [RANDOM, GREEDY];
     let mut cfg = config(engines, 4, Limit::Nodes(1));
     cfg.random_plies = 2;
-    let a: Vec<Vec<String>> = run(&cfg)
-        .games
-        .into_iter()
-        .map(|g| g.record.moves)
-        .collect();
-    let b: Vec<Vec<String>> = run(&cfg)
-        .games
-        .into_iter()
-        .map(|g| g.record.moves)
-        .collect();
-    assert_eq!(a, b);
+    let moves = || -> Vec<Vec<String>> {
+        run(&cfg)
+            .games
+            .into_iter()
+            .map(|g| g.record.moves)
+            .collect()
+    };
+    assert_eq!(moves(), moves());
 }
 
 fn fault_match(name: &str) -> MatchReport {
-    let engines = [double(name), EngineSpec::Builtin(Builtin::Random)];
+    let engines = [double(name), RANDOM];
     let report = run(&config(engines, 2, Limit::Movetime(50)));
     assert_eq!(report.games.len(), 2);
     assert_eq!(report.wdl.losses, 2, "{:?}", report.games);
     report
 }
 
+/// Checks that every game ended by `termination`, with a reason containing `reason`.
+fn assert_all_ended(games: &[PlayedGame], termination: Termination, reason: &str) {
+    for g in games {
+        assert_eq!(g.record.termination, termination, "{:?}", g.record);
+        assert!(g.record.reason.contains(reason), "{}", g.record.reason);
+    }
+}
+
 #[test]
 fn crashing_engine_loses() {
-    for g in fault_match("crash_engine.py").games {
-        assert_eq!(g.record.termination, Termination::Crash, "{:?}", g.record);
-        assert!(g.record.reason.contains("crashed"), "{}", g.record.reason);
+    let games = fault_match("crash_engine.py").games;
+    assert_all_ended(&games, Termination::Crash, "crashed");
+    for g in games {
         // It played its two turns before dying.
         assert!(g.record.moves.len() >= 4, "{:?}", g.record.moves);
     }
@@ -131,74 +141,34 @@ fn crashing_engine_loses() {
 
 #[test]
 fn illegal_move_loses() {
-    for g in fault_match("illegal_engine.py").games {
-        assert_eq!(
-            g.record.termination,
-            Termination::IllegalMove,
-            "{:?}",
-            g.record
-        );
-        assert!(
-            g.record.reason.contains("illegal move e2e5"),
-            "{}",
-            g.record.reason
-        );
-    }
+    let games = fault_match("illegal_engine.py").games;
+    assert_all_ended(&games, Termination::IllegalMove, "illegal move e2e5");
 }
 
 #[test]
 fn silent_engine_loses() {
     let started = std::time::Instant::now();
-    for g in fault_match("hung_engine.py").games {
-        assert_eq!(
-            g.record.termination,
-            Termination::NoAnswer,
-            "{:?}",
-            g.record
-        );
-        assert!(
-            g.record.reason.contains("no bestmove within 350 ms"),
-            "{}",
-            g.record.reason
-        );
-    }
+    let games = fault_match("hung_engine.py").games;
+    assert_all_ended(&games, Termination::NoAnswer, "no bestmove within 350 ms");
     assert!(started.elapsed().as_secs() < 5);
 }
 
 #[test]
 fn silent_engine_loses_on_time_under_a_clock() {
-    let engines = [
-        double("hung_engine.py"),
-        EngineSpec::Builtin(Builtin::Random),
-    ];
+    let engines = [double("hung_engine.py"), RANDOM];
     let clock = Limit::Clock {
         base_ms: 100,
         inc_ms: 10,
     };
     let report = run(&config(engines, 2, clock));
     assert_eq!(report.wdl.losses, 2);
-    for g in &report.games {
-        assert_eq!(
-            g.record.termination,
-            Termination::TimeForfeit,
-            "{:?}",
-            g.record
-        );
-        assert!(
-            g.record.reason.contains("lost on time"),
-            "{}",
-            g.record.reason
-        );
-    }
+    assert_all_ended(&report.games, Termination::TimeForfeit, "lost on time");
     assert_eq!(double("hung_engine.py").name(), "hung_engine.py");
 }
 
 #[test]
 fn mystic_builtins_and_sprt_stop() {
-    let engines = [
-        EngineSpec::Builtin(Builtin::Greedy),
-        EngineSpec::Builtin(Builtin::Random),
-    ];
+    let engines = [GREEDY, RANDOM];
     let mut cfg = config(engines, 200, Limit::Nodes(1));
     cfg.random_plies = 2;
     cfg.sprt =
@@ -209,11 +179,7 @@ fn mystic_builtins_and_sprt_stop() {
     assert!(llr >= hi, "{llr}");
     assert!(report.games.len() < 200);
     for g in &report.games {
-        let mut pos = Mystic::from_fen(&g.record.start_fen).unwrap();
-        for token in &g.record.moves {
-            let m = pos.parse_move(token).expect("recorded turns are legal");
-            pos.make(m);
-        }
+        replay::<Mystic>(&g.record);
     }
 }
 
@@ -222,7 +188,7 @@ fn real_engine_against_random() {
     let bin = env!("CARGO_BIN_EXE_menagerie");
     let engines = [
         EngineSpec::parse(&format!("{bin} option.Hash=4")).unwrap(),
-        EngineSpec::Builtin(Builtin::Random),
+        RANDOM,
     ];
     let report = run(&config(engines, 2, Limit::Nodes(500)));
     check_legal(&report);
@@ -239,8 +205,8 @@ fn real_engine_against_random() {
     // And through the CLI, with the summary on stdout.
     // The engine brings its own limit (`nodes=500`); no match-wide limit is needed.
     let own = format!("{bin} nodes=500");
-    let out = Command::new(bin)
-        .args([
+    let out = run_binary(
+        &[
             "match",
             "--engine",
             &own,
@@ -248,10 +214,11 @@ fn real_engine_against_random() {
             "builtin:random",
             "--games",
             "2",
-        ])
-        .args(["--sprt", "elo0=0 elo1=10 alpha=0.05 beta=0.05"])
-        .output()
-        .unwrap();
+            "--sprt",
+            "elo0=0 elo1=10 alpha=0.05 beta=0.05",
+        ],
+        b"",
+    );
     assert!(out.status.success());
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("Games: 2"), "{stdout}");
@@ -264,7 +231,6 @@ fn real_engine_against_random() {
 
 #[test]
 fn bad_input_is_a_clear_error() {
-    let bin = env!("CARGO_BIN_EXE_menagerie");
     let base = ["match", "--engine", "builtin:random", "--games", "2"];
     for (extra, needle) in [
         (
@@ -296,16 +262,13 @@ fn bad_input_is_a_clear_error() {
             "missing",
         ),
     ] {
-        let out = Command::new(bin).args(base).args(&extra).output().unwrap();
+        let out = run_binary(&[&base[..], &extra].concat(), b"");
         assert!(!out.status.success(), "{extra:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(needle), "{extra:?}: {err}");
     }
     // An engine that cannot start loses its games; the match still finishes.
-    let engines = [
-        EngineSpec::parse("/nonexistent/engine").unwrap(),
-        EngineSpec::Builtin(Builtin::Random),
-    ];
+    let engines = [EngineSpec::parse("/nonexistent/engine").unwrap(), RANDOM];
     let report = run(&config(engines, 2, Limit::Nodes(1)));
     assert_eq!(report.wdl.losses, 2);
     assert_eq!(report.games[0].record.result, GameResult::BlackWins);

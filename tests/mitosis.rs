@@ -4,24 +4,19 @@
 
 mod common;
 
+use common::game::{
+    assert_refused, assert_tokens_round_trip, assert_unwinds, legal_moves, parse, ply_tokens,
+    sorted_words,
+};
+use common::{assert_game_over, bestmove, Engine, SEARCH};
 use menagerie::core::zobrist::SplitMix64;
-use menagerie::core::MoveList;
 use menagerie::perft::{perft_turns, Unit};
 use menagerie::protocol::turns::{legal_turn_tokens, play_turn_token};
 use menagerie::variants::mitosis::{Mitosis, START_FEN};
 use menagerie::variants::{FenError, Game, GameResult, MoveError};
 
 fn pos(fen: &str) -> Mitosis {
-    Mitosis::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-/// The legal ply tokens, sorted.
-fn plies(p: &Mitosis) -> Vec<String> {
-    let mut l = MoveList::new();
-    p.legal_moves(&mut l);
-    let mut v: Vec<String> = l.iter().map(|&m| p.move_token(m)).collect();
-    v.sort();
-    v
+    parse(fen)
 }
 
 /// The legal whole-turn tokens, sorted.
@@ -31,12 +26,7 @@ fn turns(p: &Mitosis) -> Vec<String> {
     v
 }
 
-fn sorted(list: &str) -> Vec<String> {
-    let mut v: Vec<String> = list.split_whitespace().map(str::to_string).collect();
-    v.sort();
-    v
-}
-
+/// Plays one whole-turn token (a placement turn is `placement;move`).
 fn play(p: &mut Mitosis, turn: &str) {
     play_turn_token(p, turn).unwrap_or_else(|e| panic!("{turn} in {}: {e}", p.fen()));
 }
@@ -59,7 +49,7 @@ fn start_position_has_37_moves() {
     // rules/mitosis.md 2 and 8 (M0): 27 pawn pushes + 10 knight-component leaps.
     let p = Mitosis::startpos();
     assert_eq!(p.fen(), START_FEN);
-    let moves = plies(&p);
+    let moves = ply_tokens(&p);
     assert_eq!(moves.len(), 37);
     let pawn_pushes = moves
         .iter()
@@ -78,8 +68,8 @@ fn m1_base_exits() {
     // rules/mitosis.md 8 M1 and 1 [D1]: base pieces leave onto the board, never base to base.
     let p = pos(M1);
     assert_eq!(
-        plies(&p),
-        sorted("a1a2 a1b1 a1b2 d0d1 d0d2 d3d4 e0a4 e0b3 e0c2 e0d1 e0f1 e0g2 e0h3 e0i4 f0d1 f0e2 f0g2 f0h1")
+        ply_tokens(&p),
+        sorted_words("a1a2 a1b1 a1b2 d0d1 d0d2 d3d4 e0a4 e0b3 e0c2 e0d1 e0f1 e0g2 e0h3 e0i4 f0d1 f0e2 f0g2 f0h1")
     );
     assert!(
         p.outcome().is_none(),
@@ -88,7 +78,7 @@ fn m1_base_exits() {
     // The base table of rules/mitosis.md 1 on an empty board.
     let q = pos("***3***/k8/9/9/9/9/9/9/9/8K/***RBN***[-] w - - 0 1");
     let from = |sq: &str| -> Vec<String> {
-        let mut v: Vec<String> = plies(&q)
+        let mut v: Vec<String> = ply_tokens(&q)
             .into_iter()
             .filter(|t| t.starts_with(sq))
             .map(|t| t[sq.len()..].to_string())
@@ -96,21 +86,21 @@ fn m1_base_exits() {
         v.sort();
         v
     };
-    assert_eq!(from("d0"), sorted("d1 d2 d3 d4 d5 d6 d7 d8 d9"));
-    assert_eq!(from("e0"), sorted("d1 c2 b3 a4 f1 g2 h3 i4"));
-    assert_eq!(from("f0"), sorted("d1 h1 e2 g2"));
+    assert_eq!(from("d0"), sorted_words("d1 d2 d3 d4 d5 d6 d7 d8 d9"));
+    assert_eq!(from("e0"), sorted_words("d1 c2 b3 a4 f1 g2 h3 i4"));
+    assert_eq!(from("f0"), sorted_words("d1 h1 e2 g2"));
 }
 
 #[test]
 fn base_pieces_cannot_be_captured_and_nothing_enters_a_base() {
     // rules/mitosis.md 1 [D1] (a), (c): a Black rook on the d-file sees d0 but cannot take it.
     let p = pos("***3***/k8/9/9/3r5/9/9/9/9/8K/***R2***[-] b - - 0 1");
-    let t = plies(&p);
+    let t = ply_tokens(&p);
     assert!(t.contains(&"d6d1".to_string()));
     assert!(!t.iter().any(|m| m.ends_with("d0") || m.ends_with("d10")));
     // A white rook on e9 does not enter the empty black base e10.
     let q = pos("***3***/k8/4R4/9/9/9/9/9/9/8K/***3***[-] w - - 0 1");
-    assert!(!plies(&q).iter().any(|m| m.ends_with("10")));
+    assert!(!ply_tokens(&q).iter().any(|m| m.ends_with("10")));
 }
 
 #[test]
@@ -118,8 +108,8 @@ fn m2_king_capture_restriction() {
     // rules/mitosis.md 8 M2 and 5.1 [D5].
     let p = pos(M2);
     assert_eq!(
-        plies(&p),
-        sorted("a9a8 a9b8 a9b9 d3b2 d3b4 d3c1 d3c5 d3e1 d3f2 d3f4 d6d5 d6e5 e8a8 e8b8 e8c8 e8d8 e8e6 e8e7 e8e9 e8f8 e8g8 e8h8 e8i8")
+        ply_tokens(&p),
+        sorted_words("a9a8 a9b8 a9b9 d3b2 d3b4 d3c1 d3c5 d3e1 d3f2 d3f4 d6d5 d6e5 e8a8 e8b8 e8c8 e8d8 e8e6 e8e7 e8e9 e8f8 e8g8 e8h8 e8i8")
     );
     for illegal in ["e8e5", "d3e5"] {
         assert!(matches!(p.parse_move(illegal), Err(MoveError::Illegal(_))));
@@ -132,58 +122,61 @@ fn king_protection_counts_base_pieces_and_not_the_king() {
     // base bishop (d0) covers e1... the capturer stands on e2: d0 does not attack e2, f0 knight does.
     let guarded = pos("***3***/k8/9/9/9/9/9/9/4r4/4K4/***2N***[-] b - - 0 1");
     assert!(
-        !plies(&guarded).contains(&"e2e1".to_string()),
+        !ply_tokens(&guarded).contains(&"e2e1".to_string()),
         "f0 knight covers e2"
     );
     let open = pos("***3***/k8/9/9/9/9/9/9/4r4/4K4/***3***[-] b - - 0 1");
     assert!(
-        plies(&open).contains(&"e2e1".to_string()),
+        ply_tokens(&open).contains(&"e2e1".to_string()),
         "only the King covers e2"
     );
     // A capture from a base square is never restricted (nothing can capture on a base square).
     let base_rook = pos("***3***/8p/9/9/9/9/9/P8/9/K2k5/***R2***[-] w - - 0 1");
-    assert!(plies(&base_rook).contains(&"d0d1".to_string()));
+    assert!(ply_tokens(&base_rook).contains(&"d0d1".to_string()));
     // A Black knight on c2 "covers" d0 by pattern, but d0 cannot be captured on.
     let guarded_king = pos("***3***/8p/9/9/9/9/9/P8/2n6/K2k5/***R2***[-] w - - 0 1");
     assert!(
-        plies(&guarded_king).contains(&"d0d1".to_string()),
+        ply_tokens(&guarded_king).contains(&"d0d1".to_string()),
         "d0 cannot be attacked: the capture stays legal"
     );
     // Kings capture Kings under the same rule: e4xe5 is illegal when a Black pawn guards e4.
     let kk = pos("***3***/9/9/9/9/4kp3/4K4/9/P8/9/***3***[-] w - - 0 1");
-    assert!(!plies(&kk).contains(&"e4e5".to_string()));
+    assert!(!ply_tokens(&kk).contains(&"e4e5".to_string()));
     let kk_free = pos("***3***/8p/9/9/9/4k4/4K4/9/P8/9/***3***[-] w - - 0 1");
-    assert!(plies(&kk_free).contains(&"e4e5".to_string()));
+    assert!(ply_tokens(&kk_free).contains(&"e4e5".to_string()));
     // Kings are not royal: a King may step onto an attacked square (rules/mitosis.md 2).
     let step = pos("***3***/9/9/9/9/9/r8/4K4/8P/k8/***3***[-] w - - 0 1");
-    assert!(plies(&step).contains(&"e3e4".to_string()));
+    assert!(ply_tokens(&step).contains(&"e3e4".to_string()));
 }
 
 #[test]
 fn pawns_push_three_and_promote_to_minors() {
     // rules/mitosis.md 3.1: 1, 2 or 3 squares from the start rank, all passed squares empty.
     let p = pos("***3***/k8/9/9/9/9/9/9/4P4/8K/***3***[-] w - - 0 1");
-    let t = plies(&p);
+    let t = ply_tokens(&p);
     for m in ["e2e3", "e2e4", "e2e5"] {
         assert!(t.contains(&m.to_string()));
     }
     let blocked = pos("***3***/k8/9/9/9/9/4n4/9/4P4/8K/***3***[-] w - - 0 1");
-    let t = plies(&blocked);
+    let t = ply_tokens(&blocked);
     assert!(t.contains(&"e2e3".to_string()) && !t.iter().any(|m| m == "e2e5" || m == "e2e4"));
     // Off the start rank: one square only.
     let moved = pos("***3***/k8/9/9/9/9/4P4/9/9/8K/***3***[-] w - - 0 1");
     assert_eq!(
-        plies(&moved).iter().filter(|m| m.starts_with("e4")).count(),
+        ply_tokens(&moved)
+            .iter()
+            .filter(|m| m.starts_with("e4"))
+            .count(),
         1
     );
     // rules/mitosis.md 3.4: promotion to R, N or B only, by push and by capture.
     let promo = pos("***3***/k2r5/3P5/9/9/9/9/9/9/8K/***3***[-] w - - 0 1");
-    let t = plies(&promo);
+    let t = ply_tokens(&promo);
     for m in ["d8d9r", "d8d9b", "d8d9n"] {
         assert!(!t.contains(&m.to_string()), "d9 is blocked");
     }
     let promo = pos("***3***/k3r4/3P5/9/9/9/9/9/9/8K/***3***[-] w - - 0 1");
-    let t = plies(&promo);
+    let t = ply_tokens(&promo);
     for m in ["d8d9r", "d8d9b", "d8d9n", "d8e9r", "d8e9b", "d8e9n"] {
         assert!(t.contains(&m.to_string()), "{m} in {t:?}");
     }
@@ -199,7 +192,7 @@ fn pawns_push_three_and_promote_to_minors() {
     assert!(q.fen().starts_with("***3***/k3N4/9/"), "{}", q.fen());
     // Black promotes on rank 1.
     let black = pos("***3***/k8/9/9/9/9/9/9/6p2/K8/***3***[-] b - - 0 1");
-    assert!(plies(&black).contains(&"g2g1b".to_string()));
+    assert!(ply_tokens(&black).contains(&"g2g1b".to_string()));
 }
 
 #[test]
@@ -209,8 +202,8 @@ fn m3_generalised_en_passant() {
     play(&mut p, "e2e5");
     assert_eq!(p.fen(), M3_AFTER);
     assert_eq!(
-        plies(&p),
-        sorted("d4d3 d4e3 e9d8 e9d9 e9e8 e9f8 e9f9 f5e4 f5f4")
+        ply_tokens(&p),
+        sorted_words("d4d3 d4e3 e9d8 e9d9 e9e8 e9f8 e9f9 f5e4 f5f4")
     );
     assert_eq!(pos(M3_AFTER).fen(), M3_AFTER);
     // Both en passant captures remove the pushed pawn on e5.
@@ -234,7 +227,7 @@ fn m3_generalised_en_passant() {
     let mut q = p.clone();
     play(&mut q, "e9e8");
     play(&mut q, "e1e2");
-    assert!(!plies(&q).contains(&"d4e3".to_string()));
+    assert!(!ply_tokens(&q).contains(&"d4e3".to_string()));
     // A two-square push gives one square; Black's three-square push gives x7 and x6.
     let mut two = pos("***3***/4k4/9/9/9/9/9/9/4P4/4K4/***3***[-] w - - 0 1");
     play(&mut two, "e2e4");
@@ -262,7 +255,7 @@ fn m4_queen_split_and_placement_turns() {
     );
     assert!(t.contains(&"R@d10,B@f10;d10d1".to_string()));
     // Placement plies keep the side to move; the recapture with the new rook.
-    assert_eq!(plies(&p), sorted("B@d10,R@f10 R@d10,B@f10"));
+    assert_eq!(ply_tokens(&p), sorted_words("B@d10,R@f10 R@d10,B@f10"));
     let mut q = p.clone();
     play(&mut q, "B@d10,R@f10;f10f7");
     // The White Queen taken gives White R+B to place; but White is down to its King on the
@@ -318,7 +311,7 @@ fn m5_general_split_with_one_free_square() {
     // With three free squares and three parts: 3! arrangements.
     let mut g = pos("***3***/k8/9/5g3/9/5Q3/9/7p1/9/4K4/***3***[-] w - - 0 1");
     play(&mut g, "f5f7");
-    assert_eq!(plies(&g).len(), 6);
+    assert_eq!(ply_tokens(&g).len(), 6);
 }
 
 #[test]
@@ -522,15 +515,10 @@ fn fens_round_trip_and_bad_fens_name_the_field() {
 #[test]
 fn malformed_and_illegal_tokens() {
     let p = Mitosis::startpos();
-    for t in [
+    let malformed = [
         "", "e2", "e2e", "z2z3", "e2e4q", "e2e4x", "Q@d0", "R@", "é2e4",
-    ] {
-        assert!(
-            matches!(p.parse_move(t), Err(MoveError::Malformed { .. })),
-            "{t}: {:?}",
-            p.parse_move(t)
-        );
-    }
+    ];
+    assert_refused(&p, &malformed, &[]);
     for t in ["e2e6", "e1e2", "R@d0", "a1a0"] {
         assert!(p.parse_move(t).is_err(), "{t}");
     }
@@ -563,17 +551,11 @@ fn random_playouts_round_trip() {
             if p.decided().is_some() || p.clock() >= 100 {
                 break;
             }
-            let mut list = MoveList::new();
-            p.legal_moves(&mut list);
+            let list = legal_moves(&p);
             if list.is_empty() {
                 break;
             }
-            let mut seen = std::collections::HashSet::new();
-            for &m in &list {
-                let t = p.move_token(m);
-                assert!(seen.insert(t.clone()), "duplicate token {t} in {}", p.fen());
-                assert_eq!(p.parse_move(&t), Ok(m), "{t} in {}", p.fen());
-            }
+            assert_tokens_round_trip(&p, &list);
             assert_eq!(p.key(), p.compute_key(), "{}", p.fen());
             assert_eq!(
                 pos(&p.fen()).key(),
@@ -589,19 +571,14 @@ fn random_playouts_round_trip() {
             plies_done += 1;
             if placement {
                 assert_eq!(p.side_to_move(), side);
-                let mut after = MoveList::new();
-                p.legal_moves(&mut after);
+                let after = legal_moves(&p);
                 assert!(
                     !after.is_empty(),
                     "a placement must be followed by a board move"
                 );
             }
         }
-        while let Some((fen, key)) = history.pop() {
-            p.unmake();
-            assert_eq!(p.fen(), fen);
-            assert_eq!(p.key(), key);
-        }
+        assert_unwinds(&mut p, history, &format!("game {game}"));
     }
     assert!(plies_done > 3000, "{plies_done}");
 }
@@ -638,9 +615,7 @@ fn perft_turns_of_the_examples() {
 fn protocol_results_and_turns() {
     // design.md "When a variant is done" 7: through the protocol, `info string result` names
     // the rule and `bestmove (none)` follows.
-    use common::{Engine, SEARCH};
-    let mut e = Engine::start();
-    e.send("setoption name UCI_Variant value mitosis");
+    let mut e = Engine::start_variant("mitosis");
     let info = e.read_until(|l| l.starts_with("info string variant"), SEARCH);
     assert!(
         info.last()
@@ -681,12 +656,7 @@ fn protocol_results_and_turns() {
     ] {
         e.send(&position);
         let out = e.go("go depth 2", SEARCH);
-        assert!(
-            out.iter()
-                .any(|l| *l == format!("info string result {result}")),
-            "{position}: {out:#?}"
-        );
-        assert_eq!(out.last().unwrap(), "bestmove (none)");
+        assert_game_over(&out, &position, None, result);
     }
     // The search sees wins by rule: taking the King (M6) and, after a placement ply that keeps
     // the side to move, recapturing with the placed rook (M4: White is left bare).
@@ -696,23 +666,13 @@ fn protocol_results_and_turns() {
     ] {
         e.send(&position);
         let out = e.go("go depth 3", SEARCH);
-        assert_eq!(
-            out.last().unwrap().split_whitespace().nth(1),
-            Some(best),
-            "{out:#?}"
-        );
+        assert_eq!(bestmove(&out), best, "{out:#?}");
         assert!(out.iter().any(|l| l.contains("score mate 1")), "{out:#?}");
     }
     // A turn with a placement is one token; the engine answers with a whole turn.
     e.send(&format!("position fen {M4} moves f5f7"));
     let out = e.go("go depth 2", SEARCH);
-    let best = out
-        .last()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let best = bestmove(&out);
     assert!(best.contains(';') && best.contains('@'), "{best}");
     e.send(&format!("position fen {M4} moves f5f7 {best}"));
     assert!(e.fen().contains(" w - "), "{}", e.fen());
@@ -849,16 +809,7 @@ mod brute {
                 }
             }
             if knight {
-                for (dx, dy) in [
-                    (1, 2),
-                    (2, 1),
-                    (2, -1),
-                    (1, -2),
-                    (-1, -2),
-                    (-2, -1),
-                    (-2, 1),
-                    (-1, 2),
-                ] {
+                for (dx, dy) in crate::common::reference::KNIGHT {
                     if ok(f + dx, r + dy) {
                         out.push((f + dx, r + dy));
                     }
@@ -1119,8 +1070,7 @@ fn generator_matches_the_brute_force_reference() {
             assert_eq!(turns(&p), want, "{}", p.fen());
             checked += 1;
             pending += usize::from(!p.pending().is_empty());
-            let mut list = MoveList::new();
-            p.legal_moves(&mut list);
+            let list = legal_moves(&p);
             if list.is_empty() {
                 break;
             }
@@ -1227,7 +1177,7 @@ fn protection_needs_a_clear_line_and_a_forward_pawn() {
     ];
     for (fen, legal) in cases {
         assert_eq!(
-            plies(&pos(fen)).contains(&"e5e6".to_string()),
+            ply_tokens(&pos(fen)).contains(&"e5e6".to_string()),
             legal,
             "{fen}"
         );

@@ -4,9 +4,11 @@
 
 mod common;
 
-use std::collections::HashSet;
-
-use common::{Engine, SEARCH};
+use common::game::{
+    assert_make_unmake, assert_tokens_round_trip, assert_unwinds, legal_moves, parse, play_plies,
+    ply_tokens,
+};
+use common::{assert_game_over, bestmove, run_binary_ok, Engine, SEARCH};
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::core::MoveList;
 use menagerie::perft::perft;
@@ -15,33 +17,16 @@ use menagerie::variants::mulligan_stew::{Stew, START_FEN};
 use menagerie::variants::{Game, GameResult, MoveError, Terminal};
 
 fn pos(fen: &str) -> Stew {
-    Stew::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn tokens(p: &Stew) -> Vec<String> {
-    let mut l = MoveList::new();
-    p.legal_moves(&mut l);
-    let mut v: Vec<String> = l.iter().map(|&m| p.move_token(m)).collect();
-    v.sort();
-    v
+    parse(fen)
 }
 
 fn has(p: &Stew, t: &str) -> bool {
-    tokens(p).iter().any(|x| x == t)
-}
-
-fn play(p: &mut Stew, moves: &str) {
-    for t in moves.split_whitespace() {
-        let m = p
-            .parse_move(t)
-            .unwrap_or_else(|e| panic!("{t} in {}: {e}", p.fen()));
-        p.make(m);
-    }
+    ply_tokens(p).iter().any(|x| x == t)
 }
 
 fn played(fen: &str, moves: &str) -> Stew {
     let mut p = pos(fen);
-    play(&mut p, moves);
+    play_plies(&mut p, moves);
     p
 }
 
@@ -262,8 +247,7 @@ fn garbage_never_panics() {
         }
         let text: String = s.into_iter().collect();
         if let Ok(q) = Stew::from_fen(&text) {
-            let mut l = MoveList::new();
-            q.legal_moves(&mut l);
+            let _ = legal_moves(&q);
             let _ = q.fen();
         }
         let short: String = text.chars().take(1 + rng.below(12) as usize).collect();
@@ -280,7 +264,7 @@ fn king_is_ferz_plus_dabbaba_jump() {
     // rules/mulligan-stew.md 3: K = ferz step or dabbaba jump over anything; keeps its colour.
     let p = pos("2kk2/6/6/6/2P3/2K3/6[-] w - - 0 1 pool:-/-");
     // c2 is light: L portion.
-    let t = tokens(&p);
+    let t = ply_tokens(&p);
     for m in ["c2b1", "c2d1", "c2b3", "c2d3", "c2a2", "c2e2", "c2c4"] {
         assert!(t.contains(&m.to_string()), "{m}: {t:?}");
     }
@@ -301,7 +285,7 @@ fn mage_steps_captures_and_swaps() {
     let p = pos("2kk2/6/3r2/6/1M6/6/1RKK2[-] w - - 0 1 pool:-/-"
         .replace("1M6", "1M4")
         .as_str());
-    let t = tokens(&p);
+    let t = ply_tokens(&p);
     // b3 is light: the Mage moves in the L portion.
     for m in [
         "b3a3", "b3c3", "b3b2", "b3a4", "b3c4", "b3b4", "b3a2", "b3c2",
@@ -322,14 +306,14 @@ fn mage_steps_captures_and_swaps() {
     assert!(has(&p, "b3b5,b5b3") && has(&p, "b3b4,b4b3"));
     // Four squares away is out of reach.
     let p = pos("2kk2/1r4/6/6/1M4/6/2KK2[-] w - - 0 1 pool:-/-");
-    assert!(!tokens(&p).iter().any(|t| t.starts_with("b3b7")));
+    assert!(!ply_tokens(&p).iter().any(|t| t.starts_with("b3b7")));
 }
 
 #[test]
 fn mage_drop_on_the_portion_colour() {
     // rules/mulligan-stew.md 3: drop on any empty square of the current portion's colour.
     let p = Stew::startpos();
-    let drops: Vec<String> = tokens(&p)
+    let drops: Vec<String> = ply_tokens(&p)
         .into_iter()
         .filter(|t| t.starts_with("M@"))
         .collect();
@@ -339,7 +323,7 @@ fn mage_drop_on_the_portion_colour() {
         ["M@a4", "M@b3", "M@b5", "M@c4", "M@d3", "M@d5", "M@e4", "M@f3", "M@f5"]
     );
     let p = played(START_FEN, "c2c3");
-    let drops: Vec<String> = tokens(&p)
+    let drops: Vec<String> = ply_tokens(&p)
         .into_iter()
         .filter(|t| t.starts_with("M@"))
         .collect();
@@ -349,7 +333,7 @@ fn mage_drop_on_the_portion_colour() {
     assert_eq!(drops.len(), 8);
     // After an L drop the hand is empty: no D drop.
     let p = played(START_FEN, "M@b3");
-    assert!(!tokens(&p).iter().any(|t| t.starts_with("M@")));
+    assert!(!ply_tokens(&p).iter().any(|t| t.starts_with("M@")));
 }
 
 #[test]
@@ -357,7 +341,7 @@ fn assassin_teleports_and_captures_short() {
     // rules/mulligan-stew.md 3: teleport to any empty square of its colour; captures only a
     // diagonal step of 1 or 2 (2 needs an empty middle square); never captures by teleport.
     let p = pos("2kk2/6/6/3r2/6/2p3/1A2KK[-] w - - 0 1 pool:-/-");
-    let t = tokens(&p);
+    let t = ply_tokens(&p);
     assert!(t.contains(&"b1c2".to_string()), "1-step capture");
     // Teleports: every empty light square; occupied light squares: b1 (itself), c2, d7, f1.
     let teleports = t
@@ -394,7 +378,7 @@ fn pawn_steps_leaps_and_captures() {
     assert!(has(&p, "c2c4"), "leap over an own King");
     let p = pos("2kk2/6/6/2p3/2p3/2P3/2KK2[-] w - - 0 1 pool:-/-");
     assert!(
-        !tokens(&p).iter().any(|t| t.starts_with("c2")),
+        !ply_tokens(&p).iter().any(|t| t.starts_with("c2")),
         "beyond occupied"
     );
     let p = pos("2kk2/6/6/6/1p1p2/2P3/2KK2[-] w - - 0 1 pool:-/-");
@@ -412,7 +396,7 @@ fn last_rank_promotion_pool_and_frozen_pawns() {
     let p = pos("kk4/3P2/6/6/6/6/4KK[-] w - - 0 1 pool:QRC/-");
     // d6 is dark: play an L portion first (e1 is dark, f1 light: King f1).
     let p = played(&p.fen(), "f1f3");
-    let t = tokens(&p);
+    let t = ply_tokens(&p);
     for m in ["d6d7", "d6d7q", "d6d7r", "d6d7c"] {
         assert!(t.contains(&m.to_string()), "{m}: {t:?}");
     }
@@ -422,7 +406,7 @@ fn last_rank_promotion_pool_and_frozen_pawns() {
     assert!(has(&p, "d6d7r") && !has(&p, "d6d7q"));
     // Frozen on the last rank: only promotion-only moves (b7 light: L portion).
     let p = pos("1P2kk/6/6/6/6/6/4KK[-] w - - 0 1 pool:R/-");
-    let pawn: Vec<String> = tokens(&p)
+    let pawn: Vec<String> = ply_tokens(&p)
         .into_iter()
         .filter(|t| t.starts_with("b7"))
         .collect();
@@ -434,7 +418,7 @@ fn last_rank_promotion_pool_and_frozen_pawns() {
     );
     // Empty pool: the Pawn just stays frozen.
     let p = pos("1P2kk/6/6/6/6/6/4KK[-] w - - 0 1 pool:-/-");
-    assert!(!tokens(&p).iter().any(|t| t.starts_with("b7")));
+    assert!(!ply_tokens(&p).iter().any(|t| t.starts_with("b7")));
     // A Pawn on its own first rank (put there by a swap) moves normally.
     let p = played("2kk2/6/6/6/1M4/6/1P2KK[-] w - - 0 1 pool:Q/q", "b3b1,b1b3");
     assert_eq!(p.piece_at(1).letter(), 'M');
@@ -453,7 +437,7 @@ fn swap_onto_last_rank_does_not_promote() {
     );
     // b7 is light: in the next L portion the Pawn's only move is the promotion-only move.
     let p = played(&p.fen(), "e1c1 d7d5 e7e5");
-    let pawn: Vec<String> = tokens(&p)
+    let pawn: Vec<String> = ply_tokens(&p)
         .into_iter()
         .filter(|t| t.starts_with("b7"))
         .collect();
@@ -493,15 +477,15 @@ fn portions_light_then_dark() {
     // one on a dark square; the side changes after the D portion.
     let p = Stew::startpos();
     let light = menagerie::core::geometry::BOARD_6X7;
-    for t in tokens(&p) {
+    for t in ply_tokens(&p) {
         if let Some(sq) = t.get(..2).filter(|_| !t.starts_with("M@")) {
             assert!(light.is_light(light.parse_square(sq).unwrap()), "{t}");
         }
     }
-    assert_eq!(tokens(&p).len(), 23);
+    assert_eq!(ply_tokens(&p).len(), 23);
     let p = played(START_FEN, "c2c3");
     assert_eq!(p.side_to_move(), menagerie::core::Color::White);
-    for t in tokens(&p) {
+    for t in ply_tokens(&p) {
         if let Some(sq) = t.get(..2).filter(|_| !t.starts_with("M@")) {
             assert!(!light.is_light(light.parse_square(sq).unwrap()), "{t}");
         }
@@ -515,7 +499,7 @@ fn the_piece_moved_in_l_cannot_move_or_be_swapped_in_d() {
     // rules/mulligan-stew.md 5 and 9 D4; section 10's swap-restriction position.
     let p = pos("2kk2/6/6/6/M5/6/1RKK2[m] w - - 0 1 pool:Q/q");
     assert_eq!(
-        tokens(&p),
+        ply_tokens(&p),
         ["b1a1", "b1b2", "b1b3", "b1b4", "b1b5", "b1b6", "b1b7", "d1c2", "d1d3", "d1e2", "d1f1"]
     );
     let p = played(&p.fen(), "b1b3");
@@ -524,7 +508,7 @@ fn the_piece_moved_in_l_cannot_move_or_be_swapped_in_d() {
         "2kk2/6/6/6/MR4/6/2KK2[m] w - - 1 1 pool:Q/q portion:D moved:b3"
     );
     assert_eq!(
-        tokens(&p),
+        ply_tokens(&p),
         [
             "a3a2",
             "a3a4",
@@ -544,7 +528,7 @@ fn the_piece_moved_in_l_cannot_move_or_be_swapped_in_d() {
     ));
     // A piece that moved onto a dark square in L cannot move again in D.
     let p = played("2kk2/6/6/6/6/6/1RKK2[-] w - - 0 1 pool:-/-", "b1b2");
-    assert!(!tokens(&p).iter().any(|t| t.starts_with("b2")));
+    assert!(!ply_tokens(&p).iter().any(|t| t.starts_with("b2")));
 }
 
 #[test]
@@ -553,7 +537,7 @@ fn forced_skip_only_without_moves() {
     // and illegal otherwise.
     // White: Kings on c1, e1 (both dark), no light pieces, no hand: the L portion is 0000.
     let p = pos("2kk2/6/6/6/6/6/2K1K1[-] w - - 0 1 pool:-/-");
-    assert_eq!(tokens(&p), ["0000"]);
+    assert_eq!(ply_tokens(&p), ["0000"]);
     let p2 = played(&p.fen(), "0000");
     assert_eq!(
         p2.fen(),
@@ -567,7 +551,7 @@ fn forced_skip_only_without_moves() {
     // Whether D has a move is decided after the L move.
     let p = played("2kk2/6/6/6/6/6/3K2[-] w - - 0 1 pool:-/-", "d1c2");
     // The King is now on c2 (light) and moved: nothing on a dark square, so D is 0000.
-    assert_eq!(tokens(&p), ["0000"]);
+    assert_eq!(ply_tokens(&p), ["0000"]);
 }
 
 #[test]
@@ -581,8 +565,8 @@ fn a_position_where_nobody_can_move_ends_by_repetition() {
     for _ in 0..2 {
         for _ in 0..4 {
             assert!(p.outcome().is_none() || p.is_d_portion());
-            assert_eq!(tokens(&p), ["0000"], "{}", p.fen());
-            play(&mut p, "0000");
+            assert_eq!(ply_tokens(&p), ["0000"], "{}", p.fen());
+            play_plies(&mut p, "0000");
         }
     }
     let o = p.outcome().expect("third occurrence");
@@ -617,18 +601,18 @@ fn king_capture_in_l_ends_the_game_at_once() {
     // The Rook on b1 (light) takes the last black King on b7 in the L portion.
     let mut p = pos("1k4/6/6/6/6/6/1R1K2[-] w - - 0 1 pool:-/-");
     assert!(p.outcome().is_none());
-    play(&mut p, "b1b7");
+    play_plies(&mut p, "b1b7");
     assert_eq!(p.side_to_move(), menagerie::core::Color::Black);
     assert!(!p.fen().contains("portion:D"));
     assert_eq!(p.decided(), Some(Terminal::Loss));
     let o = p.outcome().unwrap();
     assert_eq!(o.result, GameResult::WhiteWins);
     assert_eq!(o.reason, "both kings captured");
-    assert_eq!(tokens(&p), Vec::<String>::new());
+    assert_eq!(ply_tokens(&p), Vec::<String>::new());
     assert_eq!(perft(&mut p, 2), 0);
     // Capturing one of two Kings does not end it.
     let mut p = pos("1k1k2/6/6/6/6/6/1R1K2[-] w - - 0 1 pool:-/-");
-    play(&mut p, "b1b7");
+    play_plies(&mut p, "b1b7");
     assert!(p.outcome().is_none() && p.fen().contains("portion:D"));
 }
 
@@ -636,7 +620,7 @@ fn king_capture_in_l_ends_the_game_at_once() {
 fn example_game_ends_when_whites_second_king_falls() {
     // rules/mulligan-stew.md 10: the game ends 0-1 after R:a4++ (a D-portion capture).
     let mut p = Stew::startpos();
-    play(&mut p, GAME_TOKENS);
+    play_plies(&mut p, GAME_TOKENS);
     assert_eq!(p.fen().split('[').next().unwrap(), FINAL_BOARD);
     let o = p.outcome().unwrap();
     assert_eq!(o.result, GameResult::BlackWins);
@@ -651,16 +635,16 @@ fn threefold_repetition_and_the_200_ply_clock() {
     // Each side shuffles its light King d1-e2 / d7-e6 and plays 0000 in D (c1/c7 Kings are
     // on dark squares and could move, so move them back and forth instead).
     let cycle = "d1e2 c1d2 d7e6 c7d6 e2d1 d2c1 e6d7 d6c7";
-    play(&mut p, cycle);
+    play_plies(&mut p, cycle);
     assert!(p.outcome().is_none());
-    play(&mut p, cycle);
+    play_plies(&mut p, cycle);
     let o = p.outcome().expect("third occurrence");
     assert_eq!(o.result, GameResult::Draw);
     assert_eq!(o.reason, "threefold repetition");
     // Not judged in the middle of a turn.
     let mut q = pos(fen);
-    play(&mut q, cycle);
-    play(&mut q, cycle);
+    play_plies(&mut q, cycle);
+    play_plies(&mut q, cycle);
     q.unmake();
     assert!(q.outcome().is_none() && q.fen().contains("portion:D"));
     // The clock: a draw at 200 at the start of an L portion, not at a D portion.
@@ -716,45 +700,24 @@ fn tokens_round_trip_and_make_unmake() {
     let mut plies = 0;
     for game in 0..60 {
         let mut p = Stew::startpos();
-        let mut fens = vec![(p.fen(), p.key())];
+        let mut history = Vec::new();
         for _ in 0..160 {
-            let mut l = MoveList::new();
-            p.legal_moves(&mut l);
+            let l = legal_moves(&p);
             if l.is_empty() {
                 assert!(p.decided().is_some());
                 break;
             }
-            let mut seen = HashSet::new();
-            for &m in &l {
-                let t = p.move_token(m);
-                assert!(seen.insert(t.clone()), "duplicate token {t} in {}", p.fen());
-                assert_eq!(p.parse_move(&t), Ok(m), "{t} in {}", p.fen());
-                let (fen, key) = (p.fen(), p.key());
-                p.make(m);
-                assert_eq!(p.key(), p.compute_key(), "after {t} in {fen}");
-                assert_eq!(
-                    Stew::from_fen(&p.fen()).unwrap().key(),
-                    p.key(),
-                    "FEN keeps the key"
-                );
-                p.unmake();
-                assert_eq!((p.fen(), p.key()), (fen, key), "unmake of {t}");
-            }
+            assert_tokens_round_trip(&p, &l);
+            assert_make_unmake(&mut p, &l, Stew::compute_key, |p| {
+                assert_eq!(pos(&p.fen()).key(), p.key(), "FEN keeps the key");
+            });
             let m = l[rng.below(l.len() as u64) as usize];
+            history.push((p.fen(), p.key()));
             p.make(m);
             plies += 1;
-            fens.push((p.fen(), p.key()));
         }
         // Unwind the whole game.
-        while fens.len() > 1 {
-            fens.pop();
-            p.unmake();
-            assert_eq!(
-                (p.fen(), p.key()),
-                fens.last().unwrap().clone(),
-                "game {game}"
-            );
-        }
+        assert_unwinds(&mut p, history, &format!("game {game}"));
     }
     assert!(plies > 3000, "{plies}");
 }
@@ -810,40 +773,23 @@ fn seed_notation_imports_to_the_canonical_tokens() {
 fn perft_subcommand_counts_portions_or_turns() {
     // `menagerie perft --unit ply` counts portions (rules 10: 9751 at depth 3), the default
     // unit counts turns (426 at depth 1).
-    use std::process::Command;
-    let run = |args: &[&str]| -> String {
-        let out = Command::new(env!("CARGO_BIN_EXE_menagerie"))
-            .args(["perft", "--variant", "mulliganstew"])
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(out.status.success());
-        String::from_utf8(out.stdout).unwrap()
-    };
-    assert!(run(&["--depth", "3", "--unit", "ply"]).contains("Nodes searched: 9751\n"));
-    assert!(run(&["--depth", "1"]).contains("Nodes searched: 426\n"));
+    let perft = ["perft", "--variant", "mulliganstew"];
+    let plies = run_binary_ok(
+        &[&perft[..], &["--depth", "3", "--unit", "ply"]].concat(),
+        b"",
+    );
+    assert!(plies.contains("Nodes searched: 9751\n"));
+    let turns = run_binary_ok(&[&perft[..], &["--depth", "1"]].concat(), b"");
+    assert!(turns.contains("Nodes searched: 426\n"));
 }
 
 #[test]
 fn replay_subcommand_prints_fens_and_result() {
     // `menagerie replay` on the seed record: every checkpoint FEN and the result 0-1.
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
-        .args(["replay", "--variant", "mulliganstew"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(GAME_RECORD.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = run_binary_ok(
+        &["replay", "--variant", "mulliganstew"],
+        GAME_RECORD.as_bytes(),
+    );
     for fen in GAME_FENS {
         assert!(text.contains(&format!("fen {fen}\n")), "{fen}\n{text}");
     }
@@ -860,7 +806,7 @@ fn replay_subcommand_prints_fens_and_result() {
 #[test]
 fn tactical_moves_are_legal_and_tactical() {
     let mut p = Stew::startpos();
-    play(
+    play_plies(
         &mut p,
         &GAME_TOKENS
             .split_whitespace()
@@ -868,8 +814,7 @@ fn tactical_moves_are_legal_and_tactical() {
             .collect::<Vec<_>>()
             .join(" "),
     );
-    let mut all = MoveList::new();
-    p.legal_moves(&mut all);
+    let all = legal_moves(&p);
     let mut tac = MoveList::new();
     p.tactical_moves(&mut tac);
     let expected: Vec<_> = all.iter().copied().filter(|&m| p.is_tactical(m)).collect();
@@ -899,13 +844,11 @@ fn eval_is_colour_symmetric_and_reported() {
 
 #[test]
 fn protocol_turns_perft_and_mid_turn_fens() {
-    let mut e = Engine::start();
-    e.send("setoption name UCI_Variant value mulliganstew");
+    let mut e = Engine::start_variant("mulliganstew");
     // protocol.md 5: go perft counts turns (rules 10: 426 and 180236 from the start).
     for (d, n) in [(1, 426), (2, 180236)] {
         e.send("position startpos");
-        e.send(&format!("go perft {d}"));
-        let out = e.read_until(|l| l.starts_with("Nodes searched"), SEARCH);
+        let out = e.go_perft(d);
         assert_eq!(out.last().unwrap(), &format!("Nodes searched: {n}"));
         if d == 1 {
             assert!(out.contains(&"M@b3;c1c3: 1".to_string()));
@@ -931,37 +874,23 @@ fn protocol_turns_perft_and_mid_turn_fens() {
     assert_eq!(e.fen(), GAME_FENS[6]);
     // From a mid-turn FEN the perft turn is the D portion alone.
     e.send(&format!("position fen {}", GAME_FENS[1]));
-    e.send("go perft 1");
-    let out = e.read_until(|l| l.starts_with("Nodes searched"), SEARCH);
+    let out = e.go_perft(1);
     assert!(out.contains(&"c1c3: 1".to_string()), "{out:?}");
     // rules 10: the swap-restriction D position has 10 portions, each a whole turn here.
     e.send("position fen 2kk2/6/6/6/MR4/6/2KK2[m] w - - 1 1 pool:Q/q portion:D moved:b3");
-    e.send("go perft 1");
-    let out = e.read_until(|l| l.starts_with("Nodes searched"), SEARCH);
+    let out = e.go_perft(1);
     assert_eq!(out.last().unwrap(), "Nodes searched: 10");
     assert!(out.contains(&"a3c1,c1a3: 1".to_string()), "{out:?}");
     // From a mid-turn FEN the bestmove is the D portion alone.
     e.send(&format!("position fen {}", GAME_FENS[1]));
     let out = e.go("go depth 3", SEARCH);
-    let best = out
-        .last()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let best = bestmove(&out);
     assert!(!best.contains(';') && best != "(none)", "{out:?}");
     assert!(pos(GAME_FENS[1]).parse_move(&best).is_ok(), "{best}");
     // bestmove is a whole turn; info pv lists turn tokens.
     e.send("position startpos");
     let out = e.go("go depth 4", SEARCH);
-    let best = out
-        .last()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let best = bestmove(&out);
     assert_eq!(best.split(';').count(), 2, "{out:?}");
     let pv = out.iter().rev().find(|l| l.contains(" pv ")).unwrap();
     let first = pv.split(" pv ").nth(1).unwrap().split(' ').next().unwrap();
@@ -971,8 +900,7 @@ fn protocol_turns_perft_and_mid_turn_fens() {
 #[test]
 fn protocol_game_ends() {
     // rules/mulligan-stew.md 6 through the protocol: result lines and bestmove (none).
-    let mut e = Engine::start();
-    e.send("setoption name UCI_Variant value mulliganstew");
+    let mut e = Engine::start_variant("mulliganstew");
     let cases = [
         // The example game: Black took White's second King in a D portion.
         (format!("position startpos moves {GAME_TOKENS}"), "info depth 0 score mate 0", "0-1 {both kings captured}"),
@@ -990,22 +918,12 @@ fn protocol_game_ends() {
     for (position, score, result) in cases {
         e.send(&position);
         let out = e.go("go depth 3", SEARCH);
-        assert!(out.iter().any(|l| l == score), "{position}: {out:#?}");
-        assert!(
-            out.iter()
-                .any(|l| *l == format!("info string result {result}")),
-            "{position}: {out:#?}"
-        );
-        assert_eq!(out.last().unwrap(), "bestmove (none)");
+        assert_game_over(&out, &position, Some(score), result);
     }
     // The turn that takes the last King in the L portion is the L token alone.
     e.send("position fen 1k4/6/6/6/6/6/1R1K2[-] w - - 0 1 pool:-/-");
     let out = e.go("go depth 3", SEARCH);
-    assert_eq!(
-        out.last().unwrap().split_whitespace().nth(1),
-        Some("b1b7"),
-        "{out:#?}"
-    );
+    assert_eq!(bestmove(&out), "b1b7", "{out:#?}");
     assert!(out.iter().any(|l| l.contains("score mate 1")), "{out:#?}");
 }
 
@@ -1013,21 +931,14 @@ fn protocol_game_ends() {
 fn search_defends_the_last_king() {
     // Black's last King on d7 is attacked by the Rook on d1 (light, L portion next turn);
     // Black to move must not leave it there: after its turn the King is not capturable.
-    let mut e = Engine::start();
-    e.send("setoption name UCI_Variant value mulliganstew");
+    let mut e = Engine::start_variant("mulliganstew");
     let fen = "3k2/6/6/6/6/6/K2R2[-] b - - 0 1 pool:-/-";
     e.send(&format!("position fen {fen}"));
     let out = e.go("go depth 4", SEARCH);
-    let best = out
-        .last()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let best = bestmove(&out);
     let mut p = pos(fen);
     for t in best.split(';') {
-        play(&mut p, t);
+        play_plies(&mut p, t);
     }
     let mut l = MoveList::new();
     let mut captured = false;
@@ -1044,15 +955,10 @@ fn search_defends_the_last_king() {
 fn search_takes_both_kings_in_one_turn() {
     // rules/mulligan-stew.md 5, 6: the Rook (b1, light) takes the b7 King in the L portion and
     // the Cardinal (a5, dark) the c7 King in the D portion: a win in one turn.
-    let mut e = Engine::start();
-    e.send("setoption name UCI_Variant value mulliganstew");
+    let mut e = Engine::start_variant("mulliganstew");
     e.send("position fen 1kk3/6/C5/6/6/6/1R2KK[-] w - - 0 1 pool:-/-");
     let out = e.go("go depth 4", SEARCH);
-    assert_eq!(
-        out.last().unwrap().split_whitespace().nth(1),
-        Some("b1b7;a5c7"),
-        "{out:#?}"
-    );
+    assert_eq!(bestmove(&out), "b1b7;a5c7", "{out:#?}");
     assert!(out.iter().any(|l| l.contains("score mate 1 ")), "{out:#?}");
 }
 
@@ -1106,15 +1012,13 @@ fn colour_flip_symmetry() {
     for _ in 0..30 {
         let mut p = Stew::startpos();
         for _ in 0..120 {
-            let mut l = MoveList::new();
-            p.legal_moves(&mut l);
+            let l = legal_moves(&p);
             if l.is_empty() {
                 break;
             }
             let q = pos(&flip(&p.fen()));
             assert_eq!(flip(&q.fen()), p.fen());
-            let mut lq = MoveList::new();
-            q.legal_moves(&mut lq);
+            let lq = legal_moves(&q);
             assert_eq!(l.len(), lq.len(), "{} vs {}", p.fen(), q.fen());
             assert_eq!(p.evaluate(), q.evaluate(), "{} vs {}", p.fen(), q.fen());
             assert_eq!(p.decided(), q.decided());

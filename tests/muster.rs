@@ -4,40 +4,21 @@
 
 mod common;
 
-use common::{Engine, SEARCH};
+use common::game::{
+    assert_make_unmake, assert_refused, assert_tokens_round_trip, assert_unwinds, legal_moves,
+    parse, play_plies, ply_tokens, sorted_words,
+};
+use common::{assert_game_over, bestmove, Engine, SEARCH};
 use menagerie::core::zobrist::SplitMix64;
-use menagerie::core::{Color, MoveList};
+use menagerie::core::Color;
 use menagerie::perft::perft;
 use menagerie::variants::chess::{Chess, Kind, MoveKind};
 use menagerie::variants::muster::pregame::{choose, expected_score, propose};
 use menagerie::variants::muster::{Army, Muster, START_FEN};
-use menagerie::variants::{Game, GameResult, MoveError, ProbeLimits};
+use menagerie::variants::{Game, GameResult, ProbeLimits};
 
 fn pos(fen: &str) -> Muster {
-    Muster::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn tokens(p: &Muster) -> Vec<String> {
-    let mut l = MoveList::new();
-    p.legal_moves(&mut l);
-    let mut v: Vec<String> = l.iter().map(|&m| p.move_token(m)).collect();
-    v.sort();
-    v
-}
-
-fn sorted(list: &str) -> Vec<String> {
-    let mut v: Vec<String> = list.split_whitespace().map(String::from).collect();
-    v.sort();
-    v
-}
-
-fn play(p: &mut Muster, moves: &str) {
-    for t in moves.split_whitespace() {
-        let m = p
-            .parse_move(t)
-            .unwrap_or_else(|e| panic!("{t} in {}: {e}", p.fen()));
-        p.make(m);
-    }
+    parse(fen)
 }
 
 fn placement(p: &Muster) -> String {
@@ -45,8 +26,7 @@ fn placement(p: &Muster) -> String {
 }
 
 fn castles(p: &Muster) -> Vec<String> {
-    let mut l = MoveList::new();
-    p.legal_moves(&mut l);
+    let l = legal_moves(p);
     let mut v: Vec<String> = l
         .iter()
         .filter(|m| m.kind() == MoveKind::Castle)
@@ -62,8 +42,8 @@ fn castles(p: &Muster) -> Vec<String> {
 fn e1_castling_in_four_directions() {
     // rules/muster.md 8 E1 (5.1, 5.2: horizontal both ways, vertical down (swap) and up).
     let p = pos("4k3/8/8/8/4R3/8/R3K2R/4R3 w e1a2h2e4 - 0 1");
-    assert_eq!(tokens(&p).len(), 49);
-    assert_eq!(castles(&p), sorted("e2c2 e2g2 e2e1 e2e4"));
+    assert_eq!(ply_tokens(&p).len(), 49);
+    assert_eq!(castles(&p), sorted_words("e2c2 e2g2 e2e1 e2e4"));
     for (token, after) in [
         ("e2c2", "4k3/8/8/8/4R3/8/2KR3R/4R3"),
         ("e2g2", "4k3/8/8/8/4R3/8/R4RK1/4R3"),
@@ -71,7 +51,7 @@ fn e1_castling_in_four_directions() {
         ("e2e4", "4k3/8/8/8/4K3/4R3/R6R/4R3"),
     ] {
         let mut q = p.clone();
-        play(&mut q, token);
+        play_plies(&mut q, token);
         assert_eq!(placement(&q), after, "{token}");
         // 5.4: castling removes all of White's rights.
         assert!(q.fen().contains(" b - "), "{token}: {}", q.fen());
@@ -83,15 +63,15 @@ fn e2_adjacent_rooks_swap() {
     // rules/muster.md 8 E2 (5.2: d = 1 swaps King and rook).
     let p = pos("4k3/8/8/8/8/8/8/3RKR2 w d1f1 - 0 1");
     assert_eq!(
-        tokens(&p),
-        sorted(
+        ply_tokens(&p),
+        sorted_words(
             "d1a1 d1b1 d1c1 d1d2 d1d3 d1d4 d1d5 d1d6 d1d7 d1d8 e1d1 e1d2 e1e2 e1f1 e1f2 \
              f1f2 f1f3 f1f4 f1f5 f1f6 f1f7 f1f8 f1g1 f1h1"
         )
     );
-    assert_eq!(castles(&p), sorted("e1d1 e1f1"));
+    assert_eq!(castles(&p), sorted_words("e1d1 e1f1"));
     let mut q = p.clone();
-    play(&mut q, "e1d1");
+    play_plies(&mut q, "e1d1");
     assert_eq!(placement(&q), "4k3/8/8/8/8/8/8/3KRR2");
 }
 
@@ -100,13 +80,13 @@ fn e3_castling_over_seven_squares() {
     // rules/muster.md 8 E3 (5.2: d = 7, the King moves 3, the rook lands beside it).
     let p = pos("4k3/8/8/8/8/8/8/R6K w a1 - 0 1");
     assert_eq!(
-        tokens(&p),
-        sorted(
+        ply_tokens(&p),
+        sorted_words(
             "a1a2 a1a3 a1a4 a1a5 a1a6 a1a7 a1a8 a1b1 a1c1 a1d1 a1e1 a1f1 a1g1 h1e1 h1g1 h1g2 h1h2"
         )
     );
     let mut q = p.clone();
-    play(&mut q, "h1e1");
+    play_plies(&mut q, "h1e1");
     assert_eq!(placement(&q), "4k3/8/8/8/8/8/8/4KR2");
     // 5.3: the King-onto-rook alias names the same castling.
     assert_eq!(p.parse_move("h1a1"), p.parse_move("h1e1"));
@@ -117,13 +97,13 @@ fn e3b_castling_over_six_squares() {
     // rules/muster.md 8 E3b (5.2: d = 6).
     let p = pos("4k3/8/8/8/8/8/8/1K5R w h1 - 0 1");
     assert_eq!(
-        tokens(&p),
-        sorted(
+        ply_tokens(&p),
+        sorted_words(
             "b1a1 b1a2 b1b2 b1c1 b1c2 b1e1 h1c1 h1d1 h1e1 h1f1 h1g1 h1h2 h1h3 h1h4 h1h5 h1h6 h1h7 h1h8"
         )
     );
     let mut q = p.clone();
-    play(&mut q, "b1e1");
+    play_plies(&mut q, "b1e1");
     assert_eq!(placement(&q), "4k3/8/8/8/8/8/8/3RK3");
 }
 
@@ -131,7 +111,7 @@ fn e3b_castling_over_six_squares() {
 fn e4_castling_through_attacked_squares_is_illegal() {
     // rules/muster.md 8 E4 (5.1 condition 4: passed squares attacked now).
     let p = pos("4kr2/8/8/1b6/4R3/8/8/R3K2R w a1h1e4 - 0 1");
-    assert_eq!(tokens(&p).len(), 35);
+    assert_eq!(ply_tokens(&p).len(), 35);
     assert_eq!(castles(&p), vec!["e1c1".to_string()]);
 }
 
@@ -140,8 +120,8 @@ fn e5_pawns_on_the_first_rank() {
     // rules/muster.md 8 E5 (4.1: 1-3 squares from rank 1, never jumping; 2.2 D1).
     let p = pos("4k3/8/8/8/8/2n3P1/4P3/P1P1K3 w - - 0 1");
     assert_eq!(
-        tokens(&p),
-        sorted("a1a2 a1a3 a1a4 c1c2 e1d2 e1f1 e1f2 e2e3 e2e4 g3g4")
+        ply_tokens(&p),
+        sorted_words("a1a2 a1a3 a1a4 c1c2 e1d2 e1f1 e1f2 e2e3 e2e4 g3g4")
     );
 }
 
@@ -149,30 +129,33 @@ fn e5_pawns_on_the_first_rank() {
 fn e6_en_passant_on_both_passed_squares() {
     // rules/muster.md 8 E6 (4.3: x1 -> x4 makes x2 and x3 en passant squares).
     let mut p = pos("4k3/8/8/8/1p6/1p6/8/P3K3 w - - 0 1");
-    play(&mut p, "a1a4");
+    play_plies(&mut p, "a1a4");
     assert_eq!(p.fen(), "4k3/8/8/8/Pp6/1p6/8/4K3 b - a2a3 0 1");
     assert_eq!(
-        tokens(&p),
-        sorted("b3a2 b3b2 b4a3 e8d7 e8d8 e8e7 e8f7 e8f8")
+        ply_tokens(&p),
+        sorted_words("b3a2 b3b2 b4a3 e8d7 e8d8 e8e7 e8f7 e8f8")
     );
     // Both captures remove the pawn on a4, whatever the capturer's rank.
     for token in ["b3a2", "b4a3"] {
         let mut q = p.clone();
-        play(&mut q, token);
+        play_plies(&mut q, token);
         assert_eq!(q.board().pieces(Color::White, Kind::Pawn), 0, "{token}");
     }
     // The FEN with the en passant field reproduces the same moves.
-    assert_eq!(tokens(&pos(&p.fen())), tokens(&p));
+    assert_eq!(ply_tokens(&pos(&p.fen())), ply_tokens(&p));
 }
 
 #[test]
 fn e7_en_passant_after_a_push_from_the_first_rank() {
     // rules/muster.md 8 E7 (4.3: x1 -> x3, capture on x2 removes the pawn on x3).
     let mut p = pos("4k3/8/8/8/8/1p6/8/P3K3 w - - 0 1");
-    play(&mut p, "a1a3");
+    play_plies(&mut p, "a1a3");
     assert_eq!(p.fen(), "4k3/8/8/8/8/Pp6/8/4K3 b - a2 0 1");
-    assert_eq!(tokens(&p), sorted("b3a2 b3b2 e8d7 e8d8 e8e7 e8f7 e8f8"));
-    play(&mut p, "b3a2");
+    assert_eq!(
+        ply_tokens(&p),
+        sorted_words("b3a2 b3b2 e8d7 e8d8 e8e7 e8f7 e8f8")
+    );
+    play_plies(&mut p, "b3a2");
     assert_eq!(placement(&p), "4k3/8/8/8/8/8/p7/4K3");
 }
 
@@ -180,15 +163,18 @@ fn e7_en_passant_after_a_push_from_the_first_rank() {
 fn e8_black_pawn_from_its_first_rank_and_en_passant() {
     // rules/muster.md 8 E8, E8b (4.1 and 4.3 for Black).
     let mut p = pos("4k2p/8/6P1/6P1/8/8/8/4K3 b - - 0 1");
-    assert_eq!(tokens(&p), sorted("e8d7 e8d8 e8e7 e8f8 h8h5 h8h6 h8h7"));
-    play(&mut p, "h8h5");
+    assert_eq!(
+        ply_tokens(&p),
+        sorted_words("e8d7 e8d8 e8e7 e8f8 h8h5 h8h6 h8h7")
+    );
+    play_plies(&mut p, "h8h5");
     assert_eq!(p.fen(), "4k3/8/6P1/6Pp/8/8/8/4K3 w - h6h7 0 2");
     assert_eq!(
-        tokens(&p),
-        sorted("e1d1 e1d2 e1e2 e1f1 e1f2 g5h6 g6g7 g6h7")
+        ply_tokens(&p),
+        sorted_words("e1d1 e1d2 e1e2 e1f1 e1f2 g5h6 g6g7 g6h7")
     );
     let mut q = p.clone();
-    play(&mut q, "g6h7");
+    play_plies(&mut q, "g6h7");
     assert_eq!(placement(&q), "4k3/7P/8/6P1/8/8/8/4K3");
 }
 
@@ -199,11 +185,10 @@ fn e9_regular_start_is_orthodox() {
     assert_eq!(p.fen(), START_FEN);
     assert!(p.fen().contains(" a1h1a8h8 "));
     let orthodox = Chess::startpos();
-    let mut ol = MoveList::new();
-    orthodox.legal_moves(&mut ol);
+    let ol = legal_moves(&orthodox);
     let mut ot: Vec<String> = ol.iter().map(|&m| orthodox.move_token(m)).collect();
     ot.sort();
-    assert_eq!(tokens(&p), ot);
+    assert_eq!(ply_tokens(&p), ot);
     assert_eq!(ot.len(), 20);
     let from_armies =
         Muster::from_armies(&Army::regular(Color::White), &Army::regular(Color::Black));
@@ -214,7 +199,10 @@ fn e9_regular_start_is_orthodox() {
 fn e10_check_after_the_rook_leaves() {
     // rules/muster.md 8 E10 (5.1 condition 4: the destination is tested after the move).
     let p = pos("4k3/8/8/8/8/8/8/4K1Rr w g1 - 0 1");
-    assert_eq!(tokens(&p), sorted("e1d1 e1d2 e1e2 e1f1 e1f2 g1f1 g1h1"));
+    assert_eq!(
+        ply_tokens(&p),
+        sorted_words("e1d1 e1d2 e1e2 e1f1 e1f2 g1f1 g1h1")
+    );
     assert!(castles(&p).is_empty());
 }
 
@@ -222,11 +210,11 @@ fn e10_check_after_the_rook_leaves() {
 fn e10b_vertical_castling_for_black() {
     // rules/muster.md 8 E10b (5.1 vertical, 5.2 d = 2: the King lands on the rook's square).
     let p = pos("4k3/8/4r3/8/8/8/8/K7 b e6 - 0 1");
-    let t = tokens(&p);
+    let t = ply_tokens(&p);
     assert_eq!(t.len(), 19);
     assert_eq!(castles(&p), vec!["e8e6".to_string()]);
     let mut q = p.clone();
-    play(&mut q, "e8e6");
+    play_plies(&mut q, "e8e6");
     assert_eq!(q.fen(), "8/4r3/4k3/8/8/8/8/K7 w - - 1 2");
 }
 
@@ -277,16 +265,16 @@ fn start_position_from_two_armies() {
 fn pawn_pushes_ignore_whether_the_pawn_moved() {
     // rules/muster.md 4.1: a pawn that reached rank 2 from rank 1 may still push two.
     let mut p = pos("4k3/8/8/8/8/8/8/P3K3 w - - 0 1");
-    play(&mut p, "a1a2 e8d8");
-    assert!(tokens(&p).contains(&"a2a4".to_string()));
-    play(&mut p, "a2a4");
+    play_plies(&mut p, "a1a2 e8d8");
+    assert!(ply_tokens(&p).contains(&"a2a4".to_string()));
+    play_plies(&mut p, "a2a4");
     assert_eq!(p.fen(), "3k4/8/8/8/P7/8/8/4K3 b - a3 0 2");
     // From rank 3 and beyond: one square only.
     let p = pos("4k3/8/8/8/8/P7/8/4K3 w - - 0 1");
-    assert!(!tokens(&p).contains(&"a3a5".to_string()));
+    assert!(!ply_tokens(&p).contains(&"a3a5".to_string()));
     // Never jumping: a blocker on a3 stops a1a4 and a1a3.
     let p = pos("4k3/8/8/8/8/n7/8/P3K3 w - - 0 1");
-    let t = tokens(&p);
+    let t = ply_tokens(&p);
     assert!(t.contains(&"a1a2".to_string()));
     assert!(!t.contains(&"a1a3".to_string()) && !t.contains(&"a1a4".to_string()));
 }
@@ -295,25 +283,25 @@ fn pawn_pushes_ignore_whether_the_pawn_moved() {
 fn en_passant_lasts_one_move_and_respects_pins() {
     // rules/muster.md 4.3: the ep squares are valid for the next move only.
     let mut p = pos("4k3/8/8/8/1p6/1p6/8/P3K3 w - - 0 1");
-    play(&mut p, "a1a4 e8d8 e1d1");
-    assert!(!tokens(&p).contains(&"b4a3".to_string()));
+    play_plies(&mut p, "a1a4 e8d8 e1d1");
+    assert!(!ply_tokens(&p).contains(&"b4a3".to_string()));
     // 4.3 legality by the whole move: removing the pushed pawn may open a line to the King.
     let mut exposed = pos("8/8/8/8/R1p4k/8/8/1P2K3 w - - 0 1");
-    play(&mut exposed, "b1b4");
+    play_plies(&mut exposed, "b1b4");
     // c4xb3 removes b4: the rook a4 then attacks h4 through b4..g4.
-    assert!(!tokens(&exposed).contains(&"c4b3".to_string()));
+    assert!(!ply_tokens(&exposed).contains(&"c4b3".to_string()));
     let mut open = pos("8/8/8/8/2p4k/8/8/1P2K3 w - - 0 1");
-    play(&mut open, "b1b4");
-    assert!(tokens(&open).contains(&"c4b3".to_string()));
+    play_plies(&mut open, "b1b4");
+    assert!(ply_tokens(&open).contains(&"c4b3".to_string()));
 }
 
 #[test]
 fn promotion_and_captures_from_the_first_rank() {
     // rules/muster.md 4.2, 4.4: a rank-1 pawn captures diagonally forward; promotion on rel 8.
     let p = pos("4k3/8/8/8/8/8/1n6/P3K3 w - - 0 1");
-    assert!(tokens(&p).contains(&"a1b2".to_string()));
+    assert!(ply_tokens(&p).contains(&"a1b2".to_string()));
     let p = pos("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
-    let t = tokens(&p);
+    let t = ply_tokens(&p);
     for s in ["b7b8q", "b7b8r", "b7b8b", "b7b8n"] {
         assert!(t.contains(&s.to_string()));
     }
@@ -326,13 +314,13 @@ fn castling_rights_follow_rooks_and_kings() {
     // rules/muster.md 5.4: moving or capturing a rook removes its right; a King move all.
     let mut p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     assert_eq!(p.fen(), "r3k2r/8/8/8/8/8/8/R3K2R w a1h1a8h8 - 0 1");
-    play(&mut p, "a1a8");
+    play_plies(&mut p, "a1a8");
     assert_eq!(p.fen(), "R3k2r/8/8/8/8/8/8/4K2R b h1h8 - 0 1");
-    play(&mut p, "e8e7");
+    play_plies(&mut p, "e8e7");
     assert_eq!(p.fen(), "R6r/4k3/8/8/8/8/8/4K2R w h1 - 1 2");
     // A promoted rook gets no right.
     let mut p = pos("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
-    play(&mut p, "a7a8r e8d7");
+    play_plies(&mut p, "a7a8r e8d7");
     assert!(p.fen().contains(" w - "));
     // Entries that name no rook on the King's rank or file are ignored.
     let p = pos("4k3/8/8/8/8/8/1R6/4K2R w b2h1a8 - 0 1");
@@ -347,7 +335,7 @@ fn only_the_nearest_rook_castles_and_not_through_pieces() {
     let p = pos("4k3/8/8/8/8/8/8/RR2K3 w a1b1 - 0 1");
     assert_eq!(castles(&p), vec!["e1c1".to_string()]);
     let mut q = p.clone();
-    play(&mut q, "e1c1");
+    play_plies(&mut q, "e1c1");
     assert_eq!(placement(&q), "4k3/8/8/8/8/8/8/R1KR4");
     // Not out of check.
     let p = pos("4k3/8/8/8/8/8/8/R3K1r1 w a1 - 0 1");
@@ -382,7 +370,7 @@ fn king_step_is_the_ceiling_of_the_square_root() {
         let mut p = pos(&fen);
         let c = castles(&p);
         assert_eq!(c, vec![format!("e1{king}")], "{fen}");
-        play(&mut p, &format!("e1{king}"));
+        play_plies(&mut p, &format!("e1{king}"));
         let b = p.board();
         let sq = |s: &str| {
             menagerie::core::geometry::BOARD_8X8
@@ -452,15 +440,7 @@ fn malformed_fens_name_the_field() {
 #[test]
 fn malformed_tokens_are_errors() {
     let p = Muster::startpos();
-    assert!(matches!(
-        p.parse_move("e2"),
-        Err(MoveError::Malformed { .. })
-    ));
-    assert!(matches!(
-        p.parse_move("e2e9"),
-        Err(MoveError::Malformed { .. })
-    ));
-    assert!(matches!(p.parse_move("e2e5"), Err(MoveError::Illegal(_))));
+    assert_refused(&p, &["e2", "e2e9"], &["e2e5"]);
 }
 
 // ---------------------------------------------------------------- perft and properties
@@ -501,33 +481,20 @@ fn make_unmake_restores_fen_and_key_and_tokens_round_trip() {
             let mut p = pos(fen);
             let mut history = Vec::new();
             for _ in 0..120 {
-                let mut list = MoveList::new();
-                p.legal_moves(&mut list);
+                let list = legal_moves(&p);
                 if list.is_empty() || p.outcome().is_some() {
                     break;
                 }
-                let mut seen = std::collections::HashSet::new();
-                for &m in &list {
-                    let t = p.move_token(m);
-                    assert!(seen.insert(t.clone()), "duplicate token {t} in {}", p.fen());
-                    assert_eq!(p.parse_move(&t), Ok(m), "{t} in {}", p.fen());
-                    let (f, k) = (p.fen(), p.key());
-                    p.make(m);
-                    assert_eq!(p.key(), p.compute_key(), "key after {t}");
-                    p.unmake();
-                    assert_eq!((p.fen(), p.key()), (f, k), "unmake {t}");
-                }
+                assert_tokens_round_trip(&p, &list);
+                assert_make_unmake(&mut p, &list, Muster::compute_key, |_| {});
                 let m = list[rng.below(list.len() as u64) as usize];
                 history.push((p.fen(), p.key()));
                 p.make(m);
                 plies += 1;
                 // The FEN reproduces the position's legal moves.
-                assert_eq!(tokens(&pos(&p.fen())), tokens(&p), "{}", p.fen());
+                assert_eq!(ply_tokens(&pos(&p.fen())), ply_tokens(&p), "{}", p.fen());
             }
-            while let Some((f, k)) = history.pop() {
-                p.unmake();
-                assert_eq!((p.fen(), p.key()), (f, k));
-            }
+            assert_unwinds(&mut p, history, fen);
         }
     }
     assert!(plies > 2000, "{plies}");
@@ -543,8 +510,7 @@ fn legal_moves_never_leave_the_king_attacked() {
         for _ in 0..8 {
             let mut p = pos(fen);
             for _ in 0..80 {
-                let mut list = MoveList::new();
-                p.legal_moves(&mut list);
+                let list = legal_moves(&p);
                 if list.is_empty() || p.decided().is_some() {
                     break;
                 }
@@ -633,8 +599,7 @@ fn proposals_are_legal_armies_with_a_safe_king() {
 #[test]
 fn muster_commands_through_the_protocol() {
     // rules/muster.md 3.1 (D4): propose and choose answer with the engine's own search.
-    let mut e = Engine::start();
-    e.send("setoption name UCI_Variant value muster");
+    let mut e = Engine::start_variant("muster");
     e.read_until(|l| l.starts_with("info string variant muster"), SEARCH);
     for color in ["white", "black"] {
         e.send(&format!("muster propose {color} movetime 300"));
@@ -717,50 +682,42 @@ fn every_ending_is_reached() {
         Some((GameResult::Draw, "insufficient material".to_string()))
     );
     let mut p = pos("4k1n1/8/8/8/8/8/8/4K1N1 w - - 0 1");
-    play(&mut p, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
+    play_plies(&mut p, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
     assert_eq!(p.outcome(), None);
-    play(&mut p, "f6g8");
+    play_plies(&mut p, "f6g8");
     assert_eq!(
         p.outcome().map(|o| o.reason),
         Some("threefold repetition".to_string())
     );
     // Castling rights are part of the repeated position (rules/muster.md 7).
     let mut p = pos("r3k3/8/8/8/8/8/8/R3K3 w a1a8 - 0 1");
-    play(&mut p, "a1b1 a8b8 b1a1 b8a8 a1b1 a8b8 b1a1 b8a8");
+    play_plies(&mut p, "a1b1 a8b8 b1a1 b8a8 a1b1 a8b8 b1a1 b8a8");
     assert_eq!(
         p.outcome(),
         None,
         "the start had rights, the repeats do not"
     );
-    play(&mut p, "a1b1 a8b8");
+    play_plies(&mut p, "a1b1 a8b8");
     assert!(p.outcome().is_some());
 }
 
 #[test]
 fn endings_through_the_protocol() {
     // design.md "When a variant is done" 7: `info string result` and `bestmove (none)`.
-    let mut e = Engine::start();
-    e.send("setoption name UCI_Variant value muster");
+    let mut e = Engine::start_variant("muster");
     for (fen, result) in [
-        (
-            "4k3/4Q3/4K3/8/8/8/8/8 b - - 0 1",
-            "info string result 1-0 {checkmate}",
-        ),
+        ("4k3/4Q3/4K3/8/8/8/8/8 b - - 0 1", "1-0 {checkmate}"),
         (
             // rules/muster.md 3 D3: mustered armies with Black's King attacked at the start.
             "4k3/8/8/8/4Q3/8/8/4K3 w - - 0 1",
-            "info string result 1-0 {the side not to move starts in check}",
+            "1-0 {the side not to move starts in check}",
         ),
-        (
-            "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1",
-            "info string result 1/2-1/2 {stalemate}",
-        ),
+        ("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1", "1/2-1/2 {stalemate}"),
     ] {
         e.send(&format!("position fen {fen}"));
         e.send("go depth 3");
         let out = e.read_until(|l| l.starts_with("bestmove"), SEARCH);
-        assert!(out.iter().any(|l| l == result), "{fen}: {out:?}");
-        assert_eq!(out.last().unwrap(), "bestmove (none)");
+        assert_game_over(&out, fen, None, result);
     }
 }
 
@@ -768,21 +725,14 @@ fn endings_through_the_protocol() {
 fn search_plays_en_passant_on_a_passed_square() {
     // The search plays the variant's own moves: after a1a4 Black wins the pawn en passant
     // (rules/muster.md 4.3), with either capturer.
-    let mut e = Engine::start();
-    e.send("setoption name UCI_Variant value muster");
+    let mut e = Engine::start_variant("muster");
     e.send("position fen 4k3/8/8/8/1p6/1p6/8/P3K3 w - - 0 1 moves a1a4");
     e.send("go depth 4");
     let out = e.read_until(|l| l.starts_with("bestmove"), SEARCH);
-    let best = out
-        .last()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let best = bestmove(&out);
     let p = {
         let mut p = pos("4k3/8/8/8/1p6/1p6/8/P3K3 w - - 0 1");
-        play(&mut p, "a1a4");
+        play_plies(&mut p, "a1a4");
         p
     };
     assert!(p.parse_move(&best).is_ok(), "{best}");
@@ -795,6 +745,7 @@ fn search_plays_en_passant_on_a_passed_square() {
 /// sharing nothing with the engine but the position's fields: every legal token of `p`.
 mod reference {
     use super::*;
+    use crate::common::reference::KNIGHT;
 
     type Board = [Option<(Color, Kind)>; 64];
 
@@ -811,16 +762,6 @@ mod reference {
         ((0..8).contains(&f) && (0..8).contains(&r)).then(|| (r * 8 + f) as usize)
     }
 
-    const KNIGHT: [(i32, i32); 8] = [
-        (1, 2),
-        (2, 1),
-        (2, -1),
-        (1, -2),
-        (-1, -2),
-        (-2, -1),
-        (-2, 1),
-        (-1, 2),
-    ];
     const KING: [(i32, i32); 8] = [
         (1, 0),
         (1, 1),
@@ -1063,14 +1004,14 @@ fn the_generator_agrees_with_a_naive_reference() {
                 if p.decided().is_some() {
                     break;
                 }
-                let mine = tokens(&p);
+                let mine = ply_tokens(&p);
                 assert_eq!(mine, reference::moves(&p), "{}", p.fen());
                 checked += 1;
                 if mine.is_empty() {
                     break;
                 }
                 let t = &mine[rng.below(mine.len() as u64) as usize];
-                play(&mut p, t);
+                play_plies(&mut p, t);
             }
         }
     }
@@ -1079,7 +1020,7 @@ fn the_generator_agrees_with_a_naive_reference() {
 
 /// Walks the whole tree to `depth`, comparing every node's legal tokens with the reference.
 fn walk_against_reference(p: &mut Muster, depth: u32) -> u64 {
-    let mine = tokens(p);
+    let mine = ply_tokens(p);
     assert_eq!(mine, reference::moves(p), "{}", p.fen());
     if depth == 1 {
         return mine.len() as u64;
@@ -1117,8 +1058,7 @@ fn perft_trees_agree_with_the_reference() {
 fn self_play_from_unusual_armies_through_the_protocol() {
     // design.md "When a variant is done" 9 with the variant's own rules in play: castlings with
     // many rooks, pushes from the first rank, many queens. Every bestmove must be legal.
-    let mut e = Engine::start();
-    e.send("setoption name UCI_Variant value muster");
+    let mut e = Engine::start_variant("muster");
     let starts = [
         "rr2k1rr/4r3/pppp1ppp/8/8/PPPP1PPP/4R3/RR2K1RR w a1b1g1h1e2a8b8g8h8e7 - 0 1",
         "ppppkppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPKPPP w - - 0 1",
@@ -1135,20 +1075,20 @@ fn self_play_from_unusual_armies_through_the_protocol() {
             e.send("go nodes 800");
             let out = e.read_until(|l| l.starts_with("bestmove"), SEARCH);
             assert!(!out.iter().any(|l| l.contains("error")), "{out:?}");
-            let best = out.last().unwrap().split_whitespace().nth(1).unwrap();
+            let best = bestmove(&out);
             if best == "(none)" {
                 assert!(p.outcome().is_some(), "{}", p.fen());
                 break;
             }
             let m = p
-                .parse_move(best)
+                .parse_move(&best)
                 .unwrap_or_else(|err| panic!("illegal {best} in {}: {err}", p.fen()));
             special += matches!(
                 m.kind(),
                 MoveKind::Castle | MoveKind::EnPassant | MoveKind::DoublePush
             ) as usize;
             p.make(m);
-            turns.push(best.to_string());
+            turns.push(best);
         }
     }
     assert!(
@@ -1188,8 +1128,7 @@ fn mangled_fens_and_armies_never_panic() {
             parsed += 1;
             let again = pos(&p.fen());
             assert_eq!(again.fen(), p.fen(), "{fen}");
-            let mut l = MoveList::new();
-            p.legal_moves(&mut l);
+            let _ = legal_moves(&p);
             let _ = p.outcome();
         }
         let half: String = fen.split('/').take(4).collect::<Vec<_>>().join("/");

@@ -1,31 +1,20 @@
 //! Mystic Chess (rules/mystic.md): economy, actions, FEN, the example game and its checkpoints.
 
+mod common;
+
+use common::game::{
+    assert_refused, assert_tokens_round_trip, legal_moves, parse, play_plies, ply_tokens,
+};
+use common::{run_binary, run_binary_ok};
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::core::MoveList;
 use menagerie::perft::perft;
 use menagerie::variants::mystic::notation::{import_move, split_record};
 use menagerie::variants::mystic::{Mystic, START_FEN};
-use menagerie::variants::{FenError, Game, GameResult, MoveError};
+use menagerie::variants::{FenError, Game, GameResult};
 
 fn pos(fen: &str) -> Mystic {
-    Mystic::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn tokens(p: &Mystic) -> Vec<String> {
-    let mut l = MoveList::new();
-    p.legal_moves(&mut l);
-    let mut v: Vec<String> = l.iter().map(|&m| p.move_token(m)).collect();
-    v.sort();
-    v
-}
-
-fn play(p: &mut Mystic, moves: &str) {
-    for t in moves.split_whitespace() {
-        let m = p
-            .parse_move(t)
-            .unwrap_or_else(|e| panic!("{t} in {}: {e}", p.fen()));
-        p.make(m);
-    }
+    parse(fen)
 }
 
 const GAME_TOKENS: &str = "P@d2 P@d7 P@e2 P@f7 P@f3 P@e6 f3f3b e6e6b f3f3r e6e6r f3f3q f7f7b f3a8 e8e7 a8a3 P@d6 d2d2b f7h5 P@f3 d6d6b a3c3 h5h5r f3f3b h5c5 c3g7 e7d8 f3g4 e6e7 g7h8 d8c7 h8a1 c5c5q a1a5 c5a5 d2a5 c7c6 g4f3 c6b5 a5d2 e7h7 f3f3r h7h1 e1f2 h1h2 f2f1 d6d6r e2e2b b5b6 d2f4 h2h1 f1g2 d6h6 f4h6 h1h6 f3b3 b6c7 b3c3 h6c6 c3c6 c7c6 g2g3 c6c5 g3f4 d7d5 f4e5 d5d4 e5e4 c5d6 e4d4";
@@ -112,7 +101,7 @@ fn bad_fens_name_the_field() {
 fn start_actions_and_perft() {
     // rules/mystic.md 7: 5 King moves and 24 drops.
     let p = Mystic::startpos();
-    let t = tokens(&p);
+    let t = ply_tokens(&p);
     assert_eq!(t.len(), 29);
     assert_eq!(t.iter().filter(|s| s.starts_with("P@")).count(), 24);
     let mut p = p;
@@ -132,53 +121,53 @@ fn perft_depth_4() {
 fn drops_upgrades_and_their_conditions() {
     // rules/mystic.md 2: drop zones, buying costs a coin and counts, upgrades need 3 buys.
     let mut p = Mystic::startpos();
-    play(&mut p, "P@d2");
+    play_plies(&mut p, "P@d2");
     assert_eq!(
         p.fen(),
         "4k3/8/8/8/8/8/3P4/4K3 b - - 0 1 coins:19/20 bought:1/0"
     );
     assert!(
-        !tokens(&p).contains(&"P@d4".to_string()),
+        !ply_tokens(&p).contains(&"P@d4".to_string()),
         "Black drops on ranks 5-7 only"
     );
-    assert!(tokens(&p).contains(&"P@d5".to_string()));
-    play(&mut p, "P@d7 P@e2 P@f7");
+    assert!(ply_tokens(&p).contains(&"P@d5".to_string()));
+    play_plies(&mut p, "P@d7 P@e2 P@f7");
     assert!(p.parse_move("d2d2b").is_err(), "two buys: no upgrade yet");
-    play(&mut p, "P@f3 P@e6");
-    assert!(tokens(&p).contains(&"f3f3b".to_string()));
-    assert!(tokens(&p).contains(&"f3f3n".to_string()));
+    play_plies(&mut p, "P@f3 P@e6");
+    assert!(ply_tokens(&p).contains(&"f3f3b".to_string()));
+    assert!(ply_tokens(&p).contains(&"f3f3n".to_string()));
     assert!(
-        !tokens(&p).contains(&"f3f3r".to_string()),
+        !ply_tokens(&p).contains(&"f3f3r".to_string()),
         "one step per action"
     );
-    play(&mut p, "f3f3n e6e6b");
+    play_plies(&mut p, "f3f3n e6e6b");
     assert!(
-        tokens(&p).contains(&"f3f3r".to_string()),
+        ply_tokens(&p).contains(&"f3f3r".to_string()),
         "N -> R is a step of the chain"
     );
     // Dropped pawns on the second rank may double-step, and the FEN ep field is then set.
-    play(&mut p, "d2d4");
+    play_plies(&mut p, "d2d4");
     assert!(p.fen().contains(" d3 "), "{}", p.fen());
     // Stock: two knights at most.
     let p = pos("4k3/8/8/8/8/5P2/8/1N2K1N1 w - - 0 1 coins:20/20 bought:3/3");
-    assert!(!tokens(&p).contains(&"f3f3n".to_string()));
-    assert!(tokens(&p).contains(&"f3f3b".to_string()));
+    assert!(!ply_tokens(&p).contains(&"f3f3n".to_string()));
+    assert!(ply_tokens(&p).contains(&"f3f3b".to_string()));
     // No coins, no actions but moves.
     let p = pos("4k3/8/8/8/8/5P2/8/4K3 w - - 0 1 coins:1/20 bought:3/3");
     assert!(
-        !tokens(&p).iter().any(|t| t.starts_with("f3f3")),
+        !ply_tokens(&p).iter().any(|t| t.starts_with("f3f3")),
         "upgrade needs 2 coins"
     );
-    assert!(tokens(&p).iter().any(|t| t.starts_with("P@")));
+    assert!(ply_tokens(&p).iter().any(|t| t.starts_with("P@")));
 }
 
 #[test]
 fn promotion_needs_stock() {
     // rules/mystic.md 2 and 6.6: no type available => the promoting move is illegal.
     let p = pos("8/4P3/3k4/8/8/8/8/QRRBBNNK w - - 0 1 coins:0/0 bought:3/3");
-    assert!(!tokens(&p).iter().any(|t| t.starts_with("e7e8")));
+    assert!(!ply_tokens(&p).iter().any(|t| t.starts_with("e7e8")));
     let p = pos("8/4P3/3k4/8/8/8/8/1RRBBNNK w - - 0 1 coins:0/0 bought:3/3");
-    let t = tokens(&p);
+    let t = ply_tokens(&p);
     assert!(t.contains(&"e7e8q".to_string()) && !t.contains(&"e7e8r".to_string()));
 }
 
@@ -186,14 +175,14 @@ fn promotion_needs_stock() {
 fn checks_drops_and_upgrades() {
     // rules/mystic.md 7: after 7.Qa8+ Black has one action; after 8.Qa3+ exactly seven.
     let mut p = Mystic::startpos();
-    play(
+    play_plies(
         &mut p,
         "P@d2 P@d7 P@e2 P@f7 P@f3 P@e6 f3f3b e6e6b f3f3r e6e6r f3f3q f7f7b f3a8",
     );
-    assert_eq!(tokens(&p), vec!["e8e7"]);
-    play(&mut p, "e8e7 a8a3");
+    assert_eq!(ply_tokens(&p), vec!["e8e7"]);
+    play_plies(&mut p, "e8e7 a8a3");
     assert_eq!(
-        tokens(&p),
+        ply_tokens(&p),
         vec!["P@c5", "P@d6", "d7d6", "e6d6", "e7d8", "e7e8", "e7f6"]
     );
 }
@@ -281,7 +270,7 @@ fn stalemate_and_checkmate_count_every_action() {
     assert_eq!(p.outcome().map(|o| o.reason), Some("checkmate".to_string()));
     // A check along a file is blocked by a drop: no mate.
     let p = pos("6k1/8/8/8/8/8/6R1/K7 b - - 0 1 coins:1/1 bought:0/0");
-    assert!(tokens(&p).contains(&"P@g6".to_string()));
+    assert!(ply_tokens(&p).contains(&"P@g6".to_string()));
 }
 
 #[test]
@@ -291,16 +280,12 @@ fn tokens_round_trip_and_make_unmake() {
         let mut p = Mystic::startpos();
         let mut fens = vec![p.fen()];
         for _ in 0..120 {
-            let mut l = MoveList::new();
-            p.legal_moves(&mut l);
+            let l = legal_moves(&p);
             if l.is_empty() {
                 break;
             }
-            let mut seen = std::collections::HashSet::new();
+            assert_tokens_round_trip(&p, &l);
             for &m in &l {
-                let t = p.move_token(m);
-                assert_eq!(p.parse_move(&t), Ok(m), "{t} in {}", p.fen());
-                assert!(seen.insert(t));
                 p.make(m);
                 assert_eq!(p.key(), p.compute_key(), "{}", p.fen());
                 p.unmake();
@@ -327,20 +312,7 @@ fn tokens_round_trip_and_make_unmake() {
 #[test]
 fn malformed_tokens() {
     let p = Mystic::startpos();
-    assert!(matches!(
-        p.parse_move("N@d2"),
-        Err(MoveError::Malformed { .. })
-    ));
-    assert!(matches!(
-        p.parse_move("P@d9"),
-        Err(MoveError::Malformed { .. })
-    ));
-    assert!(matches!(p.parse_move("P@d5"), Err(MoveError::Illegal(_))));
-    assert!(matches!(
-        p.parse_move("e1e1"),
-        Err(MoveError::Malformed { .. })
-    ));
-    assert!(matches!(p.parse_move("e1e1q"), Err(MoveError::Illegal(_))));
+    assert_refused(&p, &["N@d2", "P@d9", "e1e1"], &["P@d5", "e1e1q"]);
 }
 
 #[test]
@@ -358,23 +330,8 @@ fn replay_of_the_seed_record_ends_drawn() {
 #[test]
 fn replay_subcommand_prints_fens_and_result() {
     // `menagerie replay` on the seed record (rules/mystic.md 7): every checkpoint FEN appears.
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
-        .args(["replay", "--variant", "mystic"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(GAME_RECORD.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+    let replay = ["replay", "--variant", "mystic"];
+    let text = run_binary_ok(&replay, GAME_RECORD.as_bytes());
     for (_, fen) in CHECKPOINTS {
         assert!(text.contains(&format!("fen {fen}\n")), "{fen}");
     }
@@ -383,15 +340,7 @@ fn replay_subcommand_prints_fens_and_result() {
         "{text}"
     );
     // A bad record fails with a message naming the ply.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
-        .args(["replay", "--variant", "mystic"])
-        .stdin(Stdio::piped())
-        .stderr(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(b"1.@d2 Qz9").unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = run_binary(&replay, b"1.@d2 Qz9");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("ply 2"));
 }
@@ -404,8 +353,7 @@ fn tactical_moves_are_legal_and_tactical() {
     for _ in 0..20 {
         let mut p = Mystic::startpos();
         for _ in 0..100 {
-            let mut legal = MoveList::new();
-            p.legal_moves(&mut legal);
+            let legal = legal_moves(&p);
             if legal.is_empty() {
                 break;
             }

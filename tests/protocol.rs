@@ -6,7 +6,7 @@ mod common;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use common::{Engine, QUICK, SEARCH};
+use common::{bestmove, Engine, QUICK, SEARCH};
 
 use menagerie::variants::chess::Chess;
 use menagerie::variants::Game;
@@ -93,8 +93,7 @@ fn positions_display_moves_and_perft() {
     );
 
     assert!(e.command("position startpos").is_empty());
-    e.send("go perft 3");
-    let mut out = e.read_until(|l| l.starts_with("Nodes searched"), SEARCH);
+    let mut out = e.go_perft(3);
     out.extend(e.read_until(|l| l.is_empty(), QUICK));
     // Stockfish's format: 20 "<move>: <count>" lines, a blank line, the total, a blank line.
     assert_eq!(out.len(), 23, "{out:#?}");
@@ -421,8 +420,7 @@ fn every_variant_can_be_selected_listed_and_played() {
             .map(str::to_string)
             .collect();
 
-        e.send("go perft 1");
-        let mut out = e.read_until(|l| l.starts_with("Nodes searched"), SEARCH);
+        let mut out = e.go_perft(1);
         out.extend(e.read_until(|l| l.is_empty(), QUICK));
         assert_eq!(out.len(), tokens.len() + 3, "{name}: {out:#?}");
         assert_eq!(
@@ -431,12 +429,9 @@ fn every_variant_can_be_selected_listed_and_played() {
         );
 
         let out = e.go("go depth 3", SEARCH);
-        let best = out
-            .last()
-            .and_then(|l| l.split_whitespace().nth(1))
-            .expect("bestmove token");
+        let best = bestmove(&out);
         assert!(
-            tokens.iter().any(|t| t == best),
+            tokens.contains(&best),
             "{name}: bestmove {best} not in {tokens:?}"
         );
         // The best turn token is accepted back by `position`.

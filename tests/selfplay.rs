@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{Engine, SEARCH};
+use common::{assert_game_over, bestmove, Engine, SEARCH};
 
 use menagerie::variants::{Game, Variant};
 
@@ -26,20 +26,8 @@ fn self_play<G: Game>(e: &mut Engine, nodes: u32, max_turns: usize) -> (usize, O
             format!("position startpos moves {}", turns.join(" "))
         };
         e.send(&cmd);
-        e.send(&format!("go nodes {nodes}"));
-        let out = e.read_until(|l| l.starts_with("bestmove"), SEARCH);
-        assert!(
-            !out.iter().any(|l| l.starts_with("info string error")),
-            "{}: {out:#?}",
-            G::INFO.name
-        );
-        let best = out
-            .last()
-            .unwrap()
-            .split_whitespace()
-            .nth(1)
-            .unwrap()
-            .to_string();
+        let out = e.go(&format!("go nodes {nodes}"), SEARCH);
+        let best = bestmove(&out);
         if best == "(none)" {
             let o = pos
                 .outcome()
@@ -117,13 +105,7 @@ fn mystic_game_ends_through_the_protocol() {
     ];
     for (position, score, result) in cases {
         let out = go_at(&mut e, "mystic", position);
-        assert!(out.iter().any(|l| l == score), "{position}: {out:#?}");
-        assert!(
-            out.iter()
-                .any(|l| *l == format!("info string result {result}")),
-            "{position}: {out:#?}"
-        );
-        assert_eq!(out.last().unwrap(), "bestmove (none)");
+        assert_game_over(&out, position, Some(score), result);
     }
     // With a coin left the lone Kings play on: a purchase is a legal action.
     let out = go_at(
@@ -144,8 +126,11 @@ fn mystic_search_blocks_a_check_with_a_purchase() {
         "mystic",
         "position fen k7/8/8/8/8/8/1R6/R3K3 b - - 0 1 coins:0/3 bought:0/0",
     );
-    let best = out.last().unwrap().split_whitespace().nth(1).unwrap();
-    assert!(["P@a5", "P@a6", "P@a7"].contains(&best), "{out:#?}");
+    let best = bestmove(&out);
+    assert!(
+        ["P@a5", "P@a6", "P@a7"].contains(&best.as_str()),
+        "{out:#?}"
+    );
     assert!(!out.iter().any(|l| l.contains("score mate 0")), "{out:#?}");
 }
 
@@ -173,8 +158,7 @@ fn go_perft_matches_the_suites() {
                     break;
                 }
                 e.send(&format!("position fen {}", parts[1]));
-                e.send(&format!("go perft {}", i + 1));
-                let out = e.read_until(|l| l.starts_with("Nodes searched"), SEARCH);
+                let out = e.go_perft(i + 1);
                 assert_eq!(
                     out.last().unwrap(),
                     &format!("Nodes searched: {count}"),

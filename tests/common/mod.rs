@@ -2,8 +2,11 @@
 //! stdin/stdout, with a deadline on every read so a failing test never hangs.
 #![allow(dead_code)] // each test crate uses a different part
 
+pub mod game;
+pub mod reference;
+
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -48,6 +51,14 @@ impl Engine {
         };
         engine.send("isready");
         engine.read_until(|l| l == "readyok", STARTUP);
+        engine
+    }
+
+    /// Starts the engine (see `start`) and selects `variant` (its protocol name, e.g.
+    /// `mulliganstew`) with `setoption name UCI_Variant`; the announcement is left unread.
+    pub fn start_variant(variant: &str) -> Engine {
+        let mut engine = Engine::start();
+        engine.send(&format!("setoption name UCI_Variant value {variant}"));
         engine
     }
 
@@ -119,6 +130,13 @@ impl Engine {
         out
     }
 
+    /// Runs `go perft <depth>` (protocol.md 5) and returns its lines up to and including
+    /// `Nodes searched: <count>` (the blank line after it is left unread).
+    pub fn go_perft(&mut self, depth: usize) -> Vec<String> {
+        self.send(&format!("go perft {depth}"));
+        self.read_until(|l| l.starts_with("Nodes searched"), SEARCH)
+    }
+
     /// Waits for the process to exit; its exit code.
     pub fn wait_exit(&mut self, timeout: Duration) -> i32 {
         let deadline = Instant::now() + timeout;
@@ -140,4 +158,60 @@ impl Drop for Engine {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The move token of the `bestmove` line that ends `out` (as returned by `Engine::go`):
+/// a ply or turn token, or `(none)`. Panics when the last line has no second word.
+pub fn bestmove(out: &[String]) -> String {
+    out.last()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .unwrap_or_else(|| panic!("no bestmove token in {out:#?}"))
+        .to_string()
+}
+
+/// Checks the engine's answer `out` to a `go` in a finished game (`position` names it in a
+/// failure): the `score` line when given (e.g. `info depth 0 score mate 0`), the line
+/// `info string result <result>` (protocol.md) and `bestmove (none)` last.
+pub fn assert_game_over(out: &[String], position: &str, score: Option<&str>, result: &str) {
+    if let Some(score) = score {
+        assert!(out.iter().any(|l| l == score), "{position}: {out:#?}");
+    }
+    assert!(
+        out.iter()
+            .any(|l| *l == format!("info string result {result}")),
+        "{position}: {out:#?}"
+    );
+    assert_eq!(out.last().unwrap(), "bestmove (none)");
+}
+
+/// Runs the built `menagerie` binary with `args`, writes `stdin` to it and closes it, and
+/// returns its exit status, stdout and stderr.
+pub fn run_binary(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    let input = stdin.to_vec();
+    // A writer thread: a child that answers before reading all its input cannot block us.
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("the binary runs");
+    writer.join().expect("stdin writer");
+    out
+}
+
+/// `run_binary`, checked to succeed: its stdout.
+pub fn run_binary_ok(args: &[&str], stdin: &[u8]) -> String {
+    let out = run_binary(args, stdin);
+    assert!(
+        out.status.success(),
+        "menagerie {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("stdout is UTF-8")
 }
