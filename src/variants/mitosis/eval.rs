@@ -36,7 +36,7 @@ pub static PARAMS: &[(&str, i32)] = &[
     // Per main-board piece (the count of rules/mitosis.md 6.1 and 6.3), at every stage.
     ("piece_count", 20),
     // Value (percent) of a piece standing in its base or pending, of its face value.
-    ("base_value_pct", 70),
+    ("base_value_pct", 40),
     // Per main-board square a base piece can enter now.
     ("base_entry", 4),
     // Per square next to the King (or a knight's leap away) covered by its own non-King pieces.
