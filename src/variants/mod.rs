@@ -9,6 +9,7 @@ use std::fmt::Debug;
 use crate::core::{Color, MoveList};
 
 pub mod chess;
+pub mod fen_board;
 pub mod mitosis;
 pub mod mulligan_stew;
 pub mod muster;

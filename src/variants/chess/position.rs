@@ -7,6 +7,7 @@ use super::attacks;
 use super::types::{Kind, Move, MoveKind, Piece};
 use crate::core::zobrist;
 use crate::core::Color;
+use crate::variants::fen_board::parse_board_rows;
 use crate::variants::FenError;
 
 /// The standard start position.
@@ -487,58 +488,12 @@ impl Chess {
             checkers: 0,
             stack: Vec::with_capacity(STACK_RESERVE),
         };
-        let rows: Vec<&str> = placement.split('/').collect();
-        if rows.len() != 8 {
-            return Err(FenError::new(
-                "board",
-                format!("expected 8 ranks, found {}", rows.len()),
-            ));
-        }
-        for (i, row) in rows.iter().enumerate() {
-            let rank = 7 - i;
-            let mut file = 0usize;
-            let mut digits = String::new();
-            let flush = |digits: &mut String, file: &mut usize| -> Result<(), FenError> {
-                if !digits.is_empty() {
-                    let n: usize = digits
-                        .parse()
-                        .map_err(|_| FenError::new("board", "bad number"))?;
-                    if n == 0 || n > 8 {
-                        return Err(FenError::new(
-                            "board",
-                            format!("empty run of {digits} on rank {}", rank + 1),
-                        ));
-                    }
-                    *file += n;
-                    digits.clear();
-                }
-                Ok(())
-            };
-            for c in row.chars() {
-                if c.is_ascii_digit() {
-                    digits.push(c);
-                    continue;
-                }
-                flush(&mut digits, &mut file)?;
-                let (color, kind) = Kind::from_letter(c)
-                    .ok_or_else(|| FenError::new("board", format!("unknown piece letter '{c}'")))?;
-                if file >= 8 {
-                    return Err(FenError::new(
-                        "board",
-                        format!("rank {} has more than 8 files", rank + 1),
-                    ));
-                }
-                pos.put((rank * 8 + file) as u8, Piece::new(color, kind));
-                file += 1;
-            }
-            flush(&mut digits, &mut file)?;
-            if file != 8 {
-                return Err(FenError::new(
-                    "board",
-                    format!("rank {} has {} files, expected 8", rank + 1, file),
-                ));
-            }
-        }
+        parse_board_rows(placement, 8, 8, |rank, file, c| {
+            let (color, kind) =
+                Kind::from_letter(c).ok_or_else(|| format!("unknown piece letter '{c}'"))?;
+            pos.put((rank * 8 + file) as u8, Piece::new(color, kind));
+            Ok(())
+        })?;
         for color in Color::ALL {
             let n = pos.pieces(color, Kind::King).count_ones();
             if n != 1 {

@@ -5,62 +5,23 @@ use super::board::{Kind, Piece, NO_SQ, NSQ};
 use super::position::{Stew, MAX_POOL};
 use crate::core::geometry::BOARD_6X7;
 use crate::core::Color;
+use crate::variants::fen_board::parse_board_rows;
 use crate::variants::FenError;
 
 /// The start position (rules 2, 7).
 pub const START_FEN: &str = "rakkac/pppppp/6/6/6/PPPPPP/RAKKAC[Mm] w - - 0 1 pool:Q/q";
 
 fn parse_board(pos: &mut Stew, text: &str) -> Result<(), FenError> {
-    let bad = |r: String| FenError::new("board", r);
-    let rows: Vec<&str> = text.split('/').collect();
-    if rows.len() != 7 {
-        return Err(bad(format!("expected 7 ranks, found {}", rows.len())));
-    }
-    for (i, row) in rows.iter().enumerate() {
-        let rank = 6 - i;
-        let mut file = 0usize;
-        let mut digits = String::new();
-        let flush = |digits: &mut String, file: &mut usize| -> Result<(), FenError> {
-            if !digits.is_empty() {
-                let n: usize = digits
-                    .parse()
-                    .map_err(|_| bad(format!("bad empty-square count '{digits}'")))?;
-                if n == 0 || n > 6 {
-                    return Err(bad(format!("empty-square count {n} on rank {}", rank + 1)));
-                }
-                *file += n;
-                digits.clear();
-            }
-            Ok(())
+    parse_board_rows(text, 6, 7, |rank, file, c| {
+        let kind = Kind::from_letter(c).ok_or_else(|| format!("unknown piece letter '{c}'"))?;
+        let side = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
         };
-        for c in row.chars() {
-            if c.is_ascii_digit() {
-                digits.push(c);
-                continue;
-            }
-            flush(&mut digits, &mut file)?;
-            let kind =
-                Kind::from_letter(c).ok_or_else(|| bad(format!("unknown piece letter '{c}'")))?;
-            if file >= 6 {
-                return Err(bad(format!("rank {} has more than 6 files", rank + 1)));
-            }
-            let side = if c.is_ascii_uppercase() {
-                Color::White
-            } else {
-                Color::Black
-            };
-            pos.put((rank * 6 + file) as u8, Piece::new(side, kind));
-            file += 1;
-        }
-        flush(&mut digits, &mut file)?;
-        if file != 6 {
-            return Err(bad(format!(
-                "rank {} has {file} files instead of 6",
-                rank + 1
-            )));
-        }
-    }
-    Ok(())
+        pos.put((rank * 6 + file) as u8, Piece::new(side, kind));
+        Ok(())
+    })
 }
 
 fn parse_pool(text: &str) -> Result<[[u8; 5]; 2], FenError> {
