@@ -210,6 +210,20 @@ impl Muster {
         }
     }
 
+    /// Forgets the en passant squares of the last move (rules/muster.md 4: they live for one
+    /// reply), taking the live ones out of the key.
+    #[inline(always)]
+    fn clear_en_passant(&mut self) {
+        let mut b = self.ep_live;
+        while b != 0 {
+            self.extra_key ^= KEYS.ep[b.trailing_zeros() as usize];
+            b &= b - 1;
+        }
+        self.ep_live = 0;
+        self.ep = 0;
+        self.ep_victim = NO_EP;
+    }
+
     /// Plays a legal move of this position (rules/muster.md 4, 5). Pushes an undo record.
     pub fn make_move(&mut self, m: Move) {
         let from = m.from();
@@ -229,16 +243,7 @@ impl Muster {
             checkers: self.chess.checkers,
         };
         let victim = self.ep_victim;
-        if self.ep_live != 0 {
-            let mut b = self.ep_live;
-            while b != 0 {
-                self.extra_key ^= KEYS.ep[b.trailing_zeros() as usize];
-                b &= b - 1;
-            }
-            self.ep_live = 0;
-        }
-        self.ep = 0;
-        self.ep_victim = NO_EP;
+        self.clear_en_passant();
         let c = &mut self.chess;
         c.halfmove += 1;
         let moving = c.board[from as usize];
@@ -342,14 +347,7 @@ impl Muster {
             extra_key: self.extra_key,
             checkers: self.chess.checkers,
         };
-        let mut b = self.ep_live;
-        while b != 0 {
-            self.extra_key ^= KEYS.ep[b.trailing_zeros() as usize];
-            b &= b - 1;
-        }
-        self.ep_live = 0;
-        self.ep = 0;
-        self.ep_victim = NO_EP;
+        self.clear_en_passant();
         let c = &mut self.chess;
         c.halfmove += 1;
         c.stm = !c.stm;
