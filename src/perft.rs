@@ -8,7 +8,7 @@
 
 use rayon::prelude::*;
 
-use crate::core::MoveList;
+use crate::variants::PlyList;
 use crate::variants::Game;
 
 /// Leaf count of the ply tree of depth `depth` below `pos` (restored on return).
@@ -19,13 +19,13 @@ pub fn perft<G: Game>(pos: &mut G, depth: u32) -> u64 {
     if pos.decided().is_some() {
         return 0;
     }
-    let mut list = MoveList::new();
+    let mut list = PlyList::<G::Move>::default();
     pos.legal_moves(&mut list);
     if depth == 1 {
         return list.len() as u64;
     }
     let mut nodes = 0;
-    for &m in &list {
+    for &m in list.iter() {
         pos.make(m);
         nodes += perft(pos, depth - 1);
         pos.unmake();
@@ -46,10 +46,10 @@ pub fn perft_turns<G: Game>(pos: &mut G, depth: u32) -> u64 {
         return 0;
     }
     let side = pos.side_to_move();
-    let mut list = MoveList::new();
+    let mut list = PlyList::<G::Move>::default();
     pos.legal_moves(&mut list);
     let mut nodes = 0;
-    for &m in &list {
+    for &m in list.iter() {
         pos.make(m);
         let next = if pos.side_to_move() != side || pos.decided().is_some() {
             depth - 1
@@ -127,9 +127,9 @@ fn collect_turns<G: Game>(
     out: &mut Vec<(String, Vec<G::Move>)>,
 ) {
     let side = pos.side_to_move();
-    let mut list = MoveList::new();
+    let mut list = PlyList::<G::Move>::default();
     pos.legal_moves(&mut list);
-    for &m in &list {
+    for &m in list.iter() {
         let len = token.len();
         if !token.is_empty() {
             token.push(';');

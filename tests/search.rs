@@ -274,11 +274,9 @@ mod portions {
     pub struct Ply(u8);
 
     impl GameMove for Ply {
+        type List<T: Copy + Send + Sync> = menagerie::core::MoveList<T>;
         fn pack(self) -> u32 {
             self.0 as u32
-        }
-        fn unpack(bits: u32) -> Self {
-            Ply((bits & 3) as u8)
         }
     }
 

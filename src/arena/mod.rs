@@ -24,7 +24,8 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use crate::core::MoveList;
+use crate::core::MoveBuffer;
+use crate::variants::PlyList;
 use crate::variants::{Game, GameResult};
 
 use engine::EngineFault;
@@ -173,7 +174,7 @@ impl MatchReport {
 pub fn random_opening<G: Game>(rng: &mut Rng, plies: usize) -> G {
     'attempt: for _ in 0..100 {
         let mut pos = G::startpos();
-        let mut list = MoveList::new();
+        let mut list = PlyList::<G::Move>::default();
         for _ in 0..plies {
             let side = pos.side_to_move();
             loop {

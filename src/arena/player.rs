@@ -2,7 +2,8 @@
 //! referee asks for turns. A player answers with a turn token (portions joined by `;`); the
 //! referee checks it against its own position.
 
-use crate::core::MoveList;
+use crate::core::MoveBuffer;
+use crate::variants::PlyList;
 use crate::variants::Game;
 
 use super::engine::{ChildEngine, EngineFault};
@@ -48,7 +49,7 @@ impl BuiltinPlayer {
     }
 
     /// Picks one ply of `pos` (which must have legal plies).
-    fn pick<G: Game>(&mut self, pos: &G, list: &MoveList<G::Move>) -> G::Move {
+    fn pick<G: Game>(&mut self, pos: &G, list: &PlyList<G::Move>) -> G::Move {
         match self.kind {
             Builtin::Random => list[self.rng.below(list.len())],
             Builtin::Greedy => {
@@ -80,7 +81,7 @@ impl<G: Game> Player<G> for BuiltinPlayer {
         let mut pos = req.pos.clone();
         let side = pos.side_to_move();
         let mut tokens: Vec<String> = Vec::new();
-        let mut list = MoveList::new();
+        let mut list = PlyList::<G::Move>::default();
         loop {
             list.clear();
             pos.legal_moves(&mut list);

@@ -87,13 +87,20 @@ fn side_name(c: Color) -> &'static str {
     }
 }
 
-/// Plays one complete turn token on `pos`: its `;`-separated portions are parsed by
-/// [`Game::parse_move`] and played in order; the turn must end exactly with the last portion
+/// Plays one complete turn token on `pos` (one ply for [`Game::COMPOUND_PLIES`] variants);
+/// otherwise its `;`-separated portions are parsed by [`Game::parse_move`] and played in order; the turn must end exactly with the last portion
 /// (the side to move changes or the game is decided). Returns the turn in PGN notation
 /// ([`Game::pgn_move`] of each portion, joined by `;`). `pos` may be partly changed on error.
 ///
 /// Errors: a message naming the offending portion and why.
 pub fn apply_turn<G: Game>(pos: &mut G, token: &str) -> Result<String, String> {
+    if G::COMPOUND_PLIES {
+        // One ply is the whole turn (its token may itself hold `;`).
+        let m = pos.parse_move(token).map_err(|e| e.to_string())?;
+        let notation = pos.pgn_move(m);
+        pos.make(m);
+        return Ok(notation);
+    }
     let side = pos.side_to_move();
     let portions: Vec<&str> = token.split(';').collect();
     let mut notation: Vec<String> = Vec::with_capacity(portions.len());

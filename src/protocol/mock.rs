@@ -15,11 +15,9 @@ pub const PLIES: usize = 6;
 pub struct Pick(pub u8);
 
 impl GameMove for Pick {
+    type List<T: Copy + Send + Sync> = crate::core::MoveList<T>;
     fn pack(self) -> u32 {
         u32::from(self.0)
-    }
-    fn unpack(bits: u32) -> Self {
-        Pick(bits as u8)
     }
 }
 

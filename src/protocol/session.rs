@@ -13,7 +13,7 @@ use super::options::EngineOptions;
 use super::output::{format_bestmove, format_info, Out};
 use super::turns::{group_turns, legal_turn_tokens, play_turn_token, turn_over, turn_tokens, Turn};
 use super::ProtocolError;
-use crate::core::MoveList;
+use crate::variants::PlyList;
 use crate::perft::{self, Unit};
 use crate::search::{self, InfoReport, Limits, Score, SearchControl, SearchOptions, Tt};
 use crate::variants::{Game, GameResult, Outcome, ProbeLimits, Variant, PROBE_MATE};
@@ -383,7 +383,7 @@ fn search_worker<G: Game>(
 fn best_and_ponder<G: Game>(root: &G, pv: &[G::Move], tt: &Tt) -> (Option<String>, Option<String>) {
     let mut turns = group_turns(root, pv);
     if turns.is_empty() {
-        let mut list = MoveList::new();
+        let mut list = PlyList::<G::Move>::default();
         root.legal_moves(&mut list);
         match list.first() {
             Some(&m) => turns = group_turns(root, &[m]),
@@ -428,7 +428,7 @@ fn complete_turn<G: Game>(root: &G, turn: &mut Turn<G::Move>, tt: &Tt) {
                 &mut |_: &InfoReport<'_, G::Move>| {},
             )
         }));
-        let mut list = MoveList::new();
+        let mut list = PlyList::<G::Move>::default();
         pos.legal_moves(&mut list);
         let chosen = searched
             .ok()

@@ -2,7 +2,7 @@
 //! tokens (portion tokens joined by `;`), the search and the positions in plies.
 //! Everything here is generic over [`Game`]; no variant is named.
 
-use crate::core::MoveList;
+use crate::variants::PlyList;
 use crate::perft::{self, Unit};
 use crate::variants::{Game, MoveError};
 
@@ -19,7 +19,7 @@ pub struct Turn<M> {
 
 /// Whether `m` is among the legal plies of `pos`.
 pub fn is_legal<G: Game>(pos: &G, m: G::Move) -> bool {
-    let mut list = MoveList::new();
+    let mut list = PlyList::<G::Move>::default();
     pos.legal_moves(&mut list);
     list.contains(&m)
 }
@@ -70,11 +70,16 @@ pub fn turn_tokens<G: Game>(root: &G, plies: &[G::Move]) -> Vec<String> {
 
 /// Plays one turn token on `pos`: its `;`-separated portions are parsed by
 /// [`Game::parse_move`] on the position they apply to and played in order. Every portion after
-/// the first must belong to the same turn. On error `pos` may be partly changed: callers work
-/// on a copy.
+/// the first must belong to the same turn. For a variant with [`Game::COMPOUND_PLIES`] the
+/// whole token is one ply. On error `pos` may be partly changed: callers work on a copy.
 ///
 /// Errors: the [`MoveError`] of the first portion that is malformed or not legal.
 pub fn play_turn_token<G: Game>(pos: &mut G, token: &str) -> Result<(), MoveError> {
+    if G::COMPOUND_PLIES {
+        let m = pos.parse_move(token)?;
+        pos.make(m);
+        return Ok(());
+    }
     let side = pos.side_to_move();
     let mut turn_ended = false;
     for portion in token.split(';') {

@@ -9,7 +9,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use arrayvec::ArrayVec;
 
-use crate::variants::{Game, GameMove, Terminal};
+use crate::core::MoveBuffer;
+use crate::variants::{Game, GameMove, PlyList, Terminal};
 
 use super::ordering::{OrderTables, Picker};
 use super::params::SearchParams;
@@ -591,7 +592,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             self.pos.make(m);
             made += 1;
         }
-        let mut list = crate::core::MoveList::new();
+        let mut list = PlyList::<G::Move>::default();
         while pv.len() < max_len.min(MAX_PLY) {
             if self.pos.search_decided().is_some() || (made > 0 && self.pos.is_draw(made)) {
                 break;
@@ -602,12 +603,11 @@ impl<'a, G: Game> Searcher<'a, G> {
             if e.mv == 0 {
                 break;
             }
-            let m = G::Move::unpack(e.mv);
             list.clear();
             self.pos.legal_moves(&mut list);
-            if !list.contains(&m) {
+            let Some(&m) = list.iter().find(|m| m.pack() == e.mv) else {
                 break;
-            }
+            };
             self.pos.make(m);
             made += 1;
             pv.push(m);

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use crate::core::MoveList;
+use crate::variants::PlyList;
 use crate::variants::{Game, Terminal};
 
 pub mod alphabeta;
@@ -173,7 +173,7 @@ pub fn search_with_params<G: Game>(
 ) -> SearchResult<G::Move> {
     let start = Instant::now();
     tt.new_search();
-    let mut root_moves = MoveList::new();
+    let mut root_moves = PlyList::<G::Move>::default();
     root.legal_moves(&mut root_moves);
     let terminal = root
         .search_decided()

@@ -5,10 +5,8 @@
 //!
 //! The picker does a selection sort over a fixed-capacity score list: no allocation.
 
-use arrayvec::ArrayVec;
-
-use crate::core::{MoveList, MAX_MOVES};
-use crate::variants::{Game, GameMove};
+use crate::core::MoveBuffer;
+use crate::variants::{Game, GameMove, PlyList};
 
 use super::score::MAX_PLY;
 
@@ -113,8 +111,8 @@ impl<M: GameMove> Default for OrderTables<M> {
 /// Hands out the moves of a list, best-scored first (selection sort, lazily).
 pub struct Picker<M: GameMove> {
     /// The moves, reordered in place as they are picked.
-    pub moves: MoveList<M>,
-    scores: ArrayVec<i32, MAX_MOVES>,
+    pub moves: PlyList<M>,
+    scores: M::List<i32>,
     next: usize,
     /// Whether the TT move was found among the moves (it is then picked first).
     pub tt_move_found: bool,
@@ -125,8 +123,8 @@ impl<M: GameMove> Picker<M> {
     #[inline]
     pub fn new() -> Self {
         Picker {
-            moves: MoveList::new(),
-            scores: ArrayVec::new(),
+            moves: PlyList::<M>::default(),
+            scores: M::List::<i32>::default(),
             next: 0,
             tt_move_found: false,
         }
@@ -155,11 +153,6 @@ impl<M: GameMove> Picker<M> {
         prev: M,
     ) {
         let side = pos.side_to_move().index();
-        let tt = if tt_move != 0 {
-            Some(M::unpack(tt_move))
-        } else {
-            None
-        };
         let killers = tables.killers(ply);
         let counter = if prev != M::default() {
             tables.counter[side * HIST_SIZE + move_index(prev.pack())]
@@ -169,8 +162,8 @@ impl<M: GameMove> Picker<M> {
         self.scores.clear();
         self.next = 0;
         self.tt_move_found = false;
-        for &m in &self.moves {
-            let s = if Some(m) == tt {
+        for &m in self.moves.iter() {
+            let s = if tt_move != 0 && m.pack() == tt_move {
                 self.tt_move_found = true;
                 TT_SCORE
             } else if pos.is_tactical(m) {

@@ -6,7 +6,7 @@
 
 use std::fmt::Debug;
 
-use crate::core::{Color, MoveList};
+use crate::core::{Color, MoveBuffer};
 
 pub mod chess;
 pub mod fen_board;
@@ -16,15 +16,24 @@ pub mod muster;
 pub mod mutatis_mutandis;
 pub mod mystic;
 
-/// A ply's compact representation. `Default` is the null move (never legal); `pack` gives the
-/// 32 bits stored in the transposition table and `unpack(pack(m)) == m` for every move.
+/// A ply's representation. `Default` is the null move (never legal).
 pub trait GameMove: Copy + Eq + Default + Debug + Send + Sync + 'static {
-    /// The move as 32 bits (0 for the null move).
+    /// The fixed-capacity list the variant's generation fills, with items `T` (the plies, or
+    /// the search's per-ply ordering scores): its capacity is above the most legal plies of any
+    /// position of the variant. Most variants use the standard [`crate::core::MoveList`];
+    /// Mutatis Mutandis, whose turns pair every action with its drop squares, a larger one.
+    type List<T: Copy + Send + Sync>: MoveBuffer<T>;
+
+    /// The move as 32 bits, stored in the transposition table and indexing the history tables:
+    /// never 0 for a legal ply, and distinct for distinct legal plies of one position. The
+    /// search finds a TT move by comparing `pack` values among the legal plies (a key
+    /// collision can bring back any value), so the packing need not be reversible.
     fn pack(self) -> u32;
-    /// The move from its 32 bits. Any value may come back from the TT after a key collision,
-    /// so the search only plays a packed move after finding it among the legal moves.
-    fn unpack(bits: u32) -> Self;
 }
+
+/// The list type of the plies `M` ([`GameMove::List`] of `M`): what generic code passes to
+/// [`Game::legal_moves`].
+pub type PlyList<M> = <M as GameMove>::List<M>;
 
 /// The result of a finished game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -89,7 +98,8 @@ pub struct VariantInfo {
     pub ranks: u8,
     /// Whether the variant has a hand/pocket of pieces to drop.
     pub pocket: bool,
-    /// The most plies one turn can hold (1 for orthodox chess, 2 for Mulligan Stew).
+    /// The most portions a turn token joins with `;` (1 for orthodox chess, 2 for Mulligan
+    /// Stew and for Mutatis Mutandis's action and drop).
     pub portions: u8,
 }
 
@@ -148,12 +158,26 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// Mitosis placements). Perft by turns only walks plies when this is set.
     const MULTI_PLY_TURNS: bool = false;
 
+    /// True when one ply is a whole turn whose token may join several portions with `;`
+    /// (Mutatis Mutandis: an action and its optional drop are one ply, `e2e4;AM@c1`). The
+    /// protocol and the referee then hand each whole turn token to [`Game::parse_move`]
+    /// instead of splitting it at `;` into plies (protocol.md 3).
+    const COMPOUND_PLIES: bool = false;
+
     /// FENs searched by `menagerie bench` for this variant (a fixed set: its node count is the
     /// search's behaviour fingerprint). Empty means the start position alone.
     const BENCH_FENS: &'static [&'static str] = &[];
 
     /// The standard start position.
     fn startpos() -> Self;
+
+    /// A start position drawn from `seed`, for a variant whose games start from random setups
+    /// (rules/mutatis-mutandis.md 3); `None` for a variant with one fixed start. The same seed
+    /// gives the same position on every machine and build.
+    fn random_setup(seed: u64) -> Option<Self> {
+        let _ = seed;
+        None
+    }
 
     /// Parses a FEN (the variant's rules file defines its fields).
     ///
@@ -167,11 +191,11 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     fn side_to_move(&self) -> Color;
 
     /// Appends every legal ply of the current position to `list` (which the caller clears).
-    fn legal_moves(&self, list: &mut MoveList<Self::Move>);
+    fn legal_moves(&self, list: &mut PlyList<Self::Move>);
 
     /// Appends the plies quiescence search should try (captures, promotions, ...): by default
     /// the legal plies that [`Game::is_tactical`] accepts. Variants override it for speed.
-    fn tactical_moves(&self, list: &mut MoveList<Self::Move>) {
+    fn tactical_moves(&self, list: &mut PlyList<Self::Move>) {
         self.legal_moves(list);
         list.retain(|m| self.is_tactical(*m));
     }

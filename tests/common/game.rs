@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use menagerie::core::MoveList;
+use menagerie::variants::PlyList;
 use menagerie::variants::{Game, MoveError};
 
 /// The position of `fen`; panics naming the FEN and the error when it does not parse.
@@ -14,8 +14,8 @@ pub fn parse<G: Game>(fen: &str) -> G {
 }
 
 /// The legal plies of `p`, in the generator's order.
-pub fn legal_moves<G: Game>(p: &G) -> MoveList<G::Move> {
-    let mut l = MoveList::new();
+pub fn legal_moves<G: Game>(p: &G) -> PlyList<G::Move> {
+    let mut l = PlyList::<G::Move>::default();
     p.legal_moves(&mut l);
     l
 }
@@ -61,9 +61,9 @@ pub fn assert_refused<G: Game>(p: &G, malformed: &[&str], illegal: &[&str]) {
 
 /// Checks that the tokens of `list` (the legal plies of `p`) are unique and that each one
 /// parses back to its move.
-pub fn assert_tokens_round_trip<G: Game>(p: &G, list: &MoveList<G::Move>) {
+pub fn assert_tokens_round_trip<G: Game>(p: &G, list: &PlyList<G::Move>) {
     let mut seen = HashSet::new();
-    for &m in list {
+    for &m in list.iter() {
         let t = p.move_token(m);
         assert!(seen.insert(t.clone()), "duplicate token {t} in {}", p.fen());
         assert_eq!(p.parse_move(&t), Ok(m), "{t} in {}", p.fen());
@@ -75,11 +75,11 @@ pub fn assert_tokens_round_trip<G: Game>(p: &G, list: &MoveList<G::Move>) {
 /// position, then unmakes it and checks that FEN and key are restored.
 pub fn assert_make_unmake<G: Game>(
     p: &mut G,
-    list: &MoveList<G::Move>,
+    list: &PlyList<G::Move>,
     from_scratch: impl Fn(&G) -> u64,
     after_make: impl Fn(&G),
 ) {
-    for &m in list {
+    for &m in list.iter() {
         let t = p.move_token(m);
         let (fen, key) = (p.fen(), p.key());
         p.make(m);

@@ -223,12 +223,9 @@ impl std::fmt::Debug for Move {
 }
 
 impl GameMove for Move {
+    type List<T: Copy + Send + Sync> = crate::core::MoveList<T>;
     #[inline(always)]
     fn pack(self) -> u32 {
         self.0 as u32
-    }
-    #[inline(always)]
-    fn unpack(bits: u32) -> Self {
-        Move(bits as u16)
     }
 }

@@ -299,12 +299,9 @@ impl Move {
 }
 
 impl GameMove for Move {
+    type List<T: Copy + Send + Sync> = crate::core::MoveList<T>;
     #[inline(always)]
     fn pack(self) -> u32 {
         self.0
-    }
-    #[inline(always)]
-    fn unpack(bits: u32) -> Self {
-        Move(bits)
     }
 }

@@ -108,12 +108,9 @@ impl StewMove {
 }
 
 impl GameMove for StewMove {
+    type List<T: Copy + Send + Sync> = crate::core::MoveList<T>;
     #[inline(always)]
     fn pack(self) -> u32 {
         self.0
-    }
-    #[inline(always)]
-    fn unpack(bits: u32) -> Self {
-        StewMove(bits & 0x3_FFFF)
     }
 }

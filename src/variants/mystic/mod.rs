@@ -48,13 +48,10 @@ pub const fn upgrade_cost(from: Kind, to: Kind) -> Option<u8> {
 pub struct MysticMove(pub Move);
 
 impl GameMove for MysticMove {
+    type List<T: Copy + Send + Sync> = crate::core::MoveList<T>;
     #[inline(always)]
     fn pack(self) -> u32 {
         self.0 .0 as u32
-    }
-    #[inline(always)]
-    fn unpack(bits: u32) -> Self {
-        MysticMove(Move(bits as u16))
     }
 }
 
