@@ -16,9 +16,6 @@ use menagerie::arena::{
 use menagerie::perft::{self, Unit};
 use menagerie::variants::{Game, Variant};
 
-/// Default `bench` depth (plies).
-const BENCH_DEPTH: u32 = 12;
-
 /// menagerie: a chess-variant engine. Without a subcommand it speaks UCI (with the extensions
 /// of protocol.md) on stdin/stdout.
 #[derive(Parser, Debug)]
@@ -56,15 +53,26 @@ enum Cmd {
         /// Variant whose bench positions are searched.
         #[arg(long, default_value = "chess", value_parser = parse_variant)]
         variant: Variant,
-        /// Search depth in plies.
-        #[arg(long, default_value_t = BENCH_DEPTH)]
-        depth: u32,
+        /// Search depth in plies [default: the variant's bench depth, 12 for chess].
+        #[arg(long)]
+        depth: Option<u32>,
         /// Search threads.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
         threads: u64,
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65536))]
         hash: u64,
+    },
+    /// Print a random start position of a variant whose games start from random setups
+    /// (Mutatis Mutandis, rules 3): the same seed gives the same FEN on every machine.
+    Setup {
+        /// Variant name.
+        #[arg(long, value_parser = parse_variant)]
+        variant: Variant,
+        /// Seed of the draw (0..2^64-1); without it a seed is taken from the clock and
+        /// printed on standard error.
+        #[arg(long)]
+        seed: Option<u64>,
     },
     /// Replay a game record written in the seed's own notation: prints the FEN before each ply,
     /// the ply as written and as a protocol token, then the final FEN and the result.
@@ -313,14 +321,38 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some(Cmd::Setup { variant, seed }) => {
+            let seed = seed.unwrap_or_else(|| {
+                let s = menagerie::variants::mutatis_mutandis::clock_seed();
+                eprintln!("seed {s}");
+                s
+            });
+            let fen =
+                menagerie::with_variant!(variant, G => G::random_setup(seed).map(|p| p.fen()));
+            match fen {
+                Some(fen) => {
+                    println!("{fen}");
+                    ExitCode::SUCCESS
+                }
+                None => {
+                    eprintln!(
+                        "error: {} has one fixed start position and no random setups",
+                        variant.name()
+                    );
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Some(Cmd::Bench {
             variant,
             depth,
             threads,
             hash,
         }) => {
-            let (depth, threads, hash) = (depth, threads as usize, hash as usize);
-            let report = menagerie::with_variant!(variant, G => menagerie::bench::run::<G>(depth, threads, hash));
+            let (threads, hash) = (threads as usize, hash as usize);
+            let report = menagerie::with_variant!(variant, G => {
+                menagerie::bench::run::<G>(depth.unwrap_or(G::BENCH_DEPTH), threads, hash)
+            });
             let nps = report.nodes * 1000 / report.time_ms.max(1);
             println!("===========================");
             println!("Total time (ms) : {}", report.time_ms);

@@ -8,8 +8,8 @@
 
 use rayon::prelude::*;
 
-use crate::variants::PlyList;
 use crate::variants::Game;
+use crate::variants::PlyList;
 
 /// Leaf count of the ply tree of depth `depth` below `pos` (restored on return).
 pub fn perft<G: Game>(pos: &mut G, depth: u32) -> u64 {

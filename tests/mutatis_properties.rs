@@ -246,6 +246,7 @@ fn check_action(b: &Board, us: Color, a: &Action) {
             assert!(!t.state.is_royal() && t.state != State::Mamra && !shielded(b, a.to));
             assert_eq!(a.captures, 0, "{ctx}");
         }
+        ActionKind::Corner => panic!("cornering is the game's, not a piece action: {ctx}"),
     }
     // Captured pieces: opponents of the capturer, never immune (rules 7.4).
     let mut c = a.captures;
@@ -359,6 +360,7 @@ fn apply_and_undo_on_random_boards() {
                     ActionKind::MutualDestruction | ActionKind::Suicide => {
                         assert_eq!(c.piece(a.from), None, "{ctx}")
                     }
+                    ActionKind::Corner => panic!("cornering is not a piece action: {ctx}"),
                 }
                 c.undo(&u);
                 assert_eq!(c, b, "{ctx}");

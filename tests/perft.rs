@@ -8,6 +8,7 @@ use menagerie::variants::chess::Chess;
 use menagerie::variants::mitosis::Mitosis;
 use menagerie::variants::mulligan_stew::Stew;
 use menagerie::variants::muster::Muster;
+use menagerie::variants::mutatis_mutandis::Mutatis;
 use menagerie::variants::mystic::Mystic;
 use menagerie::variants::Game;
 
@@ -158,4 +159,23 @@ fn muster_suite_to_a_million() {
 )]
 fn muster_suite_full_depth() {
     run_suite::<Muster>("muster.perft", Unit::Turn, None);
+}
+
+/// Mutatis Mutandis (rules/mutatis-mutandis.md 13): every figure of the rules file, in turns
+/// (action plus optional drop), including the drop and mandatory-drop positions.
+#[test]
+fn mutatismutandis_suite() {
+    run_suite::<Mutatis>("mutatismutandis.perft", Unit::Turn, None);
+}
+
+/// Mutatis Mutandis divide: the rules' special-pieces position, where White's drop is
+/// mandatory (rules 8), has only turns with a drop, and its threads agree.
+#[test]
+fn mutatismutandis_divide_mandatory_drop() {
+    let pos = Mutatis::from_fen("[ll]3k3/1p[wi]2p2/2[sw]2[im]2/[ad]2[CH]1[sh][cp]1/3[SW]4/2[OX]1[AC]3/1p1P2[MA]1/4K2R w KH - 0 11 reserve:N.GR/q.am drops:0/0 swapban:-").unwrap();
+    let one = divide(&pos, 2, Unit::Turn, 1);
+    assert_eq!(one, divide(&pos, 2, Unit::Turn, 2));
+    assert_eq!(one.len(), 426);
+    assert!(one.iter().all(|(t, _)| t.contains(";N@")), "{one:?}");
+    assert_eq!(one.iter().map(|r| r.1).sum::<u64>(), 189798);
 }

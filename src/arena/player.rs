@@ -3,8 +3,8 @@
 //! referee checks it against its own position.
 
 use crate::core::MoveBuffer;
-use crate::variants::PlyList;
 use crate::variants::Game;
+use crate::variants::PlyList;
 
 use super::engine::{ChildEngine, EngineFault};
 use super::rng::Rng;

@@ -94,6 +94,9 @@ pub struct RayTable<B: Bitboard> {
     rays: Vec<Vec<Square>>,
     /// masks[dir * cells + sq] = the same squares as a set.
     masks: Vec<B>,
+    /// Whether the cell index grows along direction `dir` (cell = row * files + file), so the
+    /// nearest square of a set on a ray is its lowest bit (else its highest).
+    ascending: Vec<bool>,
     cells: usize,
 }
 
@@ -119,10 +122,12 @@ impl<B: Bitboard> RayTable<B> {
                 masks.push(m);
             }
         }
+        let files = geometry.files as i32;
         RayTable {
             dirs: dirs.to_vec(),
             rays,
             masks,
+            ascending: dirs.iter().map(|&(df, dr)| dr * files + df > 0).collect(),
             cells,
         }
     }
@@ -144,37 +149,53 @@ impl<B: Bitboard> RayTable<B> {
         self.masks[dir * self.cells + sq as usize]
     }
 
+    /// The square of `set` (a subset of a ray in direction `dir`) nearest to the ray's start.
+    #[inline(always)]
+    fn nearest(&self, dir: usize, set: B) -> usize {
+        if self.ascending[dir] {
+            set.lsb()
+        } else {
+            set.msb()
+        }
+    }
+
     /// Rider attacks from `sq` over all directions: every square up to and including the first
-    /// occupied one on each ray.
+    /// occupied one on each ray (one mask and one bit scan per direction).
+    #[inline]
     pub fn rider_attacks(&self, sq: Square, occupied: B) -> B {
         let mut out = B::EMPTY;
         for d in 0..self.dirs.len() {
-            for &t in self.ray(d, sq) {
-                out |= B::bit(t as usize);
-                if occupied.has(t as usize) {
-                    break;
-                }
-            }
+            let ray = self.ray_mask(d, sq);
+            let blockers = ray & occupied;
+            out |= if blockers.is_empty() {
+                ray
+            } else {
+                let first = self.nearest(d, blockers);
+                ray & !self.ray_mask(d, first as Square)
+            };
         }
         out
     }
 
     /// Hopper (cannon-style) targets from `sq`: on each ray, the squares beyond the first
     /// occupied square (the screen) up to and including the next occupied one.
+    #[inline]
     pub fn hopper_attacks(&self, sq: Square, occupied: B) -> B {
         let mut out = B::EMPTY;
         for d in 0..self.dirs.len() {
-            let mut screened = false;
-            for &t in self.ray(d, sq) {
-                if screened {
-                    out |= B::bit(t as usize);
-                    if occupied.has(t as usize) {
-                        break;
-                    }
-                } else if occupied.has(t as usize) {
-                    screened = true;
-                }
+            let blockers = self.ray_mask(d, sq) & occupied;
+            if blockers.is_empty() {
+                continue;
             }
+            let screen = self.nearest(d, blockers) as Square;
+            let beyond = self.ray_mask(d, screen);
+            let hits = beyond & occupied;
+            out |= if hits.is_empty() {
+                beyond
+            } else {
+                let target = self.nearest(d, hits);
+                beyond & !self.ray_mask(d, target as Square)
+            };
         }
         out
     }
@@ -229,5 +250,62 @@ mod tests {
         let occ = u64::bit(a3) | u64::bit(a6);
         let h = r.hopper_attacks(a1 as Square, occ);
         assert!(h.has(a6) && h.has(a6 - 8) && !h.has(a3) && !h.has(a6 + 8));
+    }
+
+    /// The rider and hopper attacks by masks and bit scans equal a square-by-square walk of
+    /// the rays, on every geometry, for leaper directions of several lengths.
+    fn walk_agrees<B: Bitboard>(g: &Geometry, seed: u64) {
+        use crate::core::zobrist::SplitMix64;
+        let dirs: Vec<(i32, i32)> = [(1, 0), (0, 1), (1, 1), (1, 2), (2, 1), (2, 0)]
+            .iter()
+            .flat_map(|&(a, b)| symmetric_offsets(a, b))
+            .collect();
+        let t = RayTable::<B>::new(g, &dirs);
+        let mut rng = SplitMix64::new(seed);
+        for _ in 0..300 {
+            let mut occ = B::EMPTY;
+            for c in 0..g.num_cells() {
+                if g.is_square(c as Square) && rng.below(3) == 0 {
+                    occ |= B::bit(c);
+                }
+            }
+            for sq in (0..g.num_cells()).filter(|&c| g.is_square(c as Square)) {
+                let (mut rider, mut hopper) = (B::EMPTY, B::EMPTY);
+                for d in 0..dirs.len() {
+                    let mut screened = false;
+                    for &x in t.ray(d, sq as Square) {
+                        let hit = occ.has(x as usize);
+                        if screened {
+                            hopper |= B::bit(x as usize);
+                            if hit {
+                                break;
+                            }
+                        } else {
+                            rider |= B::bit(x as usize);
+                            if hit {
+                                screened = true;
+                            }
+                        }
+                    }
+                }
+                // The walk above collects the rider's squares up to the screen, then the
+                // hopper's beyond it.
+                assert!(
+                    t.rider_attacks(sq as Square, occ) == rider,
+                    "rider from {sq}"
+                );
+                assert!(
+                    t.hopper_attacks(sq as Square, occ) == hopper,
+                    "hopper from {sq}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn ray_scans_equal_walks() {
+        walk_agrees::<u64>(&BOARD_8X8, 1);
+        walk_agrees::<u64>(&BOARD_6X7, 2);
+        walk_agrees::<u128>(&BOARD_MITOSIS, 3);
     }
 }

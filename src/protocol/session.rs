@@ -13,9 +13,9 @@ use super::options::EngineOptions;
 use super::output::{format_bestmove, format_info, Out};
 use super::turns::{group_turns, legal_turn_tokens, play_turn_token, turn_over, turn_tokens, Turn};
 use super::ProtocolError;
-use crate::variants::PlyList;
 use crate::perft::{self, Unit};
 use crate::search::{self, InfoReport, Limits, Score, SearchControl, SearchOptions, Tt};
+use crate::variants::PlyList;
 use crate::variants::{Game, GameResult, Outcome, ProbeLimits, Variant, PROBE_MATE};
 
 /// Depth of the search that completes a best turn whose PV stops mid-turn.

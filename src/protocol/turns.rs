@@ -2,8 +2,8 @@
 //! tokens (portion tokens joined by `;`), the search and the positions in plies.
 //! Everything here is generic over [`Game`]; no variant is named.
 
-use crate::variants::PlyList;
 use crate::perft::{self, Unit};
+use crate::variants::PlyList;
 use crate::variants::{Game, MoveError};
 
 /// One turn of a line of plies.

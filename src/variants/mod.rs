@@ -164,6 +164,10 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// instead of splitting it at `;` into plies (protocol.md 3).
     const COMPOUND_PLIES: bool = false;
 
+    /// Depth (plies) of `menagerie bench` for this variant: deep enough to exercise the
+    /// search, short enough to run in seconds.
+    const BENCH_DEPTH: u32 = 12;
+
     /// FENs searched by `menagerie bench` for this variant (a fixed set: its node count is the
     /// search's behaviour fingerprint). Empty means the start position alone.
     const BENCH_FENS: &'static [&'static str] = &[];
@@ -370,6 +374,8 @@ pub enum Variant {
     Mitosis,
     /// Muster Chess (rules/muster.md).
     Muster,
+    /// Mutatis Mutandis (rules/mutatis-mutandis.md).
+    MutatisMutandis,
 }
 
 impl Variant {
@@ -377,6 +383,7 @@ impl Variant {
     pub const ALL: &'static [Variant] = &[
         Variant::Chess,
         Variant::MulliganStew,
+        Variant::MutatisMutandis,
         Variant::Mystic,
         Variant::Muster,
         Variant::Mitosis,
@@ -390,6 +397,7 @@ impl Variant {
             Variant::MulliganStew => mulligan_stew::Stew::INFO.name,
             Variant::Mitosis => mitosis::Mitosis::INFO.name,
             Variant::Muster => muster::Muster::INFO.name,
+            Variant::MutatisMutandis => mutatis_mutandis::Mutatis::INFO.name,
         }
     }
 
@@ -403,6 +411,7 @@ impl Variant {
             "mulliganstew" => Some(Variant::MulliganStew),
             "mitosis" => Some(Variant::Mitosis),
             "muster" => Some(Variant::Muster),
+            "mutatismutandis" => Some(Variant::MutatisMutandis),
             _ => None,
         }
     }
@@ -436,6 +445,10 @@ macro_rules! with_variant {
             }
             $crate::variants::Variant::Muster => {
                 type $G = $crate::variants::muster::Muster;
+                $body
+            }
+            $crate::variants::Variant::MutatisMutandis => {
+                type $G = $crate::variants::mutatis_mutandis::Mutatis;
                 $body
             }
         }

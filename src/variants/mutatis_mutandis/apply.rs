@@ -90,6 +90,9 @@ impl Board {
                     self.remove(sq);
                 }
             }
+            ActionKind::Corner => {
+                // Cornering belongs to the game (rules 9); the piece board leaves it alone.
+            }
             ActionKind::Convert => {
                 if let Some(p) = self.piece(a.to) {
                     self.put(a.to, Piece::new(!p.color, p.state));

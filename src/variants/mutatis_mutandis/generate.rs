@@ -218,21 +218,38 @@ impl ActionSink for HitSink {
 /// Frozen pieces attack nothing; immune pieces are not attacked by the mechanisms they resist;
 /// conversion is not an attack. An empty square is not attacked.
 pub fn attacked(b: &Board, sq: Square) -> bool {
-    let p = match b.piece(sq) {
-        Some(p) => p,
-        None => return false,
+    attacked_by(b, sq, attack_candidates(b, sq))
+}
+
+/// The opponent's pieces (of the piece on `sq`) that could remove a piece on `sq` from where
+/// they stand whatever the occupancy (a superset of the attackers: empty when `sq` is empty).
+pub fn attack_candidates(b: &Board, sq: Square) -> Bb {
+    let Some(p) = b.piece(sq) else {
+        return 0;
     };
-    let them = !p.color;
     let pot = potential();
-    // Only the attackers that could ever remove a piece on `sq` from where they stand.
     let mut candidates = 0;
-    for from in iter(b.color_bb(them)) {
+    for from in iter(b.color_bb(!p.color)) {
         if let Some(q) = b.piece(from) {
             if pot[q.state.index()][from as usize] & bit(sq) != 0 {
                 candidates |= bit(from);
             }
         }
     }
+    candidates
+}
+
+/// Whether some piece of `candidates` (opponents of the piece on `sq`; a superset of its
+/// attackers such as [`attack_candidates`] gives, or any squares that contain them) removes
+/// the piece on `sq` by some action (rules 5). Candidates that are not enemy pieces, or that
+/// could never reach `sq` from where they stand, are skipped.
+pub fn attacked_by(b: &Board, sq: Square, candidates: Bb) -> bool {
+    let Some(p) = b.piece(sq) else {
+        return false;
+    };
+    let them = !p.color;
+    let pot = potential();
+    let mut candidates = candidates & b.color_bb(them);
     if candidates == 0 {
         return false;
     }
@@ -244,6 +261,9 @@ pub fn attacked(b: &Board, sq: Square) -> bool {
     };
     for from in iter(candidates) {
         if let Some(q) = b.piece(from) {
+            if pot[q.state.index()][from as usize] & bit(sq) == 0 {
+                continue;
+            }
             piece_actions(&ctx, q.state, from, &mut s);
             if s.hit {
                 return true;

@@ -1,16 +1,22 @@
-//! Mutatis Mutandis (rules/mutatis-mutandis.md), part 1: the piece library.
+//! Mutatis Mutandis (rules/mutatis-mutandis.md): 8x8, 22 families of pieces that morph each
+//! time they act, random setups, reserves dropped on a schedule, cornering, and the win by
+//! checkmating the King/Maoking or the Wuss.
 //!
-//! Every piece state of rules section 2 ([`State`], with its FEN code), the board of pieces
-//! ([`Board`]), the [`Action`] type with its move tokens (rules 11), the generation of every
-//! state's actions (rules 6.1, 6.2) with the interaction rules of section 7 (freezing and
-//! suicide, Chameleon mimicry, swap-back ban, immunity), and the "attacked" query of rules 5.
-//! The game itself (morphing, setup, drops, cornering, legality, evaluator) is a later issue.
+//! The piece library: every piece state of rules section 2 ([`State`], with its FEN code), the
+//! board of pieces ([`Board`]), the [`Action`] type with its move tokens (rules 11), the
+//! generation of every state's actions (rules 6.1, 6.2) with the interaction rules of section 7
+//! (freezing and suicide, Chameleon mimicry, swap-back ban, immunity), and the "attacked" query
+//! of rules 5. One file per kind of mechanism: `leapers` (plain leapers, riders and path riders
+//! on the core tables), `bent` (Sissa, gryphons, Dancing Horse), `hoppers` (Paovao, Cannon
+//! Pawn), `pawns`, `winther` (Oxybeles, Secutor), `rococo` (Long Leaper, Withdrawer, Advancer,
+//! Swapper, Archer), `chameleon`, `interaction` (suicide, Maoking conversion), `generate`
+//! (dispatch, immunity, attacked query).
 //!
-//! One file per kind of mechanism: `leapers` (plain leapers, riders and path riders on the core
-//! tables), `bent` (Sissa, gryphons, Dancing Horse), `hoppers` (Paovao, Cannon Pawn), `pawns`,
-//! `winther` (Oxybeles, Secutor), `rococo` (Long Leaper, Withdrawer, Advancer, Swapper,
-//! Archer), `chameleon`, `interaction` (suicide, Maoking conversion), `generate` (dispatch,
-//! immunity, attacked query).
+//! The game: [`Turn`] (an action plus an optional drop: one ply, because legality is judged
+//! after both, rules 4-5), [`position`] (state, keys, make/unmake with morph, promotion, drops
+//! and flags), [`legal`] (legal turns: royal safety, Wuss compulsion, cornering, mandatory
+//! drops), [`fen`] (rules 11), [`notation`] (turn tokens), [`setup`] (random setups, rules 3),
+//! [`eval`] (the evaluator).
 //!
 //! Reading notes (where the rules file left room; the literal text is implemented):
 //! - Section 2 has 49 codes (19 two-state families, the six Hydra states, Oxybeles/Secutor,
@@ -35,19 +41,34 @@ pub mod apply;
 mod bent;
 pub mod board;
 mod chameleon;
+pub mod eval;
+pub mod fen;
+mod game;
 pub mod generate;
 mod hoppers;
 mod interaction;
 mod leapers;
+pub mod legal;
+pub mod notation;
 mod pawns;
 pub mod piece;
+pub mod position;
 mod rococo;
+pub mod see;
+pub mod setup;
 pub mod tables;
+pub mod turn;
 mod winther;
 
 pub use action::{Action, ActionKind, ActionList, ActionSink, CountSink, TokenError};
 pub use apply::Undo;
 pub use board::{Board, BoardError};
 pub use chameleon::mimicked_by_displacement;
-pub use generate::{actions_from, attacked, attacked_set, generate, reach_of, Reach};
+pub use fen::START_FEN;
+pub use game::clock_seed;
+pub use generate::{
+    actions_from, attack_candidates, attacked, attacked_by, attacked_set, generate, reach_of, Reach,
+};
 pub use piece::{Piece, State, STATE_COUNT};
+pub use position::{DropWindow, Mutatis, Reserve};
+pub use turn::{Turn, TurnList};

@@ -1,0 +1,301 @@
+//! Evaluation of Mutatis Mutandis (issue 12, "An evaluator"). What matters here:
+//! - **Morphing** (rules 2): a piece's worth is its state's AND the next state's, which it
+//!   becomes as soon as it acts: the value of a state is blended with its successor's.
+//! - **Reserve and drop timing** (rules 8): reserve pieces are material still to come (drops
+//!   are mandatory), counted at a discount that shrinks as the window of the next drop nears.
+//! - **Royal safety** (rules 5): the King/Maoking and a Wuss, a royal that cannot capture:
+//!   attacked royals and enemy pieces whose reach touches the royal's neighbourhood cost, a
+//!   Wuss on the board costs (it can be mated), a Mamra stays cheap to keep (it is immune to all
+//!   but pawns).
+//! - **Freezing and protection** (rules 7.1, 6.2 `SH`): enemy pieces frozen by an Immobilizer
+//!   lose a share of their worth; pieces next to a friendly Shield gain a little.
+//! - **Mobility** of the riders (empty-board-blocked reach of the displacement states and the
+//!   queen slides of the Rococo pieces), and pawn advance (promotion takes the last reserve
+//!   piece, rules 10).
+//!
+//! Every parameter is declared once in [`PARAMS`] (centipawns unless said otherwise).
+
+use crate::core::Color;
+
+use super::board::{bit, iter, rank_of, Board};
+use super::generate::{attacked, reach_of};
+use super::legal::royals;
+use super::piece::{State, STATE_COUNT};
+use super::position::{DropWindow, Mutatis};
+use super::tables::tables;
+
+/// The evaluator's tunable parameters (centipawns unless said otherwise).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct EvalParams {
+    /// Worth of each state alone (rules 2 order of [`State::ALL`]); royals 0.
+    pub state_value: [i32; STATE_COUNT],
+    /// Share of the successor state's worth in a piece's value (per mille): the rest is the
+    /// current state's (rules 2: the piece becomes its successor when it acts).
+    pub next_share_permille: i32,
+    /// A reserve piece's worth (per mille of its value) while its drop window is far.
+    pub reserve_permille: i32,
+    /// ... and once the window is open or the drop is due.
+    pub reserve_due_permille: i32,
+    /// Per royal piece of the side that is attacked (check or an attacked Wuss).
+    pub royal_attacked: i32,
+    /// Per enemy piece reaching a square of a royal's neighbourhood (the royal's square and
+    /// its 8 neighbours), counted per square.
+    pub royal_zone_attacker: i32,
+    /// A Wuss on the board: a second royal that cannot capture.
+    pub wuss_liability: i32,
+    /// Per mille of a frozen enemy piece's value credited to the side that freezes it.
+    pub frozen_permille: i32,
+    /// Per friendly piece protected by a Shield of the side.
+    pub shielded_piece: i32,
+    /// Per square of mobility of a piece (displacement reach and passive queen slides).
+    pub mobility: i32,
+    /// Per row a pawn-state piece has advanced beyond its second row.
+    pub pawn_advance: i32,
+    /// Bonus for the side to move.
+    pub tempo: i32,
+}
+
+const fn state_values() -> [i32; STATE_COUNT] {
+    // Order of State::ALL (rules 2 table).
+    [
+        0,    // K
+        0,    // MK
+        950,  // Q
+        560,  // SS
+        1250, // AM
+        1150, // SQ
+        820,  // AR
+        800,  // DR
+        450,  // NR
+        430,  // RO
+        900,  // C
+        820,  // A
+        480,  // DA
+        760,  // OC
+        700,  // DK
+        560,  // DH
+        300,  // N
+        430,  // NG
+        720,  // GR
+        640,  // AA
+        560,  // CR
+        360,  // CB
+        500,  // R
+        400,  // CY
+        400,  // NW
+        390,  // NF
+        450,  // PV
+        220,  // CP
+        480,  // CH
+        420,  // SW
+        450,  // LL
+        520,  // AC
+        420,  // WI
+        420,  // AD
+        520,  // IM
+        330,  // SH
+        350,  // MA
+        120,  // WU
+        300,  // HN
+        460,  // N11
+        420,  // N02
+        420,  // N31
+        360,  // N33
+        360,  // N04
+        260,  // OX
+        420,  // SE
+        100,  // P
+        100,  // BP
+        115,  // SP
+    ]
+}
+
+/// The parameters the engine plays with.
+pub const PARAMS: EvalParams = EvalParams {
+    state_value: state_values(),
+    next_share_permille: 330,
+    reserve_permille: 800,
+    reserve_due_permille: 920,
+    royal_attacked: 60,
+    royal_zone_attacker: 5,
+    wuss_liability: 90,
+    frozen_permille: 400,
+    shielded_piece: 12,
+    mobility: 3,
+    pawn_advance: 12,
+    tempo: 12,
+};
+
+/// A piece's material worth in `state` (rules 2 blend with the successor), centipawns.
+#[inline(always)]
+pub fn piece_value(p: &EvalParams, state: State) -> i32 {
+    let own = p.state_value[state.index()];
+    let next = p.state_value[state.next().index()];
+    own + (next - own) * p.next_share_permille / 1000
+}
+
+/// One side's terms (centipawns, from that side's point of view).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Terms {
+    /// Pieces on the board.
+    pub material: i32,
+    /// Reserve pieces still to be dropped.
+    pub reserve: i32,
+    /// Royal safety (negative).
+    pub royal: i32,
+    /// Enemy pieces frozen by the side's Immobilizers.
+    pub freezing: i32,
+    /// Pieces protected by the side's Shields.
+    pub shields: i32,
+    /// Mobility.
+    pub mobility: i32,
+    /// Pawn advance.
+    pub pawns: i32,
+}
+
+impl Terms {
+    /// The sum of the terms.
+    pub fn total(&self) -> i32 {
+        self.material
+            + self.reserve
+            + self.royal
+            + self.freezing
+            + self.shields
+            + self.mobility
+            + self.pawns
+    }
+}
+
+/// What one pass over a side's pieces finds: its terms so far, and the pieces whose reach
+/// touches each square (for the enemy's royal zones).
+struct SideScan {
+    terms: Terms,
+    /// Per square, how many of the side's unfrozen pieces reach it (capped at 255).
+    reach_count: [u8; 64],
+}
+
+fn scan(pos: &Mutatis, us: Color, p: &EvalParams) -> SideScan {
+    let b: &Board = &pos.board;
+    let them = !us;
+    let mut out = SideScan {
+        terms: Terms::default(),
+        reach_count: [0; 64],
+    };
+    let occ = b.occupied();
+    let frozen_us = b.frozen(us);
+    for sq in iter(b.color_bb(us)) {
+        let Some(pc) = b.piece(sq) else { continue };
+        out.terms.material += piece_value(p, pc.state);
+        if pc.state.is_pawn() {
+            let advanced = if us == Color::White {
+                rank_of(sq) - 1
+            } else {
+                6 - rank_of(sq)
+            };
+            out.terms.pawns += advanced.max(0) * p.pawn_advance;
+        }
+        if frozen_us & bit(sq) != 0 {
+            continue;
+        }
+        if let Some(r) = reach_of(pc.state, us, sq, occ) {
+            let reach = r.quiet | (r.capture & b.color_bb(them));
+            out.terms.mobility += reach.count_ones() as i32 * p.mobility;
+            for t in iter(r.quiet | r.capture) {
+                out.reach_count[t as usize] = out.reach_count[t as usize].saturating_add(1);
+            }
+        }
+    }
+    // Freezing: enemy pieces next to our Immobilizers (rules 7.1).
+    for sq in iter(b.frozen(them)) {
+        if let Some(pc) = b.piece(sq) {
+            if !pc.state.is_royal() {
+                out.terms.freezing += piece_value(p, pc.state) * p.frozen_permille / 1000;
+            }
+        }
+    }
+    out.terms.shields = b.shielded(us).count_ones() as i32 * p.shielded_piece;
+    // Reserve (rules 8).
+    let share = match pos.drop_window(us) {
+        DropWindow::Closed => p.reserve_permille,
+        _ => p.reserve_due_permille,
+    };
+    for &s in pos.reserve(us).pieces() {
+        out.terms.reserve += p.state_value[s.index()] * share / 1000;
+    }
+    out
+}
+
+/// Royal safety of `us` (rules 5) given the enemy's reach counts: attacked royals, enemy
+/// pieces reaching the royals' neighbourhoods, a Wuss on the board.
+fn royal_safety(pos: &Mutatis, us: Color, enemy_reach: &[u8; 64], p: &EvalParams) -> i32 {
+    let b = &pos.board;
+    let t = tables();
+    let mut safety = 0;
+    for sq in iter(royals(b, us)) {
+        if attacked(b, sq) {
+            safety -= p.royal_attacked;
+        }
+        let zone = t.king.attacks(sq) | bit(sq);
+        let pressure: i32 = iter(zone).map(|z| enemy_reach[z as usize] as i32).sum();
+        safety -= pressure * p.royal_zone_attacker;
+        if b.piece(sq).is_some_and(|pc| pc.state == State::Wuss) {
+            safety -= p.wuss_liability;
+        }
+    }
+    safety
+}
+
+/// Both sides' terms on `pos` with parameters `p`: `[White, Blue]`.
+pub fn terms(pos: &Mutatis, p: &EvalParams) -> [Terms; 2] {
+    let w = scan(pos, Color::White, p);
+    let b = scan(pos, Color::Black, p);
+    let mut tw = w.terms;
+    let mut tb = b.terms;
+    tw.royal = royal_safety(pos, Color::White, &b.reach_count, p);
+    tb.royal = royal_safety(pos, Color::Black, &w.reach_count, p);
+    [tw, tb]
+}
+
+/// Static evaluation with parameters `p`, centipawns from the side to move's point of view.
+pub fn evaluate_with(pos: &Mutatis, p: &EvalParams) -> i32 {
+    let [w, b] = terms(pos, p);
+    let white = w.total() - b.total();
+    (if pos.side == Color::White {
+        white
+    } else {
+        -white
+    }) + p.tempo
+}
+
+/// Static evaluation with [`PARAMS`] (centipawns, side to move's point of view).
+pub fn evaluate(pos: &Mutatis) -> i32 {
+    evaluate_with(pos, &PARAMS)
+}
+
+/// The evaluation term by term (the `eval` command, protocol.md 6).
+pub fn report(pos: &Mutatis) -> String {
+    let [w, b] = terms(pos, &PARAMS);
+    let mut s = String::from("Mutatis Mutandis terms (centipawns)    white     blue      net\n");
+    let rows: [(&str, i32, i32); 7] = [
+        ("material (state + next state)", w.material, b.material),
+        ("reserve (drops to come)", w.reserve, b.reserve),
+        ("royal safety (King, Wuss)", w.royal, b.royal),
+        ("enemies frozen", w.freezing, b.freezing),
+        ("Shield protection", w.shields, b.shields),
+        ("mobility", w.mobility, b.mobility),
+        ("pawn advance", w.pawns, b.pawns),
+    ];
+    for (n, x, y) in rows {
+        s.push_str(&format!("  {n:<34} {x:>7} {y:>8} {:>8}\n", x - y));
+    }
+    s.push_str(&format!(
+        "  {:<34} {:>7} {:>8} {:>8}\n  tempo {}\n\nFinal evaluation (side to move): {}",
+        "total",
+        w.total(),
+        b.total(),
+        w.total() - b.total(),
+        PARAMS.tempo,
+        evaluate(pos)
+    ));
+    s
+}

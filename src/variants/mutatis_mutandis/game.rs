@@ -1,0 +1,304 @@
+//! Mutatis Mutandis as a [`Game`]: the generic protocol, search, perft and arena play it.
+
+use crate::core::zobrist::SplitMix64;
+use crate::core::Color;
+use crate::variants::{
+    FenError, Game, GameResult, MoveError, Outcome, PlyList, ProbeLimits, Terminal, VariantInfo,
+};
+
+use super::board::{iter, square_name};
+use super::eval::{self, piece_value, PARAMS};
+use super::legal::{is_tactical_action, royals};
+use super::position::{DropWindow, Mutatis};
+use super::turn::{Turn, TurnList};
+use super::{fen, notation, see, setup};
+
+/// The 50-move rule of rules 5: a draw once this many plies passed without a removal,
+/// pawn-family move, drop, promotion or conversion.
+pub const FIFTY_MOVE_PLIES: u16 = 100;
+
+/// The middlegame and special-pieces positions of rules 13, searched by `bench` with the start.
+const BENCH: &[&str] = &[
+    fen::START_FEN,
+    "[gr][am]1[mk]1rq[wi]/p[dk]2ppp1/1[bp]6/[nr]1[bp]4[bp]/Q3[ch][DR]1[BP]/[BP]3[BP][BP]2/[AC]PP1P1P[IM]/1[AM]C1[MK][MA][N02][NR] w Ha - 6 16 reserve:DA.DK.N.GR.CR.R.NW.PV.CH.WI.OX/ar.c.n.cr.nw.pv.ll.im.ma.hn.ox drops:2/2 swapban:-",
+    "[gr][nr]k[dk][ch]r1[wi]/p3p[ss]pp/2[bp]5/1[bp]1[bp]1[bp]P1/[BP]4[SP]1[BP]/5[oc]2/1PPPP2[IM]/[LL][AR]CKQ[MA][HN][AM] b KAHah - 0 11 reserve:NR.DA.DK.N.GR.CR.R.NW.PV.CH.WI.OX/am.ar.c.n.cr.nw.pv.ll.im.ma.hn.ox drops:1/1 swapban:-",
+    "[ll]3k3/1p[wi]2p2/2[sw]2[im]2/[ad]2[CH]1[sh][cp]1/3[SW]4/2[OX]1[AC]3/1p1P2[MA]1/4K2R w KH - 0 11 reserve:N.GR/q.am drops:0/0 swapban:-",
+];
+
+impl Game for Mutatis {
+    type Move = Turn;
+
+    const INFO: VariantInfo = VariantInfo {
+        name: "mutatismutandis",
+        files: 8,
+        ranks: 8,
+        pocket: true,
+        portions: 2,
+    };
+
+    const COMPOUND_PLIES: bool = true;
+
+    const BENCH_FENS: &'static [&'static str] = BENCH;
+
+    /// Turns here have tens of actions times the drop squares: 5 plies take a few seconds.
+    const BENCH_DEPTH: u32 = 5;
+
+    const COMMANDS: &'static [&'static str] = &["setup"];
+
+    /// The example start of rules 11 ([`fen::START_FEN`]).
+    fn startpos() -> Self {
+        fen::parse(fen::START_FEN).expect("the start FEN of rules 11 is valid")
+    }
+
+    /// rules 3: the random setup drawn from `seed`.
+    fn random_setup(seed: u64) -> Option<Self> {
+        Some(setup::random_setup(seed))
+    }
+
+    /// rules 11; see [`fen::parse`].
+    fn from_fen(text: &str) -> Result<Self, FenError> {
+        fen::parse(text)
+    }
+
+    fn fen(&self) -> String {
+        fen::write(self)
+    }
+
+    #[inline(always)]
+    fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    fn legal_moves(&self, list: &mut PlyList<Turn>) {
+        self.generate_turns(list, false);
+    }
+
+    fn tactical_moves(&self, list: &mut PlyList<Turn>) {
+        self.generate_turns(list, true);
+    }
+
+    #[inline(always)]
+    fn make(&mut self, m: Turn) {
+        self.make_turn(m.action, m.drop);
+    }
+
+    #[inline(always)]
+    fn unmake(&mut self) {
+        self.unmake_turn();
+    }
+
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        Mutatis::key(self)
+    }
+
+    /// A royal piece of the side to move is attacked (rules 5): check, or an attacked Wuss.
+    fn in_check(&self) -> bool {
+        self.royal_in_danger()
+    }
+
+    /// Captures (any mechanism), promotions and conversions.
+    fn is_tactical(&self, m: Turn) -> bool {
+        is_tactical_action(&m.action)
+    }
+
+    /// Most valuable victims first (own pieces removed count against), promotion and
+    /// conversion gains, least valuable actor first.
+    fn tactical_order(&self, m: Turn) -> i32 {
+        let a = &m.action;
+        let actor = self
+            .board
+            .piece(a.from)
+            .map_or(0, |p| piece_value(&PARAMS, p.state) / 16);
+        see::gain(self, a) - actor
+    }
+
+    /// A one-exchange static test (rules 6, 7 make full exchange sequences impractical): the
+    /// material the turn wins (captures by any mechanism, own pieces removed counted against,
+    /// promotion, conversion) must reach `threshold`, and if the piece it exposes (the mover
+    /// on its landing square, a slung piece of the mover, a converted piece) can then be
+    /// captured, it must reach `threshold` after losing that piece too.
+    fn see_ge(&self, m: Turn, threshold: i32) -> bool {
+        see::see_ge(self, &m.action, threshold)
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    fn eval_report(&self) -> String {
+        eval::report(self)
+    }
+
+    /// rules 5: no legal turn with a royal attacked loses (checkmate or Wuss mate); without,
+    /// stalemate is a draw.
+    fn no_moves_terminal(&self) -> Terminal {
+        if self.royal_in_danger() {
+            Terminal::Loss
+        } else {
+            Terminal::Draw
+        }
+    }
+
+    /// rules 5: the 50-move rule and repetition.
+    fn is_draw(&self, plies_from_root: usize) -> bool {
+        self.half >= FIFTY_MOVE_PLIES || self.is_repetition(plies_from_root)
+    }
+
+    /// rules 5: checkmate, Wuss mate, stalemate, threefold repetition, the 50-move rule.
+    fn outcome(&self) -> Option<Outcome> {
+        let mut list = TurnList::new();
+        self.generate_turns(&mut list, false);
+        let (result, reason) = if list.is_empty() {
+            let b = &self.board;
+            let king_attacked = iter(royals(b, self.side))
+                .filter(|&sq| b.piece(sq).is_some_and(|p| p.state.family() == 1))
+                .any(|sq| super::generate::attacked(b, sq));
+            if king_attacked {
+                (GameResult::win_for(!self.side), "checkmate")
+            } else if self.royal_in_danger() {
+                (GameResult::win_for(!self.side), "wuss mate")
+            } else {
+                (GameResult::Draw, "stalemate")
+            }
+        } else if self.repetitions(2) >= 2 {
+            (GameResult::Draw, "threefold repetition")
+        } else if self.half >= FIFTY_MOVE_PLIES {
+            (GameResult::Draw, "fifty-move rule")
+        } else {
+            return None;
+        };
+        Some(Outcome {
+            result,
+            reason: reason.into(),
+        })
+    }
+
+    /// A pass is sound enough when the side has more than its royals, pawns and two other
+    /// pieces (zugzwang is then rare).
+    fn null_move_allowed(&self) -> bool {
+        let b = &self.board;
+        let own = b.color_bb(self.side);
+        let pawns = own
+            & (b.state_bb(super::piece::State::Pawn)
+                | b.state_bb(super::piece::State::BerolinaPawn)
+                | b.state_bb(super::piece::State::ScorpionPawn));
+        (own & !pawns & !royals(b, self.side)).count_ones() > 2
+    }
+
+    fn make_null(&mut self) {
+        self.make_null_turn();
+    }
+
+    fn parse_move(&self, token: &str) -> Result<Turn, MoveError> {
+        notation::parse(self, token)
+    }
+
+    fn move_token(&self, m: Turn) -> String {
+        notation::token(self, &m)
+    }
+
+    fn display(&self) -> String {
+        display(self)
+    }
+
+    /// `setup [seed]`: prints `info string setup <FEN>`, a random setup of rules 3 (from the
+    /// seed, or from the clock when none is given), for `position fen`.
+    fn variant_command(
+        &self,
+        line: &str,
+        probe: &mut dyn FnMut(&Self, ProbeLimits) -> Option<i32>,
+    ) -> Result<String, String> {
+        let _ = probe;
+        let mut words = line.split_whitespace();
+        match (words.next(), words.next(), words.next()) {
+            (Some("setup"), seed, None) => {
+                let seed = match seed {
+                    Some(s) => s
+                        .parse::<u64>()
+                        .map_err(|_| format!("setup: '{s}' is not a seed (0..2^64-1)"))?,
+                    None => clock_seed(),
+                };
+                Ok(format!(
+                    "info string setup {}",
+                    setup::random_setup(seed).fen()
+                ))
+            }
+            _ => Err(format!("usage: setup [seed], not '{line}'")),
+        }
+    }
+}
+
+/// A seed from the clock, for a `setup` without one (not reproducible: print it).
+pub fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    SplitMix64::new(nanos).next_u64()
+}
+
+fn display(pos: &Mutatis) -> String {
+    let b = &pos.board;
+    let mut s = String::new();
+    for row in (0..8u8).rev() {
+        s.push_str(&format!(" {} ", row + 1));
+        for file in 0..8u8 {
+            let cell = match b.piece(row * 8 + file) {
+                Some(p) => p.to_string().replace(['[', ']'], ""),
+                None => ".".to_string(),
+            };
+            s.push_str(&format!("{cell:>4}"));
+        }
+        s.push('\n');
+    }
+    s.push_str("      a   b   c   d   e   f   g   h   (upper case White, lower case Blue)\n");
+    let reserve = |c: Color| {
+        let r = pos.reserve(c);
+        if r.is_empty() {
+            "-".to_string()
+        } else {
+            r.pieces()
+                .iter()
+                .map(|st| st.code())
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+    };
+    let window = |c: Color| match pos.drop_window(c) {
+        DropWindow::Closed => "closed",
+        DropWindow::Open => "open",
+        DropWindow::Mandatory => "mandatory",
+    };
+    let flags = fen::write(pos);
+    let corner = flags.split(' ').nth(2).unwrap_or("-");
+    s.push_str(&format!(
+        "Fen: {}\nKey: {:016X}\nTurn: {} (move {}), halfmove clock {}\n\
+         Reserve white (next drop first): {} [drops made {}, window {}]\n\
+         Reserve blue  (next drop first): {} [drops made {}, window {}]\n\
+         Cornering flags: {corner}{}{}\n",
+        pos.fen(),
+        Mutatis::key(pos),
+        if pos.side == Color::White {
+            "white"
+        } else {
+            "blue"
+        },
+        pos.full,
+        pos.half,
+        reserve(Color::White),
+        pos.reserve(Color::White).drops_made(),
+        window(Color::White),
+        reserve(Color::Black),
+        pos.reserve(Color::Black).drops_made(),
+        window(Color::Black),
+        pos.board
+            .ep
+            .map(|e| format!(", en passant {}", square_name(e)))
+            .unwrap_or_default(),
+        pos.board
+            .swap_ban
+            .map(|(x, y)| format!(", swap ban {}{}", square_name(x), square_name(y)))
+            .unwrap_or_default(),
+    ));
+    s
+}
