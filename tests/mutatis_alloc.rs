@@ -1,12 +1,16 @@
-//! Mutatis Mutandis: action generation and the attacked query do not allocate (design.md,
-//! performance contract). A counting global allocator observes this thread's allocations.
+//! Mutatis Mutandis: action generation and the attacked query, and the game's legal turns,
+//! make/unmake, keys, evaluation and exchange test do not allocate (design.md, performance
+//! contract). A counting global allocator observes this thread's allocations.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::core::Color;
-use menagerie::variants::mutatis_mutandis::{attacked, generate, ActionList, Board, Piece, State};
+use menagerie::variants::mutatis_mutandis::{
+    attacked, generate, ActionList, Board, Mutatis, Piece, State, TurnList,
+};
+use menagerie::variants::Game;
 
 thread_local! {
     static ALLOCS: Cell<u64> = const { Cell::new(0) };
@@ -74,4 +78,49 @@ fn generation_does_not_allocate() {
     let v: Vec<u8> = std::hint::black_box(Vec::with_capacity(16));
     assert_eq!(ALLOCS.with(|c| c.get()), after + 1);
     drop(v);
+}
+
+#[test]
+fn game_turns_do_not_allocate() {
+    // Positions along random playouts from seeded setups (built outside the measurement).
+    let mut rng = SplitMix64::new(11);
+    let mut positions: Vec<Mutatis> = Vec::new();
+    for seed in 0..6 {
+        let mut p = Mutatis::random_setup(seed).unwrap();
+        for _ in 0..60 {
+            positions.push(Mutatis::from_fen(&p.fen()).unwrap());
+            let mut l = TurnList::new();
+            p.legal_moves(&mut l);
+            if l.is_empty() {
+                break;
+            }
+            p.make(l[rng.below(l.len() as u64) as usize]);
+        }
+    }
+    // Tables and keys are built on first use: once before measuring.
+    let mut warm = positions[0].clone();
+    let mut l = TurnList::new();
+    warm.legal_moves(&mut l);
+    warm.make(l[0]);
+    warm.unmake();
+    let _ = (warm.evaluate(), warm.see_ge(l[0], 0), warm.in_check());
+    let before = ALLOCS.with(|c| c.get());
+    let mut n = 0u64;
+    for p in positions.iter_mut() {
+        let mut l = TurnList::new();
+        p.legal_moves(&mut l);
+        let mut t = TurnList::new();
+        p.tactical_moves(&mut t);
+        n += (l.len() + t.len()) as u64;
+        n ^= p.evaluate() as u64 ^ p.key();
+        for &m in l.iter() {
+            n += p.see_ge(m, 0) as u64;
+            p.make(m);
+            n ^= p.key() ^ p.in_check() as u64;
+            p.unmake();
+        }
+    }
+    let after = ALLOCS.with(|c| c.get());
+    assert!(n != 0 && positions.len() > 200);
+    assert_eq!(after - before, 0, "the game allocated");
 }

@@ -760,13 +760,15 @@ fn fen_board_roundtrip() {
         "[gr7/8/8/8/8/8/8/8",
         "[Gr]7/8/8/8/8/8/8/8",
         "X7/8/8/8/8/8/8/8",
-        "[K]7/8/8/8/8/8/8/8",
         "18446744073709551616/8/8/8/8/8/8/8",
         "08/8/8/8/8/8/8/8",
         "4K03/8/8/8/8/8/8/8",
     ] {
         assert!(Board::from_fen_board(bad).is_err(), "{bad}");
     }
+    // [D 32]: a bracketed one-letter code is accepted and printed bare.
+    let k = Board::from_fen_board("[K]7/8/8/8/8/8/8/[n]7").unwrap();
+    assert_eq!(k.fen_board(), "K7/8/8/8/8/8/8/n7");
     // Every state's code round-trips in both colours.
     for s in State::ALL {
         for up in [true, false] {

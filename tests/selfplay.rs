@@ -8,6 +8,7 @@ mod common;
 
 use common::{assert_game_over, bestmove, Engine, SEARCH};
 
+use menagerie::protocol::turns::play_turn_token;
 use menagerie::variants::{Game, Variant};
 
 /// Plays one game of `G` from its start position; returns (plies, result line if the game ended).
@@ -41,13 +42,9 @@ fn self_play<G: Game>(e: &mut Engine, nodes: u32, max_turns: usize) -> (usize, O
             "engine played on in a finished game: {}",
             pos.fen()
         );
-        // A turn token is one or more portions joined by ';'.
-        for portion in best.split(';') {
-            let m = pos
-                .parse_move(portion)
-                .unwrap_or_else(|err| panic!("illegal {best} in {}: {err}", pos.fen()));
-            pos.make(m);
-        }
+        // A turn token is one or more portions joined by ';' (or one compound ply).
+        play_turn_token(&mut pos, &best)
+            .unwrap_or_else(|err| panic!("illegal {best} in {}: {err}", pos.fen()));
         turns.push(best);
     }
     (turns.len(), None)
@@ -144,6 +141,7 @@ fn go_perft_matches_the_suites() {
         ("mystic", "mystic.perft"),
         ("mitosis", "mitosis.perft"),
         ("muster", "muster.perft"),
+        ("mutatismutandis", "mutatismutandis.perft"),
     ] {
         let path = format!("{}/tests/perft/{file}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).unwrap();

@@ -89,7 +89,11 @@ impl Engine {
                 text.push_str("uciok");
                 self.out.send(&text);
             }
-            Command::IsReady => self.out.send("readyok"),
+            Command::IsReady => {
+                // A variant command's answer comes before `readyok` (a search does not wait).
+                self.session.settle();
+                self.out.send("readyok")
+            }
             Command::Debug => {}
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref())?,
             Command::UciNewGame => self.session.clear_tt(self.options.hash_mb),

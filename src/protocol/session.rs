@@ -48,6 +48,9 @@ pub trait VariantSession: Send {
     /// Stops a running search and waits for its `bestmove`; a running perft (which cannot be
     /// stopped) is waited for, so that scripted `go perft` runs print their result.
     fn finish(&mut self);
+    /// Waits until a running variant command has printed its answer (searches and perfts are
+    /// not waited for): `isready` calls it so that the answer comes before `readyok`.
+    fn settle(&mut self);
     /// The `d` output.
     fn display(&self) -> String;
     /// The `moves` output line.
@@ -82,6 +85,8 @@ struct Job {
     /// total): a `go` sent on seeing that answer must not find the engine busy while the
     /// thread is still exiting.
     active: Arc<AtomicBool>,
+    /// A variant command (its answer must come before the next `readyok`), not a search.
+    command: bool,
 }
 
 /// The state of one variant: position, TT, worker.
@@ -109,6 +114,16 @@ impl<G: Game> Session<G> {
         control: Arc<SearchControl>,
         work: impl FnOnce(&AtomicBool) + Send + 'static,
     ) {
+        self.spawn_job(control, false, work);
+    }
+
+    /// [`Session::spawn`] for a job that is a variant command when `command` is set.
+    fn spawn_job(
+        &mut self,
+        control: Arc<SearchControl>,
+        command: bool,
+        work: impl FnOnce(&AtomicBool) + Send + 'static,
+    ) {
         let active = Arc::new(AtomicBool::new(true));
         let flag = active.clone();
         let handle = std::thread::spawn(move || {
@@ -119,6 +134,7 @@ impl<G: Game> Session<G> {
             handle,
             control,
             active,
+            command,
         });
     }
 }
@@ -234,6 +250,14 @@ impl<G: Game> VariantSession for Session<G> {
         }
     }
 
+    fn settle(&mut self) {
+        if self.job.as_ref().is_some_and(|j| j.command) {
+            if let Some(job) = self.job.take() {
+                let _ = job.handle.join();
+            }
+        }
+    }
+
     fn display(&self) -> String {
         self.pos.display()
     }
@@ -280,7 +304,7 @@ impl<G: Game> VariantSession for Session<G> {
         );
         let control = Arc::new(SearchControl::default());
         let ctl = control.clone();
-        self.spawn(control, move |active| {
+        self.spawn_job(control, true, move |active| {
             let mut probe = |pos: &G, limits: ProbeLimits| probe_search(pos, limits, &tt, &ctl);
             let answer = catch_unwind(AssertUnwindSafe(|| root.variant_command(&line, &mut probe)))
                 .unwrap_or_else(|_| Err("internal error: the command failed".to_string()));

@@ -200,7 +200,7 @@ impl Board {
     }
 
     /// Parses the board field of the FEN (rules 11): ranks 8 to 1, digits for empty runs,
-    /// one-letter codes bare, longer codes in brackets, case = colour.
+    /// one-letter codes bare (or bracketed, [D 32]), longer codes in brackets, case = colour.
     ///
     /// Errors: [`BoardError`] naming the rank or the code at fault.
     pub fn from_fen_board(field: &str) -> Result<Board, BoardError> {
@@ -243,9 +243,11 @@ impl Board {
                         }
                         chars.next();
                     }
+                    // [D 32]: a one-letter code in brackets (`[K]`) is accepted too; it is
+                    // printed bare.
                     match Piece::from_code(code) {
-                        Some(p) if code.len() > 1 => p,
-                        _ => return Err(BoardError::BadPiece(format!("[{code}]"))),
+                        Some(p) => p,
+                        None => return Err(BoardError::BadPiece(format!("[{code}]"))),
                     }
                 } else {
                     let code = &text[pos..pos + c.len_utf8()];

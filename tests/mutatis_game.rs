@@ -1,0 +1,385 @@
+//! Mutatis Mutandis as a whole game (issue 12; design.md "When a variant is done"):
+//! - random playouts from seeded setups: the legal turns equal a slow reference written from
+//!   the rules (every drop re-tested, no cached attackers), make/unmake restores FEN and key,
+//!   the incremental key equals the key of the FEN read back, tokens are unique and parse
+//!   back, and a position without turns is over by rule (items 3, 5, 7);
+//! - random setups (rules 3) are what the rules say and the same on every machine;
+//! - through the protocol: every way the game ends, `setup`, and self-play from 20 setups
+//!   (items 7, 9).
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::game::{assert_make_unmake, assert_tokens_round_trip, legal_moves};
+use common::{assert_game_over, bestmove, run_binary_ok, Engine, SEARCH};
+
+use menagerie::core::zobrist::SplitMix64;
+use menagerie::core::Color;
+use menagerie::protocol::turns::play_turn_token;
+use menagerie::variants::mutatis_mutandis::action::{ActionKind, NO_SQUARE};
+use menagerie::variants::mutatis_mutandis::legal::royals;
+use menagerie::variants::mutatis_mutandis::position::{corner_plan, flag, home_bb};
+use menagerie::variants::mutatis_mutandis::setup::FAMILY_BASES;
+use menagerie::variants::mutatis_mutandis::turn::MAX_TURNS;
+use menagerie::variants::mutatis_mutandis::{
+    attacked, generate, Action, ActionList, DropWindow, Mutatis, State, Turn,
+};
+use menagerie::variants::Game;
+
+fn bit(sq: u8) -> u64 {
+    1u64 << sq
+}
+
+fn royal_attacked(p: &Mutatis, c: Color) -> bool {
+    let b = p.board();
+    (0..64u8).any(|sq| royals(b, c) & bit(sq) != 0 && attacked(b, sq))
+}
+
+/// Cornering actions by rules 9 checked square by square (the table's squares come from
+/// `corner_plan`, tested row by row in tests/mutatis_rules.rs).
+fn reference_corners(p: &Mutatis) -> Vec<Action> {
+    let us = p.side_to_move();
+    let b = p.board();
+    let (fk, fa, fh) = flag::of(us.index());
+    let mut out = Vec::new();
+    if p.corner_flags() & fk == 0 {
+        return out;
+    }
+    let row: u8 = if us == Color::White { 0 } else { 56 };
+    let Some(king) = (row..row + 8).find(|&s| {
+        b.piece(s)
+            .is_some_and(|pc| pc.color == us && pc.state == State::King)
+    }) else {
+        return out;
+    };
+    if attacked(b, king) || b.frozen(us) & bit(king) != 0 {
+        return out;
+    }
+    for (corner, f) in [(row, fa), (row + 7, fh)] {
+        if p.corner_flags() & f == 0 || b.frozen(us) & bit(corner) != 0 {
+            continue;
+        }
+        let Some((_, _, empty, safe)) = corner_plan(king, corner) else {
+            continue;
+        };
+        if (0..64).any(|s| empty & bit(s) != 0 && b.piece(s).is_some()) {
+            continue;
+        }
+        let passed_ok = (0..64u8)
+            .filter(|&s| safe & bit(s) != 0 && s != king)
+            .all(|s| {
+                let mut c = b.clone();
+                let k = c.remove(king).unwrap();
+                c.put(s, k);
+                !attacked(&c, s)
+            });
+        if passed_ok {
+            out.push(Action {
+                kind: ActionKind::Corner,
+                from: king,
+                to: corner,
+                from2: NO_SQUARE,
+                to2: NO_SQUARE,
+                promotes: false,
+                captures: 0,
+            });
+        }
+    }
+    out
+}
+
+/// The legal turns of `p` by rules 4, 5, 8 and 9 the slow way: every candidate turn is made on
+/// a copy of the position and every royal tested; tokens returned sorted.
+fn reference_turns(p: &Mutatis) -> BTreeSet<String> {
+    let us = p.side_to_move();
+    let b = p.board();
+    let mut actions = ActionList::new();
+    generate(b, us, &mut actions);
+    let compelled: Vec<u8> = (0..64u8)
+        .filter(|&s| {
+            b.piece(s)
+                .is_some_and(|pc| pc.color == us && pc.state == State::Wuss)
+                && attacked(b, s)
+        })
+        .collect();
+    let mut all: Vec<Action> = actions.to_vec();
+    if compelled.is_empty() {
+        all.extend(reference_corners(p));
+    }
+    let window = p.drop_window(us);
+    let own_royals = royals(b, us);
+    let mut with_drop = BTreeSet::new();
+    let mut without = BTreeSet::new();
+    for a in all {
+        if !compelled.is_empty() && !compelled.contains(&a.from) {
+            continue;
+        }
+        if a.captures & own_royals != 0 {
+            continue;
+        }
+        let bare = Turn::new(a, NO_SQUARE);
+        let mut q = p.clone();
+        q.make(bare);
+        if !royal_attacked(&q, us) {
+            without.insert(p.move_token(bare));
+        }
+        // A drop needs an open window and a reserve piece left after the own promotion.
+        let promoted_own = a.promotes
+            && match a.kind {
+                ActionKind::Sling => b.piece(a.from2),
+                _ => b.piece(a.from),
+            }
+            .is_some_and(|pc| pc.color == us);
+        let left = p.reserve(us).len() - usize::from(promoted_own && !p.reserve(us).is_empty());
+        if window == DropWindow::Closed || left == 0 {
+            continue;
+        }
+        for s in 0..64u8 {
+            if home_bb(us) & bit(s) == 0 || q.board().piece(s).is_some() {
+                continue;
+            }
+            let t = Turn::new(a, s);
+            let mut r = p.clone();
+            r.make(t);
+            if !royal_attacked(&r, us) {
+                with_drop.insert(p.move_token(t));
+            }
+        }
+    }
+    if window == DropWindow::Mandatory && !with_drop.is_empty() {
+        with_drop
+    } else {
+        with_drop.into_iter().chain(without).collect()
+    }
+}
+
+fn key_from_scratch(p: &Mutatis) -> u64 {
+    Mutatis::from_fen(&p.fen())
+        .unwrap_or_else(|e| panic!("reached position does not read back: {}: {e}", p.fen()))
+        .key()
+}
+
+#[test]
+fn random_playouts_keep_every_invariant() {
+    // design.md items 3, 5, 7; rules 4, 5, 8, 9, 11.
+    let mut rng = SplitMix64::new(0x6d6d);
+    let (mut positions, mut most, mut drops_seen, mut ended) = (0, 0, 0, 0);
+    for seed in 0..24u64 {
+        let mut p = Mutatis::random_setup(seed).unwrap();
+        for _ply in 0..90 {
+            let list = legal_moves(&p);
+            most = most.max(list.len());
+            let tokens: BTreeSet<String> = list.iter().map(|&m| p.move_token(m)).collect();
+            assert_eq!(tokens.len(), list.len(), "duplicate tokens in {}", p.fen());
+            assert_eq!(tokens, reference_turns(&p), "legal turns of {}", p.fen());
+            assert_tokens_round_trip(&p, &list);
+            assert_make_unmake(&mut p, &list, key_from_scratch, |_| {});
+            positions += 1;
+            drops_seen += list.iter().filter(|t| t.has_drop()).count().min(1);
+            if list.is_empty() {
+                let o = p.outcome().expect("no legal turn ends the game (rules 5)");
+                assert!(["checkmate", "wuss mate", "stalemate"].contains(&o.reason.as_str()));
+                ended += 1;
+                break;
+            }
+            let m = list[rng.below(list.len() as u64) as usize];
+            p.make(m);
+        }
+    }
+    assert!(positions > 1500, "{positions}");
+    assert!(drops_seen > 100, "drop windows reached: {drops_seen}");
+    // The turn list's capacity stays far above what play produces.
+    assert!(most < MAX_TURNS / 4, "{most} turns in one position");
+    eprintln!(
+        "{positions} positions, most turns {most}, drop positions {drops_seen}, ended {ended}"
+    );
+}
+
+#[test]
+fn random_setups_follow_rules_3_and_are_reproducible() {
+    // rules 3 [D 2, D 3]: per side a King on the home row, the 20 other families once each
+    // (7 on the home row, 13 in the reserve, base states), 8 Pawns, every flag set.
+    let mut king_files = [0u32; 8];
+    for seed in 0..200u64 {
+        let p = Mutatis::random_setup(seed).unwrap();
+        assert_eq!(p.fen().split(' ').nth(2), Some("KAHkah"));
+        for c in Color::ALL {
+            let b = p.board();
+            let home: u8 = if c == Color::White { 0 } else { 56 };
+            let pawns: u8 = if c == Color::White { 8 } else { 48 };
+            let mut families: Vec<State> = p.reserve(c).pieces().to_vec();
+            assert_eq!(families.len(), 13);
+            for s in home..home + 8 {
+                let pc = b.piece(s).unwrap();
+                assert_eq!(pc.color, c);
+                if pc.state == State::King {
+                    king_files[(s - home) as usize] += 1;
+                } else {
+                    families.push(pc.state);
+                }
+            }
+            for s in pawns..pawns + 8 {
+                assert_eq!(b.piece(s).map(|x| x.state), Some(State::Pawn));
+            }
+            families.sort();
+            let mut want = FAMILY_BASES.to_vec();
+            want.sort();
+            assert_eq!(families, want, "seed {seed}");
+        }
+    }
+    assert!(king_files.iter().all(|&n| n > 10), "{king_files:?}");
+    // The same seed gives the same setup on every machine (SplitMix64, fixed algorithm).
+    assert_eq!(
+        Mutatis::random_setup(7).unwrap().fen(),
+        "[ll][ma][pv][ch][cr]k[hn][gr]/pppppppp/8/8/8/8/PPPPPPPP/[OX][AR][DA]K[HN][NW][WI][LL] w KAHkah - 0 1 reserve:DK.GR.CR.PV.CH.AM.C.IM.NR.N.R.MA.Q/ox.nr.q.r.c.nw.da.am.im.wi.n.dk.ar drops:0/0 swapban:-"
+    );
+    assert_ne!(
+        Mutatis::random_setup(7).unwrap().fen(),
+        Mutatis::random_setup(8).unwrap().fen()
+    );
+}
+
+#[test]
+fn setup_from_the_command_line_and_the_protocol() {
+    // issue 12 (Setups): `menagerie setup` and the protocol's `setup` agree with the library.
+    let want = Mutatis::random_setup(12345).unwrap().fen();
+    let out = run_binary_ok(
+        &["setup", "--variant", "mutatismutandis", "--seed", "12345"],
+        b"",
+    );
+    assert_eq!(out.trim(), want);
+    let mut e = Engine::start_variant("mutatismutandis");
+    let answer = e.command("setup 12345");
+    assert!(
+        answer.contains(&format!("info string setup {want}")),
+        "{answer:#?}"
+    );
+    let bad = e.command("setup -4");
+    assert!(
+        bad.iter().any(|l| l.starts_with("info string error")),
+        "{bad:#?}"
+    );
+    // A GUI starts the game from it.
+    e.send(&format!("position fen {want}"));
+    assert_eq!(e.fen(), want);
+}
+
+#[test]
+fn every_ending_through_the_protocol() {
+    // rules 5; protocol.md 4: the result line and `bestmove (none)`.
+    let mut e = Engine::start_variant("mutatismutandis");
+    for (position, score, result) in [
+        (
+            "fen 7k/8/8/8/8/8/1r6/r6K w - - 0 1",
+            "info depth 0 score mate 0",
+            "0-1 {checkmate}",
+        ),
+        (
+            "fen 7k/8/8/3[im]4/r2[WU]4/8/8/7K w - - 0 1",
+            "info depth 0 score mate 0",
+            "0-1 {wuss mate}",
+        ),
+        (
+            "fen 7k/8/8/8/8/1q6/8/K7 w - - 0 1",
+            "info depth 0 score cp 0",
+            "1/2-1/2 {stalemate}",
+        ),
+        (
+            "fen 4k3/8/8/8/8/8/8/R3K3 w - - 0 1 moves e1e2 e8e7 e2e1 e7e8 e1e2 e8e7 e2e1 e7e8",
+            "info depth 0 score cp 0",
+            "1/2-1/2 {threefold repetition}",
+        ),
+        (
+            "fen 4k3/8/8/8/8/8/P7/R3K3 b - - 100 60",
+            "info depth 0 score cp 0",
+            "1/2-1/2 {fifty-move rule}",
+        ),
+    ] {
+        e.send(&format!("position {position}"));
+        let out = e.go("go depth 3", SEARCH);
+        assert_game_over(&out, position, Some(score), result);
+    }
+}
+
+#[test]
+fn perft_and_turn_tokens_through_the_protocol() {
+    // protocol.md 5, 6: `go perft` counts turns; `moves` lists whole turn tokens.
+    let mut e = Engine::start_variant("mutatismutandis");
+    e.send("position fen [ll]3k3/1p[wi]2p2/2[sw]2[im]2/[ad]2[CH]1[sh][cp]1/3[SW]4/2[OX]1[AC]3/1p1P2[MA]1/4K2R w KH - 0 11 reserve:N.GR/q.am drops:0/0 swapban:-");
+    let out = e.go_perft(1);
+    assert_eq!(out.last().unwrap(), "Nodes searched: 426");
+    let moves = e.command("moves");
+    let line = moves
+        .iter()
+        .find(|l| l.starts_with("info string moves "))
+        .unwrap();
+    assert_eq!(line.split_whitespace().count() - 3, 426);
+    // A whole turn token is played as one turn.
+    e.send("position fen [ll]3k3/1p[wi]2p2/2[sw]2[im]2/[ad]2[CH]1[sh][cp]1/3[SW]4/2[OX]1[AC]3/1p1P2[MA]1/4K2R w KH - 0 11 reserve:N.GR/q.am drops:0/0 swapban:- moves d2d3;N@a1");
+    let fen = e.fen();
+    let mut want = Mutatis::from_fen("[ll]3k3/1p[wi]2p2/2[sw]2[im]2/[ad]2[CH]1[sh][cp]1/3[SW]4/2[OX]1[AC]3/1p1P2[MA]1/4K2R w KH - 0 11 reserve:N.GR/q.am drops:0/0 swapban:-").unwrap();
+    play_turn_token(&mut want, "d2d3;N@a1").unwrap();
+    assert_eq!(fen, want.fen());
+    assert!(
+        fen.contains("/N3K2R b KAH - 0 11 reserve:GR/q.am drops:1/0"),
+        "{fen}"
+    );
+    // The drop was mandatory: the bare action is refused and the position kept.
+    let err = e.command("position fen [ll]3k3/1p[wi]2p2/2[sw]2[im]2/[ad]2[CH]1[sh][cp]1/3[SW]4/2[OX]1[AC]3/1p1P2[MA]1/4K2R w KH - 0 11 reserve:N.GR/q.am drops:0/0 swapban:- moves d2d3");
+    assert!(
+        err.iter().any(|l| l.contains("illegal move d2d3")),
+        "{err:#?}"
+    );
+    assert_eq!(e.fen(), fen);
+}
+
+#[test]
+fn self_play_from_twenty_random_setups() {
+    // issue 12: through the protocol at a small node budget, no error and no illegal move.
+    let mut e = Engine::start_variant("mutatismutandis");
+    let (mut turns_played, mut finished) = (0, 0);
+    for seed in 0..20u64 {
+        let start = Mutatis::random_setup(1000 + seed).unwrap();
+        let mut pos = start.clone();
+        let mut turns: Vec<String> = Vec::new();
+        e.send("ucinewgame");
+        for _ in 0..60 {
+            e.send(&format!(
+                "position fen {} moves {}",
+                start.fen(),
+                turns.join(" ")
+            ));
+            let out = e.go("go nodes 300", SEARCH);
+            assert!(
+                !out.iter().any(|l| l.contains("info string error")),
+                "{out:#?}"
+            );
+            let best = bestmove(&out);
+            if best == "(none)" {
+                assert!(pos.outcome().is_some(), "{}", pos.fen());
+                finished += 1;
+                break;
+            }
+            play_turn_token(&mut pos, &best)
+                .unwrap_or_else(|err| panic!("illegal {best} in {}: {err}", pos.fen()));
+            turns.push(best);
+            turns_played += 1;
+        }
+    }
+    assert!(turns_played > 600, "{turns_played}");
+    eprintln!("{turns_played} turns, {finished} games finished");
+}
+
+#[test]
+fn the_side_to_move_wins_material_when_it_can() {
+    // The evaluator and quiescence see implied captures: a Long Leaper jump wins the Queen.
+    let mut e = Engine::start_variant("mutatismutandis");
+    e.send("position fen 7k/8/8/8/3q4/8/8/[LL]6K w - - 0 1");
+    let out = e.go("go depth 4", SEARCH);
+    // Landing on e5 or f6 takes the Queen safely (g7 would stand next to the King).
+    assert!(
+        ["a1e5", "a1f6"].contains(&bestmove(&out).as_str()),
+        "{out:#?}"
+    );
+}
