@@ -169,11 +169,15 @@ impl MatchReport {
 }
 
 /// A position after `plies` random legal turns from the start (a different walk is tried when
-/// one ends the game); the start position when `plies` is 0. Returned as a fresh position from
-/// its FEN, which is what the engines are given.
+/// one ends the game). The start is the standard one, or, for a variant whose games start from
+/// random setups ([`Game::random_setup`], e.g. Mutatis Mutandis), a setup drawn from `rng`, so
+/// every pair of games gets its own. With `plies` 0 and a fixed-start variant this is the start
+/// position. Returned as a fresh position from its FEN, which is what the engines are given.
 pub fn random_opening<G: Game>(rng: &mut Rng, plies: usize) -> G {
+    let setup_seed = rng.next_u64();
+    let start = || G::random_setup(setup_seed).unwrap_or_else(G::startpos);
     'attempt: for _ in 0..100 {
-        let mut pos = G::startpos();
+        let mut pos = start();
         let mut list = PlyList::<G::Move>::default();
         for _ in 0..plies {
             let side = pos.side_to_move();
@@ -192,9 +196,9 @@ pub fn random_opening<G: Game>(rng: &mut Rng, plies: usize) -> G {
         if pos.outcome().is_some() {
             continue;
         }
-        return G::from_fen(&pos.fen()).unwrap_or_else(|_| G::startpos());
+        return G::from_fen(&pos.fen()).unwrap_or_else(|_| start());
     }
-    G::startpos()
+    start()
 }
 
 /// A seat at one game: a fresh built-in player, or an engine the worker keeps between games.
