@@ -383,3 +383,63 @@ fn the_side_to_move_wins_material_when_it_can() {
         "{out:#?}"
     );
 }
+
+#[test]
+fn the_arena_gives_each_pair_its_own_seeded_setup() {
+    // rules 3; issue 12 "Setups": each pair of games starts from a fresh seeded setup with
+    // colours reversed, found through Game::random_setup (the arena names no variant).
+    use menagerie::arena::referee::GameSettings;
+    use menagerie::arena::spec::{Builtin, EngineSpec, Limit};
+    use menagerie::arena::{run_match, MatchConfig};
+    let cfg = MatchConfig {
+        engines: [
+            EngineSpec::Builtin(Builtin::Greedy),
+            EngineSpec::Builtin(Builtin::Random),
+        ],
+        games: 6,
+        limits: [Limit::Nodes(1); 2],
+        settings: GameSettings {
+            margin_ms: 300,
+            fixed_timeout_ms: 5_000,
+            max_turns: 40,
+        },
+        concurrency: 1,
+        random_plies: 0,
+        seed: 12,
+        sprt: None,
+        handshake_timeout_ms: 5_000,
+    };
+    let starts = |cfg: &MatchConfig| -> Vec<(usize, bool, String)> {
+        let report = run_match::<Mutatis>(cfg, &mut |_, _| {}, None).unwrap();
+        let mut v: Vec<_> = report
+            .games
+            .iter()
+            .map(|g| (g.index, g.first_is_white, g.record.start_fen.clone()))
+            .collect();
+        v.sort();
+        v
+    };
+    let games = starts(&cfg);
+    assert_eq!(games.len(), 6);
+    let standard = Mutatis::startpos().fen();
+    for pair in games.chunks(2) {
+        assert_eq!(
+            pair[0].2, pair[1].2,
+            "the two games of a pair share their start"
+        );
+        assert_ne!(pair[0].1, pair[1].1, "colours are reversed within a pair");
+        assert_ne!(
+            pair[0].2, standard,
+            "a random setup, not the fixed example start"
+        );
+        let p = Mutatis::from_fen(&pair[0].2).unwrap();
+        assert_eq!(
+            p.fullmove(),
+            1,
+            "a setup, not a position after random plies"
+        );
+    }
+    let distinct: BTreeSet<&String> = games.iter().map(|g| &g.2).collect();
+    assert_eq!(distinct.len(), 3, "each pair has its own setup");
+    assert_eq!(games, starts(&cfg), "the same seed gives the same setups");
+}
