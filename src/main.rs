@@ -50,10 +50,11 @@ enum Cmd {
     },
     /// Fixed-depth searches of the bench positions; prints time, nodes and nodes/s.
     Bench {
-        /// Variant whose bench positions are searched.
-        #[arg(long, default_value = "chess", value_parser = parse_variant)]
-        variant: Variant,
-        /// Search depth in plies [default: the variant's bench depth, 12 for chess].
+        /// Variant whose bench positions are searched [default: every variant, one line each,
+        /// then the total: the `Bench:` fingerprint of commits that change play].
+        #[arg(long, value_parser = parse_variant)]
+        variant: Option<Variant>,
+        /// Search depth in plies [default: each variant's bench depth, 12 for chess].
         #[arg(long)]
         depth: Option<u32>,
         /// Search threads.
@@ -350,14 +351,29 @@ fn main() -> ExitCode {
             hash,
         }) => {
             let (threads, hash) = (threads as usize, hash as usize);
-            let report = menagerie::with_variant!(variant, G => {
-                menagerie::bench::run::<G>(depth.unwrap_or(G::BENCH_DEPTH), threads, hash)
-            });
-            let nps = report.nodes * 1000 / report.time_ms.max(1);
+            let variants: &[Variant] = match &variant {
+                Some(v) => std::slice::from_ref(v),
+                None => Variant::ALL,
+            };
+            let (mut nodes, mut time_ms) = (0u64, 0u64);
+            for &v in variants {
+                let report = menagerie::with_variant!(v, G => {
+                    menagerie::bench::run::<G>(depth.unwrap_or(G::BENCH_DEPTH), threads, hash)
+                });
+                println!(
+                    "{:<16} nodes {:>10}  time (ms) {:>6}  nps {:>9}",
+                    v.name(),
+                    report.nodes,
+                    report.time_ms,
+                    report.nodes * 1000 / report.time_ms.max(1)
+                );
+                nodes += report.nodes;
+                time_ms += report.time_ms;
+            }
             println!("===========================");
-            println!("Total time (ms) : {}", report.time_ms);
-            println!("Nodes searched  : {}", report.nodes);
-            println!("Nodes/second    : {nps}");
+            println!("Total time (ms) : {time_ms}");
+            println!("Nodes searched  : {nodes}");
+            println!("Nodes/second    : {}", nodes * 1000 / time_ms.max(1));
             ExitCode::SUCCESS
         }
     }
