@@ -547,10 +547,17 @@ impl<'a, G: Game> Searcher<'a, G> {
         let side = self.pos.side_to_move();
         let mut best_move = G::Move::default();
         let mut raised = false;
+        let mut quiet_evasions = 0;
         while let Some((m, ord)) = picker.pick() {
             if !in_check && Picker::<G::Move>::is_bad_tactical(ord) {
                 // Ordered last: every remaining tactical ply loses material.
                 break;
+            }
+            if in_check && best > -MATE_BOUND && !self.pos.is_tactical(m) {
+                if quiet_evasions >= G::QSEARCH_QUIET_EVASIONS {
+                    continue;
+                }
+                quiet_evasions += 1;
             }
             self.pos.make(m);
             self.shared.tt.prefetch(self.pos.key());

@@ -272,6 +272,12 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         false
     }
 
+    /// How many quiet (non-tactical) check evasions quiescence searches at a node in check once
+    /// it has a score above a mate: a search hint for variants where nearly every ply is an
+    /// evasion and capture-check chains would otherwise expand every quiet reply at every link
+    /// (Mutatis Mutandis). Unlimited by default.
+    const QSEARCH_QUIET_EVASIONS: usize = usize::MAX;
+
     /// Passes the turn (only called when [`Game::null_move_allowed`]); undone by `unmake`.
     fn make_null(&mut self) {
         unreachable!("make_null called on a variant without null moves")

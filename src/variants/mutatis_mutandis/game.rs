@@ -38,6 +38,9 @@ impl Game for Mutatis {
 
     const COMPOUND_PLIES: bool = true;
 
+    /// Capture-check chains are long here and nearly every ply evades: two quiet evasions.
+    const QSEARCH_QUIET_EVASIONS: usize = 2;
+
     const BENCH_FENS: &'static [&'static str] = BENCH;
 
     /// Turns here have tens of actions times the drop squares: 5 plies take a few seconds.
