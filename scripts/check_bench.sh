@@ -14,7 +14,8 @@ if [ -z "$total" ]; then
 fi
 claimed=""
 if git rev-parse --git-dir >/dev/null 2>&1; then
-    claimed=$(git log --format=%B | awk '/^Bench: [0-9]+/ {print $2; exit}')
+    claimed=$(git log -1 --extended-regexp --grep='^Bench: [0-9]+' --format=%B |
+        awk '/^Bench: [0-9]+/ {n = $2} END {print n}')
 fi
 if [ -z "$claimed" ]; then
     if [ "$(git rev-parse --is-shallow-repository 2>/dev/null || echo true)" = "true" ]; then
