@@ -304,6 +304,8 @@ mod portions {
     }
 
     impl Game for TwoPortionNim {
+        const PIECES: &'static [menagerie::variants::PieceInfo] = &[];
+
         type Move = Ply;
         const INFO: VariantInfo = VariantInfo {
             name: "nim2",
@@ -798,6 +800,8 @@ mod material {
     }
 
     impl Game for Mat {
+        const PIECES: &'static [menagerie::variants::PieceInfo] = Chess::PIECES;
+
         type Move = Move;
         const INFO: VariantInfo = Chess::INFO;
         fn startpos() -> Self {

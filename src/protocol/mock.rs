@@ -47,6 +47,8 @@ impl TwoStep {
 }
 
 impl Game for TwoStep {
+    const PIECES: &'static [crate::variants::PieceInfo] = &[];
+
     type Move = Pick;
     const INFO: VariantInfo = VariantInfo {
         name: "twostep",

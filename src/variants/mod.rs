@@ -96,11 +96,27 @@ pub struct VariantInfo {
     pub files: u8,
     /// Number of rank rows (Mitosis: 11, counting ranks 0 and 10).
     pub ranks: u8,
-    /// Whether the variant has a hand/pocket of pieces to drop.
+    /// Whether the variant's FEN carries a hand of pieces to drop in `[...]` after the board
+    /// (Fairy-Stockfish's convention): Mulligan Stew's Mages, Mitosis's pending parts. Mystic's
+    /// purchases (coins in a tag) and Mutatis Mutandis's reserves (a `reserve:` tag) are not a
+    /// bracketed hand, so those variants say `pocket 0` although they drop pieces.
     pub pocket: bool,
     /// The most portions a turn token joins with `;` (1 for orthodox chess, 2 for Mulligan
     /// Stew and for Mutatis Mutandis's action and drop).
     pub portions: u8,
+}
+
+/// One piece type as a GUI draws it and a person reads it (the `variant` command, issue 13):
+/// its FEN code, its name, and how it moves (Betza notation where the piece has one, words
+/// where it has not, with the rules file's section).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PieceInfo {
+    /// The FEN code in upper case (White); Black's is the lower case (`K`, `AM`, `N11`).
+    pub code: &'static str,
+    /// The piece's name (`King`, `Dancing Horse`).
+    pub name: &'static str,
+    /// Its movement: Betza notation and/or words.
+    pub movement: &'static str,
 }
 
 /// Why a FEN was rejected: the field and the reason, for `info string error`.
@@ -270,6 +286,19 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// Whether a null move (passing) is sound enough for null-move pruning here.
     fn null_move_allowed(&self) -> bool {
         false
+    }
+
+    /// The label of the bottom rank as the board prints it (1; Mitosis counts from 0).
+    const FIRST_RANK: u8 = 1;
+
+    /// The piece types of the variant, for a GUI (the `variant` command): every type that can
+    /// appear in a FEN of the variant, in the order of its rules file.
+    const PIECES: &'static [PieceInfo];
+
+    /// The names of the cells of the files x ranks box that are not squares (protocol.md 2:
+    /// `*` in the FEN; Mitosis's corners of ranks 0 and 10), for a GUI. None by default.
+    fn holes() -> Vec<String> {
+        Vec::new()
     }
 
     /// How many quiet (non-tactical) check evasions quiescence searches at a node in check once
@@ -459,4 +488,85 @@ macro_rules! with_variant {
             }
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The upper-case piece codes of a FEN's board (and bracketed hand) field: single letters,
+    /// and bracketed codes that name a piece; a bracketed hand of letters gives each letter.
+    fn codes(board: &str, known: &[&str]) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut chars = board.chars();
+        while let Some(c) = chars.next() {
+            if c == '[' {
+                let inner: String = chars.by_ref().take_while(|&c| c != ']').collect();
+                let up = inner.to_ascii_uppercase();
+                if known.contains(&up.as_str()) {
+                    out.push(up);
+                } else {
+                    out.extend(
+                        inner
+                            .chars()
+                            .filter(|c| c.is_ascii_alphabetic())
+                            .map(|c| c.to_ascii_uppercase().to_string()),
+                    );
+                }
+            } else if c.is_ascii_alphabetic() {
+                out.push(c.to_ascii_uppercase().to_string());
+            }
+        }
+        out
+    }
+
+    fn pieces_cover_the_start<G: Game>() {
+        let known: Vec<&str> = G::PIECES.iter().map(|p| p.code).collect();
+        let mut unique = known.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(
+            unique.len(),
+            known.len(),
+            "{}: duplicate codes",
+            G::INFO.name
+        );
+        assert!(G::PIECES
+            .iter()
+            .all(|p| !p.name.is_empty() && !p.movement.is_empty()));
+        let mut fens = vec![G::startpos().fen()];
+        fens.extend((0..8).filter_map(|s| G::random_setup(s).map(|p| p.fen())));
+        for fen in fens {
+            let board = fen.split(' ').next().unwrap();
+            for code in codes(board, &known) {
+                assert!(
+                    known.contains(&code.as_str()),
+                    "{}: {code} of {fen} is not described",
+                    G::INFO.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_variant_describes_its_pieces_and_board() {
+        // issue 13: a GUI can draw the board and explain each piece.
+        for &v in Variant::ALL {
+            crate::with_variant!(v, G => pieces_cover_the_start::<G>());
+        }
+        // Mitosis: ranks 0..10, where ranks 0 and 10 only have d, e and f.
+        let holes = mitosis::Mitosis::holes();
+        assert_eq!(holes.len(), 12);
+        assert!(holes.contains(&"a0".to_string()) && holes.contains(&"i10".to_string()));
+        assert!(!holes.contains(&"e0".to_string()));
+        assert_eq!(<mitosis::Mitosis as Game>::FIRST_RANK, 0);
+        assert!(chess::Chess::holes().is_empty());
+        // Mutatis Mutandis: every state, in the order of the rules table.
+        for (s, info) in mutatis_mutandis::State::ALL
+            .iter()
+            .zip(mutatis_mutandis::piece::PIECE_INFO.iter())
+        {
+            assert_eq!(s.code(), info.code);
+        }
+    }
 }

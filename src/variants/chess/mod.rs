@@ -18,7 +18,43 @@ pub use types::{Kind, Move, MoveKind, Piece};
 
 use crate::core::geometry::BOARD_8X8;
 use crate::core::{Color, MoveList};
-use crate::variants::{FenError, Game, GameResult, MoveError, Outcome, Terminal, VariantInfo};
+use crate::variants::{
+    FenError, Game, GameResult, MoveError, Outcome, PieceInfo, Terminal, VariantInfo,
+};
+
+/// The orthodox pieces (FIDE Laws, article 3), shared by chess, Mystic and Muster.
+pub const ORTHODOX_PIECES: &[PieceInfo] = &[
+    PieceInfo {
+        code: "K",
+        name: "King",
+        movement: "K: one step in any direction; castling (FIDE 3.8)",
+    },
+    PieceInfo {
+        code: "Q",
+        name: "Queen",
+        movement: "Q: any distance along files, ranks and diagonals",
+    },
+    PieceInfo {
+        code: "R",
+        name: "Rook",
+        movement: "R: any distance along files and ranks",
+    },
+    PieceInfo {
+        code: "B",
+        name: "Bishop",
+        movement: "B: any distance along diagonals",
+    },
+    PieceInfo {
+        code: "N",
+        name: "Knight",
+        movement: "N: leaps (1,2)",
+    },
+    PieceInfo {
+        code: "P",
+        name: "Pawn",
+        movement: "mfWcfF, mfnD from its second rank; en passant; promotes on the last rank",
+    },
+];
 
 impl Game for Chess {
     type Move = Move;
@@ -47,6 +83,8 @@ impl Game for Chess {
         pocket: false,
         portions: 1,
     };
+
+    const PIECES: &'static [PieceInfo] = ORTHODOX_PIECES;
 
     fn startpos() -> Self {
         Chess::parse_fen(START_FEN).expect("start FEN is valid")

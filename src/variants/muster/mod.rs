@@ -84,6 +84,9 @@ impl Game for Muster {
         portions: 1,
     };
 
+    /// The orthodox pieces (rules/muster.md 1); Pawns and castling are generalised (4, 5).
+    const PIECES: &'static [crate::variants::PieceInfo] = crate::variants::chess::ORTHODOX_PIECES;
+
     /// Regular armies, Kiwipete-like castling positions, unusual armies (rank-1 pawns, many
     /// queens, no pawns) and an endgame.
     const BENCH_FENS: &'static [&'static str] = &[
