@@ -75,6 +75,16 @@ pub struct Outcome {
     pub reason: String,
 }
 
+/// Settings of the protocol that a variant may honour (protocol.md 1), handed on by the
+/// protocol to every position it sets up ([`Game::apply_settings`]) without knowing which
+/// variant honours which. `Default` is every setting off.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct VariantSettings {
+    /// `UCI_Chess960`: castling is written as the King taking its own Rook (`e1h1`) and the
+    /// start positions of Chess960 are played (protocol.md 3).
+    pub chess960: bool,
+}
+
 /// A decided position seen from the side to move, for the search.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Terminal {
@@ -266,6 +276,22 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// The game's outcome by its rules (checkmate, stalemate, threefold repetition, ...), or
     /// `None` while it goes on. Not used in the search's hot path.
     fn outcome(&self) -> Option<Outcome>;
+
+    /// Applies the protocol's [`VariantSettings`] to this position (and to the positions that
+    /// `make` reaches from it). The protocol calls it on every position it sets up.
+    /// Default: the variant honours none of them.
+    ///
+    /// Errors: a message for `info string error` naming the setting this variant does not
+    /// support (the position is then unchanged).
+    fn apply_settings(&mut self, settings: &VariantSettings) -> Result<(), String> {
+        if settings.chess960 {
+            return Err(format!(
+                "UCI_Chess960 is not supported by {}",
+                Self::INFO.name
+            ));
+        }
+        Ok(())
+    }
 
     /// Whether a null move (passing) is sound enough for null-move pruning here.
     fn null_move_allowed(&self) -> bool {

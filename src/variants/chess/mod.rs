@@ -1,11 +1,13 @@
-//! Orthodox chess under FIDE rules: castling, en passant, promotion, checkmate, stalemate, and
-//! the draws by the 50-move rule, threefold repetition and insufficient material.
+//! Orthodox chess under FIDE rules: castling (orthodox and Chess960, [`castling`]), en passant,
+//! promotion, checkmate, stalemate, and the draws by the 50-move rule, threefold repetition and
+//! insufficient material.
 //!
 //! Board: 8x8 `u64` bitboards with magic-bitboard sliders ([`attacks`]); a fully legal move
 //! generator using check and pin masks ([`movegen`]); make/unmake with an undo stack
 //! ([`position`]); tapered evaluation ([`eval`]).
 
 pub mod attacks;
+pub mod castling;
 pub mod eval;
 pub mod movegen;
 pub mod position;
@@ -18,7 +20,9 @@ pub use types::{Kind, Move, MoveKind, Piece};
 
 use crate::core::geometry::BOARD_8X8;
 use crate::core::{Color, MoveList};
-use crate::variants::{FenError, Game, GameResult, MoveError, Outcome, Terminal, VariantInfo};
+use crate::variants::{
+    FenError, Game, GameResult, MoveError, Outcome, Terminal, VariantInfo, VariantSettings,
+};
 
 impl Game for Chess {
     type Move = Move;
@@ -97,7 +101,8 @@ impl Game for Chess {
 
     #[inline(always)]
     fn is_tactical(&self, m: Move) -> bool {
-        !self.board[m.to() as usize].is_none()
+        // A Chess960 castling may land the King on its own Rook's square: not a capture.
+        (!self.board[m.to() as usize].is_none() && m.kind() != MoveKind::Castle)
             || matches!(m.kind(), MoveKind::EnPassant | MoveKind::PromoQueen)
     }
 
@@ -147,6 +152,13 @@ impl Game for Chess {
         )
     }
 
+    /// `UCI_Chess960`: castling tokens King-takes-Rook (protocol.md 3). The castling rules
+    /// themselves follow the FEN (every position may be a Chess960 one).
+    fn apply_settings(&mut self, settings: &VariantSettings) -> Result<(), String> {
+        self.chess960 = settings.chess960;
+        Ok(())
+    }
+
     fn null_move_allowed(&self) -> bool {
         self.checkers == 0 && self.has_pieces(self.stm)
     }
@@ -155,25 +167,50 @@ impl Game for Chess {
         self.make_null_move();
     }
 
+    /// The canonical token (see [`Game::move_token`]) of a legal move; for a castling, also
+    /// the other spelling (King to its destination, or King onto its Rook) when it names no
+    /// other legal move (protocol.md 3, input leniency).
     fn parse_move(&self, token: &str) -> Result<Move, MoveError> {
         let (from, to, promo) = parse_coordinates(token)?;
         let mut list = MoveList::new();
         self.generate_legal(&mut list);
-        list.iter()
-            .copied()
-            .find(|m| {
-                let (mf, mut mt) = (m.from(), m.to());
-                // Accept the Chess960-style castling token (king takes own rook) as well.
-                if m.kind() == MoveKind::Castle && to != mt {
-                    mt = Chess::castle_rook(mt).0;
+        let mut lenient = None;
+        let mut lenient_count = 0;
+        for &m in list.iter() {
+            if m.from() != from || m.promotion() != promo {
+                continue;
+            }
+            if m.kind() == MoveKind::Castle {
+                let rook = self.castle_rook(m.to()).0;
+                if to == self.castle_token_to(m) {
+                    return Ok(m);
                 }
-                mf == from && mt == to && m.promotion() == promo
-            })
-            .ok_or_else(|| MoveError::Illegal(token.to_string()))
+                if to == m.to() || to == rook {
+                    lenient = Some(m);
+                    lenient_count += 1;
+                }
+            } else if m.to() == to {
+                return Ok(m);
+            }
+        }
+        match (lenient, lenient_count) {
+            (Some(m), 1) => Ok(m),
+            (Some(_), _) => Err(MoveError::Ambiguous(token.to_string())),
+            _ => Err(MoveError::Illegal(token.to_string())),
+        }
     }
 
+    /// Coordinates (`e2e4`, `e7e8q`); castling as the King's move (`e1g1`, `e1c1`) when it is
+    /// an orthodox castling (King on the e-file, Rook in the corner) and `UCI_Chess960` is off,
+    /// else as the King taking its own Rook (`e1h1`, `b1a1`: unique where the King's
+    /// destination is not, as in Chess960).
     fn move_token(&self, m: Move) -> String {
-        let mut s = format!("{}{}", BOARD_8X8.name(m.from()), BOARD_8X8.name(m.to()));
+        let to = if m.kind() == MoveKind::Castle {
+            self.castle_token_to(m)
+        } else {
+            m.to()
+        };
+        let mut s = format!("{}{}", BOARD_8X8.name(m.from()), BOARD_8X8.name(to));
         if let Some(k) = m.promotion() {
             s.push(k.letter());
         }
@@ -244,6 +281,18 @@ pub fn fide_outcome(
 }
 
 impl Chess {
+    /// The square a castling token names after the King's square: the King's destination for
+    /// an orthodox castling with `UCI_Chess960` off, else the castling Rook's square.
+    fn castle_token_to(&self, m: Move) -> u8 {
+        let rook = self.castle_rook(m.to()).0;
+        let orthodox = m.from() & 7 == 4 && matches!(rook & 7, 0 | 7);
+        if orthodox && !self.chess960 {
+            m.to()
+        } else {
+            rook
+        }
+    }
+
     /// Checkmate takes precedence over the 50-move rule (FIDE 9.3): only checked when the
     /// clock has run out, so the cost does not matter.
     fn is_checkmate_slow(&self) -> bool {
