@@ -215,6 +215,10 @@ impl<G: Game> VariantSession for Session<G> {
                     self.out.send(&game_over_report(&root, &outcome));
                     return Ok(());
                 }
+                // A draw the rules only let a player claim: say so and play on (FIDE 9.2, 9.3).
+                if let Some(reason) = root.claimable_draw() {
+                    self.out.info_string(format!("draw claimable {{{reason}}}"));
+                }
                 control.pondering.store(limits.ponder, Ordering::SeqCst);
                 let (limits, sopts, tt, ctl) = (
                     limits.clone(),

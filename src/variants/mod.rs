@@ -273,9 +273,30 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// move-count rules and dead positions.
     fn is_draw(&self, plies_from_root: usize) -> bool;
 
-    /// The game's outcome by its rules (checkmate, stalemate, threefold repetition, ...), or
-    /// `None` while it goes on. Not used in the search's hot path.
+    /// The game's outcome by its rules (checkmate, stalemate, a draw that ends the game by
+    /// itself, ...), or `None` while it goes on. A draw that a player may only claim is not an
+    /// outcome: see [`Game::claimable_draw`]. Not used in the search's hot path.
     fn outcome(&self) -> Option<Outcome>;
+
+    /// A draw the player to move may claim but which does not end the game by itself, as the
+    /// reason printed in `info string draw claimable {<reason>}` (orthodox chess: FIDE 9.2
+    /// `threefold repetition`, 9.3 `fifty-move rule`); `None` when no claim is open. Only asked
+    /// while [`Game::outcome`] is `None`. Default: none (the variant's rules file makes every
+    /// draw end the game at once). Not used in the search's hot path.
+    fn claimable_draw(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The result a referee records: [`Game::outcome`], else the [`Game::claimable_draw`] as a
+    /// draw (a claim is made as soon as it is possible: what the arena adjudicates).
+    fn adjudicated_outcome(&self) -> Option<Outcome> {
+        self.outcome().or_else(|| {
+            self.claimable_draw().map(|reason| Outcome {
+                result: GameResult::Draw,
+                reason: reason.into(),
+            })
+        })
+    }
 
     /// Applies the protocol's [`VariantSettings`] to this position (and to the positions that
     /// `make` reaches from it). The protocol calls it on every position it sets up.

@@ -1,6 +1,7 @@
 //! Orthodox chess under FIDE rules: castling (orthodox and Chess960, [`castling`]), en passant,
-//! promotion, checkmate, stalemate, and the draws by the 50-move rule, threefold repetition and
-//! insufficient material.
+//! promotion, checkmate, stalemate, dead positions, the draws a player may claim (threefold
+//! repetition, the 50-move rule: FIDE 9.2, 9.3) and those that end the game by themselves
+//! (fivefold repetition, the 75-move rule: FIDE 9.6).
 //!
 //! Board: 8x8 `u64` bitboards with magic-bitboard sliders ([`attacks`]); a fully legal move
 //! generator using check and pin masks ([`movegen`]); make/unmake with an undo stack
@@ -139,6 +140,10 @@ impl Game for Chess {
             || self.insufficient_material()
     }
 
+    /// FIDE 5.1.1 checkmate, 5.2.1 stalemate, 5.2.2 dead position, and the draws that end the
+    /// game by themselves: 9.6.1 fivefold repetition, 9.6.2 the 75-move rule (a checkmate on
+    /// the last move takes precedence). Threefold repetition and the 50-move rule are only
+    /// claimable ([`Game::claimable_draw`]).
     fn outcome(&self) -> Option<Outcome> {
         let mut list = MoveList::new();
         self.generate_legal(&mut list);
@@ -147,9 +152,22 @@ impl Game for Chess {
             list.is_empty(),
             self.checkers != 0,
             self.halfmove,
-            || self.repetitions(2) >= 2,
+            &FIDE_AUTOMATIC_DRAWS,
+            |n| self.repetitions(n - 1) >= n - 1,
             || self.insufficient_material(),
         )
+    }
+
+    /// FIDE 9.3: the last 50 moves of each player made no pawn move and no capture (the
+    /// halfmove clock is at least 100); FIDE 9.2: the position has appeared three times.
+    fn claimable_draw(&self) -> Option<&'static str> {
+        if self.halfmove >= 100 {
+            Some("fifty-move rule")
+        } else if self.repetitions(2) >= 2 {
+            Some("threefold repetition")
+        } else {
+            None
+        }
     }
 
     /// `UCI_Chess960`: castling tokens King-takes-Rook (protocol.md 3). The castling rules
@@ -249,26 +267,60 @@ impl Game for Chess {
     }
 }
 
-/// The FIDE end rules, shared by the variants built on orthodox chess (chess, Mystic): for
-/// `side` to move, checkmate or stalemate when it has no legal ply (`no_moves`), else the
-/// 50-move rule (`halfmove` at 100 plies), threefold repetition and dead positions (`threefold`
-/// and `dead` are only evaluated when needed). `None` while the game goes on.
+/// The draws by a move counter and by repetition that end a game by themselves, for
+/// [`fide_outcome`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct AutomaticDraws {
+    /// Halfmove clock (plies without a capture or a pawn move) at which the game is drawn.
+    pub clock_plies: u16,
+    /// Reason printed for that draw.
+    pub clock_reason: &'static str,
+    /// Number of occurrences of one position that draw the game.
+    pub occurrences: usize,
+    /// Reason printed for that draw.
+    pub repetition_reason: &'static str,
+}
+
+/// FIDE 9.6: the game is drawn by itself at the fifth occurrence of a position (9.6.1) and
+/// after 75 moves of each player without a pawn move or a capture (9.6.2).
+pub const FIDE_AUTOMATIC_DRAWS: AutomaticDraws = AutomaticDraws {
+    clock_plies: 150,
+    clock_reason: "seventy-five-move rule",
+    occurrences: 5,
+    repetition_reason: "fivefold repetition",
+};
+
+/// The claimable draws of FIDE 9.2 and 9.3 (threefold repetition, 50 moves) made automatic,
+/// as the rules files of variants built on chess decide (rules/mystic.md 3, rules/muster.md 7).
+pub const ENGINE_AUTOMATIC_DRAWS: AutomaticDraws = AutomaticDraws {
+    clock_plies: 100,
+    clock_reason: "fifty-move rule",
+    occurrences: 3,
+    repetition_reason: "threefold repetition",
+};
+
+/// The end rules of the games built on orthodox chess (chess, Mystic): for `side` to move,
+/// checkmate or stalemate when it has no legal ply (`no_moves`), else the move-counter and
+/// repetition draws of `draws` (`halfmove` is the clock; `repeated(n)` tells whether the
+/// position has occurred `n` times) and dead positions (`dead`); `repeated` and `dead` are
+/// only evaluated when needed. `None` while the game goes on.
 pub fn fide_outcome(
     side: Color,
     no_moves: bool,
     in_check: bool,
     halfmove: u16,
-    threefold: impl FnOnce() -> bool,
+    draws: &AutomaticDraws,
+    repeated: impl FnOnce(usize) -> bool,
     dead: impl FnOnce() -> bool,
 ) -> Option<Outcome> {
     let (result, reason) = if no_moves && in_check {
         (GameResult::win_for(!side), "checkmate")
     } else if no_moves {
         (GameResult::Draw, "stalemate")
-    } else if halfmove >= 100 {
-        (GameResult::Draw, "fifty-move rule")
-    } else if threefold() {
-        (GameResult::Draw, "threefold repetition")
+    } else if halfmove >= draws.clock_plies {
+        (GameResult::Draw, draws.clock_reason)
+    } else if repeated(draws.occurrences) {
+        (GameResult::Draw, draws.repetition_reason)
     } else if dead() {
         (GameResult::Draw, "insufficient material")
     } else {

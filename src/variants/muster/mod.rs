@@ -25,7 +25,9 @@ pub use fen::START_FEN;
 pub use position::Muster;
 
 use crate::core::{Color, MoveList};
-use crate::variants::chess::{fide_outcome, parse_coordinates, Chess, Kind, Move, MoveKind};
+use crate::variants::chess::{
+    fide_outcome, parse_coordinates, Chess, Kind, Move, MoveKind, ENGINE_AUTOMATIC_DRAWS,
+};
 use crate::variants::{
     FenError, Game, GameResult, MoveError, Outcome, ProbeLimits, Terminal, VariantInfo,
 };
@@ -232,7 +234,8 @@ impl Game for Muster {
             list.is_empty(),
             self.chess.checkers != 0,
             self.chess.halfmove,
-            || self.repetitions(2) >= 2,
+            &ENGINE_AUTOMATIC_DRAWS,
+            |n| self.repetitions(n - 1) >= n - 1,
             || self.chess.insufficient_material(),
         )
     }
