@@ -30,6 +30,7 @@ use crate::variants::chess::{
 };
 use crate::variants::{
     FenError, Game, GameResult, MoveError, Outcome, ProbeLimits, Terminal, VariantInfo,
+    VariantSettings,
 };
 
 /// Why the game is over when the side not to move starts in check (rules/muster.md 3, D3).
@@ -238,6 +239,19 @@ impl Game for Muster {
             |n| self.repetitions(n - 1) >= n - 1,
             || self.chess.insufficient_material(),
         )
+    }
+
+    /// `UCI_Chess960 true` is refused: rules/muster.md 5.3 writes every castling as the King's
+    /// move and never emits the King-onto-Rook spelling (which it accepts as input anyway).
+    fn apply_settings(&mut self, settings: &VariantSettings) -> Result<(), String> {
+        if settings.chess960 {
+            return Err(
+                "UCI_Chess960 is not supported by muster: castling is written as the \
+                 King's move (rules/muster.md 5.3); King-onto-Rook is read as input anyway"
+                    .into(),
+            );
+        }
+        Ok(())
     }
 
     fn null_move_allowed(&self) -> bool {
