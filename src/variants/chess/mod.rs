@@ -228,11 +228,7 @@ impl Game for Chess {
         } else {
             m.to()
         };
-        let mut s = format!("{}{}", BOARD_8X8.name(m.from()), BOARD_8X8.name(to));
-        if let Some(k) = m.promotion() {
-            s.push(k.letter());
-        }
-        s
+        coordinate_token(m.from(), to, m.promotion())
     }
 
     fn pgn_move(&self, m: Move) -> String {
@@ -355,6 +351,16 @@ impl Chess {
         self.generate_legal(&mut list);
         list.is_empty()
     }
+}
+
+/// The coordinate token `e2e4` / `e7e8q` (protocol.md 3) of a move from `from` to `to` (square
+/// indices, a1 = 0) promoting to `promo`.
+pub fn coordinate_token(from: u8, to: u8, promo: Option<Kind>) -> String {
+    let mut s = format!("{}{}", BOARD_8X8.name(from), BOARD_8X8.name(to));
+    if let Some(k) = promo {
+        s.push(k.letter());
+    }
+    s
 }
 
 /// Splits a coordinate token `e2e4` / `e7e8q` (protocol.md 3) into from-square, to-square and

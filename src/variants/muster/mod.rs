@@ -26,7 +26,8 @@ pub use position::Muster;
 
 use crate::core::{Color, MoveList};
 use crate::variants::chess::{
-    fide_outcome, parse_coordinates, Chess, Kind, Move, MoveKind, ENGINE_AUTOMATIC_DRAWS,
+    coordinate_token, fide_outcome, parse_coordinates, Chess, Kind, Move, MoveKind,
+    ENGINE_AUTOMATIC_DRAWS,
 };
 use crate::variants::{
     FenError, Game, GameResult, MoveError, Outcome, ProbeLimits, Terminal, VariantInfo,
@@ -291,8 +292,9 @@ impl Game for Muster {
         Err(MoveError::Illegal(token.to_string()))
     }
 
+    /// Coordinates; castling as the King's move (rules/muster.md 5.3), never King-onto-Rook.
     fn move_token(&self, m: Move) -> String {
-        self.chess.move_token(m)
+        coordinate_token(m.from(), m.to(), m.promotion())
     }
 
     fn display(&self) -> String {
