@@ -19,7 +19,7 @@ use menagerie::arena::{
     MatchConfig,
 };
 use menagerie::perft::{self, Unit};
-use menagerie::variants::{Game, Variant};
+use menagerie::variants::{Game, Variant, VariantSettings};
 
 /// menagerie: a chess-variant engine. Without a subcommand it speaks UCI (with the extensions
 /// of protocol.md) on stdin/stdout.
@@ -52,6 +52,10 @@ enum Cmd {
         /// What one unit of depth is.
         #[arg(long, value_enum, default_value_t = UnitArg::Turn)]
         unit: UnitArg,
+        /// Write castling as the King taking its own Rook (`e1h1`), as `UCI_Chess960` does
+        /// (variants that support it).
+        #[arg(long)]
+        chess960: bool,
     },
     /// Fixed-depth searches of the bench positions; prints time, nodes and nodes/s.
     Bench {
@@ -529,6 +533,7 @@ fn main() -> ExitCode {
             divide,
             threads,
             unit,
+            chess960,
         }) => {
             let unit = match unit {
                 UnitArg::Turn => Unit::Turn,
@@ -540,6 +545,7 @@ fn main() -> ExitCode {
                 divide,
                 threads: threads as usize,
                 unit,
+                settings: VariantSettings { chess960 },
             };
             let result = menagerie::with_variant!(variant, G => run_perft::<G>(&run));
             match result {
@@ -692,16 +698,18 @@ struct PerftRun<'a> {
     divide: bool,
     threads: usize,
     unit: Unit,
+    settings: VariantSettings,
 }
 
 /// Runs perft for variant `G`.
 ///
-/// Errors: the FEN error, as a message.
+/// Errors: the FEN error or a setting the variant does not support, as a message.
 fn run_perft<G: Game>(run: &PerftRun<'_>) -> Result<(), String> {
-    let pos = match run.fen {
+    let mut pos = match run.fen {
         Some(fen) => G::from_fen(fen).map_err(|e| e.to_string())?,
         None => G::startpos(),
     };
+    pos.apply_settings(&run.settings)?;
     let start = Instant::now();
     let rows = perft::divide(&pos, run.depth, run.unit, run.threads);
     let elapsed = start.elapsed();

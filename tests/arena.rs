@@ -71,9 +71,46 @@ fn check_legal(report: &MatchReport) {
     for g in &report.games {
         let pos: Chess = replay(&g.record);
         if g.record.termination == Termination::Normal {
-            assert_eq!(pos.outcome().unwrap().result, g.record.result);
+            // Claimable draws (FIDE 9.2, 9.3) are adjudicated as claimed at once.
+            assert_eq!(pos.adjudicated_outcome().unwrap().result, g.record.result);
         }
     }
+}
+
+/// Issue 13, fault 3: orthodox chess no longer ends by itself at a claimable draw, but the
+/// referee ends the game there as it would on a claim (FIDE 9.3).
+#[test]
+fn the_referee_adjudicates_a_claimable_draw() {
+    use menagerie::arena::player::BuiltinPlayer;
+    use menagerie::arena::referee::play_game;
+    use menagerie::arena::rng::Rng;
+    let start = Chess::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 99 80").unwrap();
+    let mut white = BuiltinPlayer::new(Builtin::Random, Rng::new(1));
+    let mut black = BuiltinPlayer::new(Builtin::Random, Rng::new(2));
+    let settings = GameSettings {
+        margin_ms: 300,
+        fixed_timeout_ms: 5_000,
+        max_turns: 300,
+        draw: None,
+        resign: None,
+    };
+    let record = play_game(
+        &start,
+        &[],
+        &mut white,
+        &mut black,
+        [Limit::Nodes(1); 2],
+        &settings,
+    );
+    assert_eq!(record.moves.len(), 1, "{record:?}");
+    assert_eq!(
+        (record.result, record.termination, record.reason.as_str()),
+        (
+            menagerie::variants::GameResult::Draw,
+            Termination::Normal,
+            "fifty-move rule"
+        )
+    );
 }
 
 #[test]

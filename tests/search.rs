@@ -613,7 +613,7 @@ fn measure_pruning_match() {
             let start_side = pos.side_to_move();
             let mut result = GameResult::Draw;
             for ply in 0..200 {
-                if let Some(o) = pos.outcome() {
+                if let Some(o) = pos.adjudicated_outcome() {
                     result = o.result;
                     break;
                 }
@@ -745,7 +745,7 @@ fn measure_clock_game() {
     let mut lowest = base as i64;
     let mut longest = 0u64;
     for _ in 0..300 {
-        if pos.outcome().is_some() {
+        if pos.adjudicated_outcome().is_some() {
             break;
         }
         let limits = Limits {

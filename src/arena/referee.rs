@@ -239,7 +239,8 @@ pub fn play_game<G: Game>(
             reason,
         };
     loop {
-        if let Some(outcome) = pos.outcome() {
+        // A claimable draw ends the game as a referee would on the claim.
+        if let Some(outcome) = pos.adjudicated_outcome() {
             let (result, reason) = (outcome.result, outcome.reason);
             return finish(moves, notation, infos, result, Termination::Normal, reason);
         }

@@ -122,6 +122,12 @@ impl Engine {
                 self.session = new_session(v, self.options.hash_mb, self.out.clone());
                 self.options.apply(&change);
                 self.out.send(&self.session.announce());
+                if let Err(why) = self.session.apply_settings(self.options.variant_settings()) {
+                    // The new variant refuses a setting (UCI_Chess960): back to the defaults.
+                    self.options.apply(&OptionChange::Chess960(false));
+                    self.out
+                        .info_string(format!("{why}; UCI_Chess960 is now false"));
+                }
             }
             OptionChange::Hash(asked) => {
                 let mb = match options::hash_limit_mb() {
@@ -136,10 +142,13 @@ impl Engine {
                 self.options.apply(&OptionChange::Hash(mb));
                 self.session.resize_tt(mb);
             }
-            OptionChange::Chess960(true) => {
-                self.out.info_string(
-                    "UCI_Chess960 is not supported; castling stays orthodox (e1g1, e1c1)",
-                );
+            OptionChange::Chess960(on) => {
+                let mut settings = self.options.variant_settings();
+                settings.chess960 = on;
+                self.session
+                    .apply_settings(settings)
+                    .map_err(options::OptionError::NotSupported)?;
+                self.options.apply(&change);
             }
             _ => self.options.apply(&change),
         }

@@ -1,7 +1,7 @@
 //! The engine options announced by `uci` and changed by `setoption` (protocol.md 1).
 
 use crate::search::SearchOptions;
-use crate::variants::Variant;
+use crate::variants::{Variant, VariantSettings};
 
 /// Threads: range of the `Threads` spin.
 pub const THREADS_RANGE: (i64, i64) = (1, 256);
@@ -31,6 +31,9 @@ pub struct EngineOptions {
     pub move_overhead_ms: u64,
     /// `Ponder`: whether the GUI may send `go ponder` (informative only).
     pub ponder: bool,
+    /// `UCI_Chess960`: castling tokens King-takes-Rook (protocol.md 3); only variants that
+    /// honour it accept `true` ([`crate::variants::Game::apply_settings`]).
+    pub chess960: bool,
 }
 
 impl Default for EngineOptions {
@@ -42,6 +45,7 @@ impl Default for EngineOptions {
             multipv: 1,
             move_overhead_ms: OVERHEAD_DEFAULT,
             ponder: false,
+            chess960: false,
         }
     }
 }
@@ -56,6 +60,13 @@ impl EngineOptions {
         }
     }
 
+    /// The settings the variant session hands to its positions.
+    pub fn variant_settings(&self) -> VariantSettings {
+        VariantSettings {
+            chess960: self.chess960,
+        }
+    }
+
     /// Applies a validated change (the variant change is applied by the engine loop, which
     /// also has to replace the position).
     pub fn apply(&mut self, change: &OptionChange) {
@@ -66,7 +77,7 @@ impl EngineOptions {
             OptionChange::MultiPv(n) => self.multipv = n,
             OptionChange::MoveOverhead(ms) => self.move_overhead_ms = ms,
             OptionChange::Ponder(on) => self.ponder = on,
-            OptionChange::Chess960(_) => {}
+            OptionChange::Chess960(on) => self.chess960 = on,
         }
     }
 }
@@ -122,7 +133,7 @@ pub enum OptionChange {
     MoveOverhead(u64),
     /// `Ponder`.
     Ponder(bool),
-    /// `UCI_Chess960` as asked (only `false` is supported).
+    /// `UCI_Chess960` (the variant may refuse `true`).
     Chess960(bool),
 }
 
@@ -166,6 +177,9 @@ pub enum OptionError {
     /// `UCI_Variant` with a name no variant has.
     #[error("unknown variant '{0}'")]
     UnknownVariant(String),
+    /// A value the current variant does not support (its message names the option).
+    #[error("{0}")]
+    NotSupported(String),
 }
 
 /// Validates `setoption name <name> [value <value>]` (names case-insensitive).

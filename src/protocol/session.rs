@@ -16,7 +16,9 @@ use super::ProtocolError;
 use crate::perft::{self, Unit};
 use crate::search::{self, InfoReport, Limits, Score, SearchControl, SearchOptions, Tt};
 use crate::variants::PlyList;
-use crate::variants::{Game, GameResult, Outcome, ProbeLimits, Variant, PROBE_MATE};
+use crate::variants::{
+    Game, GameResult, Outcome, ProbeLimits, Variant, VariantSettings, PROBE_MATE,
+};
 
 /// Depth of the search that completes a best turn whose PV stops mid-turn.
 const FOLLOW_UP_DEPTH: u32 = 3;
@@ -63,6 +65,11 @@ pub trait VariantSession: Send {
     /// Replaces the TT by an empty one of `hash_mb` MiB (`Hash`), freeing the old one first
     /// unless a running search still uses it.
     fn resize_tt(&mut self, hash_mb: usize);
+    /// Hands `settings` (protocol options such as `UCI_Chess960`) to the current position and
+    /// to every position set up from now on ([`Game::apply_settings`]).
+    ///
+    /// Errors: the variant's message when it does not support them; nothing changes then.
+    fn apply_settings(&mut self, settings: VariantSettings) -> Result<(), String>;
     /// Whether `word` starts one of the variant's own commands ([`Game::COMMANDS`]).
     fn has_command(&self, word: &str) -> bool;
     /// Runs a variant command ([`Game::variant_command`]) on the worker thread, its probes
@@ -92,6 +99,8 @@ struct Job {
 /// The state of one variant: position, TT, worker.
 struct Session<G: Game> {
     pos: G,
+    /// The settings every position set up gets (see [`VariantSession::apply_settings`]).
+    settings: VariantSettings,
     tt: Arc<Tt>,
     out: Out,
     job: Option<Job>,
@@ -101,6 +110,7 @@ impl<G: Game> Session<G> {
     fn new(hash_mb: usize, out: Out) -> Self {
         Session {
             pos: G::startpos(),
+            settings: VariantSettings::default(),
             tt: Arc::new(Tt::new(hash_mb)),
             out,
             job: None,
@@ -159,6 +169,9 @@ impl<G: Game> VariantSession for Session<G> {
                 PositionBase::StartPos => G::startpos(),
                 PositionBase::Fen(fen) => G::from_fen(fen)?,
             };
+            // The settings decide how the move tokens read (UCI_Chess960 castling).
+            pos.apply_settings(&self.settings)
+                .map_err(ProtocolError::Internal)?;
             for (i, token) in spec.moves.iter().enumerate() {
                 play_turn_token(&mut pos, token).map_err(|_| ProtocolError::IllegalMove {
                     token: echo(token),
@@ -201,6 +214,10 @@ impl<G: Game> VariantSession for Session<G> {
                 if let Some(outcome) = root.outcome() {
                     self.out.send(&game_over_report(&root, &outcome));
                     return Ok(());
+                }
+                // A draw the rules only let a player claim: say so and play on (FIDE 9.2, 9.3).
+                if let Some(reason) = root.claimable_draw() {
+                    self.out.info_string(format!("draw claimable {{{reason}}}"));
                 }
                 control.pondering.store(limits.ponder, Ordering::SeqCst);
                 let (limits, sopts, tt, ctl) = (
@@ -286,6 +303,14 @@ impl<G: Game> VariantSession for Session<G> {
         // Drop the old table before allocating the new one: never both at once.
         self.tt = Arc::new(Tt::new(1));
         self.tt = Arc::new(Tt::new(hash_mb));
+    }
+
+    fn apply_settings(&mut self, settings: VariantSettings) -> Result<(), String> {
+        let mut pos = self.pos.clone();
+        pos.apply_settings(&settings)?;
+        self.pos = pos;
+        self.settings = settings;
+        Ok(())
     }
 
     fn has_command(&self, word: &str) -> bool {

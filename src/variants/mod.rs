@@ -75,6 +75,16 @@ pub struct Outcome {
     pub reason: String,
 }
 
+/// Settings of the protocol that a variant may honour (protocol.md 1), handed on by the
+/// protocol to every position it sets up ([`Game::apply_settings`]) without knowing which
+/// variant honours which. `Default` is every setting off.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct VariantSettings {
+    /// `UCI_Chess960`: castling is written as the King taking its own Rook (`e1h1`) and the
+    /// start positions of Chess960 are played (protocol.md 3).
+    pub chess960: bool,
+}
+
 /// A decided position seen from the side to move, for the search.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Terminal {
@@ -279,9 +289,46 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// move-count rules and dead positions.
     fn is_draw(&self, plies_from_root: usize) -> bool;
 
-    /// The game's outcome by its rules (checkmate, stalemate, threefold repetition, ...), or
-    /// `None` while it goes on. Not used in the search's hot path.
+    /// The game's outcome by its rules (checkmate, stalemate, a draw that ends the game by
+    /// itself, ...), or `None` while it goes on. A draw that a player may only claim is not an
+    /// outcome: see [`Game::claimable_draw`]. Not used in the search's hot path.
     fn outcome(&self) -> Option<Outcome>;
+
+    /// A draw the player to move may claim but which does not end the game by itself, as the
+    /// reason printed in `info string draw claimable {<reason>}` (orthodox chess: FIDE 9.2
+    /// `threefold repetition`, 9.3 `fifty-move rule`); `None` when no claim is open. Only asked
+    /// while [`Game::outcome`] is `None`. Default: none (the variant's rules file makes every
+    /// draw end the game at once). Not used in the search's hot path.
+    fn claimable_draw(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The result a referee records: [`Game::outcome`], else the [`Game::claimable_draw`] as a
+    /// draw (a claim is made as soon as it is possible: what the arena adjudicates).
+    fn adjudicated_outcome(&self) -> Option<Outcome> {
+        self.outcome().or_else(|| {
+            self.claimable_draw().map(|reason| Outcome {
+                result: GameResult::Draw,
+                reason: reason.into(),
+            })
+        })
+    }
+
+    /// Applies the protocol's [`VariantSettings`] to this position (and to the positions that
+    /// `make` reaches from it). The protocol calls it on every position it sets up.
+    /// Default: the variant honours none of them.
+    ///
+    /// Errors: a message for `info string error` naming the setting this variant does not
+    /// support (the position is then unchanged).
+    fn apply_settings(&mut self, settings: &VariantSettings) -> Result<(), String> {
+        if settings.chess960 {
+            return Err(format!(
+                "UCI_Chess960 is not supported by {}",
+                Self::INFO.name
+            ));
+        }
+        Ok(())
+    }
 
     /// Whether a null move (passing) is sound enough for null-move pruning here.
     fn null_move_allowed(&self) -> bool {

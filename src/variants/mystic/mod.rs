@@ -16,7 +16,9 @@ use crate::core::geometry::BOARD_8X8;
 use crate::core::{repetition, zobrist, Color, MoveList};
 use crate::variants::chess::attacks;
 use crate::variants::chess::position::NO_EP;
-use crate::variants::chess::{fide_outcome, Chess, Kind, Move, MoveKind, Piece};
+use crate::variants::chess::{
+    fide_outcome, Chess, Kind, Move, MoveKind, Piece, ENGINE_AUTOMATIC_DRAWS,
+};
 use crate::variants::{
     FenError, Game, GameMove, MoveError, Outcome, PieceInfo, Terminal, VariantInfo,
 };
@@ -508,7 +510,8 @@ impl Game for Mystic {
             list.is_empty(),
             self.in_check(),
             self.chess.halfmove_clock(),
-            || self.repetitions(2) >= 2,
+            &ENGINE_AUTOMATIC_DRAWS,
+            |n| self.repetitions(n - 1) >= n - 1,
             || self.insufficient_material(),
         )
     }
