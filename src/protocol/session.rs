@@ -490,27 +490,24 @@ fn search_worker<G: Game>(job: SearchJob<G>, active: &AtomicBool, out: Out) {
         .as_deref()
         .filter(|b| last_first.as_deref() != Some(*b))
     {
-        out.send(&closing_info::<G>(
-            summary.as_ref(),
-            best,
-            ponder.as_deref(),
-        ));
+        // The search's own PV when it starts with the turn played, else that turn (and the
+        // ponder turn).
+        let mut line = turn_tokens(&root, &pv);
+        if line.first().map(String::as_str) != Some(best) {
+            line = std::iter::once(best)
+                .chain(ponder.as_deref())
+                .map(str::to_string)
+                .collect();
+        }
+        out.send(&closing_info::<G>(summary.as_ref(), &line));
     }
     active.store(false, Ordering::SeqCst);
     out.send(&format_bestmove(best.as_deref(), ponder.as_deref()));
 }
 
-/// The `info` line that shows the turn played (and the ponder turn) with the search's final
-/// figures; zeros when the search failed.
-fn closing_info<G: Game>(
-    summary: Option<&search::SearchResult<G::Move>>,
-    best: &str,
-    ponder: Option<&str>,
-) -> String {
-    let pv: Vec<String> = std::iter::once(best)
-        .chain(ponder)
-        .map(str::to_string)
-        .collect();
+/// The `info` line that shows `pv` (turn tokens, the turn played first) with the search's
+/// final figures; zeros when the search failed.
+fn closing_info<G: Game>(summary: Option<&search::SearchResult<G::Move>>, pv: &[String]) -> String {
     let (depth, seldepth, score, nodes, time_ms, hashfull) = match summary {
         Some(r) => (
             r.depth.max(1),
@@ -534,7 +531,7 @@ fn closing_info<G: Game>(
         time_ms,
         pv: &[],
     };
-    format_info(&report, &pv)
+    format_info(&report, pv)
 }
 
 /// The lines of `allowed` that go on after `path` (plies from the root), with `path` taken off:
