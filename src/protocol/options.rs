@@ -34,6 +34,11 @@ pub struct EngineOptions {
     /// `UCI_Chess960`: castling tokens King-takes-Rook (protocol.md 3); only variants that
     /// honour it accept `true` ([`crate::variants::Game::apply_settings`]).
     pub chess960: bool,
+    /// `UCI_AnalyseMode`: the GUI analyses rather than plays (informative only: the search is
+    /// the same).
+    pub analyse_mode: bool,
+    /// `debug on|off` (informative only).
+    pub debug: bool,
 }
 
 impl Default for EngineOptions {
@@ -46,6 +51,8 @@ impl Default for EngineOptions {
             move_overhead_ms: OVERHEAD_DEFAULT,
             ponder: false,
             chess960: false,
+            analyse_mode: false,
+            debug: false,
         }
     }
 }
@@ -67,8 +74,8 @@ impl EngineOptions {
         }
     }
 
-    /// Applies a validated change (the variant change is applied by the engine loop, which
-    /// also has to replace the position).
+    /// Applies a validated change to the values kept here (the engine loop also acts on the
+    /// variant, `Hash`, `Clear Hash` and the log file).
     pub fn apply(&mut self, change: &OptionChange) {
         match *change {
             OptionChange::Variant(v) => self.variant = v,
@@ -78,6 +85,8 @@ impl EngineOptions {
             OptionChange::MoveOverhead(ms) => self.move_overhead_ms = ms,
             OptionChange::Ponder(on) => self.ponder = on,
             OptionChange::Chess960(on) => self.chess960 = on,
+            OptionChange::AnalyseMode(on) => self.analyse_mode = on,
+            OptionChange::ClearHash | OptionChange::DebugLogFile(_) => {}
         }
     }
 }
@@ -100,6 +109,9 @@ pub fn uci_option_lines() -> Vec<String> {
         spin("Move Overhead", OVERHEAD_DEFAULT as i64, OVERHEAD_RANGE),
         "option name Ponder type check default false".to_string(),
         "option name UCI_Chess960 type check default false".to_string(),
+        "option name Clear Hash type button".to_string(),
+        "option name Debug Log File type string default <empty>".to_string(),
+        "option name UCI_AnalyseMode type check default false".to_string(),
     ]
 }
 
@@ -119,7 +131,7 @@ pub fn hash_limit_mb() -> Option<usize> {
 }
 
 /// A validated `setoption`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionChange {
     /// `UCI_Variant` (aliases already resolved).
     Variant(Variant),
@@ -135,6 +147,13 @@ pub enum OptionChange {
     Ponder(bool),
     /// `UCI_Chess960` (the variant may refuse `true`).
     Chess960(bool),
+    /// `Clear Hash` (a button): empty the TT.
+    ClearHash,
+    /// `Debug Log File`: the file every input and output line is appended to, with time
+    /// stamps; `None` (no value, or `<empty>`) stops logging.
+    DebugLogFile(Option<String>),
+    /// `UCI_AnalyseMode`.
+    AnalyseMode(bool),
 }
 
 /// Why a `setoption` was refused.
@@ -180,6 +199,12 @@ pub enum OptionError {
     /// A value the current variant does not support (its message names the option).
     #[error("{0}")]
     NotSupported(String),
+    /// A value that is well-formed but cannot be used (the reason says why).
+    #[error("{0}")]
+    Unusable(String),
+    /// A value given to a button.
+    #[error("option {0} is a button and takes no value")]
+    ButtonValue(&'static str),
 }
 
 /// Validates `setoption name <name> [value <value>]` (names case-insensitive).
@@ -205,6 +230,14 @@ pub fn parse_setoption(name: &str, value: Option<&str>) -> Result<OptionChange, 
             .map(|n| OptionChange::MoveOverhead(n as u64)),
         "ponder" => check("Ponder", value).map(OptionChange::Ponder),
         "uci_chess960" => check("UCI_Chess960", value).map(OptionChange::Chess960),
+        "clear hash" => match value {
+            None => Ok(OptionChange::ClearHash),
+            Some(_) => Err(OptionError::ButtonValue("Clear Hash")),
+        },
+        "debug log file" => Ok(OptionChange::DebugLogFile(
+            value.filter(|v| *v != "<empty>").map(str::to_string),
+        )),
+        "uci_analysemode" => check("UCI_AnalyseMode", value).map(OptionChange::AnalyseMode),
         _ => Err(OptionError::Unknown(super::echo(name))),
     }
 }
@@ -294,6 +327,38 @@ mod tests {
             parse_setoption("Ponder", Some("yes")),
             Err(OptionError::NotBool { .. })
         ));
+        assert!(matches!(
+            parse_setoption("Clear Hash", Some("now")),
+            Err(OptionError::ButtonValue(_))
+        ));
+        assert!(matches!(
+            parse_setoption("UCI_AnalyseMode", Some("1")),
+            Err(OptionError::NotBool { .. })
+        ));
+    }
+
+    #[test]
+    fn buttons_strings_and_checks() {
+        assert_eq!(
+            parse_setoption("clear hash", None),
+            Ok(OptionChange::ClearHash)
+        );
+        assert_eq!(
+            parse_setoption("Debug Log File", Some("/tmp/x y.log")),
+            Ok(OptionChange::DebugLogFile(Some("/tmp/x y.log".into())))
+        );
+        assert_eq!(
+            parse_setoption("Debug Log File", Some("<empty>")),
+            Ok(OptionChange::DebugLogFile(None))
+        );
+        assert_eq!(
+            parse_setoption("Debug Log File", None),
+            Ok(OptionChange::DebugLogFile(None))
+        );
+        assert_eq!(
+            parse_setoption("UCI_AnalyseMode", Some("true")),
+            Ok(OptionChange::AnalyseMode(true))
+        );
     }
 
     #[test]
@@ -307,6 +372,6 @@ mod tests {
     fn uci_lists_chess_first() {
         let lines = uci_option_lines();
         assert!(lines[0].starts_with("option name UCI_Variant type combo default chess var chess"));
-        assert_eq!(lines.len(), 7);
+        assert_eq!(lines.len(), 10);
     }
 }

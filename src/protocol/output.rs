@@ -7,8 +7,13 @@ use crate::search::{InfoReport, Score};
 
 /// A writer shared by the protocol loop and the search thread. Every [`Out::send`] writes whole
 /// lines under the lock and flushes, so lines never interleave and a GUI sees them at once.
+/// With a debug log set (`Debug Log File`), every line in and out is also appended to it with
+/// a time stamp.
 #[derive(Clone)]
-pub struct Out(Arc<Mutex<Box<dyn Write + Send>>>);
+pub struct Out {
+    w: Arc<Mutex<Box<dyn Write + Send>>>,
+    log: Arc<Mutex<Option<Box<dyn Write + Send>>>>,
+}
 
 impl Out {
     /// Output to the process's stdout.
@@ -18,18 +23,57 @@ impl Out {
 
     /// Output to any writer (tests use an in-memory buffer).
     pub fn new(w: impl Write + Send + 'static) -> Self {
-        Out(Arc::new(Mutex::new(Box::new(w))))
+        Out {
+            w: Arc::new(Mutex::new(Box::new(w))),
+            log: Arc::new(Mutex::new(None)),
+        }
     }
 
     /// Writes `text` (one or more lines; a final newline is added if missing) and flushes.
     /// Write errors (a closed pipe) are ignored: the GUI is gone and `quit` or EOF follows.
     pub fn send(&self, text: &str) {
-        let mut w = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut w = self.w.lock().unwrap_or_else(PoisonError::into_inner);
         let _ = w.write_all(text.as_bytes());
         if !text.ends_with('\n') {
             let _ = w.write_all(b"\n");
         }
         let _ = w.flush();
+        // Logged under the output lock: the log shows the lines in the order they went out.
+        self.write_log("<<", text);
+    }
+
+    /// Starts appending every line in and out to `log` (`None`: stops logging). A line being
+    /// sent meanwhile is logged whole first (the output lock is taken before the log's).
+    pub fn set_log(&self, log: Option<Box<dyn Write + Send>>) {
+        let _w = self.w.lock().unwrap_or_else(PoisonError::into_inner);
+        *self.log.lock().unwrap_or_else(PoisonError::into_inner) = log;
+    }
+
+    /// Logs an input line (`>>`), when a debug log is set, in order with the output lines.
+    pub fn log_input(&self, line: &str) {
+        // Without a log, never wait for the output lock (a blocked pipe must not stop `quit`).
+        if self
+            .log
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_none()
+        {
+            return;
+        }
+        let _w = self.w.lock().unwrap_or_else(PoisonError::into_inner);
+        self.write_log(">>", line.trim_end_matches(['\n', '\r']));
+    }
+
+    /// Appends each line of `text` to the debug log as `[<UTC time>] <dir> <line>`.
+    fn write_log(&self, dir: &str, text: &str) {
+        let mut log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(log) = log.as_mut() {
+            let stamp = timestamp(std::time::SystemTime::now());
+            for line in text.strip_suffix('\n').unwrap_or(text).split('\n') {
+                let _ = writeln!(log, "[{stamp}] {dir} {line}");
+            }
+            let _ = log.flush();
+        }
     }
 
     /// Sends `info string error <message>`.
@@ -41,6 +85,30 @@ impl Out {
     pub fn info_string(&self, message: impl std::fmt::Display) {
         self.send(&format!("info string {message}"));
     }
+}
+
+/// `t` as `YYYY-MM-DD hh:mm:ss.mmm` (UTC), for the debug log.
+pub fn timestamp(t: std::time::SystemTime) -> String {
+    let since = t.duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let secs = since.as_secs();
+    let (days, day_secs) = ((secs / 86_400) as i64, secs % 86_400);
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}.{:03}",
+        day_secs / 3600,
+        day_secs / 60 % 60,
+        day_secs % 60,
+        since.subsec_millis()
+    )
 }
 
 /// `cp X` or `mate N`.
@@ -111,6 +179,45 @@ mod tests {
             "info depth 5 seldepth 7 multipv 1 score mate -2 upperbound nodes 1000 nps 50000 hashfull 3 time 20 \
              pv e2e4 e7e5"
         );
+    }
+
+    #[test]
+    fn timestamps_are_utc_dates() {
+        let t = |s| std::time::UNIX_EPOCH + std::time::Duration::from_millis(s);
+        assert_eq!(timestamp(t(0)), "1970-01-01 00:00:00.000");
+        // 2024-02-29 12:34:56.789 UTC.
+        assert_eq!(timestamp(t(1_709_210_096_789)), "2024-02-29 12:34:56.789");
+    }
+
+    #[test]
+    fn the_log_gets_both_directions() {
+        #[derive(Clone, Default)]
+        struct Buf(Arc<Mutex<Vec<u8>>>);
+        impl Write for Buf {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let (screen, log) = (Buf::default(), Buf::default());
+        let out = Out::new(screen.clone());
+        out.send("before");
+        out.set_log(Some(Box::new(log.clone())));
+        out.log_input("isready\n");
+        out.send("readyok\nsecond");
+        out.set_log(None);
+        out.send("after");
+        let log = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = log
+            .lines()
+            .map(|l| &l[l.find(']').unwrap() + 2..])
+            .collect();
+        assert_eq!(lines, vec![">> isready", "<< readyok", "<< second"]);
+        let screen = String::from_utf8(screen.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(screen, "before\nreadyok\nsecond\nafter\n");
     }
 
     #[test]

@@ -28,6 +28,12 @@ pub struct Info<M> {
     pub bound: Option<bool>,
     /// The principal variation.
     pub pv: Vec<M>,
+    /// Nodes of all threads when the line was made.
+    pub nodes: u64,
+    /// Milliseconds since the search started, when the line was made.
+    pub time_ms: u64,
+    /// TT fill in permille, when the line was made.
+    pub hashfull: u32,
 }
 
 /// The outcome of one thread's iterative deepening.
@@ -40,6 +46,8 @@ pub struct Outcome<M> {
     pub pv: Vec<M>,
     /// Deepest completed iteration (plies).
     pub depth: u32,
+    /// Deepest ply reached by the iteration that gave `best`.
+    pub seldepth: u32,
 }
 
 /// What the main thread must respect besides the clock.
@@ -68,6 +76,7 @@ impl<G: Game> Searcher<'_, G> {
             score: -INF,
             pv: Vec::new(),
             depth: 0,
+            seldepth: 0,
         };
         let mut stable = 0u64;
         let mut depth = 1;
@@ -108,6 +117,7 @@ impl<G: Game> Searcher<'_, G> {
                                 out.best = Some(m);
                                 out.score = s;
                                 out.pv = vec![m];
+                                out.seldepth = self.seldepth as u32;
                             }
                         }
                     }
@@ -137,10 +147,14 @@ impl<G: Game> Searcher<'_, G> {
                 out.best = best.or(out.best);
                 out.score = *score;
                 out.depth = d as u32;
+                out.seldepth = self.seldepth as u32;
                 out.pv = pv.clone();
                 if self.id == 0 {
                     self.publish_nodes();
                     if let Some(tx) = tx {
+                        // The figures of this moment: the receiver may read the line later.
+                        let (nodes, time_ms) = self.progress();
+                        let hashfull = self.shared_tt().hashfull();
                         for (i, (score, pv)) in found.into_iter().enumerate() {
                             let _ = tx.send(Info {
                                 depth: d as u32,
@@ -149,6 +163,9 @@ impl<G: Game> Searcher<'_, G> {
                                 score,
                                 bound: None,
                                 pv,
+                                nodes,
+                                time_ms,
+                                hashfull,
                             });
                         }
                     }
