@@ -476,7 +476,7 @@ fn portions_light_then_dark() {
     // rules/mulligan-stew.md 5: the L portion moves a piece on a light square, the D portion
     // one on a dark square; the side changes after the D portion.
     let p = Stew::startpos();
-    let light = menagerie::core::geometry::BOARD_6X7;
+    let light = menagerie::variants::mulligan_stew::board::BOARD_6X7;
     for t in ply_tokens(&p) {
         if let Some(sq) = t.get(..2).filter(|_| !t.starts_with("M@")) {
             assert!(light.is_light(light.parse_square(sq).unwrap()), "{t}");

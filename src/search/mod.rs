@@ -30,7 +30,7 @@ pub use tt::Tt;
 
 use alphabeta::{Counter, Searcher, Shared};
 use score::MAX_PLY;
-use smp::{IterLimits, Outcome, MAX_DEPTH};
+use smp::{IterLimits, ThreadResult, MAX_DEPTH};
 
 /// What `go` asked for (protocol.md 4). Times in milliseconds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -301,7 +301,7 @@ fn run<G: Game>(
     let fallback_limits = main_limits.clone();
     let (tx, rx) = mpsc::channel::<smp::Info<G::Move>>();
 
-    let outcome: Outcome<G::Move> = std::thread::scope(|s| {
+    let result: ThreadResult<G::Move> = std::thread::scope(|s| {
         let shared = &shared;
         let iter_limits = &iter_limits;
         let allowed = &allowed;
@@ -336,7 +336,7 @@ fn run<G: Game>(
                 }
                 h.join().unwrap_or_else(|_| {
                     shared.abort.store(true, Relaxed);
-                    Outcome {
+                    ThreadResult {
                         best: None,
                         score: 0,
                         pv: Vec::new(),
@@ -364,25 +364,25 @@ fn run<G: Game>(
     });
 
     let nodes = shared.total_nodes();
-    let best = outcome
+    let best = result
         .best
         .filter(|m| root_moves.contains(m))
         .or_else(|| smp::fallback(&root_moves));
-    let mut pv = outcome.pv;
+    let mut pv = result.pv;
     if pv.first() != best.as_ref() {
         pv = best.into_iter().collect();
     }
-    let score = if outcome.score.abs() >= score::INF {
+    let score = if result.score.abs() >= score::INF {
         Score::Cp(0)
     } else {
-        score::to_protocol(outcome.score, root, &pv)
+        score::to_protocol(result.score, root, &pv)
     };
     SearchResult {
         best,
         pv,
         score,
-        depth: outcome.depth,
-        seldepth: outcome.seldepth.max(outcome.depth).min(MAX_PLY as u32),
+        depth: result.depth,
+        seldepth: result.seldepth.max(result.depth).min(MAX_PLY as u32),
         nodes,
         time_ms: start.elapsed().as_millis() as u64,
         hashfull: tt.hashfull(),

@@ -37,7 +37,7 @@ pub struct Info<M> {
 }
 
 /// The outcome of one thread's iterative deepening.
-pub struct Outcome<M> {
+pub struct ThreadResult<M> {
     /// Best move of the deepest completed iteration (or of a partial one, see `search`).
     pub best: Option<M>,
     /// Its score (internal).
@@ -70,8 +70,8 @@ impl<G: Game> Searcher<'_, G> {
         &mut self,
         lim: &IterLimits,
         tx: Option<&Sender<Info<G::Move>>>,
-    ) -> Outcome<G::Move> {
-        let mut out = Outcome {
+    ) -> ThreadResult<G::Move> {
+        let mut out = ThreadResult {
             best: None,
             score: -INF,
             pv: Vec::new(),
@@ -213,7 +213,7 @@ impl<G: Game> Searcher<'_, G> {
     }
 
     /// Whether the main thread should start no further iteration.
-    fn main_done(&mut self, lim: &IterLimits, out: &Outcome<G::Move>, stable: u64) -> bool {
+    fn main_done(&mut self, lim: &IterLimits, out: &ThreadResult<G::Move>, stable: u64) -> bool {
         self.poll();
         if self.stopped {
             return true;

@@ -4,7 +4,7 @@ use super::position::{
     base_mask, pawn_start_row, promotion_row, Mitosis, BASES, BASE_SQUARES, FILES, MAIN,
 };
 use super::types::{Kind, Move, Parts, Piece};
-use crate::core::geometry::BOARD_MITOSIS;
+use super::BOARD_MITOSIS;
 use crate::core::{Bitboard, Color, MoveList, Square};
 use crate::variants::{FenError, MoveError};
 

@@ -36,10 +36,35 @@ pub use fen::START_FEN;
 pub use position::Mitosis;
 pub use types::{Kind, Move, Parts, Piece};
 
-use crate::core::geometry::BOARD_MITOSIS;
+use crate::core::geometry::Geometry;
 use crate::core::{Bitboard, Color, MoveList, Square};
 use crate::variants::{FenError, Game, MoveError, Outcome, PieceInfo, Terminal, VariantInfo};
 use position::{BASE_SQUARES, MAIN, TABLES};
+
+/// The board of Mitosis: 9 files x ranks 0..10, where ranks 0 and 10 only have files d-f (the
+/// bases); corners light (rules/mitosis.md 1).
+pub const BOARD_MITOSIS: Geometry = {
+    let files = 9u8;
+    let mut cells: u128 = 0;
+    let mut row = 0;
+    while row < 11 {
+        let mut f = 0;
+        while f < 9 {
+            if (row != 0 && row != 10) || (f >= 3 && f <= 5) {
+                cells |= 1u128 << (row * files as usize + f);
+            }
+            f += 1;
+        }
+        row += 1;
+    }
+    Geometry {
+        files,
+        ranks: 11,
+        first_rank: 0,
+        cells,
+        light_parity: 1,
+    }
+};
 
 impl Mitosis {
     /// Appends the legal placements of the pending components (rules/mitosis.md 4, 6): all of
@@ -383,5 +408,53 @@ impl Game for Mitosis {
             self.main_count(Color::Black),
             self.clock()
         )
+    }
+}
+
+#[cfg(test)]
+mod geometry_tests {
+    use super::BOARD_MITOSIS;
+    use crate::core::attacks::{RayTable, ORTHOGONAL};
+    use crate::core::{Bitboard, SquareError};
+
+    #[test]
+    fn cells_and_names() {
+        // rules/mitosis.md 1: 9x9 plus d0-f0 and d10-f10; corners light.
+        let g = BOARD_MITOSIS;
+        assert_eq!(g.squares().count(), 81 + 6);
+        for name in ["d0", "e0", "f0", "d10", "e10", "f10", "a1", "i9"] {
+            let sq = g.parse_square(name).unwrap();
+            assert_eq!(g.name(sq).to_string(), name);
+        }
+        for bad in ["a0", "c0", "g10", "i10"] {
+            assert_eq!(
+                g.parse_square(bad),
+                Err(SquareError::OffBoard(bad.to_string()))
+            );
+        }
+        assert!(g.is_light(g.parse_square("a1").unwrap()));
+        assert!(g.is_light(g.parse_square("i9").unwrap()));
+        assert_eq!(
+            g.parse_square_prefix("d10d9").unwrap(),
+            (g.parse_square("d10").unwrap(), 3)
+        );
+        assert_eq!(
+            g.parse_square_prefix("e1e0").unwrap(),
+            (g.parse_square("e1").unwrap(), 2)
+        );
+    }
+
+    #[test]
+    fn rook_rays_reach_the_bases() {
+        // On the raw geometry a rook on e0 (base) sees e1..e10 and d0, f0; the base rules that
+        // forbid ending in a base are the variant's (rules/mitosis.md 1).
+        let m = BOARD_MITOSIS;
+        let rm = RayTable::<u128>::new(&m, &ORTHOGONAL);
+        let e0 = m.parse_square("e0").unwrap();
+        assert_eq!(rm.rider_attacks(e0, 0).count(), 10 + 2);
+        let d0 = m.parse_square("d0").unwrap();
+        assert!(rm.rider_attacks(e0, 0).has(d0 as usize));
+        // Rays stop at cells that are not squares: nothing west of d0.
+        assert_eq!(rm.rider_attacks(d0, 0).count(), 10 + 2);
     }
 }

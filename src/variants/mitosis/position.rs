@@ -8,8 +8,8 @@
 use std::sync::LazyLock;
 
 use super::types::{Kind, Move, Parts, Piece};
+use super::BOARD_MITOSIS;
 use crate::core::attacks::{LeaperTable, RayTable, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
-use crate::core::geometry::BOARD_MITOSIS;
 use crate::core::{zobrist, Bitboard, Color, MoveList, Square};
 
 /// Number of cells of the bounding rectangle (9 x 11).

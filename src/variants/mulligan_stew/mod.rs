@@ -273,7 +273,7 @@ impl Game for Stew {
                 "L (light)"
             },
             self.moved_square()
-                .map(|s| format!(", moved {}", crate::core::geometry::BOARD_6X7.name(s)))
+                .map(|s| format!(", moved {}", board::BOARD_6X7.name(s)))
                 .unwrap_or_default(),
             hand(Color::White),
             hand(Color::Black),
