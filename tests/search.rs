@@ -885,7 +885,7 @@ mod material {
             (Kind::Queen, 900),
         ]
         .iter()
-        .map(|&(k, v)| c.pieces(side, k).count_ones() as i32 * v)
+        .map(|&(k, v)| c.board().pieces(side, k).count_ones() as i32 * v)
         .sum()
     }
 

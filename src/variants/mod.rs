@@ -15,6 +15,7 @@ pub mod mulligan_stew;
 pub mod muster;
 pub mod mutatis_mutandis;
 pub mod mystic;
+pub mod orthodox;
 
 /// A ply's representation. `Default` is the null move (never legal).
 pub trait GameMove: Copy + Eq + Default + Debug + Send + Sync + 'static {

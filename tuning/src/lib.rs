@@ -7,6 +7,7 @@
 
 use menagerie::variants::chess::eval::{evaluate_with, params::EvalParams, DEFAULT};
 use menagerie::variants::chess::Chess;
+use menagerie::variants::Game;
 
 /// Number of tunable evaluation parameters of orthodox chess (see
 /// `menagerie::variants::chess::eval::params`).
@@ -49,7 +50,7 @@ pub fn parse_sample(line: &str) -> Result<Sample, String> {
             _ => return Err(format!("bad result '{res}'")),
         },
     };
-    let pos = Chess::parse_fen(fen.trim()).map_err(|e| e.to_string())?;
+    let pos = Chess::from_fen(fen.trim()).map_err(|e| e.to_string())?;
     Ok(Sample { pos, result })
 }
 
@@ -68,7 +69,7 @@ pub fn texel_loss(samples: &[Sample], params: &EvalParams, k: f64) -> f64 {
     let sum: f64 = samples
         .iter()
         .map(|s| {
-            let white_cp = evaluate_with(&s.pos, params) * s.pos.stm().sign();
+            let white_cp = evaluate_with(&s.pos, params) * s.pos.side_to_move().sign();
             let e = s.result - expected_score(white_cp, k);
             e * e
         })

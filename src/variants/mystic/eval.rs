@@ -6,7 +6,9 @@
 
 use super::{Mystic, BUYS_FOR_UPGRADES};
 use crate::core::Color;
-use crate::variants::chess::{attacks, eval as chess_eval, Kind};
+use crate::variants::chess::eval::{evaluate_board, report_board, DEFAULT_PARAMS};
+use crate::variants::orthodox::{attacks, Kind};
+use crate::variants::Game;
 
 /// Tunable parameters (centipawns), declared once: (name, value).
 pub static PARAMS: &[(&str, i32)] = &[
@@ -70,8 +72,8 @@ fn drop_exposure(pos: &Mystic, side: Color) -> i32 {
 
 /// Static evaluation in centipawns from the side to move's point of view.
 pub fn evaluate(pos: &Mystic) -> i32 {
-    let us = pos.board().stm();
-    let board = chess_eval::evaluate(pos.board());
+    let us = pos.side_to_move();
+    let board = evaluate_board(pos.board(), us, &DEFAULT_PARAMS);
     board + economy(pos, us) - economy(pos, !us) - drop_exposure(pos, us) + drop_exposure(pos, !us)
 }
 
@@ -85,7 +87,7 @@ pub fn report(pos: &Mystic) -> String {
     );
     format!(
         "{}\n\nMystic terms (centipawns)\n  economy        white {w}  black {b}  net {}\n  drop exposure  white -{xw}  black -{xb}  net {}\n\nFinal evaluation (side to move): {}",
-        chess_eval::report(pos.board()),
+        report_board(pos.board(), pos.side_to_move(), &DEFAULT_PARAMS),
         w - b,
         xb - xw,
         evaluate(pos)
@@ -95,7 +97,6 @@ pub fn report(pos: &Mystic) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::Game;
 
     #[test]
     fn exposure_counts_checking_drop_squares() {

@@ -1,5 +1,11 @@
 use super::*;
 use crate::variants::chess::Chess;
+use crate::variants::Game;
+
+/// [`eval_white`] of a chess position.
+fn eval_white_of<T: Trace>(pos: &Chess, p: &EvalParams, t: &mut T) -> (S, i32) {
+    eval_white(pos.board(), pos.side_to_move(), p, t)
+}
 
 /// Varied positions: openings, middlegames, endgames, castling rights, en passant.
 pub(crate) const FENS: &[&str] = &[
@@ -86,7 +92,7 @@ pub(crate) fn mirror_fen(fen: &str) -> String {
 }
 
 fn pos(fen: &str) -> Chess {
-    Chess::parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    Chess::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 #[test]
@@ -150,7 +156,7 @@ fn king_shelter_and_attack_matter() {
     // knight bear down on it.
     let king = |fen: &str| {
         let mut tab = Table::default();
-        let (_, ph) = eval_white(&pos(fen), &DEFAULT, &mut tab);
+        let (_, ph) = eval_white_of(&pos(fen), &DEFAULT, &mut tab);
         let [w, b] = tab.terms[Term::KingSafety as usize];
         taper(w - b, ph)
     };
@@ -164,7 +170,7 @@ fn king_shelter_and_attack_matter() {
 fn bishop_pair_and_open_file() {
     let t = |fen: &str| {
         let mut tab = Table::default();
-        let _ = eval_white(&pos(fen), &DEFAULT, &mut tab);
+        let _ = eval_white_of(&pos(fen), &DEFAULT, &mut tab);
         tab.terms[Term::Pieces as usize]
     };
     let pieces = t("4k3/8/8/8/8/8/8/2B1KB1R w - - 0 1");
@@ -234,7 +240,7 @@ fn symmetric_along_random_playouts() {
     let positions = playout_positions(4, 80);
     assert!(positions.len() > 5_000);
     for p in &positions {
-        let fen = p.to_fen();
+        let fen = p.fen();
         let m = pos(&mirror_fen(&fen));
         assert_eq!(evaluate(p), evaluate(&m), "{fen}");
     }
@@ -297,7 +303,7 @@ fn drawish_endgames_are_scaled_down() {
 fn pawn_threat_on_a_piece_counts() {
     let threat = |fen: &str| {
         let mut tab = Table::default();
-        let _ = eval_white(&pos(fen), &DEFAULT, &mut tab);
+        let _ = eval_white_of(&pos(fen), &DEFAULT, &mut tab);
         tab.terms[Term::Threats as usize][0]
     };
     assert_eq!(
@@ -315,7 +321,7 @@ fn pawn_threat_on_a_piece_counts() {
 fn connected_pawns_and_outposts() {
     let term = |fen: &str, term: Term| {
         let mut tab = Table::default();
-        let _ = eval_white(&pos(fen), &DEFAULT, &mut tab);
+        let _ = eval_white_of(&pos(fen), &DEFAULT, &mut tab);
         tab.terms[term as usize][0]
     };
     // d4 defended by c3, c3 itself not connected (no phalanx, not defended).
@@ -340,7 +346,7 @@ fn connected_pawns_and_outposts() {
     );
     // Mirrored for Black: knight d4 defended by e5.
     let mut tab = Table::default();
-    let _ = eval_white(
+    let _ = eval_white_of(
         &pos("4k3/8/8/4p3/3n4/8/8/4K3 w - - 0 1"),
         &DEFAULT,
         &mut tab,
