@@ -355,9 +355,7 @@ mod portions {
     //! A toy game with two-ply turns: Mulligan-Stew-like portions exercise the rule that a
     //! ply keeping the side to move is not negated.
     use menagerie::core::{Color, MoveList};
-    use menagerie::variants::{
-        FenError, Game, GameMove, MoveError, Outcome, Terminal, VariantInfo,
-    };
+    use menagerie::variants::{FenError, Game, GameMove, MoveError, Scope, VariantInfo, Verdict};
 
     /// 0: null; 1: skip the second portion; 2: take one stone; 3: take two stones.
     #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -464,23 +462,17 @@ mod portions {
         fn eval_report(&self) -> String {
             String::new()
         }
-        fn decided(&self) -> Option<Terminal> {
+        fn verdict(&self, _: Scope) -> Option<Verdict> {
             (self.pile == 0).then(|| {
                 if self.last_mover == Some(self.side) {
-                    Terminal::Win
+                    Verdict::win("last stone")
                 } else {
-                    Terminal::Loss
+                    Verdict::loss("last stone")
                 }
             })
         }
-        fn no_moves_terminal(&self) -> Terminal {
-            Terminal::Loss
-        }
-        fn is_draw(&self, _: usize) -> bool {
-            false
-        }
-        fn outcome(&self) -> Option<Outcome> {
-            None
+        fn no_moves_verdict(&self) -> Verdict {
+            Verdict::loss("no stone")
         }
         fn parse_move(&self, token: &str) -> Result<Ply, MoveError> {
             Err(MoveError::Illegal(token.to_string()))
@@ -871,7 +863,7 @@ mod material {
     //! whatever the state of the real evaluator.
     use menagerie::core::{Color, MoveList};
     use menagerie::variants::chess::{Chess, Kind, Move};
-    use menagerie::variants::{FenError, Game, MoveError, Outcome, Terminal, VariantInfo};
+    use menagerie::variants::{FenError, Game, MoveError, Scope, VariantInfo, Verdict};
 
     #[derive(Clone)]
     pub struct Mat(pub Chess);
@@ -934,17 +926,11 @@ mod material {
         fn eval_report(&self) -> String {
             self.evaluate().to_string()
         }
-        fn decided(&self) -> Option<Terminal> {
-            self.0.decided()
+        fn verdict(&self, scope: Scope) -> Option<Verdict> {
+            self.0.verdict(scope)
         }
-        fn no_moves_terminal(&self) -> Terminal {
-            self.0.no_moves_terminal()
-        }
-        fn is_draw(&self, plies_from_root: usize) -> bool {
-            self.0.is_draw(plies_from_root)
-        }
-        fn outcome(&self) -> Option<Outcome> {
-            self.0.outcome()
+        fn no_moves_verdict(&self) -> Verdict {
+            self.0.no_moves_verdict()
         }
         fn null_move_allowed(&self) -> bool {
             self.0.null_move_allowed()

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use arrayvec::ArrayVec;
 
 use crate::core::MoveBuffer;
-use crate::variants::{Game, GameMove, PlyList, Terminal};
+use crate::variants::{Game, GameMove, PlyList, Scope, Terminal};
 
 use super::ordering::{OrderTables, Picker};
 use super::params::SearchParams;
@@ -348,11 +348,8 @@ impl<'a, G: Game> Searcher<'a, G> {
         self.seldepth = self.seldepth.max(ply);
         let root = ply == 0;
         if !root {
-            if self.pos.is_draw(ply) {
-                return 0;
-            }
-            if let Some(t) = self.pos.search_decided() {
-                return terminal_score(t, ply);
+            if let Some(v) = self.pos.verdict(Scope::Search(ply)) {
+                return terminal_score(v.terminal, ply);
             }
             if ply >= MAX_PLY {
                 return self.eval();
@@ -441,7 +438,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut picker = Picker::new();
         picker.generate(&self.pos, false);
         if picker.is_empty() {
-            return terminal_score(self.pos.no_moves_terminal(), ply);
+            return terminal_score(self.pos.no_moves_verdict().terminal, ply);
         }
         let prev = self.stack[ply].mv;
         picker.score(&self.pos, tt_move, &self.tables, ply, prev);
@@ -576,11 +573,8 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply > 0 {
-            if self.pos.is_draw(ply) {
-                return 0;
-            }
-            if let Some(t) = self.pos.search_decided() {
-                return terminal_score(t, ply);
+            if let Some(v) = self.pos.verdict(Scope::Search(ply)) {
+                return terminal_score(v.terminal, ply);
             }
         }
         if ply >= MAX_PLY {
@@ -615,7 +609,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut picker = Picker::new();
         picker.generate(&self.pos, !in_check);
         if in_check && picker.is_empty() {
-            return terminal_score(self.pos.no_moves_terminal(), ply);
+            return terminal_score(self.pos.no_moves_verdict().terminal, ply);
         }
         picker.score(&self.pos, tt_move, &self.tables, ply, self.stack[ply].mv);
         let side = self.pos.side_to_move();
@@ -675,7 +669,8 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         let mut list = PlyList::<G::Move>::default();
         while pv.len() < max_len.min(MAX_PLY) {
-            if self.pos.search_decided().is_some() || (made > 0 && self.pos.is_draw(made)) {
+            // The root is not decided (the search does not start otherwise).
+            if made > 0 && self.pos.verdict(Scope::Search(made)).is_some() {
                 break;
             }
             let Some(e) = self.shared.tt.probe(self.pos.key()) else {

@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use crate::core::MoveBuffer;
 use crate::variants::PlyList;
-use crate::variants::{Game, Terminal};
+use crate::variants::{Game, Scope, Terminal};
 
 pub mod alphabeta;
 pub mod ordering;
@@ -231,9 +231,11 @@ fn run<G: Game>(
     tt.new_search();
     let mut root_moves = PlyList::<G::Move>::default();
     root.legal_moves(&mut root_moves);
+    // The game's own view of the root (what `outcome` reports): nothing to search.
     let terminal = root
-        .search_decided()
-        .or_else(|| root_moves.is_empty().then(|| root.no_moves_terminal()));
+        .verdict(Scope::Game)
+        .or_else(|| root_moves.is_empty().then(|| root.no_moves_verdict()))
+        .map(|v| v.terminal);
     if let Some(t) = terminal {
         // Over by rule: nothing to search. Infinite/ponder searches still wait for `stop`.
         let pondering = limits.ponder && control.pondering.load(Relaxed);

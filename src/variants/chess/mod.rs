@@ -17,12 +17,14 @@ pub use crate::variants::orthodox::{Kind, Move, MoveKind, Piece};
 pub use position::{Chess, START_FEN};
 
 use crate::core::{Color, MoveList};
-use crate::variants::orthodox::rules::{fide_outcome, FIDE_AUTOMATIC_DRAWS};
+use crate::variants::orthodox::rules::{
+    self, DEAD_POSITION, FIDE_AUTOMATIC_DRAWS, FIFTY_MOVES_AND_THREEFOLD,
+};
 use crate::variants::orthodox::{
     coordinate_token, parse_coordinates, see, square_names, ORTHODOX_PIECES,
 };
 use crate::variants::{
-    FenError, Game, MoveError, Outcome, PieceInfo, Terminal, VariantInfo, VariantSettings,
+    FenError, Game, MoveError, PieceInfo, Scope, VariantInfo, VariantSettings, Verdict,
 };
 
 impl Game for Chess {
@@ -127,49 +129,55 @@ impl Game for Chess {
         eval::report(self)
     }
 
-    fn no_moves_terminal(&self) -> Terminal {
-        if self.checkers != 0 {
-            Terminal::Loss
-        } else {
-            Terminal::Draw
-        }
-    }
-
+    /// FIDE 5.1.1 checkmate and 5.2.1 stalemate come first ([`Game::no_moves_verdict`]);
+    /// then the draws that end the game by themselves: 9.6.1 fivefold repetition, 9.6.2 the
+    /// 75-move rule, 5.2.2 dead positions. Threefold repetition (9.2) and the 50-move rule
+    /// (9.3) may only be claimed ([`Scope::Claims`]). The search applies the 50-move rule
+    /// (unless the position is checkmate), repetitions and dead positions.
     #[inline]
-    fn is_draw(&self, plies_from_root: usize) -> bool {
-        (self.halfmove >= 100 && !self.is_checkmate_slow())
-            || self.is_repetition(plies_from_root)
-            || self.board.insufficient_material()
-    }
-
-    /// FIDE 5.1.1 checkmate, 5.2.1 stalemate, 5.2.2 dead position, and the draws that end the
-    /// game by themselves: 9.6.1 fivefold repetition, 9.6.2 the 75-move rule (a checkmate on
-    /// the last move takes precedence). Threefold repetition and the 50-move rule are only
-    /// claimable ([`Game::claimable_draw`]).
-    fn outcome(&self) -> Option<Outcome> {
-        let mut list = MoveList::new();
-        self.generate_legal(&mut list);
-        fide_outcome(
-            self.stm,
-            list.is_empty(),
-            self.checkers != 0,
-            self.halfmove,
-            &FIDE_AUTOMATIC_DRAWS,
-            |n| self.repetitions(n - 1) >= n - 1,
-            || self.board.insufficient_material(),
-        )
-    }
-
-    /// FIDE 9.3: the last 50 moves of each player made no pawn move and no capture (the
-    /// halfmove clock is at least 100); FIDE 9.2: the position has appeared three times.
-    fn claimable_draw(&self) -> Option<&'static str> {
-        if self.halfmove >= 100 {
-            Some("fifty-move rule")
-        } else if self.repetitions(2) >= 2 {
-            Some("threefold repetition")
-        } else {
-            None
+    fn verdict(&self, scope: Scope) -> Option<Verdict> {
+        match scope {
+            Scope::Wins => None,
+            Scope::Search(plies_from_root) => rules::search_draw(
+                self.halfmove,
+                || self.is_checkmate_slow(),
+                || self.is_repetition(plies_from_root),
+                || self.board.insufficient_material(),
+            ),
+            Scope::Game | Scope::Claims => {
+                if !self.has_legal_move() {
+                    return None;
+                }
+                let repeated = |n: usize| self.repetitions(n - 1) >= n - 1;
+                FIDE_AUTOMATIC_DRAWS
+                    .verdict(self.halfmove, repeated)
+                    .or_else(|| self.board.insufficient_material().then_some(DEAD_POSITION))
+                    .or_else(|| {
+                        (scope == Scope::Claims)
+                            .then(|| FIFTY_MOVES_AND_THREEFOLD.verdict(self.halfmove, repeated))
+                            .flatten()
+                    })
+            }
         }
+    }
+
+    fn no_moves_verdict(&self) -> Verdict {
+        rules::no_moves_verdict(self.checkers != 0)
+    }
+
+    /// The default check (the FEN reads back with the same key), the board's bitboards and
+    /// key, and the incremental key against one computed from scratch.
+    fn validate(&self) -> Result<(), String> {
+        if !self.board.is_consistent() {
+            return Err(format!("{}: inconsistent board", self.write_fen()));
+        }
+        if self.compute_key() != self.full_key() {
+            return Err(format!("{}: incremental key differs", self.write_fen()));
+        }
+        if self.checkers != self.board.checkers(self.stm) {
+            return Err(format!("{}: wrong checkers", self.write_fen()));
+        }
+        crate::variants::fen_round_trip(self)
     }
 
     /// `UCI_Chess960`: castling tokens King-takes-Rook (protocol.md 3). The castling rules
@@ -259,6 +267,13 @@ impl Chess {
         } else {
             rook
         }
+    }
+
+    /// Whether the side to move has a legal move (not for the hot path).
+    fn has_legal_move(&self) -> bool {
+        let mut list = MoveList::new();
+        self.generate_legal(&mut list);
+        !list.is_empty()
     }
 
     /// Checkmate takes precedence over the 50-move rule (FIDE 9.3): only checked when the

@@ -24,7 +24,7 @@
 //!   not an enemy pawn can use them; they are part of the zobrist key.
 //! - The capture clock is not advanced by a placement ply (it counts board moves).
 //! - Perft applies only the win rules 6.1-6.2 (protocol.md 5); the search also applies the
-//!   draws of 6.1-6.2 and the clock adjudication of 6.3 through [`Game::search_decided`].
+//!   draws of 6.1-6.2 and the clock adjudication of 6.3 through [`Game::verdict`].
 
 pub mod eval;
 pub mod fen;
@@ -38,7 +38,9 @@ pub use types::{Kind, Move, Parts, Piece};
 
 use crate::core::geometry::Geometry;
 use crate::core::{Bitboard, Color, MoveList, Square};
-use crate::variants::{FenError, Game, MoveError, Outcome, PieceInfo, Terminal, VariantInfo};
+use crate::variants::{
+    FenError, Game, MoveError, PieceInfo, Scope, Terminal, VariantInfo, Verdict,
+};
 use position::{BASE_SQUARES, MAIN, TABLES};
 
 /// The board of Mitosis: 9 files x ranks 0..10, where ranks 0 and 10 only have files d-f (the
@@ -320,44 +322,29 @@ impl Game for Mitosis {
         eval::report(self)
     }
 
-    /// The bare rule and the one-piece wins (rules/mitosis.md 6.1-6.2): the win rules perft
-    /// applies (protocol.md 5).
-    fn decided(&self) -> Option<Terminal> {
-        match rules::material_verdict(self) {
-            Some((rules::Verdict::Win(side), _)) => Some(if side == self.stm() {
-                Terminal::Win
-            } else {
-                Terminal::Loss
-            }),
-            _ => None,
+    /// rules/mitosis.md 6, in order: the bare rule, the one-piece wins and the draws of
+    /// 6.1-6.2, then the 50-move capture clock adjudication (6.3); no repetition rule (6.5).
+    /// Perft applies only the wins of 6.1-6.2 ([`Scope::Wins`], protocol.md 7); the game and
+    /// the search apply them all.
+    fn verdict(&self, scope: Scope) -> Option<Verdict> {
+        let stm = self.stm();
+        if let Some((v, reason)) = rules::material_verdict(self) {
+            if scope == Scope::Wins && v == rules::Verdict::Draw {
+                return None;
+            }
+            return Some(verdict(v.terminal(stm), reason, ""));
         }
+        if scope == Scope::Wins || self.clock() < rules::CLOCK_LIMIT {
+            return None;
+        }
+        let (v, how) = rules::adjudicate(self);
+        Some(verdict(v.terminal(stm), "fifty-move rule", how))
     }
 
-    /// Every rule the search applies: [`Game::decided`], the draws of 6.1-6.2 and the capture
-    /// clock adjudication of 6.3.
-    fn search_decided(&self) -> Option<Terminal> {
-        let v = rules::material_verdict(self)
-            .map(|(v, _)| v)
-            .or_else(|| (self.clock() >= rules::CLOCK_LIMIT).then(|| rules::adjudicate(self).0));
-        v.map(|v| v.terminal(self.stm()))
-    }
-
-    fn no_moves_terminal(&self) -> Terminal {
-        rules::adjudicate(self).0.terminal(self.stm())
-    }
-
-    /// The draws of rules/mitosis.md 6.1-6.2 (no pieces, same lone piece) and a clock
-    /// adjudication that ends level; no repetition rule (6.5).
-    fn is_draw(&self, _plies_from_root: usize) -> bool {
-        matches!(
-            rules::material_verdict(self),
-            Some((rules::Verdict::Draw, _))
-        ) || (self.clock() >= rules::CLOCK_LIMIT
-            && rules::adjudicate(self).0 == rules::Verdict::Draw)
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        rules::outcome(self)
+    /// rules/mitosis.md 6.4: without a legal move the game is adjudicated as by the clock.
+    fn no_moves_verdict(&self) -> Verdict {
+        let (v, how) = rules::adjudicate(self);
+        verdict(v.terminal(self.stm()), "no legal move", how)
     }
 
     /// Null moves only without pending parts and with some pieces besides pawns and King
@@ -408,6 +395,15 @@ impl Game for Mitosis {
             self.main_count(Color::Black),
             self.clock()
         )
+    }
+}
+
+/// A [`Verdict`] of `terminal` by `reason`, with `detail` (empty for none).
+const fn verdict(terminal: Terminal, reason: &'static str, detail: &'static str) -> Verdict {
+    Verdict {
+        terminal,
+        reason,
+        detail,
     }
 }
 

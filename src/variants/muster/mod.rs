@@ -26,14 +26,13 @@ pub use fen::START_FEN;
 pub use position::Muster;
 
 use crate::core::{Color, MoveList};
-use crate::variants::orthodox::rules::{fide_outcome, ENGINE_AUTOMATIC_DRAWS};
+use crate::variants::orthodox::rules::{self, DEAD_POSITION, FIFTY_MOVES_AND_THREEFOLD};
 use crate::variants::orthodox::{
     coordinate_token, parse_coordinates, see, square_names, Board, Kind, Move, MoveKind,
     ORTHODOX_PIECES,
 };
 use crate::variants::{
-    FenError, Game, GameResult, MoveError, Outcome, ProbeLimits, Terminal, VariantInfo,
-    VariantSettings,
+    FenError, Game, MoveError, ProbeLimits, Scope, VariantInfo, VariantSettings, Verdict,
 };
 
 /// Why the game is over when the side not to move starts in check (rules/muster.md 3, D3).
@@ -190,60 +189,58 @@ impl Game for Muster {
         eval::report(self)
     }
 
-    /// rules/muster.md 3 D3: the side to move can take the King at once.
-    /// A King taken after such a start is a loss for its side.
-    #[inline(always)]
-    fn decided(&self) -> Option<Terminal> {
-        if self.king_lost() {
-            Some(Terminal::Loss)
-        } else if self.start_capture && self.king_capturable() {
-            Some(Terminal::Win)
-        } else {
-            None
-        }
-    }
-
-    fn no_moves_terminal(&self) -> Terminal {
-        if self.checkers != 0 {
-            Terminal::Loss
-        } else {
-            Terminal::Draw
-        }
-    }
-
+    /// rules/muster.md 3 D3 (a start with the side not to move in check is won at once by
+    /// the side to move; a King taken after such a start loses) in every scope; then the
+    /// orthodox end rules of rules/muster.md 7: checkmate and stalemate first
+    /// ([`Game::no_moves_verdict`]), the 50-move rule and threefold repetition (ending the
+    /// game by themselves), dead positions. The search applies the 50-move rule unless the
+    /// position is checkmate, repetitions and dead positions.
     #[inline]
-    fn is_draw(&self, plies_from_root: usize) -> bool {
-        (self.halfmove >= 100 && !self.is_checkmate_slow())
-            || self.is_repetition(plies_from_root)
-            || self.board.insufficient_material()
-    }
-
-    /// rules/muster.md 7 (orthodox end rules) and 3 D3 (a start with the side not to move in
-    /// check is won at once by the side to move).
-    fn outcome(&self) -> Option<Outcome> {
+    fn verdict(&self, scope: Scope) -> Option<Verdict> {
         if self.king_capturable() {
-            return Some(Outcome {
-                result: GameResult::win_for(self.stm),
-                reason: START_CHECK_REASON.into(),
-            });
+            return Some(Verdict::win(START_CHECK_REASON));
         }
         if self.king_lost() {
-            return Some(Outcome {
-                result: GameResult::win_for(!self.stm),
-                reason: "King captured".into(),
-            });
+            return Some(Verdict::loss("King captured"));
         }
-        let mut list = MoveList::new();
-        self.generate_legal(&mut list);
-        fide_outcome(
-            self.stm,
-            list.is_empty(),
-            self.checkers != 0,
-            self.halfmove,
-            &ENGINE_AUTOMATIC_DRAWS,
-            |n| self.repetitions(n - 1) >= n - 1,
-            || self.board.insufficient_material(),
-        )
+        match scope {
+            Scope::Wins => None,
+            Scope::Search(plies_from_root) => rules::search_draw(
+                self.halfmove,
+                || self.is_checkmate_slow(),
+                || self.is_repetition(plies_from_root),
+                || self.board.insufficient_material(),
+            ),
+            Scope::Game | Scope::Claims => {
+                let mut list = MoveList::new();
+                self.generate_legal(&mut list);
+                if list.is_empty() {
+                    return None;
+                }
+                FIFTY_MOVES_AND_THREEFOLD
+                    .verdict(self.halfmove, |n| self.repetitions(n - 1) >= n - 1)
+                    .or_else(|| self.board.insufficient_material().then_some(DEAD_POSITION))
+            }
+        }
+    }
+
+    fn no_moves_verdict(&self) -> Verdict {
+        rules::no_moves_verdict(self.checkers != 0)
+    }
+
+    /// The board's bitboards and key, the incremental key against one computed from scratch,
+    /// and the FEN read back (not after a King was taken under D3: no FEN has that).
+    fn validate(&self) -> Result<(), String> {
+        if !self.board.is_consistent() {
+            return Err(format!("{}: inconsistent board", self.write_fen()));
+        }
+        if self.compute_key() != self.full_key() {
+            return Err(format!("{}: incremental key differs", self.write_fen()));
+        }
+        if self.king_lost() {
+            return Ok(());
+        }
+        crate::variants::fen_round_trip(self)
     }
 
     /// `UCI_Chess960 true` is refused: rules/muster.md 5.3 writes every castling as the King's

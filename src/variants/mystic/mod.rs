@@ -16,12 +16,12 @@ pub use position::Mystic;
 use crate::core::geometry::BOARD_8X8;
 use crate::core::{Color, MoveList};
 use crate::variants::orthodox::movegen::{generate, generate_tactical};
-use crate::variants::orthodox::rules::{fide_outcome, ENGINE_AUTOMATIC_DRAWS};
+use crate::variants::orthodox::rules::{self, DEAD_POSITION, FIFTY_MOVES_AND_THREEFOLD};
 use crate::variants::orthodox::{
     attacks, coordinate_token, see, Kind, Move, MoveKind, Piece, ORTHODOX_PIECES,
 };
 use crate::variants::{
-    FenError, Game, GameMove, MoveError, Outcome, PieceInfo, Terminal, VariantInfo,
+    FenError, Game, GameMove, MoveError, PieceInfo, Scope, VariantInfo, Verdict,
 };
 
 /// The start position (rules/mystic.md 4).
@@ -279,37 +279,51 @@ impl Game for Mystic {
         eval::report(self)
     }
 
-    fn no_moves_terminal(&self) -> Terminal {
-        if self.in_check() {
-            Terminal::Loss
-        } else {
-            Terminal::Draw
+    /// rules/mystic.md 3: checkmate and stalemate first (every action counts:
+    /// [`Game::no_moves_verdict`]), then the 50-move rule and threefold repetition (ending the
+    /// game by themselves), and dead positions only at 0 coins each. The search applies the
+    /// 50-move rule unless the position is checkmate, repetitions and dead positions.
+    #[inline]
+    fn verdict(&self, scope: Scope) -> Option<Verdict> {
+        match scope {
+            Scope::Wins => None,
+            Scope::Search(plies_from_root) => rules::search_draw(
+                self.halfmove,
+                || {
+                    let mut l = MoveList::new();
+                    self.legal_moves(&mut l);
+                    l.is_empty() && self.in_check()
+                },
+                || self.is_repetition(plies_from_root),
+                || self.insufficient_material(),
+            ),
+            Scope::Game | Scope::Claims => {
+                let mut list = MoveList::new();
+                self.legal_moves(&mut list);
+                if list.is_empty() {
+                    return None;
+                }
+                FIFTY_MOVES_AND_THREEFOLD
+                    .verdict(self.halfmove, |n| self.repetitions(n - 1) >= n - 1)
+                    .or_else(|| self.insufficient_material().then_some(DEAD_POSITION))
+            }
         }
     }
 
-    fn is_draw(&self, plies_from_root: usize) -> bool {
-        if self.halfmove >= 100 {
-            let mut l = MoveList::new();
-            self.legal_moves(&mut l);
-            return !(l.is_empty() && self.in_check());
-        }
-        self.is_repetition(plies_from_root) || self.insufficient_material()
+    fn no_moves_verdict(&self) -> Verdict {
+        rules::no_moves_verdict(self.in_check())
     }
 
-    /// rules/mystic.md 3: checkmate, stalemate (every action counts), the 50-move rule,
-    /// threefold repetition, and dead positions only at 0 coins each.
-    fn outcome(&self) -> Option<Outcome> {
-        let mut list = MoveList::new();
-        self.legal_moves(&mut list);
-        fide_outcome(
-            self.side_to_move(),
-            list.is_empty(),
-            self.in_check(),
-            self.halfmove,
-            &ENGINE_AUTOMATIC_DRAWS,
-            |n| self.repetitions(n - 1) >= n - 1,
-            || self.insufficient_material(),
-        )
+    /// The board's bitboards and key, the incremental key against one computed from scratch,
+    /// and the FEN read back.
+    fn validate(&self) -> Result<(), String> {
+        if !self.board.is_consistent() {
+            return Err(format!("{}: inconsistent board", self.fen()));
+        }
+        if self.compute_key() != self.full_key() {
+            return Err(format!("{}: incremental key differs", self.fen()));
+        }
+        crate::variants::fen_round_trip(self)
     }
 
     fn null_move_allowed(&self) -> bool {

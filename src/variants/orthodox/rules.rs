@@ -1,12 +1,13 @@
-//! The FIDE end rules, for chess and the variants played on the orthodox board: each calls them with its own counters and history.
+//! The FIDE end rules, as verdicts for [`Game::verdict`](crate::variants::Game::verdict) and
+//! [`Game::no_moves_verdict`](crate::variants::Game::no_moves_verdict): chess and the variants
+//! played on the orthodox board call them explicitly with their own counters, history and
+//! legal plies, and choose which draws end their games by themselves.
 
-use crate::core::Color;
-use crate::variants::{GameResult, Outcome};
+use crate::variants::Verdict;
 
-/// The draws by a move counter and by repetition that end a game by themselves, for
-/// [`fide_outcome`].
+/// Draws by a move counter and by repetition.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct AutomaticDraws {
+pub struct DrawRules {
     /// Halfmove clock (plies without a capture or a pawn move) at which the game is drawn.
     pub clock_plies: u16,
     /// Reason printed for that draw.
@@ -19,51 +20,70 @@ pub struct AutomaticDraws {
 
 /// FIDE 9.6: the game is drawn by itself at the fifth occurrence of a position (9.6.1) and
 /// after 75 moves of each player without a pawn move or a capture (9.6.2).
-pub const FIDE_AUTOMATIC_DRAWS: AutomaticDraws = AutomaticDraws {
+pub const FIDE_AUTOMATIC_DRAWS: DrawRules = DrawRules {
     clock_plies: 150,
     clock_reason: "seventy-five-move rule",
     occurrences: 5,
     repetition_reason: "fivefold repetition",
 };
 
-/// The claimable draws of FIDE 9.2 and 9.3 (threefold repetition, 50 moves) made automatic,
-/// as the rules files of variants built on chess decide (rules/mystic.md 3, rules/muster.md 7).
-pub const ENGINE_AUTOMATIC_DRAWS: AutomaticDraws = AutomaticDraws {
+/// FIDE 9.3 (50 moves of each player without a pawn move or a capture) and 9.2 (the third
+/// occurrence of a position): draws a chess player may claim, and that the rules files of
+/// Mystic (3) and Muster (7) make end the game by themselves.
+pub const FIFTY_MOVES_AND_THREEFOLD: DrawRules = DrawRules {
     clock_plies: 100,
     clock_reason: "fifty-move rule",
     occurrences: 3,
     repetition_reason: "threefold repetition",
 };
 
-/// The end rules of the games built on orthodox chess (chess, Mystic): for `side` to move,
-/// checkmate or stalemate when it has no legal ply (`no_moves`), else the move-counter and
-/// repetition draws of `draws` (`halfmove` is the clock; `repeated(n)` tells whether the
-/// position has occurred `n` times) and dead positions (`dead`); `repeated` and `dead` are
-/// only evaluated when needed. `None` while the game goes on.
-pub fn fide_outcome(
-    side: Color,
-    no_moves: bool,
-    in_check: bool,
-    halfmove: u16,
-    draws: &AutomaticDraws,
-    repeated: impl FnOnce(usize) -> bool,
-    dead: impl FnOnce() -> bool,
-) -> Option<Outcome> {
-    let (result, reason) = if no_moves && in_check {
-        (GameResult::win_for(!side), "checkmate")
-    } else if no_moves {
-        (GameResult::Draw, "stalemate")
-    } else if halfmove >= draws.clock_plies {
-        (GameResult::Draw, draws.clock_reason)
-    } else if repeated(draws.occurrences) {
-        (GameResult::Draw, draws.repetition_reason)
-    } else if dead() {
-        (GameResult::Draw, "insufficient material")
+/// FIDE 5.2.2: a dead position (see [`Board::insufficient_material`](super::Board)).
+pub const DEAD_POSITION: Verdict = Verdict::draw("insufficient material");
+
+impl DrawRules {
+    /// The draw of these rules at halfmove clock `halfmove`, where `repeated(n)` tells whether
+    /// the position has occurred `n` times (asked only when the clock has not run out).
+    #[inline]
+    pub fn verdict(&self, halfmove: u16, repeated: impl FnOnce(usize) -> bool) -> Option<Verdict> {
+        if halfmove >= self.clock_plies {
+            Some(Verdict::draw(self.clock_reason))
+        } else if repeated(self.occurrences) {
+            Some(Verdict::draw(self.repetition_reason))
+        } else {
+            None
+        }
+    }
+}
+
+/// FIDE 5.1.1 and 5.2.1: without a legal move, checkmate (a loss) when in check, else
+/// stalemate (a draw).
+#[inline]
+pub fn no_moves_verdict(in_check: bool) -> Verdict {
+    if in_check {
+        Verdict::loss("checkmate")
     } else {
-        return None;
-    };
-    Some(Outcome {
-        result,
-        reason: reason.into(),
-    })
+        Verdict::draw("stalemate")
+    }
+}
+
+/// The draws the search applies at a node (in this order, each asked only when needed): the
+/// 50-move rule unless the position is checkmate (FIDE 9.3; `checkmated` is asked only when
+/// the clock has run out), a repetition (`repeated`: in the tree, see
+/// [`Scope::Search`](crate::variants::Scope::Search)), a dead position (`dead`).
+#[inline(always)]
+pub fn search_draw(
+    halfmove: u16,
+    checkmated: impl FnOnce() -> bool,
+    repeated: impl FnOnce() -> bool,
+    dead: impl FnOnce() -> bool,
+) -> Option<Verdict> {
+    if halfmove >= FIFTY_MOVES_AND_THREEFOLD.clock_plies && !checkmated() {
+        Some(Verdict::draw(FIFTY_MOVES_AND_THREEFOLD.clock_reason))
+    } else if repeated() {
+        Some(Verdict::draw("repetition"))
+    } else if dead() {
+        Some(DEAD_POSITION)
+    } else {
+        None
+    }
 }
