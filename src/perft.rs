@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use crate::variants::PlyList;
-use crate::variants::{Game, Scope};
+use crate::variants::{debug_validate, Game, Scope};
 
 /// A stop flag that is never set (the plain, uninterruptible forms).
 static NEVER: AtomicBool = AtomicBool::new(false);
@@ -44,8 +44,10 @@ fn plies<G: Game>(pos: &mut G, depth: u32, stop: &AtomicBool) -> u64 {
     let mut nodes = 0;
     for &m in list.iter() {
         pos.make(m);
+        debug_validate(pos, "make");
         nodes += plies(pos, depth - 1, stop);
         pos.unmake();
+        debug_validate(pos, "unmake");
     }
     nodes
 }

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use arrayvec::ArrayVec;
 
 use crate::core::MoveBuffer;
-use crate::variants::{Game, GameMove, PlyList, Scope, Terminal};
+use crate::variants::{debug_validate, Game, GameMove, PlyList, Scope, Terminal};
 
 use super::ordering::{OrderTables, Picker};
 use super::params::SearchParams;
@@ -56,8 +56,9 @@ pub struct Shared<'a> {
     pub params: SearchParams,
     /// LMR reductions derived from `params`.
     pub lmr: LmrTable,
-    /// When the search started (the `time` of `info` lines counts from here).
-    pub start: std::time::Instant,
+    /// When the search started on `control.clock` (the `time` of `info` lines counts from
+    /// here), in the clock's milliseconds.
+    pub start: u64,
 }
 
 impl Shared<'_> {
@@ -218,7 +219,12 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// search started.
     pub fn progress(&self) -> (u64, u64) {
         self.publish_nodes();
-        let time_ms = self.shared.start.elapsed().as_millis() as u64;
+        let time_ms = self
+            .shared
+            .control
+            .clock
+            .now_ms()
+            .saturating_sub(self.shared.start);
         (self.shared.total_nodes(), time_ms)
     }
 
@@ -477,6 +483,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 continue;
             }
             self.pos.make(m);
+            debug_validate(&self.pos, "make");
             self.shared.tt.prefetch(self.pos.key());
             let flipped = self.pos.side_to_move() != side;
             let gives_check = self.pos.in_check();
@@ -518,6 +525,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
             self.pos.unmake();
+            debug_validate(&self.pos, "unmake");
             if self.stopped {
                 return 0;
             }

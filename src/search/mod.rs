@@ -12,13 +12,14 @@
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc;
-use std::time::Instant;
+use std::sync::Arc;
 
 use crate::core::MoveBuffer;
 use crate::variants::PlyList;
 use crate::variants::{Game, Scope, Terminal};
 
 pub mod alphabeta;
+pub mod clock;
 pub mod ordering;
 pub mod params;
 pub mod score;
@@ -26,6 +27,7 @@ pub mod smp;
 pub mod time;
 pub mod tt;
 
+pub use clock::{Clock, RealClock};
 pub use tt::Tt;
 
 use alphabeta::{Counter, Searcher, Shared};
@@ -80,13 +82,33 @@ impl Default for SearchOptions {
     }
 }
 
-/// Flags the protocol thread sets while a search runs.
-#[derive(Debug, Default)]
+/// Flags the protocol thread sets while a search runs, and the clock the search reads.
+#[derive(Debug)]
 pub struct SearchControl {
     /// Set by `stop` (or `quit`): finish as soon as possible and report the best move.
     pub stop: AtomicBool,
     /// True while pondering; `ponderhit` clears it and the search continues on the clock.
     pub pondering: AtomicBool,
+    /// The time source of time management and of the times reported ([`RealClock`] by
+    /// default; tests use a [`clock::ManualClock`] or a [`clock::TickingClock`]).
+    pub clock: Arc<dyn Clock>,
+}
+
+impl Default for SearchControl {
+    fn default() -> Self {
+        SearchControl::with_clock(Arc::new(RealClock))
+    }
+}
+
+impl SearchControl {
+    /// Flags down, time read on `clock`.
+    pub fn with_clock(clock: Arc<dyn Clock>) -> SearchControl {
+        SearchControl {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            clock,
+        }
+    }
 }
 
 /// A score for the protocol: centipawns, or a mate distance in moves (positive: the side to
@@ -227,7 +249,8 @@ fn run<G: Game>(
     control: &SearchControl,
     report: &mut dyn FnMut(&InfoReport<'_, G::Move>),
 ) -> SearchResult<G::Move> {
-    let start = Instant::now();
+    let clock = control.clock.clone();
+    let start = clock.now_ms();
     tt.new_search();
     let mut root_moves = PlyList::<G::Move>::default();
     root.legal_moves(&mut root_moves);
@@ -259,7 +282,7 @@ fn run<G: Game>(
             depth: 0,
             seldepth: 0,
             nodes: 0,
-            time_ms: start.elapsed().as_millis() as u64,
+            time_ms: clock.now_ms().saturating_sub(start),
             hashfull: tt.hashfull(),
         };
     }
@@ -297,6 +320,7 @@ fn run<G: Game>(
         root.side_to_move(),
         options.move_overhead_ms,
         params,
+        clock.clone(),
     );
     let pondering = limits.ponder && control.pondering.load(Relaxed);
     let main_limits = smp::main_limits(time, limits.nodes, pondering);
@@ -386,7 +410,7 @@ fn run<G: Game>(
         depth: result.depth,
         seldepth: result.seldepth.max(result.depth).min(MAX_PLY as u32),
         nodes,
-        time_ms: start.elapsed().as_millis() as u64,
+        time_ms: clock.now_ms().saturating_sub(start),
         hashfull: tt.hashfull(),
     }
 }

@@ -410,7 +410,8 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         Ok(())
     }
 
-    /// Checks that the position is consistent, for tests (`tests/outcomes.rs`):
+    /// Checks that the position is consistent, for tests and debug builds (perft and the
+    /// search call it after make/unmake at a sampled rate when debug assertions are on):
     /// by default, the FEN reads back to the same FEN and the same key. Variants add their
     /// own invariants (an incremental key equal to one computed from scratch, bitboards that
     /// agree with the mailbox).
@@ -561,6 +562,22 @@ pub struct ProbeLimits {
     pub nodes: u64,
     /// Most milliseconds spent.
     pub movetime_ms: u64,
+}
+
+/// Debug builds only: checks `pos` with [`Game::validate`] at a sampled rate (the positions
+/// whose key is 0 modulo 64, so the sample is the same on every run) and panics with the error
+/// and `after` (what was just played). Perft and the search call it after make and unmake;
+/// with debug assertions off it compiles to nothing, so release play and speed do not change.
+#[inline(always)]
+pub fn debug_validate<G: Game>(pos: &G, after: &str) {
+    #[cfg(debug_assertions)]
+    if pos.key() & 63 == 0 {
+        if let Err(e) = pos.validate() {
+            panic!("invalid position after {after}: {e}");
+        }
+    }
+    #[cfg(not(debug_assertions))]
+    let _ = (pos, after);
 }
 
 /// The default [`Game::validate`]: the FEN of `pos` reads back to the same FEN and key.

@@ -246,32 +246,6 @@ fn symmetric_along_random_playouts() {
     }
 }
 
-/// Speed check, run by hand: `cargo test --release --lib eval_speed -- --ignored --nocapture`
-/// (`EVAL_SPEED_ROUNDS` sets the number of rounds, default 100).
-#[test]
-#[ignore]
-fn eval_speed() {
-    let positions = playout_positions(4, 80);
-    // Best round of many: the machine is shared, the minimum is the least disturbed.
-    let mut best = f64::MAX;
-    let mut sum = 0i64;
-    let rounds: usize = std::env::var("EVAL_SPEED_ROUNDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(100);
-    for _ in 0..rounds {
-        let t = std::time::Instant::now();
-        for p in &positions {
-            sum += evaluate(std::hint::black_box(p)) as i64;
-        }
-        best = best.min(t.elapsed().as_nanos() as f64 / positions.len() as f64);
-    }
-    let n = positions.len();
-    println!(
-        "evaluate: {best:.1} ns/call (best of {rounds} rounds over {n} positions, checksum {sum})"
-    );
-}
-
 /// Prints the `eval` table for a few positions: `cargo test --release --lib show_reports --
 /// --ignored --nocapture`.
 #[test]
