@@ -201,15 +201,15 @@ impl Game for Mitosis {
     ];
 
     fn startpos() -> Self {
-        Mitosis::parse_fen(START_FEN).expect("start FEN is valid")
+        Mitosis::read_fen(START_FEN).expect("start FEN is valid")
     }
 
     fn from_fen(fen: &str) -> Result<Self, FenError> {
-        Mitosis::parse_fen(fen)
+        Mitosis::read_fen(fen)
     }
 
     fn fen(&self) -> String {
-        self.to_fen()
+        self.write_fen()
     }
 
     #[inline(always)]

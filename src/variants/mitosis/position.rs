@@ -308,9 +308,9 @@ impl Mitosis {
         self.colors[0] | self.colors[1]
     }
 
-    /// The side to move.
+    /// The side to move (inside the module; elsewhere [`Game::side_to_move`](crate::variants::Game::side_to_move)).
     #[inline(always)]
-    pub fn stm(&self) -> Color {
+    pub(super) fn stm(&self) -> Color {
         self.stm
     }
 
