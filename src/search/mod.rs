@@ -23,11 +23,13 @@ pub mod clock;
 pub mod ordering;
 pub mod params;
 pub mod score;
+pub mod skill;
 pub mod smp;
 pub mod time;
 pub mod tt;
 
 pub use clock::{Clock, RealClock};
+pub use skill::Skill;
 pub use tt::Tt;
 
 use alphabeta::{Counter, Searcher, Shared};
@@ -70,6 +72,8 @@ pub struct SearchOptions {
     pub multipv: usize,
     /// Milliseconds kept back per turn for I/O and GUI lag (`Move Overhead`).
     pub move_overhead_ms: u64,
+    /// The playing strength (`Skill Level`, `UCI_LimitStrength` / `UCI_Elo`); full by default.
+    pub skill: Skill,
 }
 
 impl Default for SearchOptions {
@@ -78,6 +82,7 @@ impl Default for SearchOptions {
             threads: 1,
             multipv: 1,
             move_overhead_ms: 10,
+            skill: Skill::full(),
         }
     }
 }
@@ -297,6 +302,11 @@ fn run<G: Game>(
     }
 
     let threads = options.threads.clamp(1, MAX_THREADS);
+    // A limited strength (skill.rs): a depth cap and several root lines to choose from.
+    let skill = options.skill;
+    let max_depth = limits
+        .depth
+        .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
     let shared = Shared {
         tt,
         control,
@@ -307,11 +317,10 @@ fn run<G: Game>(
         start,
     };
     let iter_limits = IterLimits {
-        max_depth: limits
-            .depth
-            .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH)),
+        max_depth: skill.max_depth().map_or(max_depth, |d| d.min(max_depth)),
         mate: limits.mate,
-        multipv: options.multipv.max(1),
+        multipv: skill.multipv(options.multipv.max(1)),
+        keep_lines: skill.enabled(),
         root_moves: root_moves.len(),
         infinite: limits.infinite,
     };
@@ -357,7 +366,7 @@ fn run<G: Game>(
         drop(tx);
         match handle {
             Ok(h) => {
-                for info in rx.iter() {
+                for info in rx.iter().filter(|i| i.multipv <= options.multipv.max(1)) {
                     relay(root, &info, report);
                 }
                 h.join().unwrap_or_else(|_| {
@@ -368,6 +377,7 @@ fn run<G: Game>(
                         pv: Vec::new(),
                         depth: 0,
                         seldepth: 0,
+                        lines: Vec::new(),
                     }
                 })
             }
@@ -381,7 +391,7 @@ fn run<G: Game>(
                 searcher.wait_if_required(iter_limits.infinite);
                 shared.abort.store(true, Relaxed);
                 drop(tx);
-                for info in rx.iter() {
+                for info in rx.iter().filter(|i| i.multipv <= options.multipv.max(1)) {
                     relay(root, &info, report);
                 }
                 out
@@ -390,6 +400,16 @@ fn run<G: Game>(
     });
 
     let nodes = shared.total_nodes();
+    let mut result = result;
+    if skill.enabled() && !result.lines.is_empty() {
+        // The turn played at this strength: one of the last completed iteration's lines.
+        let scores: Vec<i32> = result.lines.iter().map(|l| l.0).collect();
+        let chosen = skill.pick(&scores, root.key());
+        let (score, pv) = result.lines.swap_remove(chosen);
+        result.best = pv.first().copied();
+        result.score = score;
+        result.pv = pv;
+    }
     let best = result
         .best
         .filter(|m| root_moves.contains(m))
