@@ -305,6 +305,7 @@ mod portions {
 
     impl Game for TwoPortionNim {
         type Move = Ply;
+        type EvalParams = menagerie::core::tunables::NoParams;
         const INFO: VariantInfo = VariantInfo {
             name: "nim2",
             files: 1,
@@ -799,6 +800,7 @@ mod material {
 
     impl Game for Mat {
         type Move = Move;
+        type EvalParams = menagerie::core::tunables::NoParams;
         const INFO: VariantInfo = Chess::INFO;
         fn startpos() -> Self {
             Mat(Chess::startpos())

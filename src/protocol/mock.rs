@@ -48,6 +48,7 @@ impl TwoStep {
 
 impl Game for TwoStep {
     type Move = Pick;
+    type EvalParams = crate::core::tunables::NoParams;
     const INFO: VariantInfo = VariantInfo {
         name: "twostep",
         files: 1,

@@ -158,7 +158,15 @@ pub fn search<G: Game>(
     control: &SearchControl,
     report: &mut dyn FnMut(&InfoReport<'_, G::Move>),
 ) -> SearchResult<G::Move> {
-    search_with_params(root, limits, options, &params::PARAMS, tt, control, report)
+    search_with_params(
+        root,
+        limits,
+        options,
+        &params::active(),
+        tt,
+        control,
+        report,
+    )
 }
 
 /// [`search`] with explicit tunables (SPSA tuning, experiments).

@@ -3,15 +3,18 @@
 //! So far: the Texel loss of the orthodox chess evaluation over labelled positions
 //! ([`texel_loss`]) and the fit of its scaling constant K ([`fit_k`]). Planned: self-play data
 //! generation, the parameter search itself (local search or gradient descent over
-//! [`EvalParams::values`]) and SPSA for search parameters.
+//! [`Tunables::values`]) and SPSA for search parameters.
 
-use menagerie::variants::chess::eval::{evaluate_with, params::EvalParams, DEFAULT};
+use menagerie::core::tunables::Tunables;
+use menagerie::variants::chess::eval::{evaluate_with, params::EvalParams};
+#[cfg(test)]
+use menagerie::variants::chess::eval::DEFAULT;
 use menagerie::variants::chess::Chess;
 
 /// Number of tunable evaluation parameters of orthodox chess (see
 /// `menagerie::variants::chess::eval::params`).
 pub fn chess_parameter_count() -> usize {
-    DEFAULT.count()
+    EvalParams::count()
 }
 
 /// A labelled training position: the game's result from White's point of view
@@ -121,16 +124,16 @@ pub fn local_search_pass(
     let mut changed = 0;
     for &i in which {
         for delta in [step, -step] {
-            values[i] += delta;
-            params.set_values(&values);
+            values[i] += delta as i64;
+            params.set_values(&values).expect("same length");
             let loss = texel_loss(samples, params, k);
             if loss < best {
                 best = loss;
                 changed += 1;
                 break;
             }
-            values[i] -= delta;
-            params.set_values(&values);
+            values[i] -= delta as i64;
+            params.set_values(&values).expect("same length");
         }
     }
     changed
@@ -215,7 +218,7 @@ mod tests {
             })
             .collect();
         let mut p = DEFAULT.clone();
-        let i = p.names().iter().position(|n| n == "tempo.mg").unwrap();
+        let i = EvalParams::index_of("tempo.mg").unwrap();
         let before = texel_loss(&s, &p, 1.0);
         assert_eq!(local_search_pass(&s, &mut p, 1.0, &[i], 5), 1);
         assert_eq!(p.tempo.mg, DEFAULT.tempo.mg + 5);

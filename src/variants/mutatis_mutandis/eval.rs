@@ -24,35 +24,37 @@ use super::piece::{State, STATE_COUNT};
 use super::position::{DropWindow, Mutatis};
 use super::tables::tables;
 
-/// The evaluator's tunable parameters (centipawns unless said otherwise).
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct EvalParams {
-    /// Worth of each state alone (rules 2 order of [`State::ALL`]); royals 0.
-    pub state_value: [i32; STATE_COUNT],
-    /// Share of the successor state's worth in a piece's value (per mille): the rest is the
-    /// current state's (rules 2: the piece becomes its successor when it acts).
-    pub next_share_permille: i32,
-    /// A reserve piece's worth (per mille of its value) while its drop window is far.
-    pub reserve_permille: i32,
-    /// ... and once the window is open or the drop is due.
-    pub reserve_due_permille: i32,
-    /// Per royal piece of the side that is attacked (check or an attacked Wuss).
-    pub royal_attacked: i32,
-    /// Per enemy piece reaching a square of a royal's neighbourhood (the royal's square and
-    /// its 8 neighbours), counted per square.
-    pub royal_zone_attacker: i32,
-    /// A Wuss on the board: a second royal that cannot capture.
-    pub wuss_liability: i32,
-    /// Per mille of a frozen enemy piece's value credited to the side that freezes it.
-    pub frozen_permille: i32,
-    /// Per friendly piece protected by a Shield of the side.
-    pub shielded_piece: i32,
-    /// Per square of mobility of a piece (displacement reach and passive queen slides).
-    pub mobility: i32,
-    /// Per row a pawn-state piece has advanced beyond its second row.
-    pub pawn_advance: i32,
-    /// Bonus for the side to move.
-    pub tempo: i32,
+crate::tunables! {
+    /// The evaluator's tunable parameters (centipawns unless said otherwise).
+    #[derive(Copy)]
+    pub struct EvalParams, default PARAMS {
+        /// Worth of each state alone (rules 2 order of [`State::ALL`]); royals 0.
+        state_value: [i32; STATE_COUNT] = state_values(), (0, 2500, 5);
+        /// Share of the successor state's worth in a piece's value (per mille): the rest is the
+        /// current state's (rules 2: the piece becomes its successor when it acts).
+        next_share_permille: i32 = 330, (0, 1000, 10);
+        /// A reserve piece's worth (per mille of its value) while its drop window is far.
+        reserve_permille: i32 = 800, (0, 1500, 10);
+        /// ... and once the window is open or the drop is due.
+        reserve_due_permille: i32 = 920, (0, 1500, 10);
+        /// Per royal piece of the side that is attacked (check or an attacked Wuss).
+        royal_attacked: i32 = 60, (0, 500, 4);
+        /// Per enemy piece reaching a square of a royal's neighbourhood (the royal's square and
+        /// its 8 neighbours), counted per square.
+        royal_zone_attacker: i32 = 5, (0, 50, 1);
+        /// A Wuss on the board: a second royal that cannot capture.
+        wuss_liability: i32 = 90, (0, 500, 4);
+        /// Per mille of a frozen enemy piece's value credited to the side that freezes it.
+        frozen_permille: i32 = 400, (0, 1000, 10);
+        /// Per friendly piece protected by a Shield of the side.
+        shielded_piece: i32 = 12, (0, 100, 1);
+        /// Per square of mobility of a piece (displacement reach and passive queen slides).
+        mobility: i32 = 3, (0, 30, 1);
+        /// Per row a pawn-state piece has advanced beyond its second row.
+        pawn_advance: i32 = 12, (0, 100, 1);
+        /// Bonus for the side to move.
+        tempo: i32 = 12, (0, 100, 1);
+    }
 }
 
 const fn state_values() -> [i32; STATE_COUNT] {
@@ -109,22 +111,6 @@ const fn state_values() -> [i32; STATE_COUNT] {
         115,  // SP
     ]
 }
-
-/// The parameters the engine plays with.
-pub const PARAMS: EvalParams = EvalParams {
-    state_value: state_values(),
-    next_share_permille: 330,
-    reserve_permille: 800,
-    reserve_due_permille: 920,
-    royal_attacked: 60,
-    royal_zone_attacker: 5,
-    wuss_liability: 90,
-    frozen_permille: 400,
-    shielded_piece: 12,
-    mobility: 3,
-    pawn_advance: 12,
-    tempo: 12,
-};
 
 /// A piece's material worth in `state` (rules 2 blend with the successor), centipawns.
 #[inline(always)]
@@ -257,6 +243,7 @@ pub fn terms(pos: &Mutatis, p: &EvalParams) -> [Terms; 2] {
 }
 
 /// Static evaluation with parameters `p`, centipawns from the side to move's point of view.
+#[inline]
 pub fn evaluate_with(pos: &Mutatis, p: &EvalParams) -> i32 {
     let [w, b] = terms(pos, p);
     let white = w.total() - b.total();
@@ -268,6 +255,7 @@ pub fn evaluate_with(pos: &Mutatis, p: &EvalParams) -> i32 {
 }
 
 /// Static evaluation with [`PARAMS`] (centipawns, side to move's point of view).
+#[inline]
 pub fn evaluate(pos: &Mutatis) -> i32 {
     evaluate_with(pos, &PARAMS)
 }
