@@ -180,6 +180,8 @@ fn king_danger(pos: &Stew, m: &Maps, side: Color, light: bool, dark: bool) -> (u
 }
 
 /// The terms of `side` (the side to move and its portion decide who threatens whom).
+// Inlined into `evaluate`, where the parameters are the static in play and fold to constants.
+#[inline(always)]
 fn terms_with(pos: &Stew, p: &StewParams, m: &Maps, side: Color) -> Terms {
     let stm = pos.side_to_move();
     let d = pos.is_d_portion();
@@ -221,12 +223,13 @@ fn terms_with(pos: &Stew, p: &StewParams, m: &Maps, side: Color) -> Terms {
         }
     }
     // Promotion: Pawn advance scaled by the best piece the pool offers (rules 4).
-    let best = Kind::POOL
-        .iter()
-        .filter(|&&k| pos.can_promote_to(side, k))
-        .map(|&k| value_with(p, k))
-        .max()
-        .unwrap_or(0);
+    // (A plain loop: an iterator chain here is not inlined into the large `evaluate`.)
+    let mut best = 0;
+    for k in Kind::POOL {
+        if pos.can_promote_to(side, k) {
+            best = best.max(value_with(p, k));
+        }
+    }
     let pawns = pos.pieces(side, Kind::Pawn);
     let mut b = pawns;
     while b != 0 {
@@ -257,7 +260,7 @@ pub fn terms(pos: &Stew, side: Color) -> Terms {
 
 /// Static evaluation with the parameters `p`, in centipawns from the side to move's point of
 /// view.
-#[inline]
+#[inline(always)]
 pub fn evaluate_with(pos: &Stew, p: &StewParams) -> i32 {
     let us = pos.side_to_move();
     let m = maps(pos);
