@@ -21,36 +21,36 @@ crate::tunables! {
     #[derive(Copy)]
     pub struct StewParams, default STEW_DEFAULT {
         /// A Mage on the board.
-        mage_board: i32 = 330, (0, 1500, 5);
+        mage_board: i32 = 425, (0, 1500, 5);
         /// A Queen.
-        queen: i32 = 900, (0, 2000, 5);
+        queen: i32 = 732, (0, 2000, 5);
         /// A Rook.
-        rook: i32 = 480, (0, 1500, 5);
+        rook: i32 = 344, (0, 1500, 5);
         /// A Cardinal.
-        cardinal: i32 = 620, (0, 1500, 5);
+        cardinal: i32 = 607, (0, 1500, 5);
         /// An Assassin.
-        assassin: i32 = 280, (0, 1500, 5);
+        assassin: i32 = 234, (0, 1500, 5);
         /// A Pawn.
-        pawn: i32 = 100, (0, 500, 2);
+        pawn: i32 = 124, (0, 500, 2);
         /// A Mage still in hand: a drop on any empty square of either colour, when it is needed.
-        mage_hand: i32 = 420, (0, 1500, 5);
+        mage_hand: i32 = 500, (0, 1500, 5);
         /// Having a second King: one capture no longer loses the game.
-        second_king: i32 = 450, (0, 2000, 10);
+        second_king: i32 = 557, (0, 2000, 10);
         /// Per own King that an enemy piece attacks (it can be taken in the enemy's next turn).
-        king_attacked: i32 = 120, (0, 1000, 5);
+        king_attacked: i32 = 68, (0, 1000, 5);
         /// The enemy can take every King we have left in its next turn (light + dark attackers).
-        kings_lost_threat: i32 = 700, (0, 3000, 10);
+        kings_lost_threat: i32 = 77, (0, 3000, 10);
         /// Same threat seen by the side to move against the enemy (it moves first: a real edge).
-        kings_win_threat: i32 = 900, (0, 3000, 10);
+        kings_win_threat: i32 = 0, (0, 3000, 10);
         /// Per enemy piece whose capture range touches a square next to one of our Kings.
-        king_zone_attacker: i32 = 12, (0, 100, 1);
+        king_zone_attacker: i32 = 14, (0, 100, 1);
         /// Pawn advance per rank, scaled by the best piece the pool can give (per 900).
-        pawn_rank: i32 = 14, (0, 100, 1);
+        pawn_rank: i32 = 30, (0, 100, 1);
         /// Per pool piece while the side still has Pawns (promotion material in waiting), per
         /// mille of its value.
-        pool_permille: i32 = 120, (0, 1000, 10);
+        pool_permille: i32 = 0, (0, 1000, 10);
         /// Per enemy piece an Assassin can capture right now.
-        assassin_target: i32 = 25, (0, 200, 2);
+        assassin_target: i32 = 31, (0, 200, 2);
     }
 }
 
