@@ -400,8 +400,9 @@ pub struct Round {
 }
 
 /// Tunes the scalars `which` of `start` by Adam on the training samples with K held, keeping
-/// each within its declared range; returns the tuned set (integer values) and per-round
-/// figures. `report` sees each round as it ends.
+/// each within its declared range; returns the tuned set (integer values) of the round with
+/// the lowest true training loss (the start when no round beats it) and per-round figures.
+/// `report` sees each round as it ends.
 pub fn tune<G: Game>(
     train: &[Sample<G>],
     validation: &[Sample<G>],
@@ -419,6 +420,7 @@ pub fn tune<G: Game>(
     let mut m = vec![0.0; which.len()];
     let mut v = vec![0.0; which.len()];
     let mut t = 0i32;
+    let mut best = (texel_loss(train, start, k, cfg.lambda), start.clone());
     for round in 1..=cfg.rounds {
         let lin = Linearised::measure(train, &params, which);
         let here: Vec<f64> = which.iter().map(|&i| params.get_at(i) as f64).collect();
@@ -453,9 +455,12 @@ pub fn tune<G: Game>(
             model,
         };
         report(&r);
+        if r.train < best.0 {
+            best = (r.train, params.clone());
+        }
         rounds.push(r);
     }
-    (params, rounds)
+    (best.1, rounds)
 }
 
 /// Reads a values file (`name = value` lines, `#` comments) onto `params`.

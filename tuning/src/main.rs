@@ -190,11 +190,15 @@ fn run_texel<G: Game>(a: &TexelArgs) -> Result<(), String> {
             r.round, r.train, r.validation, r.model
         );
     });
-    let last = rounds.last();
+    // The round kept: the lowest training loss.
+    let kept = rounds
+        .iter()
+        .filter(|r| r.train < before)
+        .min_by(|a, b| a.train.total_cmp(&b.train));
+    let (after, after_valid) = kept.map_or((before, before_valid), |r| (r.train, r.validation));
     println!(
-        "after:  train loss {:.6}  validation loss {:.6}",
-        last.map_or(before, |r| r.train),
-        last.map_or(before_valid, |r| r.validation)
+        "after:  train loss {after:.6}  validation loss {after_valid:.6}  (round {} kept)",
+        kept.map_or(0, |r| r.round)
     );
     let changed = changes(&start, &tuned);
     println!("{} parameters changed:", changed.len());
@@ -217,8 +221,8 @@ fn run_texel<G: Game>(a: &TexelArgs) -> Result<(), String> {
              // As one struct literal:\n// {literal}\n",
             G::INFO.name,
             G::EvalParams::TYPE_NAME,
-            last.map_or(before, |r| r.train),
-            last.map_or(before_valid, |r| r.validation),
+            after,
+            after_valid,
             tuned.declaration(),
         );
         std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;

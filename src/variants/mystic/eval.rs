@@ -7,27 +7,45 @@
 
 use super::{Mystic, BUYS_FOR_UPGRADES};
 use crate::core::Color;
-use crate::variants::chess::eval::params::EvalParams;
+use crate::variants::chess::eval::params::{s, EvalParams};
 use crate::variants::chess::{attacks, eval as chess_eval, Kind};
 
 crate::tunables! {
     /// The parameters of the Mystic evaluation (centipawns): the orthodox set for the board and
     /// the economy's own.
     pub struct MysticParams, default MYSTIC_DEFAULT {
-        /// The orthodox evaluation of the board (its own items, ranges and steps).
-        board: EvalParams = chess_eval::DEFAULT, nested;
+        /// The orthodox evaluation of the board (its own items, ranges and steps), with
+        /// Mystic's own material and tempo ([`mystic_board`]).
+        board: EvalParams = mystic_board(), nested;
         /// Value of one coin while the side can still buy Pawns and has not unlocked upgrades.
-        coin_before_unlock: i32 = 70, (0, 300, 4);
+        coin_before_unlock: i32 = 106, (0, 300, 4);
         /// Value of one coin once upgrades are unlocked (2 coins turn a Pawn into a minor).
-        coin_after_unlock: i32 = 85, (0, 300, 4);
+        coin_after_unlock: i32 = 115, (0, 300, 4);
         /// Value of one coin when nothing can be bought or upgraded with it (no stock, no pieces).
         coin_idle: i32 = 15, (0, 200, 2);
         /// Bonus for having unlocked upgrades (3 buys done).
-        unlocked: i32 = 30, (-100, 200, 4);
+        unlocked: i32 = -58, (-100, 200, 4);
         /// Penalty per empty square of the enemy drop zone from which a bought Pawn would check
         /// our King (only while the enemy has a coin and a Pawn in stock).
-        drop_check_square: i32 = 18, (0, 100, 2);
+        drop_check_square: i32 = 55, (0, 100, 2);
     }
+}
+
+/// The board's parameters: the orthodox defaults with Mystic's own material and tempo
+/// (Texel-tuned on Mystic self-play: material is bought and upgraded, so the orthodox
+/// values do not carry over; centipawns, (middlegame, endgame)).
+pub const fn mystic_board() -> EvalParams {
+    let mut p = chess_eval::DEFAULT;
+    p.material = [
+        s(96, 87),
+        s(448, 306),
+        s(331, 389),
+        s(339, 707),
+        s(1112, 1237),
+        s(0, 0),
+    ];
+    p.tempo = s(12, 11);
+    p
 }
 
 /// The economy term of `side` in centipawns (White's view is the caller's business).
