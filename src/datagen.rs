@@ -348,7 +348,7 @@ pub fn run<G: Game>(
                     Some(GameResult::BlackWins) => summary.wdl[2] += 1,
                     None => {}
                 }
-                if written % 10 == 0 || written == ids.len() {
+                if written.is_multiple_of(10) || written == ids.len() {
                     progress(&format!(
                         "games {written}/{}  positions {}  +{} ={} -{}",
                         ids.len(),

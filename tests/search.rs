@@ -582,7 +582,7 @@ fn measure_wac() {
 #[ignore]
 fn measure_pruning_match() {
     let _serial = serial();
-    use menagerie::search::params::{SearchParams, PARAMS};
+    use menagerie::search::params::{SearchParams, Tunables, PARAMS};
     use menagerie::search::search_with_params;
     use menagerie::variants::GameResult;
     let nodes = std::env::var("MATCH_NODES")
@@ -598,10 +598,9 @@ fn measure_pruning_match() {
     });
     for kv in off.split(',') {
         let (name, v) = kv.split_once('=').expect("name=value");
-        assert!(
-            plain.set(name.trim(), v.trim().parse().expect("a number")),
-            "{name}"
-        );
+        plain
+            .set(name.trim(), v.trim().parse().expect("a number"))
+            .unwrap_or_else(|e| panic!("{e}"));
     }
     let engines: [SearchParams; 2] = [PARAMS, plain];
     let (mut score, mut games) = (0.0f64, 0);
