@@ -169,14 +169,15 @@ fn data_lines_parse_and_errors_name_the_line() {
 #[test]
 fn values_files_round_trip() {
     let mut p = menagerie::variants::mulligan_stew::eval::STEW_DEFAULT;
-    p.pawn = 123;
+    let pawn = p.pawn as i64;
+    p.pawn += 23;
     let text = write_values(&p);
     let mut q = menagerie::variants::mulligan_stew::eval::STEW_DEFAULT;
     read_values(&text, "v.txt", &mut q).unwrap();
     assert_eq!(p, q);
     assert_eq!(
         changes(&StewParams::defaults().clone(), &q),
-        vec![("pawn".into(), 100, 123)]
+        vec![("pawn".into(), pawn, pawn + 23)]
     );
     let e = read_values("# x\npawnz = 3\n", "v.txt", &mut q).unwrap_err();
     assert!(
