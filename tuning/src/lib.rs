@@ -31,13 +31,14 @@ pub struct Sample<G> {
     pub game: u64,
 }
 
-/// Why a data file was refused: the file, the line and the reason.
+/// Why a data file was refused: the file, the line and the reason (`file:line: reason`, or
+/// `file: reason` when the file itself cannot be read).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}: {reason}")]
+#[error("{file}{}: {reason}", if *line > 0 { format!(":{line}") } else { String::new() })]
 pub struct DataError {
     /// The file name as given.
     pub file: String,
-    /// 1-based line number.
+    /// 1-based line number; 0 when the file could not be read.
     pub line: usize,
     /// What is wrong with the line.
     pub reason: String,

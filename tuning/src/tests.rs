@@ -193,3 +193,11 @@ fn values_files_round_trip() {
         13
     );
 }
+
+#[test]
+fn a_missing_file_is_named() {
+    let Err(e) = load_data::<Stew>(&["no/such/file.txt".into()]) else {
+        panic!("a missing file loaded");
+    };
+    assert!(e.to_string().starts_with("no/such/file.txt: "), "{e}");
+}
