@@ -1,51 +1,54 @@
-//! Criterion benches of move generation and perft (make/unmake + legal generation).
+//! Criterion benches of move generation and perft (make/unmake + legal generation), for every
+//! variant: its start position and its bench positions ([`Game::BENCH_FENS`]), each at the
+//! smallest depth (in plies) whose tree has at least [`MIN_LEAVES`] leaves.
 //!
-//! `cargo bench --bench perft`. Throughput is reported in leaf nodes.
+//! `cargo bench --bench perft [-- <variant>]`. Throughput is reported in leaf nodes.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use menagerie::core::MoveList;
 use menagerie::perft::perft;
-use menagerie::variants::chess::Chess;
-use menagerie::variants::Game;
+use menagerie::variants::{Game, PlyList, Variant};
 
-const POSITIONS: &[(&str, &str, u32)] = &[
-    (
-        "startpos",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        4,
-    ),
-    (
-        "kiwipete",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        3,
-    ),
-    ("position3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 5),
-];
+/// Leaves of the smallest tree benched (a sample then takes some milliseconds).
+const MIN_LEAVES: u64 = 200_000;
 
-fn bench_perft(c: &mut Criterion) {
-    let mut group = c.benchmark_group("chess_perft");
+/// The start position and the bench positions of `G`, named.
+fn positions<G: Game>() -> Vec<(String, G)> {
+    let mut out = vec![("startpos".to_string(), G::startpos())];
+    for (i, fen) in G::BENCH_FENS.iter().enumerate().take(3) {
+        if let Ok(p) = G::from_fen(fen) {
+            if p.fen() != out[0].1.fen() {
+                out.push((format!("bench{i}"), p));
+            }
+        }
+    }
+    out
+}
+
+fn bench_variant<G: Game>(c: &mut Criterion) {
+    let name = G::INFO.name;
+    let mut group = c.benchmark_group(format!("{name}_perft"));
     group.sample_size(10);
-    for &(name, fen, depth) in POSITIONS {
-        let mut pos = Chess::from_fen(fen).unwrap();
-        let nodes = perft(&mut pos, depth);
+    for (label, mut pos) in positions::<G>() {
+        let (mut depth, mut nodes) = (1, perft(&mut pos, 1));
+        while nodes < MIN_LEAVES && nodes > 0 && depth < 8 {
+            depth += 1;
+            nodes = perft(&mut pos, depth);
+        }
         group.throughput(Throughput::Elements(nodes));
-        group.bench_with_input(BenchmarkId::new(name, depth), &depth, |b, &d| {
+        group.bench_with_input(BenchmarkId::new(label, depth), &depth, |b, &d| {
             b.iter(|| perft(&mut pos, d))
         });
     }
     group.finish();
-}
 
-fn bench_movegen(c: &mut Criterion) {
-    let mut group = c.benchmark_group("chess_movegen");
-    for &(name, fen, _) in POSITIONS {
-        let pos = Chess::from_fen(fen).unwrap();
-        let mut list = MoveList::new();
+    let mut group = c.benchmark_group(format!("{name}_movegen"));
+    for (label, pos) in positions::<G>() {
+        let mut list = PlyList::<G::Move>::default();
         pos.legal_moves(&mut list);
         group.throughput(Throughput::Elements(list.len() as u64));
-        group.bench_function(name, |b| {
+        group.bench_function(label, |b| {
             b.iter(|| {
-                let mut list = MoveList::new();
+                let mut list = PlyList::<G::Move>::default();
                 pos.legal_moves(&mut list);
                 list.len()
             })
@@ -54,5 +57,11 @@ fn bench_movegen(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_perft, bench_movegen);
+fn bench_all(c: &mut Criterion) {
+    for &v in Variant::ALL {
+        menagerie::with_variant!(v, G => bench_variant::<G>(c));
+    }
+}
+
+criterion_group!(benches, bench_all);
 criterion_main!(benches);

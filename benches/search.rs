@@ -1,44 +1,53 @@
-//! Criterion bench: fixed-depth single-thread search of orthodox chess positions (cleared TT
-//! each time, so every sample searches the same tree).
+//! Criterion bench: fixed-depth single-thread searches (cleared TT each time, so every sample
+//! searches the same tree) of every variant's first bench position ([`Game::BENCH_FENS`], or
+//! its start), from the variant's bench depth ([`Game::BENCH_DEPTH`]) minus 2 plies, deepened
+//! until the tree has [`MIN_NODES`] nodes (so the TT clear does not dominate).
+//!
+//! `cargo bench --bench search [-- <variant>]`. The `menagerie bench` command is the node-count
+//! fingerprint; this is its timing.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use menagerie::search::{search, Limits, SearchControl, SearchOptions, Tt};
-use menagerie::variants::chess::Chess;
-use menagerie::variants::Game;
+use menagerie::variants::{Game, Variant};
 
-fn fixed_depth(c: &mut Criterion) {
-    let cases = [
-        ("startpos_d8", menagerie::variants::chess::START_FEN, 8),
-        (
-            "kiwipete_d7",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            7,
-        ),
-        (
-            "endgame_d12",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            12,
-        ),
-    ];
-    let tt = Tt::new(16);
+/// Nodes of the smallest search benched.
+const MIN_NODES: u64 = 100_000;
+
+fn bench_variant<G: Game>(c: &mut Criterion, tt: &Tt) {
+    let pos = G::BENCH_FENS
+        .first()
+        .and_then(|f| G::from_fen(f).ok())
+        .unwrap_or_else(G::startpos);
     let options = SearchOptions::default();
-    let mut group = c.benchmark_group("search");
-    group.sample_size(10);
-    for (name, fen, depth) in cases {
-        let pos = Chess::from_fen(fen).expect("bench FEN");
+    let run = |depth: u32| {
         let limits = Limits {
             depth: Some(depth),
             ..Limits::default()
         };
-        group.bench_function(name, |b| {
-            b.iter(|| {
-                tt.clear();
-                let control = SearchControl::default();
-                search(&pos, &limits, &options, &tt, &control, &mut |_| {}).nodes
-            })
-        });
+        tt.clear();
+        let control = SearchControl::default();
+        search(&pos, &limits, &options, tt, &control, &mut |_| {}).nodes
+    };
+    let mut depth = G::BENCH_DEPTH.saturating_sub(2).max(1);
+    let mut nodes = run(depth);
+    while nodes < MIN_NODES && depth < G::BENCH_DEPTH + 4 {
+        depth += 1;
+        nodes = run(depth);
     }
+    let mut group = c.benchmark_group("search");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(nodes));
+    group.bench_function(format!("{}_d{depth}", G::INFO.name), |b| {
+        b.iter(|| run(depth))
+    });
     group.finish();
+}
+
+fn fixed_depth(c: &mut Criterion) {
+    let tt = Tt::new(16);
+    for &v in Variant::ALL {
+        menagerie::with_variant!(v, G => bench_variant::<G>(c, &tt));
+    }
 }
 
 criterion_group!(benches, fixed_depth);

@@ -1,5 +1,6 @@
 //! The `menagerie` binary: with no subcommand, the protocol loop on stdin/stdout
-//! (shared/protocol.md); `perft`, `bench`, `replay`, `match` and `datagen` as subcommands.
+//! (shared/protocol.md); `perft`, `bench`, `setup`, `replay`, `book`, `match` (with `match
+//! merge`) and `datagen` as subcommands.
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -9,12 +10,16 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use menagerie::arena::{
     self,
+    adjudicate::{DrawRule, ResignRule},
+    book::BookConfig,
+    openings::{Openings, OpeningsFormat, OpeningsOrder},
     referee::GameSettings,
-    spec::{EngineSpec, Limit, Sprt},
+    results::{self, MatchResult, Settings},
+    spec::{EngineSpec, EngineWords, Limit, Shard, Sprt},
     MatchConfig,
 };
 use menagerie::perft::{self, Unit};
-use menagerie::variants::{Game, Variant};
+use menagerie::variants::{Game, Variant, VariantSettings};
 
 /// menagerie: a chess-variant engine. Without a subcommand it speaks UCI (with the extensions
 /// of protocol.md) on stdin/stdout.
@@ -47,6 +52,10 @@ enum Cmd {
         /// What one unit of depth is.
         #[arg(long, value_enum, default_value_t = UnitArg::Turn)]
         unit: UnitArg,
+        /// Write castling as the King taking its own Rook (`e1h1`), as `UCI_Chess960` does
+        /// (variants that support it).
+        #[arg(long)]
+        chess960: bool,
     },
     /// Fixed-depth searches of the bench positions; prints time, nodes and nodes/s.
     Bench {
@@ -76,21 +85,54 @@ enum Cmd {
         seed: Option<u64>,
     },
     /// Replay a game record written in the seed's own notation: prints the FEN before each ply,
-    /// the ply as written and as a protocol token, then the final FEN and the result.
+    /// the ply as written and as a protocol token, then the final FEN and the result. With
+    /// --pgn, checks instead that every game of a PGN file (as `menagerie match` writes them)
+    /// replays legally to its recorded result.
     Replay {
-        /// Variant of the record.
-        #[arg(long, value_parser = parse_variant)]
-        variant: Variant,
+        /// Variant of the record; with --pgn, the variant of games without a `Variant` tag
+        /// [default there: chess].
+        #[arg(long, value_parser = parse_variant, required_unless_present = "pgn")]
+        variant: Option<Variant>,
         /// Start from this FEN instead of the variant's start position.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "pgn")]
         fen: Option<String>,
         /// File holding the record; standard input when absent.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "pgn")]
         file: Option<std::path::PathBuf>,
+        /// A PGN file to check game by game (any variants: each game's `Variant` tag says).
+        #[arg(long)]
+        pgn: Option<std::path::PathBuf>,
+    },
+    /// Make a book of balanced openings: random turns from the start (or from a random setup
+    /// where the variant has them), kept when a short search scores them within +-window cp;
+    /// written as an EPD file of FENs for `match --openings`.
+    Book {
+        /// Variant of the book.
+        #[arg(long, value_parser = parse_variant)]
+        variant: Variant,
+        /// Openings wanted.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        count: u64,
+        /// Random turns from the start of each opening.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(0..=200))]
+        plies: u64,
+        /// Seed of the random turns.
+        #[arg(long)]
+        seed: u64,
+        /// Node budget of the search that scores each candidate.
+        #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: u64,
+        /// Largest absolute score kept, in centipawns.
+        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+        window: u32,
+        /// The book file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
     },
     /// Play an engine-vs-engine match (games in pairs, colours reversed); prints W/D/L, Elo
-    /// with a 95% interval and, with --sprt, the LLR.
-    Match(Box<MatchArgs>),
+    /// and normalised Elo with 95% intervals, LOS, pentanomial counts and, with --sprt, the
+    /// LLR. `match merge` combines the --json results of a match's shards.
+    Match(Box<MatchCmd>),
     /// Self-play training data for Texel tuning: quiet positions with the search score and the
     /// game result, one `FEN | score | result` line each (see the README, "Tuning").
     Datagen(DatagenArgs),
@@ -156,22 +198,52 @@ fn run_datagen(args: &DatagenArgs) -> Result<String, String> {
     ))
 }
 
+/// `menagerie match [merge ...]`.
+#[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+struct MatchCmd {
+    #[command(subcommand)]
+    action: Option<MatchAction>,
+    #[command(flatten)]
+    args: MatchArgs,
+}
+
+/// What `menagerie match` does besides playing.
+#[derive(Subcommand, Debug)]
+enum MatchAction {
+    /// Merge the --json results of one match's shards (or reruns of disjoint pairs): prints the
+    /// combined summary, pentanomial statistics and SPRT.
+    Merge {
+        /// The result files.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        /// Write the merged result to this file.
+        #[arg(long)]
+        json: Option<std::path::PathBuf>,
+    },
+}
+
 /// The arguments of `menagerie match`.
 #[derive(clap::Args, Debug)]
 #[command(group(clap::ArgGroup::new("limit").args(["movetime", "nodes", "depth", "tc"])))]
 struct MatchArgs {
     /// A player, given twice: `builtin:random`, `builtin:greedy`, or an engine command line
-    /// with optional trailing `option.<Name>=<value>` words and an optional own limit
+    /// with optional trailing `option.<Name>=<value>` words, an optional own limit
     /// (`tc=<base>+<inc>`, `movetime=<ms>`, `nodes=<n>` or `depth=<plies>`) that overrides the
-    /// match limit for that engine.
+    /// match limit for that engine, and an optional `name=<name>` (not passed to the engine).
     #[arg(long = "engine", required = true, num_args = 1, value_parser = parse_engine)]
     engines: Vec<EngineSpec>,
+    /// Settings for both engines (like fastchess's -each): `option.<Name>=<value>` words and a
+    /// limit word, e.g. "option.Hash=32 nodes=2000"; an engine's own settings win.
+    #[arg(long, value_parser = parse_each)]
+    each: Option<EngineWords>,
     /// Variant to play.
     #[arg(long, default_value = "chess", value_parser = parse_variant)]
     variant: Variant,
-    /// Number of games.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
-    games: u64,
+    /// Number of games (of the whole match when sharded).
+    // An `Option` only so that `match merge` parses: clap requires it for a match.
+    #[arg(long, required = true, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    games: Option<u64>,
     /// Fixed time per turn, in milliseconds.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     movetime: Option<u64>,
@@ -188,26 +260,76 @@ struct MatchArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     concurrency: u64,
     /// Random legal turns from the start position opening each pair of games (at most 200).
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=200))]
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=200), conflicts_with = "openings")]
     random_plies: u64,
+    /// Opening book: an EPD/FEN file (one FEN per line, `#` comments) or a PGN file; each
+    /// opening is played twice, colours reversed.
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+    /// Format of the openings file [default: pgn for a .pgn file, else epd].
+    #[arg(long, value_enum, requires = "openings")]
+    openings_format: Option<FormatArg>,
+    /// Order in which pairs take the openings (random: a shuffle drawn from --seed).
+    #[arg(long, value_enum, default_value_t = OrderArg::Sequential, requires = "openings")]
+    openings_order: OrderArg,
+    /// Turns taken from each PGN opening at most [default: all].
+    #[arg(long, requires = "openings")]
+    openings_plies: Option<usize>,
     /// Seed of the openings and the built-in players.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Append every game to this PGN file.
     #[arg(long)]
     pgn: Option<std::path::PathBuf>,
+    /// Write the result (counts, pentanomial pairs, settings) to this JSON file.
+    #[arg(long)]
+    json: Option<std::path::PathBuf>,
+    /// Play only the K-th of N disjoint slices of the match (`K/N`, pairs K-1, K-1+N, ...);
+    /// merge the shards' --json files with `match merge`.
+    #[arg(long, value_parser = parse_shard)]
+    shard: Option<Shard>,
     /// SPRT: `elo0=<a> elo1=<b> alpha=<x> beta=<y>` (one argument or up to four words).
     #[arg(long, num_args = 1..=4, value_delimiter = None)]
     sprt: Option<Vec<String>>,
     /// Turns after which a game is adjudicated a draw.
     #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..))]
     max_turns: u64,
-    /// Time granted past the movetime or the clock before a missing answer loses, in ms.
-    #[arg(long, default_value_t = 1000)]
+    /// Draw adjudication: `movenumber=<N> movecount=<M> score=<cp>`: drawn once, from full
+    /// move N on, both engines scored within cp of 0 for M turns each.
+    #[arg(long, value_parser = parse_draw)]
+    draw: Option<DrawRule>,
+    /// Resign adjudication: `movecount=<M> score=<cp>`: lost for an engine that scored -cp or
+    /// worse for M turns while its opponent scored +cp or better for M turns.
+    #[arg(long, value_parser = parse_resign)]
+    resign: Option<ResignRule>,
+    /// Restart an engine that crashed or stalled (its game is lost) and go on; without it
+    /// the match stops with an error.
+    #[arg(long)]
+    recover: bool,
+    /// Time an engine may use past its movetime or its clock before it loses, in ms.
+    #[arg(long, default_value_t = 100)]
     margin: u64,
     /// Wait for an answer under --nodes/--depth, and for start-up, in ms.
     #[arg(long, default_value_t = 30_000)]
     timeout: u64,
+}
+
+/// `--openings-format`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum FormatArg {
+    /// One FEN per line.
+    Epd,
+    /// PGN games.
+    Pgn,
+}
+
+/// `--openings-order`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum OrderArg {
+    /// File order.
+    Sequential,
+    /// A shuffle drawn from the seed.
+    Random,
 }
 
 /// The perft unit on the command line.
@@ -234,13 +356,46 @@ fn parse_tc(text: &str) -> Result<Limit, String> {
     arena::spec::parse_tc(text).map_err(|e| e.to_string())
 }
 
+fn parse_each(text: &str) -> Result<EngineWords, String> {
+    EngineWords::parse_each(text).map_err(|e| e.to_string())
+}
+
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    Shard::parse(text).map_err(|e| e.to_string())
+}
+
+fn parse_draw(text: &str) -> Result<DrawRule, String> {
+    DrawRule::parse(text).map_err(|e| e.to_string())
+}
+
+fn parse_resign(text: &str) -> Result<ResignRule, String> {
+    ResignRule::parse(text).map_err(|e| e.to_string())
+}
+
+/// What a match run prints: the summary (stdout), and an error when it stopped on an engine
+/// fault (stderr, non-zero exit).
+struct MatchOutcome {
+    summary: String,
+    error: Option<String>,
+}
+
 /// Runs `menagerie match`.
 ///
-/// Errors: bad settings or a PGN file that cannot be written, as a message.
-fn run_match(args: MatchArgs) -> Result<String, String> {
-    let engines: [EngineSpec; 2] = args.engines.try_into().map_err(|v: Vec<EngineSpec>| {
-        format!("--engine must be given exactly twice, got {}", v.len())
-    })?;
+/// Errors: bad settings, an engine failing its start-up checks, a bad openings file, or a PGN
+/// or JSON file that cannot be written, as a message.
+fn run_match(args: MatchArgs) -> Result<MatchOutcome, String> {
+    let mut engines: [EngineSpec; 2] =
+        args.engines
+            .clone()
+            .try_into()
+            .map_err(|v: Vec<EngineSpec>| {
+                format!("--engine must be given exactly twice, got {}", v.len())
+            })?;
+    if let Some(each) = &args.each {
+        for e in &mut engines {
+            e.apply_each(each);
+        }
+    }
     let sprt = match &args.sprt {
         Some(words) => Some(Sprt::parse(&words.join(" ")).map_err(|e| e.to_string())?),
         None => None,
@@ -256,7 +411,9 @@ fn run_match(args: MatchArgs) -> Result<String, String> {
     let own_limit = |e: &EngineSpec| match e {
         EngineSpec::Command { limit: Some(l), .. } => Some(*l),
         EngineSpec::Command { limit: None, .. } => limit,
-        EngineSpec::Builtin(_) => limit.or(Some(Limit::Nodes(1))),
+        EngineSpec::Builtin(_) => limit
+            .or(args.each.as_ref().and_then(|e| e.limit))
+            .or(Some(Limit::Nodes(1))),
     };
     let limits = match (own_limit(&engines[0]), own_limit(&engines[1])) {
         (Some(a), Some(b)) => [a, b],
@@ -267,20 +424,46 @@ fn run_match(args: MatchArgs) -> Result<String, String> {
         }
     };
     let cfg = MatchConfig {
+        names: arena::spec::player_names(&engines),
         engines,
-        games: args.games as usize,
+        games: args.games.ok_or("--games is required")? as usize,
         limits,
         settings: GameSettings {
             margin_ms: args.margin,
             fixed_timeout_ms: args.timeout,
             max_turns: args.max_turns as usize,
+            draw: args.draw,
+            resign: args.resign,
         },
         concurrency: args.concurrency as usize,
         random_plies: args.random_plies as usize,
+        openings: None,
         seed: args.seed,
         sprt,
         handshake_timeout_ms: args.timeout,
+        recover: args.recover,
+        shard: args.shard,
     };
+    menagerie::with_variant!(args.variant, G => run_match_for::<G>(cfg, &args))
+}
+
+/// Runs `menagerie match` for variant `G` once the settings are read.
+///
+/// Errors: as [`run_match`].
+fn run_match_for<G: Game>(mut cfg: MatchConfig, args: &MatchArgs) -> Result<MatchOutcome, String> {
+    if let Some(path) = &args.openings {
+        let format = args.openings_format.map(|f| match f {
+            FormatArg::Epd => OpeningsFormat::Epd,
+            FormatArg::Pgn => OpeningsFormat::Pgn,
+        });
+        let order = match args.openings_order {
+            OrderArg::Sequential => OpeningsOrder::Sequential,
+            OrderArg::Random => OpeningsOrder::Random,
+        };
+        let book = Openings::load::<G>(path, format, order, args.openings_plies)
+            .map_err(|e| format!("--openings {e}"))?;
+        cfg.openings = Some(book);
+    }
     let mut file = match &args.pgn {
         Some(path) => Some(
             std::fs::OpenOptions::new()
@@ -309,17 +492,113 @@ fn run_match(args: MatchArgs) -> Result<String, String> {
         }
     };
     let pgn = file.as_mut().map(|f| f as &mut dyn std::io::Write);
-    let report = menagerie::with_variant!(args.variant, G => arena::run_match::<G>(&cfg, &mut progress, pgn))
-        .map_err(|e| format!("writing the PGN: {e}"))?;
+    let report = arena::run_match::<G>(&cfg, &mut progress, pgn).map_err(|e| e.to_string())?;
     if live {
         eprintln!();
     }
-    let names = [cfg.engines[0].name(), cfg.engines[1].name()];
-    Ok(report.summary([&names[0], &names[1]]))
+    if let Some(path) = &args.json {
+        let result = MatchResult::new(Settings::new(&cfg, G::INFO.name), cfg.shard, &report);
+        std::fs::write(path, result.to_json()).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    let mut summary = report.summary([&cfg.names[0], &cfg.names[1]]);
+    if let Some(shard) = cfg.shard {
+        summary.push_str(&format!(
+            "Shard: {shard} ({} of {} games)\n",
+            report.games.len(),
+            cfg.games
+        ));
+    }
+    let error = report
+        .aborted
+        .then(|| report.stopped.clone().unwrap_or_default());
+    Ok(MatchOutcome { summary, error })
+}
+
+/// Runs `menagerie match merge`: reads the result files, merges them and returns the summary.
+///
+/// Errors: unreadable or mismatched files, or an output file that cannot be written.
+fn run_merge(
+    files: &[std::path::PathBuf],
+    json: Option<&std::path::Path>,
+) -> Result<String, String> {
+    let mut results = Vec::new();
+    for path in files {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+        results.push((
+            name.clone(),
+            MatchResult::from_json(&text, &name).map_err(|e| e.to_string())?,
+        ));
+    }
+    let merged = results::merge(&results).map_err(|e| e.to_string())?;
+    if let Some(path) = json {
+        std::fs::write(path, merged.to_json()).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    let e = &merged.settings.engines;
+    let mut summary = merged.report().summary([&e[0].name, &e[1].name]);
+    summary.push_str(&format!(
+        "Merged: {} files, {} ({} of {} games)\n",
+        files.len(),
+        merged.shards_line(),
+        merged.wdl.wins + merged.wdl.draws + merged.wdl.losses,
+        merged.settings.games
+    ));
+    Ok(summary)
+}
+
+/// Runs `menagerie book`: makes the book and writes it.
+///
+/// Errors: a file that cannot be written, or fewer openings found than asked for (the ones
+/// found are written all the same).
+fn run_book(variant: Variant, cfg: &BookConfig, out: &std::path::Path) -> Result<String, String> {
+    let (text, found) = menagerie::with_variant!(variant, G => {
+        let book = arena::book::generate::<G>(cfg, &mut |_, _| {});
+        (arena::book::format_book::<G>(cfg, &book), book.len())
+    });
+    std::fs::write(out, text).map_err(|e| format!("{}: {e}", out.display()))?;
+    if found < cfg.count {
+        return Err(format!(
+            "only {found} of {} openings found within +-{} cp in {} tries (written to {}); try other --plies or a wider --window",
+            cfg.count,
+            cfg.window_cp,
+            cfg.max_tries,
+            out.display()
+        ));
+    }
+    Ok(format!("{found} openings written to {}\n", out.display()))
+}
+
+/// Prints `result` (stdout) or its error (stderr) and gives the exit code.
+fn finish(result: Result<String, String>) -> ExitCode {
+    match result {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The subcommands print reports that are often piped into `head` or `grep -m1`: when the
+/// reader closes the pipe, end quietly as Unix tools do, instead of panicking on the write.
+/// (The protocol loop keeps Rust's default: it handles a closed output itself.)
+fn die_quietly_on_closed_pipe() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: restoring the default disposition of one signal at start-up, before any thread
+    // exists, has no effect on Rust's memory safety.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.command.is_some() {
+        die_quietly_on_closed_pipe();
+    }
     match cli.command {
         None => {
             menagerie::protocol::run_stdio();
@@ -332,6 +611,7 @@ fn main() -> ExitCode {
             divide,
             threads,
             unit,
+            chess960,
         }) => {
             let unit = match unit {
                 UnitArg::Turn => Unit::Turn,
@@ -343,6 +623,7 @@ fn main() -> ExitCode {
                 divide,
                 threads: threads as usize,
                 unit,
+                settings: VariantSettings { chess960 },
             };
             let result = menagerie::with_variant!(variant, G => run_perft::<G>(&run));
             match result {
@@ -353,7 +634,25 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Cmd::Replay { variant, fen, file }) => {
+        Some(Cmd::Replay {
+            pgn: Some(path),
+            variant,
+            ..
+        }) => finish(
+            std::fs::read_to_string(&path)
+                .map_err(|e| format!("{}: {e}", path.display()))
+                .and_then(|text| {
+                    menagerie::replay::check_pgn_text(&text, variant)
+                        .map_err(|e| format!("{}: {e}", path.display()))
+                }),
+        ),
+        Some(Cmd::Replay {
+            variant, fen, file, ..
+        }) => {
+            let Some(variant) = variant else {
+                eprintln!("error: --variant is required without --pgn");
+                return ExitCode::FAILURE;
+            };
             let record = match file {
                 Some(path) => {
                     std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))
@@ -385,16 +684,44 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Some(Cmd::Match(args)) => match run_match(*args) {
-            Ok(summary) => {
-                print!("{summary}");
-                ExitCode::SUCCESS
-            }
-            Err(message) => {
-                eprintln!("error: {message}");
-                ExitCode::FAILURE
-            }
+        Some(Cmd::Match(cmd)) => match cmd.action {
+            Some(MatchAction::Merge { files, json }) => finish(run_merge(&files, json.as_deref())),
+            None => match run_match(cmd.args) {
+                Ok(MatchOutcome { summary, error }) => {
+                    print!("{summary}");
+                    match error {
+                        None => ExitCode::SUCCESS,
+                        Some(message) => {
+                            eprintln!("error: {message}");
+                            ExitCode::FAILURE
+                        }
+                    }
+                }
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    ExitCode::FAILURE
+                }
+            },
         },
+        Some(Cmd::Book {
+            variant,
+            count,
+            plies,
+            seed,
+            nodes,
+            window,
+            out,
+        }) => {
+            let cfg = BookConfig {
+                count: count as usize,
+                plies: plies as usize,
+                seed,
+                nodes,
+                window_cp: window as i32,
+                max_tries: (count as usize).saturating_mul(200),
+            };
+            finish(run_book(variant, &cfg, &out))
+        }
         Some(Cmd::Setup { variant, seed }) => {
             let seed = seed.unwrap_or_else(|| {
                 let s = menagerie::variants::mutatis_mutandis::clock_seed();
@@ -459,16 +786,18 @@ struct PerftRun<'a> {
     divide: bool,
     threads: usize,
     unit: Unit,
+    settings: VariantSettings,
 }
 
 /// Runs perft for variant `G`.
 ///
-/// Errors: the FEN error, as a message.
+/// Errors: the FEN error or a setting the variant does not support, as a message.
 fn run_perft<G: Game>(run: &PerftRun<'_>) -> Result<(), String> {
-    let pos = match run.fen {
+    let mut pos = match run.fen {
         Some(fen) => G::from_fen(fen).map_err(|e| e.to_string())?,
         None => G::startpos(),
     };
+    pos.apply_settings(&run.settings)?;
     let start = Instant::now();
     let rows = perft::divide(&pos, run.depth, run.unit, run.threads);
     let elapsed = start.elapsed();

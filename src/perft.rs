@@ -5,14 +5,28 @@
 //! variants whose turns are single plies the two agree). A position decided by a win rule
 //! ([`Game::decided`]) has no children; draw rules are not applied, as in Stockfish's perft.
 //! At the last ply the legal moves are counted without being played (bulk counting).
+//!
+//! [`divide_until`] polls a stop flag at every interior node (not at the bulk-counted last
+//! ply), so that the protocol's `stop` and `quit` end a `go perft` at once.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
 use crate::variants::Game;
 use crate::variants::PlyList;
 
+/// A stop flag that is never set (the plain, uninterruptible forms).
+static NEVER: AtomicBool = AtomicBool::new(false);
+
 /// Leaf count of the ply tree of depth `depth` below `pos` (restored on return).
 pub fn perft<G: Game>(pos: &mut G, depth: u32) -> u64 {
+    plies(pos, depth, &NEVER)
+}
+
+/// The ply count; meaningless once `stop` is set (callers check the flag afterwards). `pos`
+/// is restored on return.
+fn plies<G: Game>(pos: &mut G, depth: u32, stop: &AtomicBool) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -24,10 +38,13 @@ pub fn perft<G: Game>(pos: &mut G, depth: u32) -> u64 {
     if depth == 1 {
         return list.len() as u64;
     }
+    if stop.load(Relaxed) {
+        return 0;
+    }
     let mut nodes = 0;
     for &m in list.iter() {
         pos.make(m);
-        nodes += perft(pos, depth - 1);
+        nodes += plies(pos, depth - 1, stop);
         pos.unmake();
     }
     nodes
@@ -36,13 +53,18 @@ pub fn perft<G: Game>(pos: &mut G, depth: u32) -> u64 {
 /// Leaf count of the turn tree of depth `depth`: a turn ends when the side to move changes or
 /// the game is decided (protocol.md 5).
 pub fn perft_turns<G: Game>(pos: &mut G, depth: u32) -> u64 {
+    turns(pos, depth, &NEVER)
+}
+
+/// The turn count; meaningless once `stop` is set.
+fn turns<G: Game>(pos: &mut G, depth: u32, stop: &AtomicBool) -> u64 {
     if !G::MULTI_PLY_TURNS {
-        return perft(pos, depth);
+        return plies(pos, depth, stop);
     }
     if depth == 0 {
         return 1;
     }
-    if pos.decided().is_some() {
+    if pos.decided().is_some() || stop.load(Relaxed) {
         return 0;
     }
     let side = pos.side_to_move();
@@ -56,7 +78,7 @@ pub fn perft_turns<G: Game>(pos: &mut G, depth: u32) -> u64 {
         } else {
             depth
         };
-        nodes += perft_turns(pos, next);
+        nodes += turns(pos, next, stop);
         pos.unmake();
     }
     nodes
@@ -76,16 +98,31 @@ pub enum Unit {
 /// token and leaf count at `depth - 1` below it, in generation order. Runs the root moves on
 /// `threads` rayon workers when `threads > 1`. `depth` must be at least 1.
 pub fn divide<G: Game>(pos: &G, depth: u32, unit: Unit, threads: usize) -> Vec<(String, u64)> {
+    divide_until(pos, depth, unit, threads, &NEVER).unwrap_or_default()
+}
+
+/// [`divide`] that gives up when `stop` is set (by another thread): `None` then. `depth`
+/// must be at least 1.
+pub fn divide_until<G: Game>(
+    pos: &G,
+    depth: u32,
+    unit: Unit,
+    threads: usize,
+    stop: &AtomicBool,
+) -> Option<Vec<(String, u64)>> {
     assert!(depth >= 1, "divide needs depth >= 1");
     let roots = root_lines(pos, unit);
     let count = |line: &Vec<G::Move>| -> u64 {
+        if stop.load(Relaxed) {
+            return 0;
+        }
         let mut p = pos.clone();
         for &m in line {
             p.make(m);
         }
         match unit {
-            Unit::Ply => perft(&mut p, depth - 1),
-            Unit::Turn => perft_turns(&mut p, depth - 1),
+            Unit::Ply => plies(&mut p, depth - 1, stop),
+            Unit::Turn => turns(&mut p, depth - 1, stop),
         }
     };
     let counts: Vec<u64> = if threads > 1 {
@@ -96,7 +133,10 @@ pub fn divide<G: Game>(pos: &G, depth: u32, unit: Unit, threads: usize) -> Vec<(
     } else {
         roots.iter().map(|(_, l)| count(l)).collect()
     };
-    roots.into_iter().map(|(t, _)| t).zip(counts).collect()
+    if stop.load(Relaxed) {
+        return None;
+    }
+    Some(roots.into_iter().map(|(t, _)| t).zip(counts).collect())
 }
 
 /// The root moves (plies) or turns (sequences of plies by one side) with their tokens; turn

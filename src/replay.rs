@@ -1,8 +1,10 @@
 //! Replays a game record written in a seed's own notation (`menagerie replay`): each move string
 //! is resolved by the variant's importer ([`Game::import_move`]) and played; the FEN before each
-//! ply and the result are reported.
+//! ply and the result are reported. `menagerie replay --pgn` checks the games of a PGN file
+//! instead ([`check_pgn_text`]): the match runner's own PGNs, of any variant.
 
-use crate::variants::{Game, MoveError};
+use crate::arena::pgnread::{parse_pgn, PgnGame};
+use crate::variants::{Game, MoveError, Variant};
 
 /// One replayed ply: the FEN before it, the text as written and the canonical token.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,4 +85,157 @@ pub fn format_replay(r: &Replay) -> String {
     }
     s.push_str(&format!("fen {}\nresult {}\n", r.final_fen, r.result));
     s
+}
+
+/// The check of one game of a PGN file by [`check_pgn_game`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnGameCheck {
+    /// Turns replayed.
+    pub turns: usize,
+    /// The recorded result (`1-0`, `0-1`, `1/2-1/2` or `*`).
+    pub result: String,
+    /// How the game ended, in words: the rule, or the recorded termination.
+    pub ending: String,
+}
+
+/// Replays one game of a PGN file written by `menagerie match` (or any PGN whose moves are
+/// protocol turn tokens or, for chess, SAN) and checks it ends as recorded: with `Termination`
+/// `normal` (or no such tag) the rules must end the game there with the recorded `Result`
+/// (or, for `*`, not end it); with any other termination (adjudication, a forfeit) the rules
+/// must not have ended it, and a forfeit is not a draw. `PlyCount`, when present, must be the
+/// number of turns.
+///
+/// Errors: a message naming the line of the first move or tag at fault.
+pub fn check_pgn_game<G: Game>(game: &PgnGame) -> Result<PgnGameCheck, String> {
+    use crate::arena::pgnread::read_turn;
+    use crate::arena::referee::Termination;
+    let mut pos = match game.tag("FEN") {
+        Some(fen) => G::from_fen(fen).map_err(|e| format!("line {}: FEN tag: {e}", game.line))?,
+        None => G::startpos(),
+    };
+    for (word, line) in &game.moves {
+        if let Some(o) = pos.outcome() {
+            return Err(format!(
+                "line {line}: move '{word}' after the game ended ({} {{{}}})",
+                o.result.as_str(),
+                o.reason
+            ));
+        }
+        read_turn(&mut pos, word).map_err(|e| format!("line {line}: move '{word}': {e}"))?;
+    }
+    let tag_result = game.tag("Result");
+    if let (Some(t), Some(m)) = (tag_result, game.result.as_deref()) {
+        if t != m {
+            return Err(format!(
+                "line {}: Result tag '{t}' but the movetext ends with '{m}'",
+                game.line
+            ));
+        }
+    }
+    let result = tag_result
+        .or(game.result.as_deref())
+        .unwrap_or("*")
+        .to_string();
+    if !matches!(result.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") {
+        return Err(format!("line {}: bad result '{result}'", game.line));
+    }
+    if let Some(n) = game.tag("PlyCount") {
+        if n.parse::<usize>().ok() != Some(game.moves.len()) {
+            return Err(format!(
+                "line {}: PlyCount tag {n} but {} turns in the movetext",
+                game.line,
+                game.moves.len()
+            ));
+        }
+    }
+    let termination = game.tag("Termination").unwrap_or("normal");
+    let over = pos.outcome();
+    let ending = match (Termination::from_pgn(termination), over) {
+        (Some(Termination::Normal), Some(o)) if o.result.as_str() == result => o.reason,
+        (Some(Termination::Normal), Some(o)) => {
+            return Err(format!(
+                "line {}: recorded {result}, but the rules end the game {} {{{}}}",
+                game.line,
+                o.result.as_str(),
+                o.reason
+            ))
+        }
+        (Some(Termination::Normal), None) if result == "*" => "unfinished".into(),
+        (Some(Termination::Normal), None) => {
+            return Err(format!(
+                "line {}: recorded {result} by the rules, but the game is not over after {} turns",
+                game.line,
+                game.moves.len()
+            ))
+        }
+        (_, Some(o)) => {
+            return Err(format!(
+            "line {}: termination '{termination}', but the rules already ended the game {} {{{}}}",
+            game.line,
+            o.result.as_str(),
+            o.reason
+        ))
+        }
+        (Some(Termination::Adjudication), None) | (None, None) => termination.to_string(),
+        (Some(_), None) if result == "1/2-1/2" => {
+            return Err(format!(
+                "line {}: a forfeit ('{termination}') recorded as a draw",
+                game.line
+            ))
+        }
+        (Some(_), None) => termination.to_string(),
+    };
+    Ok(PgnGameCheck {
+        turns: game.moves.len(),
+        result,
+        ending,
+    })
+}
+
+/// Checks every game of a PGN file ([`check_pgn_game`]), each in its variant: its `Variant`
+/// tag, else `default_variant`, else chess. Returns one line per game and a closing count.
+///
+/// Errors: PGN that cannot be read, or the lines of all games that fail (with the count).
+pub fn check_pgn_text(text: &str, default_variant: Option<Variant>) -> Result<String, String> {
+    let games = parse_pgn(text).map_err(|e| e.to_string())?;
+    if games.is_empty() {
+        return Err("no games in the file".into());
+    }
+    let mut out = String::new();
+    let mut failed = 0;
+    for (i, game) in games.iter().enumerate() {
+        let variant = match game.tag("Variant") {
+            Some(name) => Variant::from_name(name)
+                .ok_or_else(|| format!("line {}: unknown Variant tag '{name}'", game.line)),
+            None => Ok(default_variant.unwrap_or(Variant::Chess)),
+        };
+        let checked = variant
+            .and_then(|v| crate::with_variant!(v, G => check_pgn_game::<G>(game)).map(|c| (v, c)));
+        match checked {
+            Ok((v, c)) => out.push_str(&format!(
+                "game {} (line {}, {}): {} turns, {} {{{}}}: ok\n",
+                i + 1,
+                game.line,
+                v.name(),
+                c.turns,
+                c.result,
+                c.ending
+            )),
+            Err(e) => {
+                failed += 1;
+                out.push_str(&format!("game {}: FAILED: {e}\n", i + 1));
+            }
+        }
+    }
+    if failed > 0 {
+        return Err(format!(
+            "{failed} of {} games do not replay to their recorded result:\n{out}",
+            games.len()
+        ));
+    }
+    out.push_str(&format!(
+        "{} games replay to their recorded results\n",
+        games.len()
+    ));
+    Ok(out)
 }

@@ -1,6 +1,7 @@
 //! Integration tests of the match runner (`menagerie match`, src/arena): statistics, built-in
-//! players, fault handling with the test doubles of tests/doubles/, and the real engine binary.
-//! No network, no external engine; a few seconds in all.
+//! players, fault handling and start-up checks with the test doubles of tests/doubles/, engine
+//! names, and the real engine binary. Openings, PGN, replay, shards and merging are in
+//! tests/arena_books.rs. No network, no external engine; a few seconds in all.
 
 mod common;
 
@@ -8,13 +9,14 @@ use std::process::Command;
 
 use common::game::{parse, play_plies};
 use common::run_binary;
+use menagerie::arena::engine::StartError;
 use menagerie::arena::referee::{GameRecord, GameSettings, Termination};
-use menagerie::arena::spec::{Builtin, EngineSpec, Limit, Sprt};
+use menagerie::arena::spec::{player_names, Builtin, EngineSpec, Limit, Sprt};
 use menagerie::arena::stats::{elo_from_score, sprt_bounds, Pentanomial};
-use menagerie::arena::{run_match, MatchConfig, MatchReport, PlayedGame};
+use menagerie::arena::{run_match, MatchConfig, MatchError, MatchReport, PlayedGame};
 use menagerie::variants::chess::Chess;
 use menagerie::variants::mystic::Mystic;
-use menagerie::variants::{Game, GameResult};
+use menagerie::variants::Game;
 
 /// The built-in players.
 const GREEDY: EngineSpec = EngineSpec::Builtin(Builtin::Greedy);
@@ -22,6 +24,7 @@ const RANDOM: EngineSpec = EngineSpec::Builtin(Builtin::Random);
 
 fn config(engines: [EngineSpec; 2], games: usize, limit: Limit) -> MatchConfig {
     MatchConfig {
+        names: player_names(&engines),
         engines,
         games,
         limits: [limit; 2],
@@ -29,12 +32,17 @@ fn config(engines: [EngineSpec; 2], games: usize, limit: Limit) -> MatchConfig {
             margin_ms: 300,
             fixed_timeout_ms: 5_000,
             max_turns: 300,
+            draw: None,
+            resign: None,
         },
         concurrency: 2,
         random_plies: 0,
+        openings: None,
         seed: 7,
         sprt: None,
         handshake_timeout_ms: 5_000,
+        recover: false,
+        shard: None,
     }
 }
 
@@ -63,9 +71,46 @@ fn check_legal(report: &MatchReport) {
     for g in &report.games {
         let pos: Chess = replay(&g.record);
         if g.record.termination == Termination::Normal {
-            assert_eq!(pos.outcome().unwrap().result, g.record.result);
+            // Claimable draws (FIDE 9.2, 9.3) are adjudicated as claimed at once.
+            assert_eq!(pos.adjudicated_outcome().unwrap().result, g.record.result);
         }
     }
+}
+
+/// Issue 13, fault 3: orthodox chess no longer ends by itself at a claimable draw, but the
+/// referee ends the game there as it would on a claim (FIDE 9.3).
+#[test]
+fn the_referee_adjudicates_a_claimable_draw() {
+    use menagerie::arena::player::BuiltinPlayer;
+    use menagerie::arena::referee::play_game;
+    use menagerie::arena::rng::Rng;
+    let start = Chess::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 99 80").unwrap();
+    let mut white = BuiltinPlayer::new(Builtin::Random, Rng::new(1));
+    let mut black = BuiltinPlayer::new(Builtin::Random, Rng::new(2));
+    let settings = GameSettings {
+        margin_ms: 300,
+        fixed_timeout_ms: 5_000,
+        max_turns: 300,
+        draw: None,
+        resign: None,
+    };
+    let record = play_game(
+        &start,
+        &[],
+        &mut white,
+        &mut black,
+        [Limit::Nodes(1); 2],
+        &settings,
+    );
+    assert_eq!(record.moves.len(), 1, "{record:?}");
+    assert_eq!(
+        (record.result, record.termination, record.reason.as_str()),
+        (
+            menagerie::variants::GameResult::Draw,
+            Termination::Normal,
+            "fifty-move rule"
+        )
+    );
 }
 
 #[test]
@@ -113,11 +158,17 @@ fn same_seed_same_match() {
     assert_eq!(moves(), moves());
 }
 
-fn fault_match(name: &str) -> MatchReport {
+/// Two games of the double `name` against the random player under `limit`, with `--recover`:
+/// both are lost and the match goes on.
+fn fault_match(name: &str, limit: Limit) -> MatchReport {
     let engines = [double(name), RANDOM];
-    let report = run(&config(engines, 2, Limit::Movetime(50)));
+    let mut cfg = config(engines, 2, limit);
+    cfg.recover = true;
+    cfg.settings.fixed_timeout_ms = 300;
+    let report = run(&cfg);
     assert_eq!(report.games.len(), 2);
     assert_eq!(report.wdl.losses, 2, "{:?}", report.games);
+    assert!(!report.aborted && report.stopped.is_none());
     report
 }
 
@@ -130,8 +181,8 @@ fn assert_all_ended(games: &[PlayedGame], termination: Termination, reason: &str
 }
 
 #[test]
-fn crashing_engine_loses() {
-    let games = fault_match("crash_engine.py").games;
+fn crashing_engine_loses_and_is_restarted_with_recover() {
+    let games = fault_match("crash_engine.py", Limit::Movetime(50)).games;
     assert_all_ended(&games, Termination::Crash, "crashed");
     for g in games {
         // It played its two turns before dying.
@@ -140,16 +191,53 @@ fn crashing_engine_loses() {
 }
 
 #[test]
+fn crash_stops_the_match_without_recover() {
+    let engines = [double("crash_engine.py"), RANDOM];
+    let mut cfg = config(engines, 6, Limit::Movetime(50));
+    cfg.concurrency = 1;
+    let report = run_match::<Chess>(&cfg, &mut |_, _| {}, None).unwrap();
+    assert_eq!(report.games.len(), 1, "{:?}", report.games);
+    assert!(report.aborted);
+    let why = report.stopped.as_deref().unwrap();
+    assert!(
+        why.contains("crashed") && why.contains("--recover"),
+        "{why}"
+    );
+    // Through the CLI: the summary of the games played, then an error and a failure status.
+    let crash = format!(
+        "python3 {}/tests/doubles/crash_engine.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let args = ["match", "--engine", &crash, "--engine", "builtin:random"];
+    let out = run_binary(
+        &[&args[..], &["--games", "4", "--movetime", "50"]].concat(),
+        b"",
+    );
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Games: 1 "));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("error: game 1: white crashed"), "{err}");
+}
+
+#[test]
 fn illegal_move_loses() {
-    let games = fault_match("illegal_engine.py").games;
+    let games = fault_match("illegal_engine.py", Limit::Movetime(50)).games;
     assert_all_ended(&games, Termination::IllegalMove, "illegal move e2e5");
 }
 
 #[test]
 fn silent_engine_loses() {
     let started = std::time::Instant::now();
-    let games = fault_match("hung_engine.py").games;
-    assert_all_ended(&games, Termination::NoAnswer, "no bestmove within 350 ms");
+    // Under a movetime, a missing answer past the margin (300 ms here) is a loss on time.
+    let games = fault_match("hung_engine.py", Limit::Movetime(50)).games;
+    assert_all_ended(
+        &games,
+        Termination::TimeForfeit,
+        "no bestmove within 350 ms",
+    );
+    // Under a node limit it is a stalled engine (the --timeout, 300 ms here).
+    let games = fault_match("hung_engine.py", Limit::Nodes(100)).games;
+    assert_all_ended(&games, Termination::NoAnswer, "no bestmove within 300 ms");
     assert!(started.elapsed().as_secs() < 5);
 }
 
@@ -175,8 +263,9 @@ fn mystic_builtins_and_sprt_stop() {
         Some(Sprt::parse("elo0=-400 elo1=-300 alpha=0.05 beta=0.05 model=logistic").unwrap());
     let report = run_match::<Mystic>(&cfg, &mut |_, _| {}, None).unwrap();
     // Greedy is far above -300 Elo: H1 is accepted long before 200 games.
-    let (llr, _, hi) = report.sprt.unwrap();
-    assert!(llr >= hi, "{llr}");
+    let sprt = report.sprt.unwrap();
+    assert!(sprt.llr >= sprt.upper, "{sprt:?}");
+    assert!(report.stopped.unwrap().starts_with("SPRT") && !report.aborted);
     assert!(report.games.len() < 200);
     for g in &report.games {
         replay::<Mystic>(&g.record);
@@ -221,7 +310,15 @@ fn real_engine_against_random() {
     );
     assert!(out.status.success());
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("Games: 2"), "{stdout}");
+    for line in [
+        "Games: 2",
+        "Draw ratio:",
+        "nElo:",
+        "LOS:",
+        "Pentanomial [0, 0.5, 1, 1.5, 2]:",
+    ] {
+        assert!(stdout.contains(line), "{line}: {stdout}");
+    }
     assert!(
         stdout.contains("LLR:") && stdout.contains("2.944"),
         "{stdout}"
@@ -261,17 +358,214 @@ fn bad_input_is_a_clear_error() {
             ],
             "missing",
         ),
+        (
+            vec![
+                "--engine",
+                "builtin:random",
+                "--nodes",
+                "5",
+                "--draw",
+                "movecount=2",
+            ],
+            "--draw needs score=",
+        ),
+        (
+            vec![
+                "--engine",
+                "builtin:random",
+                "--nodes",
+                "5",
+                "--resign",
+                "score=x",
+            ],
+            "bad --resign setting 'score=x'",
+        ),
+        (
+            vec![
+                "--engine",
+                "builtin:random",
+                "--nodes",
+                "5",
+                "--shard",
+                "3/2",
+            ],
+            "bad shard '3/2'",
+        ),
+        (
+            vec!["--engine", "builtin:random", "--each", "name=x"],
+            "bad --each word 'name=x'",
+        ),
+        (
+            vec![
+                "--engine",
+                "builtin:random",
+                "--nodes",
+                "5",
+                "--openings",
+                "/nonexistent.epd",
+            ],
+            "--openings /nonexistent.epd:",
+        ),
     ] {
         let out = run_binary(&[&base[..], &extra].concat(), b"");
         assert!(!out.status.success(), "{extra:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(needle), "{extra:?}: {err}");
     }
-    // An engine that cannot start loses its games; the match still finishes.
+}
+
+/// Runs `menagerie match` with `engine` against the random player in `variant` and returns
+/// its stderr, checking it failed before any game.
+fn failed_start(engine: &str, variant: &str) -> String {
+    let out = run_binary(
+        &[
+            "match",
+            "--engine",
+            engine,
+            "--engine",
+            "builtin:random",
+            "--games",
+            "2",
+            "--nodes",
+            "10",
+            "--variant",
+            variant,
+        ],
+        b"",
+    );
+    assert!(!out.status.success(), "{engine} in {variant}");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!err.contains("game 1"), "{err}");
+    err
+}
+
+#[test]
+fn start_up_checks_stop_the_match() {
+    // An engine that cannot start.
     let engines = [EngineSpec::parse("/nonexistent/engine").unwrap(), RANDOM];
-    let report = run(&config(engines, 2, Limit::Nodes(1)));
-    assert_eq!(report.wdl.losses, 2);
-    assert_eq!(report.games[0].record.result, GameResult::BlackWins);
+    let err =
+        run_match::<Chess>(&config(engines, 2, Limit::Nodes(1)), &mut |_, _| {}, None).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            MatchError::Start {
+                number: 1,
+                error: StartError::Fault(_),
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let err = failed_start("/nonexistent/engine", "chess");
+    assert!(
+        err.contains("error: engine 1 (engine): could not start engine: /nonexistent/engine"),
+        "{err}"
+    );
+    // An engine without the variant: one that has no UCI_Variant option plays chess only ...
+    let crash = format!(
+        "python3 {}/tests/doubles/crash_engine.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let err = failed_start(&crash, "mystic");
+    assert!(
+        err.contains("does not play variant 'mystic': it has no UCI_Variant option"),
+        "{err}"
+    );
+    // ... and one whose combo lacks it.
+    let chess_only = format!(
+        "python3 {}/tests/doubles/chess_only_engine.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let err = failed_start(&chess_only, "muster");
+    assert!(
+        err.contains("does not play variant 'muster': its UCI_Variant offers chess"),
+        "{err}"
+    );
+    // An option the engine does not have (names compare case-insensitively, as in UCI).
+    let err = failed_start(&format!("{chess_only} option.hash=8 option.Hsh=4"), "chess");
+    assert!(
+        err.contains("it has no option 'Hsh' (its options: UCI_Variant, Hash)"),
+        "{err}"
+    );
+    let bin = env!("CARGO_BIN_EXE_menagerie");
+    let err = failed_start(&format!("{bin} option.Threads=1 option.Hashh=4"), "mitosis");
+    assert!(
+        err.contains("engine 1 (menagerie): it has no option 'Hashh'"),
+        "{err}"
+    );
+    // Given through --each, it stops the match just as well.
+    let out = run_binary(
+        &[
+            "match",
+            "--engine",
+            bin,
+            "--engine",
+            bin,
+            "--games",
+            "2",
+            "--each",
+            "option.Bogus=1 nodes=10",
+        ],
+        b"",
+    );
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("engine 1 (menagerie-1): it has no option 'Bogus'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn engine_names_are_not_passed_to_the_engine() {
+    let bin = env!("CARGO_BIN_EXE_menagerie");
+    let dir = std::env::temp_dir().join(format!("menagerie-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("names.pgn");
+    let (a, b) = (format!("{bin} name=alpha"), format!("{bin} name=beta"));
+    let out = run_binary(
+        &[
+            "match",
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--games",
+            "2",
+            "--each",
+            "nodes=300 option.Hash=4",
+            "--variant",
+            "mystic",
+            "--max-turns",
+            "20",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("Match: alpha vs beta\n"), "{stdout}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(
+        text.contains("[White \"alpha\"]\n[Black \"beta\"]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[White \"beta\"]\n[Black \"alpha\"]"),
+        "{text}"
+    );
+    // Self-play without names: the two sides are told apart.
+    let engines = [
+        EngineSpec::parse(bin).unwrap(),
+        EngineSpec::parse(bin).unwrap(),
+    ];
+    assert_eq!(player_names(&engines), ["menagerie-1", "menagerie-2"]);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Live children of process `pid` (from `/proc/<child>/stat`: the state and parent fields

@@ -318,17 +318,38 @@ fn checkmate_and_stalemate() {
 }
 
 #[test]
-fn fifty_move_rule() {
+fn fifty_move_rule_is_claimed_and_the_75_move_rule_ends_the_game() {
+    // FIDE 9.3: after 50 moves of each player without a pawn move or a capture the draw can be
+    // claimed; the game goes on (issue 13, fault 3: it used to end here).
     let p = pos("4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
-    assert!(p.outcome().is_none());
+    assert!(p.outcome().is_none() && p.claimable_draw().is_none());
     let mut p2 = p.clone();
     play(&mut p2, "a1a2");
-    let o = p2.outcome().unwrap();
+    assert_eq!(
+        p2.outcome(),
+        None,
+        "the 50-move rule only lets a player claim"
+    );
+    assert_eq!(p2.claimable_draw(), Some("fifty-move rule"));
+    let o = p2.adjudicated_outcome().unwrap();
     assert_eq!(
         (o.result, o.reason.as_str()),
         (GameResult::Draw, "fifty-move rule")
     );
-    assert!(p2.is_draw(1));
+    assert!(p2.is_draw(1), "the search still scores it a draw");
+    // FIDE 9.6.2: 75 moves of each player end the game by themselves.
+    let mut p75 = pos("4k3/8/8/8/8/8/8/R3K3 w - - 149 120");
+    assert!(p75.outcome().is_none());
+    play(&mut p75, "a1a2");
+    let o = p75.outcome().unwrap();
+    assert_eq!(
+        (o.result, o.reason.as_str()),
+        (GameResult::Draw, "seventy-five-move rule")
+    );
+    // ... unless the last move mated (FIDE 9.6.2).
+    let mut mate = pos("k7/8/1K6/8/8/8/8/7R w - - 149 120");
+    play(&mut mate, "h1h8");
+    assert_eq!(mate.outcome().unwrap().reason, "checkmate");
     // A pawn move resets the clock.
     let mut p3 = pos("4k3/8/8/8/8/8/P7/4K3 w - - 99 80");
     play(&mut p3, "a2a3");
@@ -341,18 +362,33 @@ fn fifty_move_rule() {
 }
 
 #[test]
-fn threefold_repetition() {
+fn threefold_repetition_is_claimed_and_fivefold_ends_the_game() {
+    // FIDE 9.2: the third occurrence lets a player claim; the game goes on (issue 13, fault 3).
     let mut p = Chess::startpos();
     play(&mut p, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
     assert!(
-        p.outcome().is_none(),
+        p.claimable_draw().is_none(),
         "the start position has occurred twice only"
     );
+    play(&mut p, "f6g8");
+    assert_eq!(
+        p.outcome(),
+        None,
+        "threefold repetition only lets a player claim"
+    );
+    assert_eq!(p.claimable_draw(), Some("threefold repetition"));
+    assert_eq!(
+        p.adjudicated_outcome().map(|o| (o.result, o.reason)),
+        Some((GameResult::Draw, "threefold repetition".to_string()))
+    );
+    // FIDE 9.6.1: the fifth occurrence ends the game by itself.
+    play(&mut p, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
+    assert_eq!(p.outcome(), None, "four occurrences");
     play(&mut p, "f6g8");
     let o = p.outcome().unwrap();
     assert_eq!(
         (o.result, o.reason.as_str()),
-        (GameResult::Draw, "threefold repetition")
+        (GameResult::Draw, "fivefold repetition")
     );
     // Inside the search, a single repetition after the root is a draw.
     let mut q = Chess::startpos();

@@ -389,25 +389,33 @@ fn the_arena_gives_each_pair_its_own_seeded_setup() {
     // rules 3; issue 12 "Setups": each pair of games starts from a fresh seeded setup with
     // colours reversed, found through Game::random_setup (the arena names no variant).
     use menagerie::arena::referee::GameSettings;
+    use menagerie::arena::spec::player_names;
     use menagerie::arena::spec::{Builtin, EngineSpec, Limit};
     use menagerie::arena::{run_match, MatchConfig};
+    let engines = [
+        EngineSpec::Builtin(Builtin::Greedy),
+        EngineSpec::Builtin(Builtin::Random),
+    ];
     let cfg = MatchConfig {
-        engines: [
-            EngineSpec::Builtin(Builtin::Greedy),
-            EngineSpec::Builtin(Builtin::Random),
-        ],
+        names: player_names(&engines),
+        engines,
         games: 6,
         limits: [Limit::Nodes(1); 2],
         settings: GameSettings {
             margin_ms: 300,
             fixed_timeout_ms: 5_000,
             max_turns: 40,
+            draw: None,
+            resign: None,
         },
         concurrency: 1,
         random_plies: 0,
+        openings: None,
         seed: 12,
         sprt: None,
         handshake_timeout_ms: 5_000,
+        recover: false,
+        shard: None,
     };
     let starts = |cfg: &MatchConfig| -> Vec<(usize, bool, String)> {
         let report = run_match::<Mutatis>(cfg, &mut |_, _| {}, None).unwrap();

@@ -97,6 +97,24 @@ fn divide_matches_perft_and_threads_agree() {
     );
 }
 
+/// Chess960 (issue 13): the wiki's Chess960 positions, start positions in Shredder-FEN and
+/// X-FEN and castling corner cases, every figure confirmed with python-chess, up to a million
+/// nodes per position (all depths in the release-only test below).
+#[test]
+fn chess960_suite_to_a_million() {
+    run_suite::<Chess>("chess960.perft", Unit::Turn, Some(1_000_000));
+}
+
+/// Every listed Chess960 depth (release builds only).
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "release-only: run with cargo test --release"
+)]
+fn chess960_suite_full_depth() {
+    run_suite::<Chess>("chess960.perft", Unit::Turn, None);
+}
+
 /// Mystic Chess from the start (rules/mystic.md 7): every listed depth (726168 at depth 4).
 #[test]
 fn mystic_suite() {

@@ -46,6 +46,9 @@ fn uci_handshake_lists_the_options() {
         "option name Move Overhead type spin default 10 min 0 max 5000",
         "option name Ponder type check default false",
         "option name UCI_Chess960 type check default false",
+        "option name Clear Hash type button",
+        "option name Debug Log File type string default <empty>",
+        "option name UCI_AnalyseMode type check default false",
     ] {
         assert!(
             out.iter().any(|l| l.starts_with(expected)),
@@ -172,12 +175,14 @@ fn bad_input_gets_one_error_line_and_changes_nothing() {
         "setoption name UCI_Variant value nosuch",
         "setoption name Ponder value maybe",
         "setoption",
-        "go depth x",
-        "go nodes -5",
-        "go wtime",
         "go perft 0",
         "go perft abc",
-        "go sideways",
+        "go perft 3 sideways",
+        "debug maybe",
+        "debug",
+        "help me",
+        "setoption name Clear Hash value now",
+        "setoption name UCI_AnalyseMode value perhaps",
         "isready now",
         "uci please",
         "\u{1b}[2J",
@@ -255,6 +260,7 @@ fn random_garbage(count: usize, seed: u64) -> Vec<String> {
         "d",
         "moves",
         "eval",
+        "help",
     ];
     let mut state = seed;
     let mut next = move || {

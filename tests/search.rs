@@ -225,6 +225,96 @@ fn reports_each_iteration() {
     assert_eq!(r.depth, 5);
 }
 
+/// The `nodes` and `time` of each `info` line are those of the moment the search made it (issue
+/// 13 fault 6): a reporter that is slow to print (a busy machine, a blocked pipe) gets the
+/// same node counts as a fast one, not the totals of the moment it prints.
+#[test]
+fn info_figures_are_those_of_the_iteration() {
+    let _serial = serial();
+    let pos = Chess::startpos();
+    let run = |delay: Duration| {
+        let tt = Tt::new(16);
+        let mut figures = Vec::new();
+        let r = search(
+            &pos,
+            &depth(6),
+            &SearchOptions::default(),
+            &tt,
+            &SearchControl::default(),
+            &mut |i| {
+                if figures.is_empty() {
+                    // The first line is held up: the other iterations finish meanwhile.
+                    std::thread::sleep(delay);
+                }
+                figures.push((i.depth, i.nodes, i.time_ms));
+            },
+        );
+        (figures, r.nodes)
+    };
+    let (fast, total) = run(Duration::ZERO);
+    let (slow, _) = run(Duration::from_millis(300));
+    let nodes = |f: &[(u32, u64, u64)]| f.iter().map(|x| (x.0, x.1)).collect::<Vec<_>>();
+    assert_eq!(nodes(&fast), nodes(&slow));
+    assert!(
+        fast.windows(2).all(|w| w[0].1 < w[1].1),
+        "nodes grow: {fast:?}"
+    );
+    assert!(fast.last().unwrap().1 <= total);
+    // The held-up line's time is its own, not the 300 ms of waiting (a generous bound).
+    assert!(slow.iter().all(|f| f.2 < 250), "{slow:?}");
+}
+
+/// `searchmoves` (issue 13 fault 5): only the allowed root plies are searched, whatever the
+/// best move would be; lines whose first ply is not legal are dropped.
+#[test]
+fn search_among_keeps_to_the_allowed_moves() {
+    use menagerie::search::search_among;
+    let _serial = serial();
+    let pos = Chess::startpos();
+    let ply = |t: &str| pos.parse_move(t).unwrap();
+    let tt = Tt::new(16);
+    for allowed in [vec!["a2a3"], vec!["h2h4", "b1a3"]] {
+        let lines: Vec<Vec<_>> = allowed.iter().map(|t| vec![ply(t)]).collect();
+        let mut firsts = Vec::new();
+        let r = search_among(
+            &pos,
+            &depth(5),
+            &SearchOptions::default(),
+            &lines,
+            &tt,
+            &SearchControl::default(),
+            &mut |i| firsts.push(i.pv[0]),
+        );
+        let best = r.best.expect("a move");
+        assert!(
+            allowed.contains(&pos.move_token(best).as_str()),
+            "{allowed:?}"
+        );
+        assert!(firsts.iter().all(|m| lines.iter().any(|l| l[0] == *m)));
+    }
+    // An unrestricted search afterwards (same TT) is not held back by the restricted entries.
+    let free = search(
+        &pos,
+        &depth(5),
+        &SearchOptions::default(),
+        &Tt::new(16),
+        &SearchControl::default(),
+        &mut |_| {},
+    );
+    let again = search(
+        &pos,
+        &depth(5),
+        &SearchOptions::default(),
+        &tt,
+        &SearchControl::default(),
+        &mut |_| {},
+    );
+    assert_eq!(
+        pos.move_token(free.best.unwrap()),
+        pos.move_token(again.best.unwrap())
+    );
+}
+
 /// Measurement, not a check: `cargo test --release --test search -- --ignored --nocapture`.
 #[test]
 #[ignore]
@@ -304,6 +394,8 @@ mod portions {
     }
 
     impl Game for TwoPortionNim {
+        const PIECES: &'static [menagerie::variants::PieceInfo] = &[];
+
         type Move = Ply;
         type EvalParams = menagerie::core::tunables::NoParams;
         const INFO: VariantInfo = VariantInfo {
@@ -611,7 +703,7 @@ fn measure_pruning_match() {
             let start_side = pos.side_to_move();
             let mut result = GameResult::Draw;
             for ply in 0..200 {
-                if let Some(o) = pos.outcome() {
+                if let Some(o) = pos.adjudicated_outcome() {
                     result = o.result;
                     break;
                 }
@@ -743,7 +835,7 @@ fn measure_clock_game() {
     let mut lowest = base as i64;
     let mut longest = 0u64;
     for _ in 0..300 {
-        if pos.outcome().is_some() {
+        if pos.adjudicated_outcome().is_some() {
             break;
         }
         let limits = Limits {
@@ -798,6 +890,8 @@ mod material {
     }
 
     impl Game for Mat {
+        const PIECES: &'static [menagerie::variants::PieceInfo] = Chess::PIECES;
+
         type Move = Move;
         type EvalParams = menagerie::core::tunables::NoParams;
         const INFO: VariantInfo = Chess::INFO;

@@ -30,6 +30,67 @@ pub enum EngineFault {
     },
 }
 
+/// The variant an engine plays when it has no `UCI_Variant` option (protocol.md 1: the
+/// default variant of UCI).
+pub const DEFAULT_VARIANT: &str = "chess";
+
+/// Why an engine cannot play the match: found at start-up, these stop the match instead of
+/// losing games.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum StartError {
+    /// It could not be started, crashed or did not answer the handshake.
+    #[error(transparent)]
+    Fault(#[from] EngineFault),
+    /// The variant is not in its `UCI_Variant` combo.
+    #[error("it does not play variant '{variant}': {offered}")]
+    MissingVariant {
+        /// The match's variant.
+        variant: String,
+        /// What the engine offers, in words.
+        offered: String,
+    },
+    /// An `option.<Name>` it did not declare.
+    #[error("it has no option '{name}' (its options: {known})")]
+    UnknownOption {
+        /// The option asked for.
+        name: String,
+        /// The options it declared, comma separated.
+        known: String,
+    },
+}
+
+/// One `option name <Name> type <type> ... [var <v>]...` line of an engine's `uci` answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOption {
+    /// The name (may hold spaces).
+    pub name: String,
+    /// The `var` values of a combo option, in order (empty for other types).
+    pub vars: Vec<String>,
+}
+
+impl EngineOption {
+    /// Reads an `option` line; `None` for any other line or one without `name ... type`.
+    pub fn parse(line: &str) -> Option<EngineOption> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.first() != Some(&"option") || words.get(1) != Some(&"name") {
+            return None;
+        }
+        let type_at = words.iter().position(|w| *w == "type")?;
+        if type_at <= 2 {
+            return None;
+        }
+        let vars = words[type_at..]
+            .windows(2)
+            .filter(|w| w[0] == "var")
+            .map(|w| w[1].to_string())
+            .collect();
+        Some(EngineOption {
+            name: words[2..type_at].join(" "),
+            vars,
+        })
+    }
+}
+
 /// A running child engine.
 pub struct ChildEngine {
     child: Child,
@@ -95,6 +156,19 @@ impl ChildEngine {
         expected: &'static str,
         timeout_ms: u64,
     ) -> Result<String, EngineFault> {
+        self.wait_for_with(expected, timeout_ms, &mut |_| {})
+    }
+
+    /// Reads lines until one whose first word is `expected` and returns it, handing every
+    /// line before it to `seen`. `timeout_ms` is the deadline in milliseconds from now.
+    ///
+    /// Errors: as [`ChildEngine::wait_for`].
+    pub fn wait_for_with(
+        &mut self,
+        expected: &'static str,
+        timeout_ms: u64,
+        seen: &mut dyn FnMut(&str),
+    ) -> Result<String, EngineFault> {
         let deadline = Instant::now() + Duration::from_millis(timeout_ms);
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -103,6 +177,7 @@ impl ChildEngine {
                     if line.split_whitespace().next() == Some(expected) {
                         return Ok(line);
                     }
+                    seen(&line);
                 }
                 Err(RecvTimeoutError::Disconnected) => return Err(EngineFault::Crashed),
                 Err(RecvTimeoutError::Timeout) => {
@@ -115,23 +190,62 @@ impl ChildEngine {
         }
     }
 
-    /// The protocol handshake: `uci`/`uciok`, `setoption name UCI_Variant value <variant>`, the
-    /// given options, then `isready`/`readyok`, each answer awaited up to `timeout_ms`.
+    /// The protocol handshake with the start-up checks: `uci`, collecting the `option` lines
+    /// until `uciok`; the variant must be in the engine's `UCI_Variant` combo (an engine
+    /// without that option plays only [`DEFAULT_VARIANT`]) and is selected with `setoption`
+    /// when the engine has the option; every one of `options` must be an option the engine
+    /// declared (names compare case-insensitively, as UCI says) and is sent as `setoption`;
+    /// then `isready`/`readyok`. Each answer is awaited up to `timeout_ms` milliseconds.
     ///
-    /// Errors: as [`ChildEngine::send`] and [`ChildEngine::wait_for`].
+    /// Errors: [`StartError`].
     pub fn handshake(
         &mut self,
         variant: &str,
         options: &[(String, String)],
         timeout_ms: u64,
-    ) -> Result<(), EngineFault> {
+    ) -> Result<(), StartError> {
         self.send("uci")?;
-        self.wait_for("uciok", timeout_ms)?;
-        self.send(&format!("setoption name UCI_Variant value {variant}"))?;
+        let mut declared: Vec<EngineOption> = Vec::new();
+        self.wait_for_with("uciok", timeout_ms, &mut |line| {
+            declared.extend(EngineOption::parse(line));
+        })?;
+        let find = |name: &str| declared.iter().find(|o| o.name.eq_ignore_ascii_case(name));
+        match find("UCI_Variant") {
+            Some(o) => {
+                if !o.vars.iter().any(|v| v.eq_ignore_ascii_case(variant)) {
+                    return Err(StartError::MissingVariant {
+                        variant: variant.to_string(),
+                        offered: format!("its UCI_Variant offers {}", o.vars.join(", ")),
+                    });
+                }
+                self.send(&format!("setoption name UCI_Variant value {variant}"))?;
+            }
+            None if variant != DEFAULT_VARIANT => {
+                return Err(StartError::MissingVariant {
+                    variant: variant.to_string(),
+                    offered: format!(
+                        "it has no UCI_Variant option, so it plays {DEFAULT_VARIANT} only"
+                    ),
+                })
+            }
+            None => {}
+        }
         for (name, value) in options {
+            if find(name).is_none() {
+                let known: Vec<&str> = declared.iter().map(|o| o.name.as_str()).collect();
+                return Err(StartError::UnknownOption {
+                    name: name.clone(),
+                    known: if known.is_empty() {
+                        "none".into()
+                    } else {
+                        known.join(", ")
+                    },
+                });
+            }
             self.send(&format!("setoption name {name} value {value}"))?;
         }
-        self.ready(timeout_ms)
+        self.ready(timeout_ms)?;
+        Ok(())
     }
 
     /// `isready`, then waits for `readyok` up to `timeout_ms`.
@@ -214,6 +328,20 @@ mod tests {
         }));
         assert!(caught.is_err());
         assert!(!alive(pid));
+    }
+
+    #[test]
+    fn option_lines() {
+        let o = EngineOption::parse(
+            "option name UCI_Variant type combo default chess var chess var mystic",
+        )
+        .unwrap();
+        assert_eq!(o.name, "UCI_Variant");
+        assert_eq!(o.vars, ["chess", "mystic"]);
+        let o = EngineOption::parse("option name Move Overhead type spin default 10").unwrap();
+        assert_eq!(o.name, "Move Overhead");
+        assert!(EngineOption::parse("option name type spin").is_none());
+        assert!(EngineOption::parse("id name x").is_none());
     }
 
     #[test]

@@ -1,21 +1,33 @@
 //! Engine-vs-engine matches (`menagerie match`): child engines or built-in players play games
 //! in pairs (same opening, colours reversed), refereed with the variant's own rules; the
-//! result is summarised as W/D/L, Elo with a 95% interval from pentanomial pair statistics and,
-//! optionally, an SPRT log-likelihood ratio.
+//! result is summarised as W/D/L, Elo and normalised Elo with 95% intervals from pentanomial
+//! pair statistics, LOS and, optionally, an SPRT log-likelihood ratio.
 //!
 //! Generic over [`Game`]: the CLI picks the variant type once with `with_variant!`.
-//! Each worker thread keeps its engine processes between games (`ucinewgame`), and restarts
-//! them after a game that ended in a fault (a crashed or late engine never spoils the next one).
+//! Before the first game each engine is started once and checked (it starts, plays the
+//! variant, has every option asked for): a failure stops the match with an error. Each worker
+//! thread keeps its engine processes between games (`ucinewgame`), and restarts them after a
+//! game that ended in a fault (a crashed or late engine never spoils the next one); a crash
+//! stops the match unless [`MatchConfig::recover`] is set.
 //!
-//! Each engine may have its own search limit (`depth=`, `nodes=`, `movetime=`, `tc=` in its
-//! spec), so self-play at two depths is one match. PGN movetext uses [`Game::pgn_move`] (SAN for
-//! orthodox chess). Known gaps: engine command lines are split on whitespace (no shell quoting)
-//! and option names cannot contain spaces.
+//! Openings come from a book ([`openings`]) or from random turns; pair `p` always gets the
+//! same opening and seeds, so `--shard K/N` ([`spec::Shard`]) splits a match into disjoint
+//! deterministic slices whose [`results`] merge into the whole. Each engine may have its own
+//! search limit (`depth=`, `nodes=`, `movetime=`, `tc=` in its spec), so self-play at two
+//! depths is one match. PGN movetext uses [`Game::pgn_move`] (SAN for orthodox chess), with a
+//! `{score/depth time}` comment per turn. Known gaps: engine command lines are split on
+//! whitespace (no shell quoting) and option names cannot contain spaces.
 
+pub mod adjudicate;
+pub mod book;
 pub mod engine;
+pub mod openings;
 pub mod pgn;
+pub mod pgnread;
 pub mod player;
 pub mod referee;
+pub mod report;
+pub mod results;
 pub mod rng;
 pub mod spec;
 pub mod stats;
@@ -24,148 +36,80 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use crate::core::MoveBuffer;
-use crate::variants::PlyList;
-use crate::variants::{Game, GameResult};
+use thiserror::Error;
 
-use engine::EngineFault;
-use player::{BuiltinPlayer, EnginePlayer, Player};
+use crate::core::MoveBuffer;
+use crate::variants::Game;
+use crate::variants::PlyList;
+
+use engine::{EngineFault, StartError};
+use openings::Openings;
+use player::{Answer, BuiltinPlayer, EnginePlayer, Player};
 use referee::{GameRecord, GameSettings, Termination};
+pub use report::{MatchReport, PlayedGame, SprtState};
 use rng::Rng;
-use spec::{EngineSpec, Limit, Sprt};
-use stats::{Pentanomial, Trinomial};
+use spec::{EngineSpec, Limit, Shard, Sprt};
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
     /// The two players; results are reported from the first one's point of view.
     pub engines: [EngineSpec; 2],
-    /// Number of games (played in pairs; an odd count leaves the last pair with one game).
+    /// Their names in the PGN, the summary and the result file (distinct:
+    /// [`spec::player_names`]).
+    pub names: [String; 2],
+    /// Number of games of the whole match (played in pairs; an odd count leaves the last pair
+    /// with one game). A shard plays its slice of them.
     pub games: usize,
     /// Each engine's search limit per turn, in engine order (built-in players ignore theirs).
     pub limits: [Limit; 2],
-    /// The referee's settings (margins, length limit).
+    /// The referee's settings (margins, length limit, adjudication).
     pub settings: GameSettings,
     /// Games played at once (threads), at least 1.
     pub concurrency: usize,
-    /// Random legal turns played from the start position to make each pair's opening.
+    /// Random legal turns played from the start position to make each pair's opening (when
+    /// there is no book).
     pub random_plies: usize,
+    /// The opening book, if any: pair `p` plays the `p`-th opening of its schedule.
+    pub openings: Option<Openings>,
     /// Seed of the openings and of the built-in players.
     pub seed: u64,
-    /// SPRT settings: the match stops once the LLR crosses a bound.
+    /// SPRT settings: the match stops once the LLR crosses a bound (not in a shard: there the
+    /// merged result decides).
     pub sprt: Option<Sprt>,
     /// How long to wait for `uciok`/`readyok` at start-up, in milliseconds.
     pub handshake_timeout_ms: u64,
+    /// Restart an engine that crashed or stalled and go on (its game is lost); without it
+    /// such a fault stops the match.
+    pub recover: bool,
+    /// Play only this slice of the match.
+    pub shard: Option<Shard>,
 }
 
-/// One finished game of a match.
-#[derive(Clone, Debug)]
-pub struct PlayedGame {
-    /// Game number, from 0 (games `2k` and `2k+1` form pair `k`).
-    pub index: usize,
-    /// Whether the first engine had White.
-    pub first_is_white: bool,
-    /// The game itself.
-    pub record: GameRecord,
-}
-
-impl PlayedGame {
-    /// Points (0, 0.5 or 1) the first engine scored.
-    pub fn first_points(&self) -> f64 {
-        match (self.record.result, self.first_is_white) {
-            (GameResult::Draw, _) => 0.5,
-            (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => 1.0,
-            _ => 0.0,
-        }
-    }
-}
-
-/// The outcome of a match.
-#[derive(Clone, Debug, Default)]
-pub struct MatchReport {
-    /// The games, in game order.
-    pub games: Vec<PlayedGame>,
-    /// Wins, draws and losses of the first engine.
-    pub wdl: Trinomial,
-    /// Pair statistics (complete pairs only) from the first engine's point of view.
-    pub pairs: Pentanomial,
-    /// `(llr, lower bound, upper bound)` when an SPRT was run.
-    pub sprt: Option<(f64, f64, f64)>,
-}
-
-impl MatchReport {
-    fn sprt_state(&self, sprt: &Sprt) -> (f64, f64, f64) {
-        let (lo, hi) = stats::sprt_bounds(sprt.alpha, sprt.beta);
-        (self.pairs.llr(sprt.elo0, sprt.elo1, sprt.model), lo, hi)
-    }
-
-    /// A one-line state of the match after `played` of `total` games, for the live progress
-    /// line: games, W-D-L, Elo with its 95% interval and, with an SPRT, the LLR and its bounds.
-    pub fn status_line(&self, played: usize, total: usize, sprt: Option<&Sprt>) -> String {
-        let w = &self.wdl;
-        let mut s = format!(
-            "Games {played}/{total}  W-D-L {}-{}-{}",
-            w.wins, w.draws, w.losses
-        );
-        if let Some(score) = w.score() {
-            s.push_str(&format!("  Score {:.1}%", score * 100.0));
-        }
-        match self.pairs.elo_interval() {
-            Some((lo, e, hi)) => s.push_str(&format!(
-                "  Elo {:+.1} [{:+.1}, {:+.1}]",
-                e + 0.0,
-                lo + 0.0,
-                hi + 0.0
-            )),
-            None => s.push_str("  Elo n/a"),
-        }
-        if let Some(sprt) = sprt {
-            let (llr, lo, hi) = self.sprt_state(sprt);
-            s.push_str(&format!("  LLR {llr:.2} [{lo:.2}, {hi:.2}]"));
-        }
-        s
-    }
-
-    /// The final summary printed on stdout.
-    pub fn summary(&self, names: [&str; 2]) -> String {
-        let mut s = String::new();
-        let w = &self.wdl;
-        s.push_str(&format!("Match: {} vs {}\n", names[0], names[1]));
-        s.push_str(&format!(
-            "Games: {}  W: {}  D: {}  L: {}  (from {}'s view)\n",
-            w.games(),
-            w.wins,
-            w.draws,
-            w.losses,
-            names[0]
-        ));
-        if let Some(score) = w.score() {
-            s.push_str(&format!("Score: {:.1}%\n", score * 100.0));
-        }
-        match self.pairs.elo_interval() {
-            Some((lo, e, hi)) => {
-                // `+ 0.0` turns a negative zero into zero.
-                let (lo, e, hi) = (lo + 0.0, e + 0.0, hi + 0.0);
-                s.push_str(&format!(
-                    "Elo: {e:+.1} [{lo:+.1}, {hi:+.1}] (95%, {} pairs {:?})\n",
-                    self.pairs.pairs(),
-                    self.pairs.0
-                ))
-            }
-            None => s.push_str("Elo: n/a (no complete pair)\n"),
-        }
-        if let Some((llr, lo, hi)) = self.sprt {
-            let verdict = if llr >= hi {
-                "H1 accepted"
-            } else if llr <= lo {
-                "H0 accepted"
-            } else {
-                "inconclusive"
-            };
-            s.push_str(&format!("LLR: {llr:.3} [{lo:.3}, {hi:.3}] {verdict}\n"));
-        }
-        s
-    }
+/// Why a match could not be played.
+#[derive(Debug, Error)]
+pub enum MatchError {
+    /// An engine failed its start-up checks.
+    #[error("engine {number} ({name}): {error}")]
+    Start {
+        /// 1 or 2, in `--engine` order.
+        number: usize,
+        /// Its name.
+        name: String,
+        /// What went wrong.
+        error: StartError,
+    },
+    /// An opening that does not fit the variant played.
+    #[error("opening {origin}: {reason}")]
+    Opening {
+        /// Where it comes from.
+        origin: String,
+        /// Why it does not fit.
+        reason: String,
+    },
+    /// Writing the PGN failed.
+    #[error("writing the PGN: {0}")]
+    Io(#[from] std::io::Error),
 }
 
 /// A position after `plies` random legal turns from the start (a different walk is tried when
@@ -208,7 +152,7 @@ enum Seat<'a> {
 }
 
 impl<G: Game> Player<G> for Seat<'_> {
-    fn play(&mut self, req: &player::TurnRequest<'_, G>) -> Result<String, EngineFault> {
+    fn play(&mut self, req: &player::TurnRequest<'_, G>) -> Result<Answer, EngineFault> {
         match self {
             Seat::Builtin(p) => p.play(req),
             Seat::Engine(e) => e.play(req),
@@ -223,7 +167,7 @@ fn take_seat<'a, G: Game>(
     slot: &'a mut Option<EnginePlayer>,
     rng: Rng,
     cfg: &MatchConfig,
-) -> Result<Seat<'a>, EngineFault> {
+) -> Result<Seat<'a>, StartError> {
     if let EngineSpec::Builtin(kind) = spec {
         return Ok(Seat::Builtin(BuiltinPlayer::new(*kind, rng)));
     }
@@ -238,26 +182,30 @@ fn take_seat<'a, G: Game>(
     Ok(Seat::Engine(slot.insert(engine)))
 }
 
-/// Plays game `index` of the match from `start`; `slots` holds the worker's running engines
-/// by engine number (dropped, so restarted, after a game that ended in a fault).
+/// Plays game `index` of the match from `start` and the `book` turns; `slots` holds the
+/// worker's running engines by engine number (dropped, so restarted, after a game that ended
+/// in a fault).
 fn play_one<G: Game>(
     cfg: &MatchConfig,
     index: usize,
     start: &G,
+    book: &[String],
     slots: &mut [Option<EnginePlayer>; 2],
 ) -> PlayedGame {
     let first_is_white = index.is_multiple_of(2);
     let (w, b) = if first_is_white { (0, 1) } else { (1, 0) };
-    let forfeit = |side: &str, fault: EngineFault, result| GameRecord {
+    let forfeit = |side: &str, error: StartError, result| GameRecord {
         start_fen: start.fen(),
         moves: Vec::new(),
         notation: Vec::new(),
+        infos: Vec::new(),
+        book_turns: 0,
         result,
-        termination: match fault {
-            EngineFault::NoAnswer { .. } => Termination::NoAnswer,
+        termination: match error {
+            StartError::Fault(EngineFault::NoAnswer { .. }) => Termination::NoAnswer,
             _ => Termination::Crash,
         },
-        reason: format!("{side} failed to start: {fault}"),
+        reason: format!("{side} failed to start: {error}"),
     };
     let seed = |who: u64| Rng::derived(cfg.seed, 1 + (index as u64) * 2 + who);
     let [slot0, slot1] = slots;
@@ -267,12 +215,12 @@ fn play_one<G: Game>(
         (slot1, slot0)
     };
     let record = match take_seat::<G>(&cfg.engines[w], white_slot, seed(0), cfg) {
-        Err(f) => forfeit("white", f, GameResult::BlackWins),
+        Err(f) => forfeit("white", f, crate::variants::GameResult::BlackWins),
         Ok(mut white) => match take_seat::<G>(&cfg.engines[b], black_slot, seed(1), cfg) {
-            Err(f) => forfeit("black", f, GameResult::WhiteWins),
+            Err(f) => forfeit("black", f, crate::variants::GameResult::WhiteWins),
             Ok(mut black) => {
                 let limits = [cfg.limits[w], cfg.limits[b]];
-                referee::play_game(start, &mut white, &mut black, limits, &cfg.settings)
+                referee::play_game(start, book, &mut white, &mut black, limits, &cfg.settings)
             }
         },
     };
@@ -290,42 +238,117 @@ fn play_one<G: Game>(
     }
 }
 
-/// Runs the match for variant `G`: `progress` receives, for each finished game, a line
+/// Starts each engine of `cfg` once and runs its start-up checks for variant `variant`
+/// ([`engine::ChildEngine::handshake`]), then quits it.
+///
+/// Errors: [`MatchError::Start`] for the first engine that fails.
+pub fn check_engines(cfg: &MatchConfig, variant: &str) -> Result<(), MatchError> {
+    for (i, spec) in cfg.engines.iter().enumerate() {
+        if let EngineSpec::Builtin(_) = spec {
+            continue;
+        }
+        match EnginePlayer::start(spec, variant, cfg.handshake_timeout_ms) {
+            Ok(engine) => engine.quit(),
+            Err(error) => {
+                return Err(MatchError::Start {
+                    number: i + 1,
+                    name: cfg.names[i].clone(),
+                    error,
+                })
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The start position and book turns of pair `pair`: its opening of the book (`schedule` is
+/// [`Openings::schedule`]), or random turns from the start drawn from the pair's own seed.
+fn pair_opening<G: Game>(cfg: &MatchConfig, schedule: &[usize], pair: usize) -> (G, Vec<String>) {
+    if let Some(book) = &cfg.openings {
+        let o = &book.list[schedule[pair % schedule.len()]];
+        if let Ok(pos) = G::from_fen(&o.fen) {
+            return (pos, o.moves.clone());
+        }
+    }
+    let mut rng = Rng::derived(cfg.seed, u64::MAX - pair as u64);
+    (random_opening(&mut rng, cfg.random_plies), Vec::new())
+}
+
+/// Whether a game's fault means an engine is broken (it crashed, stalled, or could not be
+/// restarted), which stops a match without `--recover`.
+fn is_breakdown(record: &GameRecord) -> bool {
+    matches!(
+        record.termination,
+        Termination::Crash | Termination::NoAnswer
+    )
+}
+
+/// Runs the match (or its shard) for variant `G`: first the start-up checks of both engines
+/// ([`check_engines`]), then the games. `progress` receives, for each finished game, a line
 /// describing it and the match's [`MatchReport::status_line`] after it (for stderr: the CLI
 /// keeps the status as a live line on a terminal); `pgn` (when given) receives each game's PGN
 /// as it finishes.
 ///
-/// Errors: an I/O error writing the PGN.
+/// Errors: [`MatchError`]: an engine failing its checks, an opening of another variant, an
+/// I/O error writing the PGN. A crash during the match is not an error: the report says why
+/// the match stopped ([`MatchReport::stopped`]).
 pub fn run_match<G: Game>(
     cfg: &MatchConfig,
     progress: &mut dyn FnMut(&str, &str),
     mut pgn: Option<&mut dyn Write>,
-) -> std::io::Result<MatchReport> {
-    let pairs = cfg.games.div_ceil(2);
+) -> Result<MatchReport, MatchError> {
+    if let Some(book) = &cfg.openings {
+        for o in &book.list {
+            G::from_fen(&o.fen).map_err(|e| MatchError::Opening {
+                origin: o.origin.clone(),
+                reason: format!("{e} (for {})", G::INFO.name),
+            })?;
+        }
+    }
+    check_engines(cfg, G::INFO.name)?;
+    let schedule = cfg
+        .openings
+        .as_ref()
+        .map(|b| b.schedule(cfg.seed))
+        .unwrap_or_default();
+    let all_pairs = cfg.games.div_ceil(2);
+    let pair_ids: Vec<usize> = (0..all_pairs)
+        .filter(|&p| cfg.shard.is_none_or(|s| s.has_pair(p)))
+        .collect();
+    let total_games: usize = pair_ids
+        .iter()
+        .map(|&p| if 2 * p + 1 < cfg.games { 2 } else { 1 })
+        .sum();
+    // In a shard the SPRT is only recorded: the merged result decides.
+    let sprt = cfg.sprt.filter(|_| cfg.shard.is_none());
     let next_pair = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let names = [cfg.engines[0].name(), cfg.engines[1].name()];
-    let standard_fen = G::startpos().fen();
+    let date = pgn::today();
     let mut report = MatchReport::default();
     let (tx, rx) = mpsc::channel::<PlayedGame>();
-    std::thread::scope(|scope| -> std::io::Result<()> {
-        for _ in 0..cfg.concurrency.max(1).min(pairs.max(1)) {
+    std::thread::scope(|scope| -> Result<(), MatchError> {
+        for _ in 0..cfg.concurrency.max(1).min(pair_ids.len().max(1)) {
             let tx = tx.clone();
-            let (next_pair, stop) = (&next_pair, &stop);
+            let (next_pair, stop, pair_ids, schedule) = (&next_pair, &stop, &pair_ids, &schedule);
             scope.spawn(move || {
                 let mut slots: [Option<EnginePlayer>; 2] = [None, None];
                 loop {
-                    let pair = next_pair.fetch_add(1, Ordering::SeqCst);
-                    if pair >= pairs || stop.load(Ordering::SeqCst) {
+                    let k = next_pair.fetch_add(1, Ordering::SeqCst);
+                    if k >= pair_ids.len() || stop.load(Ordering::SeqCst) {
                         break;
                     }
-                    let mut rng = Rng::derived(cfg.seed, u64::MAX - pair as u64);
-                    let start: G = random_opening(&mut rng, cfg.random_plies);
+                    let pair = pair_ids[k];
+                    let (start, book): (G, Vec<String>) = pair_opening(cfg, schedule, pair);
                     for index in [2 * pair, 2 * pair + 1] {
-                        if index >= cfg.games {
+                        if index >= cfg.games || stop.load(Ordering::SeqCst) {
                             break;
                         }
-                        if tx.send(play_one(cfg, index, &start, &mut slots)).is_err() {
+                        let game = play_one(cfg, index, &start, &book, &mut slots);
+                        if !cfg.recover && is_breakdown(&game.record) {
+                            // No new game starts once an engine broke down.
+                            stop.store(true, Ordering::SeqCst);
+                        }
+                        if tx.send(game).is_err() {
                             break;
                         }
                     }
@@ -336,7 +359,7 @@ pub fn run_match<G: Game>(
             });
         }
         drop(tx);
-        let mut pending: Vec<Option<f64>> = vec![None; pairs];
+        let mut pending: Vec<Option<f64>> = vec![None; all_pairs];
         let mut played = 0;
         for game in rx {
             let points = game.first_points();
@@ -354,11 +377,11 @@ pub fn run_match<G: Game>(
             }
             played += 1;
             let (white, black) = if game.first_is_white {
-                (&names[0], &names[1])
+                (&cfg.names[0], &cfg.names[1])
             } else {
-                (&names[1], &names[0])
+                (&cfg.names[1], &cfg.names[0])
             };
-            let status = report.status_line(played, cfg.games, cfg.sprt.as_ref());
+            let status = report.status_line(played, total_games, sprt.as_ref());
             progress(
                 &format!(
                     "game {}/{}: {white} vs {black}: {} {{{}}}",
@@ -370,25 +393,38 @@ pub fn run_match<G: Game>(
                 &status,
             );
             if let Some(out) = pgn.as_deref_mut() {
+                let (w, b) = if game.first_is_white { (0, 1) } else { (1, 0) };
                 let header = pgn::PgnHeader {
                     event: "menagerie match",
+                    date: &date,
                     round: game.index + 1,
                     white,
                     black,
                     variant: G::INFO.name,
-                    standard_fen: &standard_fen,
+                    limits: [cfg.limits[w], cfg.limits[b]],
                 };
                 out.write_all(pgn::game_pgn(&header, &game.record).as_bytes())?;
                 out.flush()?;
             }
-            if let Some(sprt) = &cfg.sprt {
-                let (llr, lo, hi) = report.sprt_state(sprt);
-                if (llr >= hi || llr <= lo) && !stop.swap(true, Ordering::SeqCst) {
-                    let status = report.status_line(played, cfg.games, cfg.sprt.as_ref());
-                    progress(
-                        &format!("SPRT: LLR {llr:.3} crossed [{lo:.3}, {hi:.3}]; stopping"),
-                        &status,
+            if !cfg.recover && is_breakdown(&game.record) && !report.aborted {
+                let why = format!(
+                    "game {}: {}; the match stops (--recover restarts the engine and goes on)",
+                    game.index + 1,
+                    game.record.reason
+                );
+                progress(&format!("stopping: {why}"), &status);
+                report.stopped = Some(why);
+                report.aborted = true;
+            }
+            if let Some(sprt) = &sprt {
+                let st = SprtState::of(&report.pairs, sprt);
+                if st.decided() && !stop.swap(true, Ordering::SeqCst) {
+                    let why = format!(
+                        "SPRT: LLR {:.3} crossed [{:.3}, {:.3}]",
+                        st.llr, st.lower, st.upper
                     );
+                    progress(&format!("{why}; stopping"), &status);
+                    report.stopped.get_or_insert(why);
                 }
             }
             report.games.push(game);
@@ -396,6 +432,6 @@ pub fn run_match<G: Game>(
         Ok(())
     })?;
     report.games.sort_by_key(|g| g.index);
-    report.sprt = cfg.sprt.as_ref().map(|s| report.sprt_state(s));
+    report.sprt = cfg.sprt.as_ref().map(|s| SprtState::of(&report.pairs, s));
     Ok(report)
 }

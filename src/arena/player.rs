@@ -6,9 +6,60 @@ use crate::core::MoveBuffer;
 use crate::variants::Game;
 use crate::variants::PlyList;
 
-use super::engine::{ChildEngine, EngineFault};
+use crate::search::Score;
+
+use super::engine::{ChildEngine, EngineFault, StartError};
 use super::rng::Rng;
 use super::spec::{Builtin, EngineSpec, Limit};
+
+/// A player's answer for one turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// The turn token (portions joined by `;`).
+    pub token: String,
+    /// The score of the engine's last `info` line, from its own point of view.
+    pub score: Option<Score>,
+    /// The depth of that `info` line, in plies.
+    pub depth: Option<u32>,
+}
+
+impl Answer {
+    /// An answer without search information (built-in players).
+    pub fn token(token: impl Into<String>) -> Answer {
+        Answer {
+            token: token.into(),
+            score: None,
+            depth: None,
+        }
+    }
+}
+
+/// The score and depth of an `info` line of the first principal variation (`multipv 1` or
+/// none); `None` for other lines and for `info` lines without a score.
+pub fn parse_info(line: &str) -> Option<(Score, Option<u32>)> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.first() != Some(&"info") {
+        return None;
+    }
+    let after = |key: &str| {
+        words
+            .iter()
+            .position(|w| *w == key)
+            .and_then(|i| words.get(i + 1))
+            .copied()
+    };
+    if after("multipv").is_some_and(|m| m != "1") {
+        return None;
+    }
+    let i = words.iter().position(|w| *w == "score")?;
+    let value: i32 = words.get(i + 2)?.parse().ok()?;
+    let score = match *words.get(i + 1)? {
+        "cp" => Score::Cp(value),
+        "mate" => Score::Mate(value),
+        _ => return None,
+    };
+    Some((score, after("depth").and_then(|d| d.parse().ok())))
+}
 
 /// What a player is told when it is asked for a turn.
 pub struct TurnRequest<'a, G: Game> {
@@ -30,10 +81,10 @@ pub struct TurnRequest<'a, G: Game> {
 
 /// Anything that can play turns of `G`.
 pub trait Player<G: Game>: Send {
-    /// The turn to play, as a turn token.
+    /// The turn to play, as a turn token, with what the search reported.
     ///
     /// Errors: an [`EngineFault`] (crash, no answer by the deadline).
-    fn play(&mut self, req: &TurnRequest<'_, G>) -> Result<String, EngineFault>;
+    fn play(&mut self, req: &TurnRequest<'_, G>) -> Result<Answer, EngineFault>;
 }
 
 /// A built-in player: random or greedy, seeded.
@@ -77,7 +128,7 @@ impl BuiltinPlayer {
 }
 
 impl<G: Game> Player<G> for BuiltinPlayer {
-    fn play(&mut self, req: &TurnRequest<'_, G>) -> Result<String, EngineFault> {
+    fn play(&mut self, req: &TurnRequest<'_, G>) -> Result<Answer, EngineFault> {
         let mut pos = req.pos.clone();
         let side = pos.side_to_move();
         let mut tokens: Vec<String> = Vec::new();
@@ -98,7 +149,7 @@ impl<G: Game> Player<G> for BuiltinPlayer {
         if tokens.is_empty() {
             tokens.push("(none)".into());
         }
-        Ok(tokens.join(";"))
+        Ok(Answer::token(tokens.join(";")))
     }
 }
 
@@ -108,15 +159,16 @@ pub struct EnginePlayer {
 }
 
 impl EnginePlayer {
-    /// Starts the engine of `spec` (a command spec) and runs the handshake for `variant`, each
-    /// answer awaited up to `timeout_ms` milliseconds, then `ucinewgame`.
+    /// Starts the engine of `spec` (a command spec) and runs the handshake with its start-up
+    /// checks for `variant` ([`ChildEngine::handshake`]), each answer awaited up to
+    /// `timeout_ms` milliseconds, then `ucinewgame`.
     ///
-    /// Errors: [`EngineFault`] from spawning or the handshake; a built-in spec is a spawn error.
+    /// Errors: [`StartError`]; a built-in spec is a spawn error.
     pub fn start(
         spec: &EngineSpec,
         variant: &str,
         timeout_ms: u64,
-    ) -> Result<EnginePlayer, EngineFault> {
+    ) -> Result<EnginePlayer, StartError> {
         let EngineSpec::Command {
             program,
             args,
@@ -124,9 +176,7 @@ impl EnginePlayer {
             ..
         } = spec
         else {
-            return Err(EngineFault::Spawn(
-                "a built-in player is not a process".into(),
-            ));
+            return Err(EngineFault::Spawn("a built-in player is not a process".into()).into());
         };
         let mut engine = ChildEngine::spawn(program, args)?;
         engine.handshake(variant, options, timeout_ms)?;
@@ -164,7 +214,7 @@ fn go_command(limit: Limit, clocks_ms: [u64; 2], incs_ms: [u64; 2]) -> String {
 }
 
 impl<G: Game> Player<G> for EnginePlayer {
-    fn play(&mut self, req: &TurnRequest<'_, G>) -> Result<String, EngineFault> {
+    fn play(&mut self, req: &TurnRequest<'_, G>) -> Result<Answer, EngineFault> {
         let mut position = format!("position fen {}", req.start_fen);
         if !req.moves.is_empty() {
             position.push_str(" moves ");
@@ -173,11 +223,40 @@ impl<G: Game> Player<G> for EnginePlayer {
         self.engine.send(&position)?;
         self.engine
             .send(&go_command(req.limit, req.clocks_ms, req.incs_ms))?;
-        let line = self.engine.wait_for("bestmove", req.timeout_ms)?;
-        Ok(line
-            .split_whitespace()
-            .nth(1)
-            .unwrap_or("(none)")
-            .to_string())
+        let mut last: Option<(Score, Option<u32>)> = None;
+        let line = self
+            .engine
+            .wait_for_with("bestmove", req.timeout_ms, &mut |l| {
+                if let Some(info) = parse_info(l) {
+                    last = Some(info);
+                }
+            })?;
+        let token = line.split_whitespace().nth(1).unwrap_or("(none)");
+        Ok(Answer {
+            token: token.to_string(),
+            score: last.map(|l| l.0),
+            depth: last.and_then(|l| l.1),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines() {
+        assert_eq!(
+            parse_info("info depth 7 seldepth 9 multipv 1 score cp -25 nodes 100 pv e2e4"),
+            Some((Score::Cp(-25), Some(7)))
+        );
+        assert_eq!(
+            parse_info("info depth 3 score mate -2 lowerbound"),
+            Some((Score::Mate(-2), Some(3)))
+        );
+        assert_eq!(parse_info("info depth 7 multipv 2 score cp 5"), None);
+        assert_eq!(parse_info("info string hello"), None);
+        assert_eq!(parse_info("info depth 4 score cp x"), None);
+        assert_eq!(parse_info("bestmove e2e4"), None);
     }
 }

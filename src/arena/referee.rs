@@ -5,8 +5,10 @@
 use std::time::Instant;
 
 use crate::core::Color;
+use crate::search::Score;
 use crate::variants::{Game, GameResult};
 
+use super::adjudicate::{DrawRule, ResignRule, Tracker};
 use super::engine::EngineFault;
 use super::player::{Player, TurnRequest};
 use super::spec::Limit;
@@ -20,11 +22,11 @@ pub enum Termination {
     IllegalMove,
     /// A player's process exited or closed its output.
     Crash,
-    /// A player gave no answer by the deadline.
+    /// A player gave no answer by the deadline under a node or depth limit.
     NoAnswer,
-    /// A player's clock ran out.
+    /// A player's clock ran out, or it overran its movetime by more than the margin.
     TimeForfeit,
-    /// Drawn by the referee at the length limit.
+    /// Decided by the referee: the length limit, or draw or resign adjudication.
     Adjudication,
 }
 
@@ -40,31 +42,67 @@ impl Termination {
             Termination::Adjudication => "adjudication",
         }
     }
+
+    /// The termination whose PGN tag value is `tag` ([`Termination::pgn`]).
+    pub fn from_pgn(tag: &str) -> Option<Termination> {
+        [
+            Termination::Normal,
+            Termination::IllegalMove,
+            Termination::Crash,
+            Termination::NoAnswer,
+            Termination::TimeForfeit,
+            Termination::Adjudication,
+        ]
+        .into_iter()
+        .find(|t| t.pgn() == tag)
+    }
 }
 
 /// The referee's settings for one game (the search limits are given per side to
 /// [`play_game`]).
 #[derive(Copy, Clone, Debug)]
 pub struct GameSettings {
-    /// Extra time granted past the movetime or the clock before a missing answer loses, in
-    /// milliseconds.
+    /// Extra time an engine may use past its movetime or its clock before it loses on time,
+    /// in milliseconds (absorbs pipe and scheduling latency).
     pub margin_ms: u64,
     /// How long to wait for an answer under `--nodes`/`--depth`, in milliseconds.
     pub fixed_timeout_ms: u64,
-    /// Turns after which the game is adjudicated a draw (counting both sides' turns).
+    /// Turns after which the game is adjudicated a draw (counting both sides' turns, book
+    /// turns included).
     pub max_turns: usize,
+    /// Draw adjudication from the engines' scores.
+    pub draw: Option<DrawRule>,
+    /// Resign adjudication from the engines' scores.
+    pub resign: Option<ResignRule>,
+}
+
+/// What is known about one turn of a game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TurnInfo {
+    /// A turn of the opening book (not played by a player).
+    pub book: bool,
+    /// The score the player's engine reported, from its own point of view.
+    pub score: Option<Score>,
+    /// The depth of that report, in plies.
+    pub depth: Option<u32>,
+    /// Time the player took, in milliseconds (0 for book turns).
+    pub time_ms: u64,
 }
 
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
-    /// FEN of the start position.
+    /// FEN of the start position (before the book turns).
     pub start_fen: String,
-    /// The turn tokens played, in order.
+    /// The turn tokens played, in order, book turns first.
     pub moves: Vec<String>,
     /// The same turns as PGN movetext writes them ([`Game::pgn_move`] of each portion, joined
     /// by `;`): SAN for orthodox chess.
     pub notation: Vec<String>,
+    /// One entry per turn of `moves`.
+    pub infos: Vec<TurnInfo>,
+    /// How many of the first `moves` came from the opening book.
+    pub book_turns: usize,
     /// The result.
     pub result: GameResult,
     /// The category of the ending.
@@ -87,48 +125,72 @@ fn side_name(c: Color) -> &'static str {
     }
 }
 
-/// Plays one complete turn token on `pos` (one ply for [`Game::COMPOUND_PLIES`] variants);
-/// otherwise its `;`-separated portions are parsed by [`Game::parse_move`] and played in order; the turn must end exactly with the last portion
-/// (the side to move changes or the game is decided). Returns the turn in PGN notation
-/// ([`Game::pgn_move`] of each portion, joined by `;`). `pos` may be partly changed on error.
+/// Finds the legal ply of a position that a text names, or says why there is none.
+pub type Resolver<'a, G> = &'a dyn Fn(&G, &str) -> Result<<G as Game>::Move, String>;
+
+/// Plays one complete turn on `pos`, its plies found by `resolve` (text of one ply to a legal
+/// ply of the position, or why not): for [`Game::COMPOUND_PLIES`] variants the whole text is
+/// one ply; otherwise its `;`-separated portions are resolved and played in order, and the
+/// turn must end exactly with the last portion (the side to move changes or the game is
+/// decided). Returns the turn in PGN notation ([`Game::pgn_move`] of each portion, joined by
+/// `;`) and as its canonical protocol token. `pos` may be partly changed on error.
 ///
 /// Errors: a message naming the offending portion and why.
-pub fn apply_turn<G: Game>(pos: &mut G, token: &str) -> Result<String, String> {
+pub fn apply_turn_with<G: Game>(
+    pos: &mut G,
+    text: &str,
+    resolve: Resolver<'_, G>,
+) -> Result<(String, String), String> {
     if G::COMPOUND_PLIES {
         // One ply is the whole turn (its token may itself hold `;`).
-        let m = pos.parse_move(token).map_err(|e| e.to_string())?;
+        let m = resolve(pos, text)?;
         let notation = pos.pgn_move(m);
+        let token = pos.move_token(m);
         pos.make(m);
-        return Ok(notation);
+        return Ok((notation, token));
     }
     let side = pos.side_to_move();
-    let portions: Vec<&str> = token.split(';').collect();
+    let portions: Vec<&str> = text.split(';').collect();
     let mut notation: Vec<String> = Vec::with_capacity(portions.len());
+    let mut tokens: Vec<String> = Vec::with_capacity(portions.len());
     for (i, portion) in portions.iter().enumerate() {
         if portion.is_empty() {
             return Err("empty portion".into());
         }
-        let m = pos.parse_move(portion).map_err(|e| e.to_string())?;
+        let m = resolve(pos, portion)?;
         notation.push(pos.pgn_move(m));
+        tokens.push(pos.move_token(m));
         pos.make(m);
         let over = !G::MULTI_PLY_TURNS
             || pos.side_to_move() != side
             || pos.decided().is_some()
             || pos.outcome().is_some();
         match (over, i + 1 == portions.len()) {
-            (true, false) => return Err(format!("portion after the end of the turn: {token}")),
-            (false, true) => return Err(format!("turn not complete: {token}")),
+            (true, false) => return Err(format!("portion after the end of the turn: {text}")),
+            (false, true) => return Err(format!("turn not complete: {text}")),
             _ => {}
         }
     }
-    Ok(notation.join(";"))
+    Ok((notation.join(";"), tokens.join(";")))
 }
 
-/// Plays a game from `start` between `white` and `black` under `settings`, each side searching
-/// under its own limit (`limits` = `[white, black]`; with [`Limit::Clock`] each side has its own
-/// base time and increment).
+/// Plays one complete turn token of protocol.md 3 on `pos` (see [`apply_turn_with`]; each
+/// ply by [`Game::parse_move`]) and returns it in PGN notation.
+///
+/// Errors: a message naming the offending portion and why.
+pub fn apply_turn<G: Game>(pos: &mut G, token: &str) -> Result<String, String> {
+    let resolve = |p: &G, t: &str| p.parse_move(t).map_err(|e| e.to_string());
+    apply_turn_with(pos, token, &resolve).map(|(notation, _)| notation)
+}
+
+/// Plays a game from `start` between `white` and `black` under `settings`: first the `book`
+/// turns (protocol turn tokens, legal from `start`: the caller checks them; an illegal one
+/// ends the book there), then each side searching under its own limit (`limits` =
+/// `[white, black]`; with [`Limit::Clock`] each side has its own base time and increment).
+/// The engines are sent the start position and every turn since, book turns included.
 pub fn play_game<G: Game>(
     start: &G,
+    book: &[String],
     white: &mut dyn Player<G>,
     black: &mut dyn Player<G>,
     limits: [Limit; 2],
@@ -138,39 +200,58 @@ pub fn play_game<G: Game>(
     let mut pos = start.clone();
     let mut moves: Vec<String> = Vec::new();
     let mut notation: Vec<String> = Vec::new();
+    let mut infos: Vec<TurnInfo> = Vec::new();
+    for token in book {
+        let mut next = pos.clone();
+        if pos.outcome().is_some() {
+            break;
+        }
+        let Ok(text) = apply_turn(&mut next, token) else {
+            break;
+        };
+        pos = next;
+        moves.push(token.clone());
+        notation.push(text);
+        infos.push(TurnInfo {
+            book: true,
+            score: None,
+            depth: None,
+            time_ms: 0,
+        });
+    }
+    let book_turns = moves.len();
     let clock = |l: Limit| match l {
         Limit::Clock { base_ms, inc_ms } => (base_ms, inc_ms),
         _ => (0, 0),
     };
     let mut clocks_ms = limits.map(|l| clock(l).0);
     let incs_ms = limits.map(|l| clock(l).1);
-    let finish = |moves: Vec<String>, notation, result, termination, reason: String| GameRecord {
-        start_fen: start_fen.clone(),
-        moves,
-        notation,
-        result,
-        termination,
-        reason,
-    };
+    let mut tracker = Tracker::new(settings.draw, settings.resign);
+    let finish =
+        |moves: Vec<String>, notation, infos, result, termination, reason: String| GameRecord {
+            start_fen: start_fen.clone(),
+            moves,
+            notation,
+            infos,
+            book_turns,
+            result,
+            termination,
+            reason,
+        };
     loop {
-        if let Some(outcome) = pos.outcome() {
-            return finish(
-                moves,
-                notation,
-                outcome.result,
-                Termination::Normal,
-                outcome.reason,
-            );
+        // A claimable draw ends the game as a referee would on the claim.
+        if let Some(outcome) = pos.adjudicated_outcome() {
+            let (result, reason) = (outcome.result, outcome.reason);
+            return finish(moves, notation, infos, result, Termination::Normal, reason);
+        }
+        if let Some((result, reason)) = tracker.verdict() {
+            let t = Termination::Adjudication;
+            return finish(moves, notation, infos, result, t, reason);
         }
         if moves.len() >= settings.max_turns {
             let reason = format!("adjudicated a draw after {} turns", moves.len());
-            return finish(
-                moves,
-                notation,
-                GameResult::Draw,
-                Termination::Adjudication,
-                reason,
-            );
+            let (r, t) = (GameResult::Draw, Termination::Adjudication);
+            return finish(moves, notation, infos, r, t, reason);
         }
         let side = pos.side_to_move();
         let me = side_index(side);
@@ -195,14 +276,14 @@ pub fn play_game<G: Game>(
         let elapsed_ms = started.elapsed().as_millis() as u64;
         let loss = GameResult::win_for(!side);
         let who = side_name(side);
-        let token = match answer {
-            Ok(token) => token,
+        let answer = match answer {
+            Ok(answer) => answer,
             Err(EngineFault::NoAnswer {
                 expected,
                 waited_ms,
             }) => {
                 let (term, reason) = match limit {
-                    Limit::Clock { .. } => (
+                    Limit::Clock { .. } | Limit::Movetime(_) => (
                         Termination::TimeForfeit,
                         format!("{who} lost on time (no {expected} within {waited_ms} ms)"),
                     ),
@@ -211,40 +292,50 @@ pub fn play_game<G: Game>(
                         format!("{who} gave no {expected} within {waited_ms} ms"),
                     ),
                 };
-                return finish(moves, notation, loss, term, reason);
+                return finish(moves, notation, infos, loss, term, reason);
             }
             Err(fault) => {
                 let reason = format!("{who} crashed: {fault}");
-                return finish(moves, notation, loss, Termination::Crash, reason);
+                return finish(moves, notation, infos, loss, Termination::Crash, reason);
             }
         };
         if let Limit::Clock { inc_ms, .. } = limit {
-            if elapsed_ms > clocks_ms[me] {
+            if elapsed_ms > clocks_ms[me] + settings.margin_ms {
                 let reason = format!(
                     "{who} lost on time ({elapsed_ms} ms used, {} ms left)",
                     clocks_ms[me]
                 );
-                return finish(moves, notation, loss, Termination::TimeForfeit, reason);
+                let t = Termination::TimeForfeit;
+                return finish(moves, notation, infos, loss, t, reason);
             }
-            clocks_ms[me] = clocks_ms[me] - elapsed_ms + inc_ms;
+            clocks_ms[me] = clocks_ms[me].saturating_sub(elapsed_ms) + inc_ms;
         }
+        let token = answer.token;
         let mut next = pos.clone();
         match apply_turn(&mut next, &token) {
             Ok(text) => notation.push(text),
             Err(why) => {
                 let reason = format!("{who} played an illegal move {token}: {why}");
-                return finish(moves, notation, loss, Termination::IllegalMove, reason);
+                let t = Termination::IllegalMove;
+                return finish(moves, notation, infos, loss, t, reason);
             }
         }
+        tracker.record(me, moves.len(), answer.score);
         pos = next;
         moves.push(token);
+        infos.push(TurnInfo {
+            book: false,
+            score: answer.score,
+            depth: answer.depth,
+            time_ms: elapsed_ms,
+        });
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::player::BuiltinPlayer;
+    use crate::arena::player::{Answer, BuiltinPlayer};
     use crate::arena::rng::Rng;
     use crate::arena::spec::Builtin;
     use crate::variants::chess::Chess;
@@ -253,15 +344,25 @@ mod tests {
     struct Scripted {
         tokens: Vec<&'static str>,
         delay_ms: u64,
+        /// Score and depth reported with each token (none once used up).
+        scores: Vec<(Option<Score>, Option<u32>)>,
     }
 
     impl Player<Chess> for Scripted {
-        fn play(&mut self, _: &TurnRequest<'_, Chess>) -> Result<String, EngineFault> {
+        fn play(&mut self, _: &TurnRequest<'_, Chess>) -> Result<Answer, EngineFault> {
             std::thread::sleep(std::time::Duration::from_millis(self.delay_ms));
             if self.tokens.is_empty() {
                 return Err(EngineFault::Crashed);
             }
-            Ok(self.tokens.remove(0).to_string())
+            let (score, depth) = self.scores.first().copied().unwrap_or((None, None));
+            if !self.scores.is_empty() {
+                self.scores.remove(0);
+            }
+            Ok(Answer {
+                token: self.tokens.remove(0).to_string(),
+                score,
+                depth,
+            })
         }
     }
 
@@ -270,6 +371,8 @@ mod tests {
             margin_ms: 100,
             fixed_timeout_ms: 1000,
             max_turns,
+            draw: None,
+            resign: None,
         }
     }
 
@@ -277,6 +380,7 @@ mod tests {
         Scripted {
             tokens: tokens.to_vec(),
             delay_ms,
+            scores: Vec::new(),
         }
     }
 
@@ -296,6 +400,7 @@ mod tests {
         let mut b = scripted(&["e7e5", "d8h4"], 0);
         let g = play_game(
             &Chess::startpos(),
+            &[],
             &mut w,
             &mut b,
             [Limit::Nodes(1); 2],
@@ -313,14 +418,14 @@ mod tests {
         let nodes = [Limit::Nodes(1); 2];
         let mut w = scripted(&["e2e4"], 0);
         let mut b = scripted(&["e7e4"], 0);
-        let g = play_game(&Chess::startpos(), &mut w, &mut b, nodes, &s);
+        let g = play_game(&Chess::startpos(), &[], &mut w, &mut b, nodes, &s);
         assert_eq!(
             (g.result, g.termination),
             (GameResult::WhiteWins, Termination::IllegalMove)
         );
         let mut w = scripted(&["e2e4"], 0);
         let mut b = scripted(&["e7e5"], 0);
-        let g = play_game(&Chess::startpos(), &mut w, &mut b, nodes, &s);
+        let g = play_game(&Chess::startpos(), &[], &mut w, &mut b, nodes, &s);
         assert_eq!(
             (g.result, g.termination),
             (GameResult::BlackWins, Termination::Crash)
@@ -334,16 +439,19 @@ mod tests {
             base_ms: 60,
             inc_ms: 0,
         };
-        // 40 ms per turn against 60 ms: the flag falls on White's second turn at the latest
+        // 40 ms per turn against 60 ms and no margin: the flag falls on White's second turn at the latest
         // (sleeps only ever run long, so this cannot flake the other way).
         let mut w = scripted(&["e2e4", "d2d4", "c2c4"], 40);
         let mut b = scripted(&["e7e5", "d7d6", "c7c6"], 0);
+        let mut no_margin = settings(100);
+        no_margin.margin_ms = 0;
         let g = play_game(
             &Chess::startpos(),
+            &[],
             &mut w,
             &mut b,
-            [clock, Limit::Movetime(1)],
-            &settings(100),
+            [clock, Limit::Movetime(1000)],
+            &no_margin,
         );
         assert_eq!(
             (g.result, g.termination),
@@ -360,7 +468,7 @@ mod tests {
     }
 
     impl Player<Chess> for Recorder {
-        fn play(&mut self, req: &TurnRequest<'_, Chess>) -> Result<String, EngineFault> {
+        fn play(&mut self, req: &TurnRequest<'_, Chess>) -> Result<Answer, EngineFault> {
             self.seen.push((req.limit, req.clocks_ms, req.incs_ms));
             self.inner.play(req)
         }
@@ -382,6 +490,7 @@ mod tests {
         };
         let g = play_game(
             &Chess::startpos(),
+            &[],
             &mut w,
             &mut b,
             [Limit::Depth(6), clock],
@@ -402,6 +511,7 @@ mod tests {
         let mut b = BuiltinPlayer::new(Builtin::Random, Rng::new(2));
         let g = play_game::<Chess>(
             &Chess::startpos(),
+            &[],
             &mut w,
             &mut b,
             [Limit::Nodes(1); 2],
@@ -412,5 +522,71 @@ mod tests {
             (GameResult::Draw, Termination::Adjudication)
         );
         assert_eq!(g.moves.len(), 6);
+    }
+
+    #[test]
+    fn book_turns_come_first_and_count() {
+        let book: Vec<String> = ["e2e4", "e7e5"].map(String::from).to_vec();
+        let mut w = scripted(&["f1c4", "d1h5", "h5f7"], 0);
+        let mut b = scripted(&["b8c6", "g8f6"], 0);
+        let g = play_game(
+            &Chess::startpos(),
+            &book,
+            &mut w,
+            &mut b,
+            [Limit::Nodes(1); 2],
+            &settings(100),
+        );
+        assert_eq!(g.result, GameResult::WhiteWins);
+        assert_eq!(g.book_turns, 2);
+        assert_eq!(g.moves[..3], ["e2e4", "e7e5", "f1c4"]);
+        assert_eq!(g.notation.last().unwrap(), "Qxf7#");
+        assert!(g.infos[0].book && g.infos[1].book && !g.infos[2].book);
+        assert_eq!(g.infos.len(), g.moves.len());
+    }
+
+    #[test]
+    fn score_adjudication() {
+        let level = (Some(Score::Cp(3)), Some(5));
+        let mut s = settings(100);
+        s.draw = Some(DrawRule::parse("movenumber=1 movecount=2 score=10").unwrap());
+        let mut w = scripted(&["g1f3", "b1c3", "f3g1", "c3b1", "g1f3"], 0);
+        let mut b = scripted(&["g8f6", "b8c6", "f6g8", "c6b8"], 0);
+        w.scores = vec![level; 5];
+        b.scores = vec![level; 4];
+        let g = play_game(
+            &Chess::startpos(),
+            &[],
+            &mut w,
+            &mut b,
+            [Limit::Nodes(1); 2],
+            &s,
+        );
+        // Turns 2-5 (from full move 1 on) are two level turns of each side.
+        assert_eq!(
+            (g.result, g.termination, g.moves.len()),
+            (GameResult::Draw, Termination::Adjudication, 6)
+        );
+        assert!(g.reason.starts_with("draw adjudication"), "{}", g.reason);
+        assert_eq!(g.infos[2].score, Some(Score::Cp(3)));
+        assert_eq!(g.infos[2].depth, Some(5));
+        let mut s = settings(100);
+        s.resign = Some(ResignRule::parse("movecount=2 score=400").unwrap());
+        let mut w = scripted(&["g1f3", "b1c3", "f3g1"], 0);
+        let mut b = scripted(&["g8f6", "b8c6", "f6g8"], 0);
+        w.scores = vec![(Some(Score::Cp(-450)), None); 3];
+        b.scores = vec![(Some(Score::Mate(4)), None); 3];
+        let g = play_game(
+            &Chess::startpos(),
+            &[],
+            &mut w,
+            &mut b,
+            [Limit::Nodes(1); 2],
+            &s,
+        );
+        assert_eq!(
+            (g.result, g.termination, g.moves.len()),
+            (GameResult::BlackWins, Termination::Adjudication, 4)
+        );
     }
 }

@@ -30,10 +30,13 @@ pub enum EngineSpec {
         /// This engine's own search limit (a trailing `tc=`, `movetime=`, `nodes=` or
         /// `depth=` word), overriding the match's `--tc`/`--movetime`/`--nodes`/`--depth`.
         limit: Option<Limit>,
+        /// The name in the PGN and the summary (a trailing `name=<name>` word; never passed
+        /// to the program).
+        name: Option<String>,
     },
 }
 
-/// Why an `--engine` value was rejected.
+/// Why an `--engine` or `--each` value was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum EngineSpecError {
     /// Nothing but whitespace.
@@ -48,49 +51,99 @@ pub enum EngineSpecError {
     /// A `tc=`, `movetime=`, `nodes=` or `depth=` word with a bad value, or given twice.
     #[error("bad engine limit '{0}': expected tc=<base>+<inc>, movetime=<ms>, nodes=<n> or depth=<plies>, once")]
     BadLimit(String),
+    /// A `name=` word with an empty name, or given twice.
+    #[error("bad engine name '{0}': expected name=<name> (no spaces), once")]
+    BadName(String),
     /// A built-in player given arguments.
     #[error("builtin player takes no arguments, got '{0}'")]
     BuiltinArgs(String),
+    /// An `--each` word that is not a setting both engines can share.
+    #[error("bad --each word '{0}': expected option.<Name>=<value> or tc=/movetime=/nodes=/depth= (name= is per engine)")]
+    BadEach(String),
+}
+
+/// The settings words that may trail an engine command (or make up `--each`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineWords {
+    /// `option.<Name>=<value>` words, in order.
+    pub options: Vec<(String, String)>,
+    /// A `tc=`, `movetime=`, `nodes=` or `depth=` word.
+    pub limit: Option<Limit>,
+    /// A `name=` word.
+    pub name: Option<String>,
+}
+
+impl EngineWords {
+    /// Takes the settings words off the end of `words` (in any order) and returns them; the
+    /// words left are the command line.
+    ///
+    /// Errors: a malformed option, limit or name word, or a limit or name given twice.
+    fn take_trailing(words: &mut Vec<&str>) -> Result<EngineWords, EngineSpecError> {
+        let mut out = EngineWords::default();
+        while let Some(w) = words.last().copied() {
+            if let Some(l) = parse_limit_word(w) {
+                let l = l.map_err(|_| EngineSpecError::BadLimit(w.to_string()))?;
+                if out.limit.replace(l).is_some() {
+                    return Err(EngineSpecError::BadLimit(w.to_string()));
+                }
+            } else if let Some(name) = w.strip_prefix("name=") {
+                if name.is_empty() || out.name.replace(name.to_string()).is_some() {
+                    return Err(EngineSpecError::BadName(w.to_string()));
+                }
+            } else if let Some(rest) = w.strip_prefix("option.") {
+                let (name, value) = rest
+                    .split_once('=')
+                    .filter(|(n, _)| !n.is_empty())
+                    .ok_or_else(|| EngineSpecError::BadOption(w.to_string()))?;
+                out.options.insert(0, (name.to_string(), value.to_string()));
+            } else {
+                break;
+            }
+            words.pop();
+        }
+        Ok(out)
+    }
+
+    /// Parses an `--each` value: settings for both engines, `option.<Name>=<value>` words and
+    /// at most one limit word, e.g. `"option.Hash=32 nodes=2000"`.
+    ///
+    /// Errors: [`EngineSpecError::BadEach`] for any other word (a `name=` included), and the
+    /// errors of malformed settings words.
+    pub fn parse_each(text: &str) -> Result<EngineWords, EngineSpecError> {
+        let mut words: Vec<&str> = text.split_whitespace().collect();
+        let each = EngineWords::take_trailing(&mut words)?;
+        if let Some(w) = words.last() {
+            return Err(EngineSpecError::BadEach(w.to_string()));
+        }
+        if let Some(name) = each.name {
+            return Err(EngineSpecError::BadEach(format!("name={name}")));
+        }
+        Ok(each)
+    }
 }
 
 impl EngineSpec {
     /// Parses `builtin:random`, `builtin:greedy` or `<program> [args...] [option.<Name>=<value>...]
-    /// [tc=<base>+<inc> | movetime=<ms> | nodes=<n> | depth=<plies>]` (words split on whitespace;
-    /// no shell quoting). Option and limit words must trail the command, in any order.
+    /// [tc=<base>+<inc> | movetime=<ms> | nodes=<n> | depth=<plies>] [name=<name>]` (words split
+    /// on whitespace; no shell quoting). Settings words must trail the command, in any order.
     ///
     /// Errors: [`EngineSpecError`].
     pub fn parse(text: &str) -> Result<EngineSpec, EngineSpecError> {
         let mut words: Vec<&str> = text.split_whitespace().collect();
-        let mut options = Vec::new();
-        let mut limit = None;
-        while let Some(w) = words.last().copied() {
-            if let Some(l) = parse_limit_word(w) {
-                let l = l.map_err(|_| EngineSpecError::BadLimit(w.to_string()))?;
-                if limit.replace(l).is_some() {
-                    return Err(EngineSpecError::BadLimit(w.to_string()));
-                }
-                words.pop();
-                continue;
-            }
-            let Some(rest) = w.strip_prefix("option.") else {
-                break;
-            };
-            let (name, value) = rest
-                .split_once('=')
-                .filter(|(n, _)| !n.is_empty())
-                .ok_or_else(|| EngineSpecError::BadOption(w.to_string()))?;
-            options.insert(0, (name.to_string(), value.to_string()));
-            words.pop();
-        }
+        let EngineWords {
+            options,
+            limit,
+            name,
+        } = EngineWords::take_trailing(&mut words)?;
         let (&program, args) = words.split_first().ok_or(EngineSpecError::Empty)?;
-        if let Some(name) = program.strip_prefix("builtin:") {
-            if !args.is_empty() || !options.is_empty() || limit.is_some() {
+        if let Some(kind) = program.strip_prefix("builtin:") {
+            if !args.is_empty() || !options.is_empty() || limit.is_some() || name.is_some() {
                 return Err(EngineSpecError::BuiltinArgs(text.trim().to_string()));
             }
-            return match name {
+            return match kind {
                 "random" => Ok(EngineSpec::Builtin(Builtin::Random)),
                 "greedy" => Ok(EngineSpec::Builtin(Builtin::Greedy)),
-                _ => Err(EngineSpecError::UnknownBuiltin(name.to_string())),
+                _ => Err(EngineSpecError::UnknownBuiltin(kind.to_string())),
             };
         }
         Ok(EngineSpec::Command {
@@ -98,12 +151,28 @@ impl EngineSpec {
             args: args.iter().map(|a| a.to_string()).collect(),
             options,
             limit,
+            name,
         })
     }
 
-    /// A short name for the PGN and the summary: `builtin:<name>`, or the file name of the
-    /// program, or of its first argument when that is an existing file (a script run by an
-    /// interpreter: `python3 engine.py` is `engine.py`).
+    /// Adds the `--each` settings: options the engine does not set itself (its own value
+    /// wins), and the limit when it has none. A built-in player takes none of them.
+    pub fn apply_each(&mut self, each: &EngineWords) {
+        if let EngineSpec::Command { options, limit, .. } = self {
+            for (name, value) in &each.options {
+                if !options.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)) {
+                    options.push((name.clone(), value.clone()));
+                }
+            }
+            if limit.is_none() {
+                *limit = each.limit;
+            }
+        }
+    }
+
+    /// A short name for the PGN and the summary: the `name=` word, else `builtin:<name>`, or
+    /// the file name of the program, or of its first argument when that is an existing file (a
+    /// script run by an interpreter: `python3 engine.py` is `engine.py`).
     pub fn name(&self) -> String {
         let base = |p: &str| {
             std::path::Path::new(p)
@@ -114,11 +183,36 @@ impl EngineSpec {
         match self {
             EngineSpec::Builtin(Builtin::Random) => "builtin:random".into(),
             EngineSpec::Builtin(Builtin::Greedy) => "builtin:greedy".into(),
+            EngineSpec::Command {
+                name: Some(name), ..
+            } => name.clone(),
             EngineSpec::Command { program, args, .. } => match args.first() {
                 Some(script) if std::path::Path::new(script).is_file() => base(script),
                 _ => base(program),
             },
         }
+    }
+
+    /// The command line as given, without the settings words (for the JSON result).
+    pub fn command_line(&self) -> String {
+        match self {
+            EngineSpec::Builtin(_) => self.name(),
+            EngineSpec::Command { program, args, .. } => std::iter::once(program.as_str())
+                .chain(args.iter().map(|a| a.as_str()))
+                .collect::<Vec<_>>()
+                .join(" "),
+        }
+    }
+}
+
+/// The names of the two players for the PGN and the summary: their [`EngineSpec::name`]s,
+/// made distinct when they are equal (self-play without `name=`) by suffixes `-1` and `-2`.
+pub fn player_names(engines: &[EngineSpec; 2]) -> [String; 2] {
+    let names = [engines[0].name(), engines[1].name()];
+    if names[0] == names[1] {
+        [format!("{}-1", names[0]), format!("{}-2", names[1])]
+    } else {
+        names
     }
 }
 
@@ -296,6 +390,66 @@ impl Sprt {
     }
 }
 
+/// `--shard K/N`: the K-th (from 1) of N disjoint slices of a match. Pair `p` (games `2p` and
+/// `2p+1`) belongs to shard `p mod N + 1`, so the shards are the same size within one pair and
+/// each opening and seed stays with its pair whatever the shard.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// K, from 1.
+    pub index: usize,
+    /// N, at least 1.
+    pub count: usize,
+}
+
+/// Why a `--shard` value was rejected.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("bad shard '{0}': expected K/N with 1 <= K <= N, e.g. 2/4")]
+pub struct ShardError(pub String);
+
+impl Shard {
+    /// Parses `K/N`.
+    ///
+    /// Errors: [`ShardError`] unless `1 <= K <= N`.
+    pub fn parse(text: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError(text.to_string());
+        let (k, n) = text.trim().split_once('/').ok_or_else(bad)?;
+        let (index, count) = (
+            k.parse::<usize>().map_err(|_| bad())?,
+            n.parse::<usize>().map_err(|_| bad())?,
+        );
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Whether pair `pair` (from 0) is played by this shard.
+    pub fn has_pair(&self, pair: usize) -> bool {
+        pair % self.count + 1 == self.index
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl std::fmt::Display for Limit {
+    /// The limit as an engine word: `nodes=2000`, `depth=8`, `movetime=100`, `tc=10+0.1`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Limit::Movetime(ms) => write!(f, "movetime={ms}"),
+            Limit::Nodes(n) => write!(f, "nodes={n}"),
+            Limit::Depth(d) => write!(f, "depth={d}"),
+            Limit::Clock { base_ms, inc_ms } => {
+                let s = |ms: u64| format!("{}", ms as f64 / 1000.0);
+                write!(f, "tc={}+{}", s(base_ms), s(inc_ms))
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -314,6 +468,7 @@ mod tests {
                 args: vec!["-q".into()],
                 options: vec![("Hash".into(), "64".into()), ("Threads".into(), "2".into())],
                 limit: None,
+                name: None,
             }
         );
         assert_eq!(spec.name(), "eng");
@@ -365,6 +520,63 @@ mod tests {
             EngineSpec::parse("builtin:random x"),
             Err(EngineSpecError::BuiltinArgs(_))
         ));
+    }
+
+    #[test]
+    fn names_and_each() {
+        let spec = EngineSpec::parse("/bin/eng -x name=alpha option.Hash=8").unwrap();
+        assert_eq!(spec.name(), "alpha");
+        assert_eq!(spec.command_line(), "/bin/eng -x");
+        assert!(matches!(&spec, EngineSpec::Command { args, .. } if args == &["-x"]));
+        for bad in ["eng name=", "eng name=a name=b"] {
+            assert!(
+                matches!(EngineSpec::parse(bad), Err(EngineSpecError::BadName(_))),
+                "{bad}"
+            );
+        }
+        let each = EngineWords::parse_each("option.Hash=32 nodes=2000 option.Threads=1").unwrap();
+        assert_eq!(each.limit, Some(Limit::Nodes(2000)));
+        let mut spec = EngineSpec::parse("eng option.hash=4 depth=3").unwrap();
+        spec.apply_each(&each);
+        let EngineSpec::Command { options, limit, .. } = &spec else {
+            panic!()
+        };
+        // The engine's own settings win.
+        assert_eq!(*limit, Some(Limit::Depth(3)));
+        assert_eq!(
+            options,
+            &[("hash".into(), "4".into()), ("Threads".into(), "1".into())]
+        );
+        let mut builtin = EngineSpec::Builtin(Builtin::Random);
+        builtin.apply_each(&each);
+        assert_eq!(builtin, EngineSpec::Builtin(Builtin::Random));
+        for bad in ["name=x", "eng", "option.Hash"] {
+            assert!(EngineWords::parse_each(bad).is_err(), "{bad}");
+        }
+        let same = [
+            EngineSpec::parse("a/eng").unwrap(),
+            EngineSpec::parse("b/eng").unwrap(),
+        ];
+        assert_eq!(player_names(&same), ["eng-1", "eng-2"]);
+    }
+
+    #[test]
+    fn shards() {
+        let s = Shard::parse("2/4").unwrap();
+        assert_eq!(s.to_string(), "2/4");
+        assert!(s.has_pair(1) && s.has_pair(5) && !s.has_pair(0) && !s.has_pair(2));
+        for bad in ["0/4", "5/4", "1", "a/b", "1/0", "-1/2"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+        let limits = [
+            Limit::Nodes(2000),
+            Limit::Depth(3),
+            Limit::Movetime(100),
+            parse_tc("10+0.1").unwrap(),
+        ];
+        for l in limits {
+            assert_eq!(parse_limit_word(&l.to_string()), Some(Ok(l)));
+        }
     }
 
     #[test]

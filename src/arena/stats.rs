@@ -83,6 +83,36 @@ impl Pentanomial {
         Some((elo_from_score(lo), elo_from_score(mean), elo_from_score(hi)))
     }
 
+    /// The normalised Elo difference with its 95% interval, `(low, nelo, high)`: the pair
+    /// mean's distance from 0.5 in per-game standard deviations (a pair's deviation times
+    /// sqrt 2), times [`NELO_PER_T`], as fishtest and fastchess compute it from pentanomial
+    /// counts; the interval is `nelo +- Z95 * NELO_PER_T / sqrt(2 * pairs)`. `None` without
+    /// pairs or when every pair scored the same (no variance).
+    pub fn normalized_elo_interval(&self) -> Option<(f64, f64, f64)> {
+        let (mean, var) = self.mean_variance()?;
+        if var <= 0.0 {
+            return None;
+        }
+        let nelo = (mean - 0.5) / (2.0 * var).sqrt() * NELO_PER_T;
+        let half = Z95 * NELO_PER_T / (2.0 * self.pairs() as f64).sqrt();
+        Some((nelo - half, nelo, nelo + half))
+    }
+
+    /// The likelihood of superiority: the probability, under the normal approximation of the
+    /// pair mean, that the first engine is the stronger (0 to 1). `None` without pairs.
+    pub fn los(&self) -> Option<f64> {
+        let (mean, var) = self.mean_variance()?;
+        let se = (var / self.pairs() as f64).sqrt();
+        if se == 0.0 {
+            return Some(match mean.partial_cmp(&0.5) {
+                Some(std::cmp::Ordering::Greater) => 1.0,
+                Some(std::cmp::Ordering::Less) => 0.0,
+                _ => 0.5,
+            });
+        }
+        Some(0.5 * (1.0 + libm::erf((mean - 0.5) / (se * std::f64::consts::SQRT_2))))
+    }
+
     /// The SPRT log-likelihood ratio of H1 (`elo1`) against H0 (`elo0`) over pairs, with the
     /// bounds read in `model`. 0 without pairs.
     pub fn llr(&self, elo0: f64, elo1: f64, model: EloModel) -> f64 {
@@ -122,6 +152,12 @@ impl Trinomial {
     pub fn score(&self) -> Option<f64> {
         let n = self.games();
         (n > 0).then(|| (self.wins as f64 + 0.5 * self.draws as f64) / n as f64)
+    }
+
+    /// The fraction of games drawn; `None` without games.
+    pub fn draw_ratio(&self) -> Option<f64> {
+        let n = self.games();
+        (n > 0).then(|| self.draws as f64 / n as f64)
     }
 
     /// The SPRT log-likelihood ratio over single games (see [`Pentanomial::llr`]); 0 without
@@ -273,6 +309,32 @@ mod tests {
         assert!(close(lo, elo_from_score(0.75 - Z95 * 0.025), 1e-9));
         assert!(close(lo, 148.02, 0.01), "{lo}");
         assert!(close(hi, 239.74, 0.01), "{hi}");
+    }
+
+    #[test]
+    fn normalized_elo_and_los() {
+        // Pairs 1.5 and 0.5 points half each: mean 0.5, variance 0.0625: nElo 0, LOS 50%.
+        let p = Pentanomial([0, 50, 0, 50, 0]);
+        let (lo, e, hi) = p.normalized_elo_interval().unwrap();
+        assert!(close(e, 0.0, 1e-12));
+        // Half width: 1.96 * 347.44 / sqrt(200) = 48.151.
+        assert!(close(hi, 48.151, 1e-3) && close(lo, -48.151, 1e-3), "{hi}");
+        assert!(close(p.los().unwrap(), 0.5, 1e-12));
+        // 60 pairs 1.5, 40 pairs 0.5: mean 0.55, pair variance 0.06: nElo = 0.05 /
+        // sqrt(0.12) * 347.44 = 50.15; se = sqrt(0.06 / 100) = 0.0245, LOS = Phi(2.041).
+        let p = Pentanomial([0, 40, 0, 60, 0]);
+        let (_, e, _) = p.normalized_elo_interval().unwrap();
+        assert!(close(e, 50.148, 1e-3), "{e}");
+        assert!(close(p.los().unwrap(), 0.979_38, 1e-4), "{:?}", p.los());
+        assert_eq!(Pentanomial([0, 0, 9, 0, 0]).normalized_elo_interval(), None);
+        assert_eq!(Pentanomial([0, 0, 0, 0, 9]).los(), Some(1.0));
+        assert_eq!(Pentanomial::default().los(), None);
+        let t = Trinomial {
+            wins: 1,
+            draws: 2,
+            losses: 1,
+        };
+        assert_eq!(t.draw_ratio(), Some(0.5));
     }
 
     /// LLRs shown by fishtest (tests.stockfishchess.org) for finished SPRTs with normalised

@@ -16,7 +16,9 @@ pub enum Command {
     /// `isready`: answered by `readyok`, even while searching.
     IsReady,
     /// `debug on|off`: accepted and ignored.
-    Debug,
+    Debug(bool),
+    /// `help`: list the commands.
+    Help,
     /// `setoption name <name> [value <value>]`; the name keeps its words joined by one space.
     SetOption {
         /// The option name as given (matched case-insensitively later).
@@ -42,6 +44,10 @@ pub enum Command {
     Moves,
     /// `eval`: the static evaluation term by term (protocol.md 6).
     Eval,
+    /// `variant`: the variant's description: board, first rank, holes, pieces (protocol.md 8).
+    Variant,
+    /// `result`: the game's result by rule at the current position, or `none` (protocol.md 8).
+    Result,
 }
 
 /// Where a `position` command starts from.
@@ -69,8 +75,12 @@ pub enum GoCommand {
     Search {
         /// The limits given.
         limits: Limits,
-        /// Whether `searchmoves` was given (not supported: all moves are searched).
-        searchmoves_ignored: bool,
+        /// The turn tokens after `searchmoves`, as given (checked against the position when
+        /// the search starts); empty: every turn.
+        searchmoves: Vec<String>,
+        /// What was wrong with the line and left out: unknown words, values that are not
+        /// numbers. Reported in one `info string error` line; the search runs without them.
+        ignored: Vec<CommandError>,
     },
     /// `go perft N`: perft divide to `N` turns (N >= 1).
     Perft(u32),
@@ -133,7 +143,8 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
     let command = match first {
         "uci" => no_args("uci", rest, Command::Uci)?,
         "isready" => no_args("isready", rest, Command::IsReady)?,
-        "debug" => Command::Debug,
+        "debug" => parse_debug(rest)?,
+        "help" => no_args("help", rest, Command::Help)?,
         "setoption" => parse_setoption(rest)?,
         "ucinewgame" => no_args("ucinewgame", rest, Command::UciNewGame)?,
         "position" => Command::Position(parse_position(rest)?),
@@ -144,6 +155,8 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         "d" => no_args("d", rest, Command::Display)?,
         "moves" => no_args("moves", rest, Command::Moves)?,
         "eval" => no_args("eval", rest, Command::Eval)?,
+        "variant" => no_args("variant", rest, Command::Variant)?,
+        "result" => no_args("result", rest, Command::Result)?,
         other => return Err(CommandError::Unknown(echo(other))),
     };
     Ok(Some(command))
@@ -155,6 +168,22 @@ fn no_args(command: &'static str, rest: &[&str], cmd: Command) -> Result<Command
         Some(t) => Err(CommandError::Unexpected {
             command,
             token: echo(t),
+        }),
+    }
+}
+
+/// `debug on` or `debug off`.
+fn parse_debug(rest: &[&str]) -> Result<Command, CommandError> {
+    match rest {
+        ["on"] => Ok(Command::Debug(true)),
+        ["off"] => Ok(Command::Debug(false)),
+        [] => Err(CommandError::Missing {
+            command: "debug",
+            what: "'on' or 'off'".into(),
+        }),
+        [word, ..] => Err(CommandError::Unexpected {
+            command: "debug",
+            token: echo(word),
         }),
     }
 }
@@ -264,68 +293,93 @@ const GO_KEYWORDS: &[&str] = &[
     "searchmoves",
 ];
 
+/// `go ...`. A search never fails to parse: every word that is wrong (unknown, or a keyword
+/// without a proper value) is collected in `ignored` and the search runs with the rest, so
+/// that every `go` gets its `bestmove` (a GUI would wait for it forever). `go perft` with
+/// anything wrong is refused as a whole.
 fn parse_go(rest: &[&str]) -> Result<GoCommand, CommandError> {
     let mut limits = Limits::default();
-    let mut searchmoves_ignored = false;
+    let mut searchmoves = Vec::new();
+    let mut ignored = Vec::new();
     let mut perft = None;
     let mut i = 0;
     while i < rest.len() {
         let key = rest[i];
         i += 1;
-        match key {
-            "infinite" => limits.infinite = true,
-            "ponder" => limits.ponder = true,
+        // The value after a keyword, unless the next word is itself a keyword.
+        let value = rest.get(i).filter(|v| !GO_KEYWORDS.contains(v));
+        let took_value = value.is_some();
+        let outcome: Result<(), CommandError> = match key {
+            "infinite" => {
+                limits.infinite = true;
+                Ok(())
+            }
+            "ponder" => {
+                limits.ponder = true;
+                Ok(())
+            }
             "searchmoves" => {
-                searchmoves_ignored = true;
+                let before = searchmoves.len();
                 while i < rest.len() && !GO_KEYWORDS.contains(&rest[i]) {
+                    searchmoves.push(rest[i].to_string());
                     i += 1;
                 }
+                if searchmoves.len() == before {
+                    Err(CommandError::Missing {
+                        command: "go",
+                        what: "turns after 'searchmoves'".into(),
+                    })
+                } else {
+                    Ok(())
+                }
             }
-            "wtime" | "btime" | "winc" | "binc" | "movetime" => {
-                let kw = keyword(key);
-                let v = time_value(kw, rest.get(i))?;
-                i += 1;
-                match key {
+            "wtime" | "btime" | "winc" | "binc" | "movetime" => time_value(keyword(key), value)
+                .map(|v| match key {
                     "wtime" => limits.wtime = Some(v),
                     "btime" => limits.btime = Some(v),
                     "winc" => limits.winc = Some(v),
                     "binc" => limits.binc = Some(v),
                     _ => limits.movetime = Some(v),
-                }
-            }
-            "nodes" => {
-                limits.nodes = Some(count_value::<u64>("nodes", rest.get(i), 0)?);
-                i += 1;
-            }
+                }),
+            "nodes" => count_value::<u64>("nodes", value, 0).map(|v| limits.nodes = Some(v)),
             "movestogo" | "depth" | "mate" => {
-                let kw = keyword(key);
-                let v =
-                    count_value::<u32>(kw, rest.get(i), if key == "movestogo" { 1 } else { 0 })?;
-                i += 1;
-                match key {
+                let min = if key == "movestogo" { 1 } else { 0 };
+                count_value::<u32>(keyword(key), value, min).map(|v| match key {
                     "movestogo" => limits.movestogo = Some(v),
                     "depth" => limits.depth = Some(v),
                     _ => limits.mate = Some(v),
-                }
-            }
-            "perft" => {
-                perft = Some(count_value::<u32>("perft", rest.get(i), 1)?);
-                i += 1;
-            }
-            other => {
-                return Err(CommandError::Unexpected {
-                    command: "go",
-                    token: echo(other),
                 })
             }
+            "perft" => count_value::<u32>("perft", value, 1).map(|v| perft = Some(v)),
+            other => {
+                ignored.push(CommandError::Unexpected {
+                    command: "go",
+                    token: echo(other),
+                });
+                continue;
+            }
+        };
+        if took_value && !matches!(key, "infinite" | "ponder" | "searchmoves") {
+            i += 1;
+        }
+        if let Err(e) = outcome {
+            ignored.push(e);
         }
     }
-    Ok(match perft {
-        Some(depth) => GoCommand::Perft(depth),
-        None => GoCommand::Search {
-            limits,
-            searchmoves_ignored,
-        },
+    if perft.is_some() || rest.contains(&"perft") {
+        return match (perft, ignored.into_iter().next()) {
+            (_, Some(e)) => Err(e),
+            (Some(depth), None) => Ok(GoCommand::Perft(depth)),
+            (None, None) => Err(CommandError::Missing {
+                command: "go",
+                what: "depth after 'perft'".into(),
+            }),
+        };
+    }
+    Ok(GoCommand::Search {
+        limits,
+        searchmoves,
+        ignored,
     })
 }
 
@@ -454,19 +508,57 @@ mod tests {
             Ok(Some(Command::Go(GoCommand::Perft(3))))
         );
         assert!(parse("go perft 0").is_err());
-        assert!(parse("go depth x").is_err());
-        assert!(parse("go depth").is_err());
-        assert!(parse("go nodes -1").is_err());
-        assert!(parse("go sideways").is_err());
+        assert!(parse("go perft").is_err());
+        assert!(parse("go perft 3 sideways").is_err());
         let Ok(Some(Command::Go(GoCommand::Search {
             limits,
-            searchmoves_ignored,
+            searchmoves,
+            ignored,
         }))) = parse("go searchmoves e2e4 d2d4 depth 3 infinite")
         else {
             panic!("searchmoves should parse");
         };
-        assert!(searchmoves_ignored && limits.infinite);
+        assert!(limits.infinite && ignored.is_empty());
+        assert_eq!(searchmoves, vec!["e2e4", "d2d4"]);
         assert_eq!(limits.depth, Some(3));
+    }
+
+    /// Issue 13 fault 4: a `go` with wrong words still searches; the words are reported.
+    #[test]
+    fn go_keeps_what_is_right_and_reports_the_rest() {
+        let search = |line: &str| match parse(line) {
+            Ok(Some(Command::Go(GoCommand::Search {
+                limits, ignored, ..
+            }))) => (
+                limits,
+                ignored.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
+            ),
+            other => panic!("{line}: {other:?}"),
+        };
+        let (limits, ignored) = search("go sideways depth 4 frobnicate");
+        assert_eq!(limits.depth, Some(4));
+        assert_eq!(
+            ignored,
+            vec!["go: unexpected 'sideways'", "go: unexpected 'frobnicate'"]
+        );
+        // A bad value is dropped with its keyword; a keyword is never taken as a value.
+        let (limits, ignored) = search("go depth x nodes -1 movetime");
+        assert_eq!(limits, Limits::default());
+        assert_eq!(ignored.len(), 3, "{ignored:?}");
+        let (limits, ignored) = search("go depth movetime 50");
+        assert_eq!((limits.depth, limits.movetime), (None, Some(50)));
+        assert_eq!(ignored, vec!["go: missing value after 'depth'"]);
+        let (_, ignored) = search("go searchmoves");
+        assert_eq!(ignored.len(), 1);
+    }
+
+    #[test]
+    fn debug_takes_on_or_off() {
+        assert_eq!(parse("debug on"), Ok(Some(Command::Debug(true))));
+        assert_eq!(parse("debug off"), Ok(Some(Command::Debug(false))));
+        assert!(parse("debug maybe").is_err());
+        assert!(parse("debug").is_err());
+        assert!(parse("debug on off").is_err());
     }
 
     #[test]

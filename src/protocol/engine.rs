@@ -6,10 +6,43 @@ use std::io::BufRead;
 use std::sync::mpsc;
 
 use super::command::{self, Command};
-use super::options::{self, EngineOptions, OptionChange};
+use super::options::{self, EngineOptions, OptionChange, OptionError};
 use super::output::Out;
 use super::session::{new_session, VariantSession};
 use super::ProtocolError;
+
+/// The start-up line: name, version and the commit it was built from (`unknown` when the
+/// build had no git).
+pub const BANNER: &str = concat!(
+    "menagerie ",
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("MENAGERIE_COMMIT"),
+    ") by the menagerie developers; 'help' lists the commands"
+);
+
+/// The answer to `help`.
+const HELP: &str = "\
+menagerie speaks UCI (see the README); a variant is chosen with
+  setoption name UCI_Variant value <name>
+Commands:
+  uci                      identify the engine and list its options
+  isready                  answered by readyok (also while searching)
+  setoption name <N> [value <V>]
+  ucinewgame               forget what was learnt (empties the hash table)
+  position startpos|fen <FEN> [moves <turn> ...]
+  go [wtime|btime|winc|binc|movestogo|movetime|depth|nodes|mate <n>] [infinite] [ponder]
+     [searchmoves <turn> ...]
+  go perft <n>             count the turns n deep, per first turn (stop ends it)
+  stop, ponderhit          end a search / the expected turn was played
+  d                        the board, the FEN, the state and the result
+  moves                    the legal turns of the position
+  eval                     the static evaluation term by term
+  variant                  the variant: board, first rank, holes, pieces and their moves
+  result                   the result by rule here (or none), and a claimable draw
+  debug on|off             accepted (no effect)
+  help                     this text
+  quit                     leave";
 
 /// Whether the loop goes on after a command.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -40,8 +73,11 @@ impl Engine {
     }
 
     /// Runs one input line. Bad input gets exactly one `info string error ...` line and leaves
-    /// the state as it was.
+    /// the state as it was, with one exception: after a rejected `position` command, `go`
+    /// answers `bestmove 0000` until a `position` is accepted (never a move of the position
+    /// kept from before, which is not the GUI's).
     pub fn handle_line(&mut self, line: &str) -> Flow {
+        self.out.log_input(line);
         let result = match command::parse(line) {
             // A variant's own command (Game::COMMANDS), e.g. a pre-game negotiation.
             Err(command::CommandError::Unknown(_))
@@ -64,6 +100,9 @@ impl Engine {
         match result {
             Ok(flow) => flow,
             Err(e) => {
+                if line.split_whitespace().next() == Some("position") {
+                    self.session.reject_position();
+                }
                 self.out.error(e);
                 Flow::Continue
             }
@@ -94,7 +133,8 @@ impl Engine {
                 self.session.settle();
                 self.out.send("readyok")
             }
-            Command::Debug => {}
+            Command::Debug(on) => self.options.debug = on,
+            Command::Help => self.out.send(&self.help()),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref())?,
             Command::UciNewGame => self.session.clear_tt(self.options.hash_mb),
             Command::Position(spec) => self.session.set_position(&spec)?,
@@ -108,8 +148,23 @@ impl Engine {
             Command::Display => self.out.send(&self.session.display()),
             Command::Moves => self.out.send(&self.session.moves_line()),
             Command::Eval => self.out.send(&self.session.eval_report()),
+            Command::Variant => self.out.send(&self.session.describe()),
+            Command::Result => self.out.send(&self.session.result()),
         }
         Ok(Flow::Continue)
+    }
+
+    /// The `help` text: the commands, and the variant's own ones.
+    fn help(&self) -> String {
+        let mut text = String::from(HELP);
+        let own = self.session.commands();
+        if !own.is_empty() {
+            text.push_str(&format!(
+                "\nThis variant's own commands: {} (see the README).",
+                own.join(", ")
+            ));
+        }
+        text
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), ProtocolError> {
@@ -129,6 +184,12 @@ impl Engine {
                 self.session = new_session(v, self.options.hash_mb, self.out.clone());
                 self.options.apply(&change);
                 self.out.send(&self.session.announce());
+                if let Err(why) = self.session.apply_settings(self.options.variant_settings()) {
+                    // The new variant refuses a setting (UCI_Chess960): back to the defaults.
+                    self.options.apply(&OptionChange::Chess960(false));
+                    self.out
+                        .info_string(format!("{why}; UCI_Chess960 is now false"));
+                }
             }
             OptionChange::Hash(asked) => {
                 let mb = match options::hash_limit_mb() {
@@ -143,10 +204,33 @@ impl Engine {
                 self.options.apply(&OptionChange::Hash(mb));
                 self.session.resize_tt(mb);
             }
-            OptionChange::Chess960(true) => {
-                self.out.info_string(
-                    "UCI_Chess960 is not supported; castling stays orthodox (e1g1, e1c1)",
-                );
+            OptionChange::ClearHash => self.session.clear_tt(self.options.hash_mb),
+            OptionChange::DebugLogFile(path) => {
+                let log = match path {
+                    None => None,
+                    Some(path) => {
+                        let file = std::fs::OpenOptions::new()
+                            .create(true)
+                            .append(true)
+                            .open(&path)
+                            .map_err(|e| {
+                                OptionError::Unusable(format!(
+                                    "Debug Log File: cannot open '{}': {e}",
+                                    command::echo(&path)
+                                ))
+                            })?;
+                        Some(Box::new(file) as Box<dyn std::io::Write + Send>)
+                    }
+                };
+                self.out.set_log(log);
+            }
+            OptionChange::Chess960(on) => {
+                let mut settings = self.options.variant_settings();
+                settings.chess960 = on;
+                self.session
+                    .apply_settings(settings)
+                    .map_err(options::OptionError::NotSupported)?;
+                self.options.apply(&change);
             }
             _ => self.options.apply(&change),
         }
@@ -172,6 +256,7 @@ pub fn run<R: BufRead + Send + 'static>(mut input: R, out: Out) {
             }
         }
     });
+    out.send(BANNER);
     let mut engine = Engine::new(out);
     for line in rx {
         if engine.handle_line(&line) == Flow::Quit {

@@ -47,6 +47,8 @@ impl TwoStep {
 }
 
 impl Game for TwoStep {
+    const PIECES: &'static [crate::variants::PieceInfo] = &[];
+
     type Move = Pick;
     type EvalParams = crate::core::tunables::NoParams;
     const INFO: VariantInfo = VariantInfo {

@@ -1,7 +1,8 @@
 //! The engine options announced by `uci` and changed by `setoption` (protocol.md 1).
 
+use crate::search::skill::{self, Skill};
 use crate::search::SearchOptions;
-use crate::variants::Variant;
+use crate::variants::{Variant, VariantSettings};
 
 /// Threads: range of the `Threads` spin.
 pub const THREADS_RANGE: (i64, i64) = (1, 256);
@@ -15,6 +16,8 @@ pub const MULTIPV_RANGE: (i64, i64) = (1, 500);
 pub const OVERHEAD_RANGE: (i64, i64) = (0, 5000);
 /// Default `Move Overhead` in milliseconds.
 pub const OVERHEAD_DEFAULT: u64 = 10;
+/// Range of the `Skill Level` spin (20: full strength).
+pub const SKILL_RANGE: (i64, i64) = (0, skill::MAX_LEVEL as i64);
 
 /// The current value of every option.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,6 +34,23 @@ pub struct EngineOptions {
     pub move_overhead_ms: u64,
     /// `Ponder`: whether the GUI may send `go ponder` (informative only).
     pub ponder: bool,
+    /// `UCI_Chess960`: castling tokens King-takes-Rook (protocol.md 3); only variants that
+    /// honour it accept `true` ([`crate::variants::Game::apply_settings`]).
+    pub chess960: bool,
+    /// `UCI_AnalyseMode`: the GUI analyses rather than plays (informative only: the search is
+    /// the same).
+    pub analyse_mode: bool,
+    /// `debug on|off` (informative only).
+    pub debug: bool,
+    /// `Skill Level`, 0 to 20 (20: full strength); overridden by `UCI_Elo` while
+    /// `UCI_LimitStrength` is on.
+    pub skill_level: u32,
+    /// `UCI_LimitStrength`: play at the strength `UCI_Elo` says.
+    pub limit_strength: bool,
+    /// `UCI_Elo`: the strength asked for while `UCI_LimitStrength` is on, in Elo.
+    pub elo: u32,
+    /// `UCI_ShowWDL`: `info` lines carry `wdl W D L` (permille, side to move).
+    pub show_wdl: bool,
 }
 
 impl Default for EngineOptions {
@@ -42,6 +62,13 @@ impl Default for EngineOptions {
             multipv: 1,
             move_overhead_ms: OVERHEAD_DEFAULT,
             ponder: false,
+            chess960: false,
+            analyse_mode: false,
+            debug: false,
+            skill_level: skill::MAX_LEVEL,
+            limit_strength: false,
+            elo: skill::ELO_DEFAULT as u32,
+            show_wdl: false,
         }
     }
 }
@@ -53,11 +80,29 @@ impl EngineOptions {
             threads: self.threads,
             multipv: self.multipv,
             move_overhead_ms: self.move_overhead_ms,
+            skill: self.skill(),
         }
     }
 
-    /// Applies a validated change (the variant change is applied by the engine loop, which
-    /// also has to replace the position).
+    /// The strength the search plays at: `UCI_Elo` while `UCI_LimitStrength` is on, else
+    /// `Skill Level`.
+    pub fn skill(&self) -> Skill {
+        if self.limit_strength {
+            Skill::from_elo(self.elo)
+        } else {
+            Skill::from_level(self.skill_level)
+        }
+    }
+
+    /// The settings the variant session hands to its positions.
+    pub fn variant_settings(&self) -> VariantSettings {
+        VariantSettings {
+            chess960: self.chess960,
+        }
+    }
+
+    /// Applies a validated change to the values kept here (the engine loop also acts on the
+    /// variant, `Hash`, `Clear Hash` and the log file).
     pub fn apply(&mut self, change: &OptionChange) {
         match *change {
             OptionChange::Variant(v) => self.variant = v,
@@ -66,7 +111,13 @@ impl EngineOptions {
             OptionChange::MultiPv(n) => self.multipv = n,
             OptionChange::MoveOverhead(ms) => self.move_overhead_ms = ms,
             OptionChange::Ponder(on) => self.ponder = on,
-            OptionChange::Chess960(_) => {}
+            OptionChange::Chess960(on) => self.chess960 = on,
+            OptionChange::AnalyseMode(on) => self.analyse_mode = on,
+            OptionChange::SkillLevel(l) => self.skill_level = l,
+            OptionChange::LimitStrength(on) => self.limit_strength = on,
+            OptionChange::Elo(e) => self.elo = e,
+            OptionChange::ShowWdl(on) => self.show_wdl = on,
+            OptionChange::ClearHash | OptionChange::DebugLogFile(_) => {}
         }
     }
 }
@@ -90,6 +141,13 @@ pub fn uci_option_lines() -> Vec<String> {
         spin("Move Overhead", OVERHEAD_DEFAULT as i64, OVERHEAD_RANGE),
         "option name Ponder type check default false".to_string(),
         "option name UCI_Chess960 type check default false".to_string(),
+        "option name Clear Hash type button".to_string(),
+        "option name Debug Log File type string default <empty>".to_string(),
+        "option name UCI_AnalyseMode type check default false".to_string(),
+        spin("Skill Level", SKILL_RANGE.1, SKILL_RANGE),
+        "option name UCI_LimitStrength type check default false".to_string(),
+        spin("UCI_Elo", skill::ELO_DEFAULT, skill::ELO_RANGE),
+        "option name UCI_ShowWDL type check default false".to_string(),
     ];
     #[cfg(feature = "spsa")]
     lines.extend(crate::search::params::spsa_option_lines());
@@ -112,7 +170,7 @@ pub fn hash_limit_mb() -> Option<usize> {
 }
 
 /// A validated `setoption`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionChange {
     /// `UCI_Variant` (aliases already resolved).
     Variant(Variant),
@@ -126,8 +184,23 @@ pub enum OptionChange {
     MoveOverhead(u64),
     /// `Ponder`.
     Ponder(bool),
-    /// `UCI_Chess960` as asked (only `false` is supported).
+    /// `UCI_Chess960` (the variant may refuse `true`).
     Chess960(bool),
+    /// `Clear Hash` (a button): empty the TT.
+    ClearHash,
+    /// `Debug Log File`: the file every input and output line is appended to, with time
+    /// stamps; `None` (no value, or `<empty>`) stops logging.
+    DebugLogFile(Option<String>),
+    /// `UCI_AnalyseMode`.
+    AnalyseMode(bool),
+    /// `Skill Level` (0 to 20).
+    SkillLevel(u32),
+    /// `UCI_LimitStrength`.
+    LimitStrength(bool),
+    /// `UCI_Elo`.
+    Elo(u32),
+    /// `UCI_ShowWDL`.
+    ShowWdl(bool),
 }
 
 /// Why a `setoption` was refused.
@@ -170,6 +243,15 @@ pub enum OptionError {
     /// `UCI_Variant` with a name no variant has.
     #[error("unknown variant '{0}'")]
     UnknownVariant(String),
+    /// A value the current variant does not support (its message names the option).
+    #[error("{0}")]
+    NotSupported(String),
+    /// A value that is well-formed but cannot be used (the reason says why).
+    #[error("{0}")]
+    Unusable(String),
+    /// A value given to a button.
+    #[error("option {0} is a button and takes no value")]
+    ButtonValue(&'static str),
 }
 
 /// Validates `setoption name <name> [value <value>]` (names case-insensitive).
@@ -195,6 +277,20 @@ pub fn parse_setoption(name: &str, value: Option<&str>) -> Result<OptionChange, 
             .map(|n| OptionChange::MoveOverhead(n as u64)),
         "ponder" => check("Ponder", value).map(OptionChange::Ponder),
         "uci_chess960" => check("UCI_Chess960", value).map(OptionChange::Chess960),
+        "clear hash" => match value {
+            None => Ok(OptionChange::ClearHash),
+            Some(_) => Err(OptionError::ButtonValue("Clear Hash")),
+        },
+        "debug log file" => Ok(OptionChange::DebugLogFile(
+            value.filter(|v| *v != "<empty>").map(str::to_string),
+        )),
+        "uci_analysemode" => check("UCI_AnalyseMode", value).map(OptionChange::AnalyseMode),
+        "skill level" => {
+            spin("Skill Level", value, SKILL_RANGE).map(|n| OptionChange::SkillLevel(n as u32))
+        }
+        "uci_limitstrength" => check("UCI_LimitStrength", value).map(OptionChange::LimitStrength),
+        "uci_elo" => spin("UCI_Elo", value, skill::ELO_RANGE).map(|n| OptionChange::Elo(n as u32)),
+        "uci_showwdl" => check("UCI_ShowWDL", value).map(OptionChange::ShowWdl),
         _ => Err(OptionError::Unknown(super::echo(name))),
     }
 }
@@ -284,6 +380,69 @@ mod tests {
             parse_setoption("Ponder", Some("yes")),
             Err(OptionError::NotBool { .. })
         ));
+        assert!(matches!(
+            parse_setoption("Clear Hash", Some("now")),
+            Err(OptionError::ButtonValue(_))
+        ));
+        assert!(matches!(
+            parse_setoption("UCI_AnalyseMode", Some("1")),
+            Err(OptionError::NotBool { .. })
+        ));
+    }
+
+    #[test]
+    fn buttons_strings_and_checks() {
+        assert_eq!(
+            parse_setoption("clear hash", None),
+            Ok(OptionChange::ClearHash)
+        );
+        assert_eq!(
+            parse_setoption("Debug Log File", Some("/tmp/x y.log")),
+            Ok(OptionChange::DebugLogFile(Some("/tmp/x y.log".into())))
+        );
+        assert_eq!(
+            parse_setoption("Debug Log File", Some("<empty>")),
+            Ok(OptionChange::DebugLogFile(None))
+        );
+        assert_eq!(
+            parse_setoption("Debug Log File", None),
+            Ok(OptionChange::DebugLogFile(None))
+        );
+        assert_eq!(
+            parse_setoption("UCI_AnalyseMode", Some("true")),
+            Ok(OptionChange::AnalyseMode(true))
+        );
+    }
+
+    #[test]
+    fn strength_options() {
+        assert_eq!(
+            parse_setoption("skill level", Some("3")),
+            Ok(OptionChange::SkillLevel(3))
+        );
+        assert!(matches!(
+            parse_setoption("Skill Level", Some("21")),
+            Err(OptionError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            parse_setoption("UCI_Elo", Some("99999")),
+            Err(OptionError::OutOfRange { .. })
+        ));
+        let mut o = EngineOptions::default();
+        assert_eq!(o.skill(), Skill::full());
+        o.apply(&parse_setoption("Skill Level", Some("5")).unwrap());
+        assert_eq!(o.skill(), Skill::from_level(5));
+        o.apply(&parse_setoption("UCI_Elo", Some("2000")).unwrap());
+        assert_eq!(
+            o.skill(),
+            Skill::from_level(5),
+            "UCI_Elo waits for UCI_LimitStrength"
+        );
+        o.apply(&parse_setoption("UCI_LimitStrength", Some("true")).unwrap());
+        assert_eq!(o.skill(), Skill::from_elo(2000));
+        assert_eq!(o.search_options().skill, Skill::from_elo(2000));
+        o.apply(&parse_setoption("UCI_ShowWDL", Some("true")).unwrap());
+        assert!(o.show_wdl);
     }
 
     #[test]
@@ -297,6 +456,6 @@ mod tests {
     fn uci_lists_chess_first() {
         let lines = uci_option_lines();
         assert!(lines[0].starts_with("option name UCI_Variant type combo default chess var chess"));
-        assert_eq!(lines.len(), 7);
+        assert_eq!(lines.len(), 14);
     }
 }

@@ -11,12 +11,16 @@ use std::time::Duration;
 use super::command::{echo, GoCommand, PositionBase, PositionSpec};
 use super::options::EngineOptions;
 use super::output::{format_bestmove, format_info, Out};
-use super::turns::{group_turns, legal_turn_tokens, play_turn_token, turn_over, turn_tokens, Turn};
+use super::turns::{
+    group_turns, legal_turn_tokens, play_turn_token, turn_over, turn_plies, turn_tokens, Turn,
+};
 use super::ProtocolError;
 use crate::perft::{self, Unit};
 use crate::search::{self, InfoReport, Limits, Score, SearchControl, SearchOptions, Tt};
 use crate::variants::PlyList;
-use crate::variants::{Game, GameResult, Outcome, ProbeLimits, Variant, PROBE_MATE};
+use crate::variants::{
+    Game, GameResult, Outcome, ProbeLimits, Variant, VariantSettings, WdlModel, PROBE_MATE,
+};
 
 /// Depth of the search that completes a best turn whose PV stops mid-turn.
 const FOLLOW_UP_DEPTH: u32 = 3;
@@ -31,11 +35,19 @@ const WAIT_POLL: Duration = Duration::from_millis(1);
 pub trait VariantSession: Send {
     /// The `info string variant ...` announcement (protocol.md 1).
     fn announce(&self) -> String;
-    /// Sets the position from a `position` command; on error the position is unchanged.
+    /// Sets the position from a `position` command; on error the position (and its hidden
+    /// history) is unchanged.
     ///
     /// Errors: [`ProtocolError::Fen`] or [`ProtocolError::IllegalMove`].
     fn set_position(&mut self, spec: &PositionSpec) -> Result<(), ProtocolError>;
-    /// Starts a search or a perft in the worker thread (or answers at once at a decided position).
+    /// Notes that a `position` command was rejected: until one is accepted, `go` answers
+    /// `info string error no valid position` and `bestmove 0000` (the position kept is not
+    /// the GUI's). `d`, `moves` and `eval` still show the kept position.
+    fn reject_position(&mut self);
+    /// Starts a search or a perft in the worker thread (or answers at once at a decided
+    /// position, or after a rejected `position`). What is wrong in a search's `go` line (its
+    /// `ignored` words, `searchmoves` turns that are not legal) is reported in one
+    /// `info string error` line and left out.
     ///
     /// Errors: [`ProtocolError::Busy`] while the worker runs.
     fn go(&mut self, go: &GoCommand, options: &EngineOptions) -> Result<(), ProtocolError>;
@@ -45,26 +57,43 @@ pub trait VariantSession: Send {
     fn ponderhit(&mut self);
     /// Whether the worker thread runs.
     fn busy(&mut self) -> bool;
-    /// Stops a running search and waits for its `bestmove`; a running perft (which cannot be
-    /// stopped) is waited for, so that scripted `go perft` runs print their result.
+    /// Stops a running search or perft and waits for the worker (a search prints its
+    /// `bestmove`, a perft `info string perft stopped`): what `quit` and end of input do.
     fn finish(&mut self);
     /// Waits until a running variant command has printed its answer (searches and perfts are
     /// not waited for): `isready` calls it so that the answer comes before `readyok`.
     fn settle(&mut self);
-    /// The `d` output.
+    /// The `d` output: the variant's display, then `Result: ...` (as [`VariantSession::result`]
+    /// says it).
     fn display(&self) -> String;
+    /// The `variant` command's answer (protocol.md 8): the `info string variant` line, then
+    /// `info string board firstrank <n> holes <squares|->`, then one
+    /// `info string piece code <CODE> name <Name> | <movement>` line per piece type.
+    fn describe(&self) -> String;
+    /// The `result` command's answer (protocol.md 8): `info string result <result> {<reason>}`
+    /// when the game is over by rule, else `info string result none`, followed by
+    /// `info string draw claimable {<reason>}` when the side to move may claim a draw.
+    fn result(&self) -> String;
     /// The `moves` output line.
     fn moves_line(&self) -> String;
     /// The `eval` output.
     fn eval_report(&self) -> String;
-    /// Empties the TT (`ucinewgame`). While a search runs, it keeps its table and the session
-    /// takes a fresh one of `hash_mb` MiB.
+    /// Empties the TT (`ucinewgame`, `Clear Hash`): the session takes a fresh one of `hash_mb`
+    /// MiB; a running search keeps its own table to the end.
     fn clear_tt(&mut self, hash_mb: usize);
-    /// Replaces the TT by an empty one of `hash_mb` MiB (`Hash`), freeing the old one first
-    /// unless a running search still uses it.
+    /// Replaces the TT by an empty one of `hash_mb` MiB (`Hash`). Returns at once whatever the
+    /// size: the new table is mapped lazily and the old one is freed on another thread (after
+    /// a running search that still uses it).
     fn resize_tt(&mut self, hash_mb: usize);
+    /// Hands `settings` (protocol options such as `UCI_Chess960`) to the current position and
+    /// to every position set up from now on ([`Game::apply_settings`]).
+    ///
+    /// Errors: the variant's message when it does not support them; nothing changes then.
+    fn apply_settings(&mut self, settings: VariantSettings) -> Result<(), String>;
     /// Whether `word` starts one of the variant's own commands ([`Game::COMMANDS`]).
     fn has_command(&self, word: &str) -> bool;
+    /// The first words of the variant's own commands ([`Game::COMMANDS`]), for `help`.
+    fn commands(&self) -> &'static [&'static str];
     /// Runs a variant command ([`Game::variant_command`]) on the worker thread, its probes
     /// searching with this session's TT; prints the answer, or `info string error ...`.
     ///
@@ -92,6 +121,10 @@ struct Job {
 /// The state of one variant: position, TT, worker.
 struct Session<G: Game> {
     pos: G,
+    /// The settings every position set up gets (see [`VariantSession::apply_settings`]).
+    settings: VariantSettings,
+    /// False from a rejected `position` command to the next accepted one.
+    position_valid: bool,
     tt: Arc<Tt>,
     out: Out,
     job: Option<Job>,
@@ -101,6 +134,8 @@ impl<G: Game> Session<G> {
     fn new(hash_mb: usize, out: Out) -> Self {
         Session {
             pos: G::startpos(),
+            settings: VariantSettings::default(),
+            position_valid: true,
             tt: Arc::new(Tt::new(hash_mb)),
             out,
             job: None,
@@ -159,6 +194,9 @@ impl<G: Game> VariantSession for Session<G> {
                 PositionBase::StartPos => G::startpos(),
                 PositionBase::Fen(fen) => G::from_fen(fen)?,
             };
+            // The settings decide how the move tokens read (UCI_Chess960 castling).
+            pos.apply_settings(&self.settings)
+                .map_err(ProtocolError::Internal)?;
             for (i, token) in spec.moves.iter().enumerate() {
                 play_turn_token(&mut pos, token).map_err(|_| ProtocolError::IllegalMove {
                     token: echo(token),
@@ -171,47 +209,83 @@ impl<G: Game> VariantSession for Session<G> {
         let pos = catch_unwind(AssertUnwindSafe(build))
             .map_err(|_| ProtocolError::Internal("the position could not be set up".into()))??;
         self.pos = pos;
+        self.position_valid = true;
         Ok(())
+    }
+
+    fn reject_position(&mut self) {
+        self.position_valid = false;
     }
 
     fn go(&mut self, go: &GoCommand, options: &EngineOptions) -> Result<(), ProtocolError> {
         if self.busy() {
             return Err(ProtocolError::Busy("go"));
         }
+        if !self.position_valid {
+            self.out.error("no valid position");
+            if matches!(go, GoCommand::Search { .. }) {
+                self.out.send(&format_bestmove(Some("0000"), None));
+            }
+            return Ok(());
+        }
         let root = self.pos.clone();
         let out = self.out.clone();
         let control = Arc::new(SearchControl::default());
         match go {
             GoCommand::Perft(depth) => {
-                let (depth, threads) = (*depth, options.threads);
+                let (depth, threads, ctl) = (*depth, options.threads, control.clone());
                 self.spawn(control, move |active| {
-                    let rows = perft::divide(&root, depth, Unit::Turn, threads);
+                    let rows = perft::divide_until(&root, depth, Unit::Turn, threads, &ctl.stop);
                     active.store(false, Ordering::SeqCst);
-                    out.send(&perft::format_divide(&rows));
+                    match rows {
+                        Some(rows) => out.send(&perft::format_divide(&rows)),
+                        // No total: a partial count must not pass for the perft figure.
+                        None => out.info_string("perft stopped"),
+                    }
                 });
             }
             GoCommand::Search {
                 limits,
-                searchmoves_ignored,
+                searchmoves,
+                ignored,
             } => {
-                if *searchmoves_ignored {
-                    self.out
-                        .info_string("searchmoves is not supported; searching all moves");
+                let mut problems: Vec<String> = ignored.iter().map(ToString::to_string).collect();
+                let mut allowed = Vec::new();
+                for token in searchmoves {
+                    match turn_plies(&root, token) {
+                        Ok(line) => allowed.push(line),
+                        Err(e) => {
+                            problems.push(format!("go: searchmoves: {}", echo(&e.to_string())))
+                        }
+                    }
                 }
+                if !searchmoves.is_empty() && allowed.is_empty() {
+                    problems.push("no legal turn after searchmoves: every turn is searched".into());
+                }
+                if !problems.is_empty() {
+                    self.out.error(format!("{} (ignored)", problems.join("; ")));
+                }
+                let model = options.show_wdl.then_some(G::WDL);
                 if let Some(outcome) = root.outcome() {
-                    self.out.send(&game_over_report(&root, &outcome));
+                    self.out
+                        .send(&game_over_report(&root, &outcome, options.show_wdl));
                     return Ok(());
                 }
+                // A draw the rules only let a player claim: say so and play on (FIDE 9.2, 9.3).
+                if let Some(reason) = root.claimable_draw() {
+                    self.out.info_string(format!("draw claimable {{{reason}}}"));
+                }
                 control.pondering.store(limits.ponder, Ordering::SeqCst);
-                let (limits, sopts, tt, ctl) = (
-                    limits.clone(),
-                    options.search_options(),
-                    self.tt.clone(),
-                    control.clone(),
-                );
-                self.spawn(control, move |active| {
-                    search_worker(root, limits, sopts, tt, ctl, active, out)
-                });
+                let job = SearchJob {
+                    root,
+                    limits: limits.clone(),
+                    allowed,
+                    options: options.search_options(),
+                    tt: self.tt.clone(),
+                    control: control.clone(),
+                    model,
+                };
+                self.spawn(control, move |active| search_worker(job, active, out));
             }
         }
         Ok(())
@@ -259,7 +333,52 @@ impl<G: Game> VariantSession for Session<G> {
     }
 
     fn display(&self) -> String {
-        self.pos.display()
+        let mut text = self.pos.display();
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str("Result: ");
+        match (self.pos.outcome(), self.pos.claimable_draw()) {
+            (Some(o), _) => text.push_str(&format!("{} {{{}}}", o.result.as_str(), o.reason)),
+            (None, Some(reason)) => {
+                text.push_str(&format!("none; draw claimable {{{reason}}}"));
+            }
+            (None, None) => text.push_str("none"),
+        }
+        text
+    }
+
+    fn describe(&self) -> String {
+        let holes = G::holes();
+        let mut text = format!(
+            "{}\ninfo string board firstrank {} holes {}",
+            self.announce(),
+            G::FIRST_RANK,
+            if holes.is_empty() {
+                "-".to_string()
+            } else {
+                holes.join(" ")
+            }
+        );
+        for p in G::PIECES {
+            text.push_str(&format!(
+                "\ninfo string piece code {} name {} | {}",
+                p.code, p.name, p.movement
+            ));
+        }
+        text
+    }
+
+    fn result(&self) -> String {
+        match self.pos.outcome() {
+            Some(o) => format!("info string result {} {{{}}}", o.result.as_str(), o.reason),
+            None => match self.pos.claimable_draw() {
+                Some(reason) => {
+                    format!("info string result none\ninfo string draw claimable {{{reason}}}")
+                }
+                None => "info string result none".to_string(),
+            },
+        }
     }
 
     fn moves_line(&self) -> String {
@@ -276,20 +395,31 @@ impl<G: Game> VariantSession for Session<G> {
     }
 
     fn clear_tt(&mut self, hash_mb: usize) {
-        match Arc::get_mut(&mut self.tt) {
-            Some(tt) => tt.clear(),
-            None => self.tt = Arc::new(Tt::new(hash_mb)),
-        }
+        self.resize_tt(hash_mb);
     }
 
     fn resize_tt(&mut self, hash_mb: usize) {
-        // Drop the old table before allocating the new one: never both at once.
-        self.tt = Arc::new(Tt::new(1));
+        // A fresh zeroed table costs nothing until the search touches it; the old one (maybe
+        // gigabytes of touched pages) is freed by another thread so the loop stays responsive.
+        let old = std::mem::replace(&mut self.tt, Arc::new(Tt::new(1)));
+        drop_in_background(old);
         self.tt = Arc::new(Tt::new(hash_mb));
+    }
+
+    fn apply_settings(&mut self, settings: VariantSettings) -> Result<(), String> {
+        let mut pos = self.pos.clone();
+        pos.apply_settings(&settings)?;
+        self.pos = pos;
+        self.settings = settings;
+        Ok(())
     }
 
     fn has_command(&self, word: &str) -> bool {
         G::COMMANDS.contains(&word)
+    }
+
+    fn commands(&self) -> &'static [&'static str] {
+        G::COMMANDS
     }
 
     fn variant_command(&mut self, line: &str) -> Result<(), ProtocolError> {
@@ -316,6 +446,14 @@ impl<G: Game> VariantSession for Session<G> {
         });
         Ok(())
     }
+}
+
+/// Drops `tt` on a short-lived thread: freeing a large table that the search has touched
+/// takes time the protocol loop must not spend. Dropped here when no thread can be made.
+fn drop_in_background(tt: Arc<Tt>) {
+    let _ = std::thread::Builder::new()
+        .name("tt-free".into())
+        .spawn(move || drop(tt));
 }
 
 /// One probe of a variant command: a silent single-thread search of `pos` within `limits`,
@@ -350,46 +488,89 @@ fn probe_search<G: Game>(
     })
 }
 
-/// The answer to `go` at a position that is over by rule (protocol.md 4).
-fn game_over_report<G: Game>(pos: &G, outcome: &Outcome) -> String {
-    let score = if outcome.result == GameResult::win_for(!pos.side_to_move()) {
-        "mate 0"
+/// The answer to `go` at a position that is over by rule (protocol.md 4); with `show_wdl`
+/// the score line gives the result as `wdl` (`0 0 1000` lost, `0 1000 0` drawn, `1000 0 0`
+/// won, for the side to move).
+fn game_over_report<G: Game>(pos: &G, outcome: &Outcome, show_wdl: bool) -> String {
+    let lost = outcome.result == GameResult::win_for(!pos.side_to_move());
+    let score = if lost { "mate 0" } else { "cp 0" };
+    let wdl = if !show_wdl {
+        ""
+    } else if lost {
+        " wdl 0 0 1000"
+    } else if outcome.result == GameResult::Draw {
+        " wdl 0 1000 0"
     } else {
-        "cp 0"
+        " wdl 1000 0 0"
     };
     format!(
-        "info depth 0 score {score}\ninfo string result {} {{{}}}\n{}",
+        "info depth 0 score {score}{wdl}\ninfo string result {} {{{}}}\n{}",
         outcome.result.as_str(),
         outcome.reason,
         format_bestmove(None, None)
     )
 }
 
-/// The search thread: runs the search, reports `info` lines, waits for `stop`/`ponderhit` when
-/// an infinite or ponder search ends early, then prints `bestmove`.
-fn search_worker<G: Game>(
+/// What a search job needs.
+struct SearchJob<G: Game> {
     root: G,
     limits: Limits,
+    /// The `searchmoves` turns as lines of plies; empty: every turn.
+    allowed: Vec<Vec<G::Move>>,
     options: SearchOptions,
     tt: Arc<Tt>,
     control: Arc<SearchControl>,
-    active: &AtomicBool,
-    out: Out,
-) {
-    let mut report =
-        |r: &InfoReport<'_, G::Move>| out.send(&format_info(r, &turn_tokens(&root, r.pv)));
-    let result = catch_unwind(AssertUnwindSafe(|| {
-        search::search(&root, &limits, &options, &tt, &control, &mut report)
-    }));
-    let pv = match result {
-        Ok(r) => match (r.best, r.pv.first()) {
-            (Some(best), Some(&first)) if first != best => vec![best],
-            (Some(best), None) => vec![best],
-            _ => r.pv,
-        },
+    /// The WDL model of `info` lines (`UCI_ShowWDL`), if they carry one.
+    model: Option<WdlModel>,
+}
+
+/// The search thread: runs the search, reports `info` lines (their PVs in whole turns), waits
+/// for `stop`/`ponderhit` when an infinite or ponder search ends early, then prints
+/// `bestmove`. When the last `info` line's PV does not start with the turn played (a best
+/// move found in an unfinished iteration, a turn completed after the PV), a last `info` line
+/// shows it, so that the last `info` before `bestmove` always agrees with it.
+fn search_worker<G: Game>(job: SearchJob<G>, active: &AtomicBool, out: Out) {
+    let SearchJob {
+        root,
+        limits,
+        allowed,
+        options,
+        tt,
+        control,
+        model,
+    } = job;
+    // The first turn of the last PV printed.
+    let mut last_first: Option<String> = None;
+    let result = {
+        let mut report = |r: &InfoReport<'_, G::Move>| {
+            let turns = turn_tokens(&root, r.pv);
+            last_first = turns.first().cloned();
+            out.send(&format_info(r, &turns, model.as_ref()));
+        };
+        catch_unwind(AssertUnwindSafe(|| {
+            search::search_among(
+                &root,
+                &limits,
+                &options,
+                &allowed,
+                &tt,
+                &control,
+                &mut report,
+            )
+        }))
+    };
+    let (pv, summary) = match result {
+        Ok(r) => {
+            let pv = match (r.best, r.pv.first()) {
+                (Some(best), Some(&first)) if first != best => vec![best],
+                (Some(best), None) => vec![best],
+                _ => r.pv.clone(),
+            };
+            (pv, Some(r))
+        }
         Err(_) => {
             out.error("the search failed; playing the first legal move");
-            Vec::new()
+            (Vec::new(), None)
         }
     };
     while !control.stop.load(Ordering::SeqCst)
@@ -397,19 +578,90 @@ fn search_worker<G: Game>(
     {
         std::thread::sleep(WAIT_POLL);
     }
-    let (best, ponder) = best_and_ponder(&root, &pv, &tt);
+    let (best, ponder) = best_and_ponder(&root, &pv, &allowed, &tt);
+    if let Some(best) = best
+        .as_deref()
+        .filter(|b| last_first.as_deref() != Some(*b))
+    {
+        // The search's own PV when it starts with the turn played, else that turn (and the
+        // ponder turn).
+        let mut line = turn_tokens(&root, &pv);
+        if line.first().map(String::as_str) != Some(best) {
+            line = std::iter::once(best)
+                .chain(ponder.as_deref())
+                .map(str::to_string)
+                .collect();
+        }
+        out.send(&closing_info::<G>(summary.as_ref(), &line, model.as_ref()));
+    }
     active.store(false, Ordering::SeqCst);
     out.send(&format_bestmove(best.as_deref(), ponder.as_deref()));
 }
 
+/// The `info` line that shows `pv` (turn tokens, the turn played first) with the search's
+/// final figures; zeros when the search failed.
+fn closing_info<G: Game>(
+    summary: Option<&search::SearchResult<G::Move>>,
+    pv: &[String],
+    model: Option<&WdlModel>,
+) -> String {
+    let (depth, seldepth, score, nodes, time_ms, hashfull) = match summary {
+        Some(r) => (
+            r.depth.max(1),
+            r.seldepth.max(r.depth.max(1)),
+            r.score,
+            r.nodes,
+            r.time_ms,
+            r.hashfull,
+        ),
+        None => (0, 0, Score::Cp(0), 0, 0, 0),
+    };
+    let report = InfoReport::<G::Move> {
+        depth,
+        seldepth,
+        multipv: 1,
+        score,
+        lowerbound: None,
+        nodes,
+        nps: (nodes * 1000).checked_div(time_ms).unwrap_or(nodes * 1000),
+        hashfull,
+        time_ms,
+        pv: &[],
+    };
+    format_info(&report, pv, model)
+}
+
+/// The lines of `allowed` that go on after `path` (plies from the root), with `path` taken off:
+/// what a search from the position after `path` may play. Empty when no line does (then
+/// everything may follow).
+fn continuations<M: Copy + PartialEq>(allowed: &[Vec<M>], path: &[M]) -> Vec<Vec<M>> {
+    let n = path.len();
+    allowed
+        .iter()
+        .filter(|l| l.len() > n && l[..n] == *path)
+        .map(|l| l[n..].to_vec())
+        .collect()
+}
+
 /// The best turn (the PV's first turn, completed if the PV stops inside it) and the ponder turn
-/// (the PV's second turn, when the PV holds all of it).
-fn best_and_ponder<G: Game>(root: &G, pv: &[G::Move], tt: &Tt) -> (Option<String>, Option<String>) {
+/// (the PV's second turn, when the PV holds all of it). With `searchmoves` (`allowed`), the
+/// fallback and the completion stay among the allowed turns.
+fn best_and_ponder<G: Game>(
+    root: &G,
+    pv: &[G::Move],
+    allowed: &[Vec<G::Move>],
+    tt: &Tt,
+) -> (Option<String>, Option<String>) {
     let mut turns = group_turns(root, pv);
     if turns.is_empty() {
         let mut list = PlyList::<G::Move>::default();
         root.legal_moves(&mut list);
-        match list.first() {
+        let first = allowed
+            .iter()
+            .filter_map(|l| l.first())
+            .find(|m| list.contains(m))
+            .or(list.first());
+        match first {
             Some(&m) => turns = group_turns(root, &[m]),
             None => return (None, None),
         }
@@ -419,7 +671,7 @@ fn best_and_ponder<G: Game>(root: &G, pv: &[G::Move], tt: &Tt) -> (Option<String
         return (None, None);
     };
     if !best.complete {
-        complete_turn(root, &mut best, tt);
+        complete_turn(root, &mut best, allowed, tt);
         return (Some(best.token), None);
     }
     let ponder = rest.next().filter(|t| t.complete).map(|t| t.token);
@@ -427,8 +679,9 @@ fn best_and_ponder<G: Game>(root: &G, pv: &[G::Move], tt: &Tt) -> (Option<String
 }
 
 /// Completes a turn cut short by the end of the PV with quick searches of the positions inside
-/// it (generic: nothing here knows how a variant's turns are made).
-fn complete_turn<G: Game>(root: &G, turn: &mut Turn<G::Move>, tt: &Tt) {
+/// it, among the `allowed` turns' continuations when there are any (generic: nothing here
+/// knows how a variant's turns are made).
+fn complete_turn<G: Game>(root: &G, turn: &mut Turn<G::Move>, allowed: &[Vec<G::Move>], tt: &Tt) {
     let side = root.side_to_move();
     let mut pos = root.clone();
     for &m in &turn.plies {
@@ -442,11 +695,13 @@ fn complete_turn<G: Game>(root: &G, turn: &mut Turn<G::Move>, tt: &Tt) {
     let options = SearchOptions::default();
     while turn.plies.len() < MAX_TURN_PLIES && !turn_over(&pos, side) {
         let control = SearchControl::default();
+        let lines = continuations(allowed, &turn.plies);
         let searched = catch_unwind(AssertUnwindSafe(|| {
-            search::search(
+            search::search_among(
                 &pos,
                 &limits,
                 &options,
+                &lines,
                 tt,
                 &control,
                 &mut |_: &InfoReport<'_, G::Move>| {},
@@ -454,11 +709,12 @@ fn complete_turn<G: Game>(root: &G, turn: &mut Turn<G::Move>, tt: &Tt) {
         }));
         let mut list = PlyList::<G::Move>::default();
         pos.legal_moves(&mut list);
+        let on_line = |m: &G::Move| lines.is_empty() || lines.iter().any(|l| l[0] == *m);
         let chosen = searched
             .ok()
             .and_then(|r| r.best)
-            .filter(|m| list.contains(m))
-            .or_else(|| list.first().copied());
+            .filter(|m| list.contains(m) && on_line(m))
+            .or_else(|| list.iter().copied().find(|m| on_line(m)));
         let Some(m) = chosen else {
             break;
         };
@@ -478,7 +734,7 @@ mod tests {
     #[test]
     fn a_pv_cut_inside_the_first_turn_is_completed() {
         let tt = Tt::new(1);
-        let (best, ponder) = best_and_ponder(&TwoStep::startpos(), &[Pick(2)], &tt);
+        let (best, ponder) = best_and_ponder(&TwoStep::startpos(), &[Pick(2)], &[], &tt);
         let best = best.expect("a best turn");
         assert!(best.starts_with("p2;p"), "{best}");
         assert_eq!(ponder, None);
@@ -488,11 +744,54 @@ mod tests {
     fn ponder_is_the_second_whole_turn() {
         let tt = Tt::new(1);
         let pv = [Pick(2), Pick(2), Pick(1), Pick(2)];
-        let (best, ponder) = best_and_ponder(&TwoStep::startpos(), &pv, &tt);
+        let (best, ponder) = best_and_ponder(&TwoStep::startpos(), &pv, &[], &tt);
         assert_eq!(best.as_deref(), Some("p2;p2"));
         assert_eq!(ponder.as_deref(), Some("p1;p2"));
-        let (_, ponder) = best_and_ponder(&TwoStep::startpos(), &pv[..3], &tt);
+        let (_, ponder) = best_and_ponder(&TwoStep::startpos(), &pv[..3], &[], &tt);
         assert_eq!(ponder, None);
+    }
+
+    /// Issue 18 point 6: a rejected `position ... moves` leaves the hidden history (the
+    /// positions a repetition counts) as it was: the threefold that one more move makes is
+    /// the same with and without the rejected command in between.
+    #[test]
+    fn a_rejected_position_keeps_the_repetition_history() {
+        use crate::variants::chess::Chess;
+        let spec = |moves: &str| PositionSpec {
+            base: PositionBase::StartPos,
+            moves: moves.split_whitespace().map(str::to_string).collect(),
+        };
+        // The start position twice (plies 0 and 4); f6g8 would make it three times.
+        let shuffle = "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1";
+        let third = |session: &Session<Chess>| {
+            let mut pos = session.pos.clone();
+            pos.make(pos.parse_move("f6g8").expect("legal"));
+            (pos.adjudicated_outcome(), pos.fen(), pos.key())
+        };
+        let mut plain = Session::<Chess>::new(1, Out::new(std::io::sink()));
+        plain.set_position(&spec(shuffle)).expect("accepted");
+        let mut tried = Session::<Chess>::new(1, Out::new(std::io::sink()));
+        tried.set_position(&spec(shuffle)).expect("accepted");
+        for bad in [
+            format!("{shuffle} f6g8 zz"),
+            format!("{shuffle} f6g8 g1f3 f3g1 e2e5"),
+            "e2e4 e7e5 g1f3 zz".to_string(),
+        ] {
+            assert!(tried.set_position(&spec(&bad)).is_err(), "{bad}");
+        }
+        assert_eq!(tried.pos.fen(), plain.pos.fen());
+        let (outcome, fen, key) = third(&tried);
+        assert_eq!((outcome.clone(), fen, key), third(&plain));
+        assert_eq!(
+            outcome.map(|o| o.reason),
+            Some("threefold repetition".to_string())
+        );
+        // Without the shuffle before, the same position is no repetition.
+        let mut fresh = Session::<Chess>::new(1, Out::new(std::io::sink()));
+        fresh
+            .set_position(&spec("g1f3 g8f6 f3g1"))
+            .expect("accepted");
+        assert_eq!(third(&fresh).0, None);
     }
 
     #[test]
@@ -505,8 +804,10 @@ mod tests {
         // White (turns 1 and 3) picked 6, Black 3; Black is to move and has lost.
         let outcome = pos.outcome().expect("over");
         assert_eq!(
-            game_over_report(&pos, &outcome),
+            game_over_report(&pos, &outcome, false),
             "info depth 0 score mate 0\ninfo string result 1-0 {all picks made}\nbestmove (none)"
         );
+        assert!(game_over_report(&pos, &outcome, true)
+            .starts_with("info depth 0 score mate 0 wdl 0 0 1000\n"));
     }
 }

@@ -60,10 +60,12 @@ pub fn group_turns<G: Game>(root: &G, plies: &[G::Move]) -> Vec<Turn<G::Move>> {
     turns
 }
 
-/// The turn tokens of a line of plies (for the `pv` of an `info` line).
+/// The tokens of the whole turns of a line of plies, for the `pv` of an `info` line
+/// (protocol.md 4): a last turn cut short by the end of the line is left out.
 pub fn turn_tokens<G: Game>(root: &G, plies: &[G::Move]) -> Vec<String> {
     group_turns(root, plies)
         .into_iter()
+        .take_while(|t| t.complete)
         .map(|t| t.token)
         .collect()
 }
@@ -75,9 +77,29 @@ pub fn turn_tokens<G: Game>(root: &G, plies: &[G::Move]) -> Vec<String> {
 ///
 /// Errors: the [`MoveError`] of the first portion that is malformed or not legal.
 pub fn play_turn_token<G: Game>(pos: &mut G, token: &str) -> Result<(), MoveError> {
+    play_recording(pos, token, &mut Vec::new())
+}
+
+/// The plies of one turn token (or of its first portions) played from `pos`, which is left
+/// as it was: what `go searchmoves` restricts the search to.
+///
+/// Errors: as [`play_turn_token`].
+pub fn turn_plies<G: Game>(pos: &G, token: &str) -> Result<Vec<G::Move>, MoveError> {
+    let mut plies = Vec::new();
+    play_recording(&mut pos.clone(), token, &mut plies)?;
+    Ok(plies)
+}
+
+/// [`play_turn_token`], pushing the plies played onto `plies`.
+fn play_recording<G: Game>(
+    pos: &mut G,
+    token: &str,
+    plies: &mut Vec<G::Move>,
+) -> Result<(), MoveError> {
     if G::COMPOUND_PLIES {
         let m = pos.parse_move(token)?;
         pos.make(m);
+        plies.push(m);
         return Ok(());
     }
     let side = pos.side_to_move();
@@ -94,6 +116,7 @@ pub fn play_turn_token<G: Game>(pos: &mut G, token: &str) -> Result<(), MoveErro
         }
         let m = pos.parse_move(portion)?;
         pos.make(m);
+        plies.push(m);
         turn_ended = turn_over(pos, side);
     }
     Ok(())
@@ -121,10 +144,16 @@ mod tests {
             .map(|t| (t.token.as_str(), t.complete))
             .collect();
         assert_eq!(tokens, vec![("p1;p2", true), ("p2", false)]);
+        // A PV shows whole turns only (issue 18 point 2).
+        assert_eq!(
+            turn_tokens(&TwoStep::startpos(), &[Pick(1), Pick(2), Pick(2)]),
+            vec!["p1;p2"]
+        );
+        assert!(turn_tokens(&TwoStep::startpos(), &[Pick(1)]).is_empty());
         // An illegal ply (the null move) cuts the line.
         assert_eq!(
-            turn_tokens(&TwoStep::startpos(), &[Pick(1), Pick(0), Pick(1)]),
-            vec!["p1"]
+            turn_tokens(&TwoStep::startpos(), &[Pick(1), Pick(2), Pick(0), Pick(1)]),
+            vec!["p1;p2"]
         );
     }
 
@@ -139,6 +168,15 @@ mod tests {
         play_turn_token(&mut pos, "p1").unwrap();
         assert!(play_turn_token(&mut pos.clone(), "p1;").is_err());
         assert!(play_turn_token(&mut pos.clone(), "p3").is_err());
+    }
+
+    #[test]
+    fn turn_plies_leave_the_position() {
+        let pos = TwoStep::startpos();
+        assert_eq!(turn_plies(&pos, "p2;p1"), Ok(vec![Pick(2), Pick(1)]));
+        assert_eq!(turn_plies(&pos, "p2"), Ok(vec![Pick(2)]));
+        assert!(turn_plies(&pos, "p2;p1;p1").is_err());
+        assert_eq!(pos.fen(), TwoStep::startpos().fen());
     }
 
     #[test]

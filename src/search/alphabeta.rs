@@ -56,6 +56,8 @@ pub struct Shared<'a> {
     pub params: SearchParams,
     /// LMR reductions derived from `params`.
     pub lmr: LmrTable,
+    /// When the search started (the `time` of `info` lines counts from here).
+    pub start: std::time::Instant,
 }
 
 impl Shared<'_> {
@@ -113,6 +115,10 @@ pub struct Searcher<'a, G: Game> {
     pub excluded: Vec<G::Move>,
     /// Best root move of the running iteration so far, and its score.
     pub root_best: Option<(G::Move, i32)>,
+    /// The root turns this search may play (`searchmoves`), as lines of plies; empty: all.
+    allowed: Vec<Vec<G::Move>>,
+    /// The longest line of `allowed` (plies); nodes this deep or deeper are never restricted.
+    allowed_plies: usize,
 }
 
 #[inline]
@@ -147,7 +153,50 @@ impl<'a, G: Game> Searcher<'a, G> {
             others_nodes: 0,
             root_best: None,
             excluded: Vec::with_capacity(crate::core::MAX_MOVES),
+            allowed: Vec::new(),
+            allowed_plies: 0,
         }
+    }
+
+    /// Restricts the search to the root turns `lines` (`searchmoves`): each a line of plies
+    /// from the root, a whole turn or its first portions (then every completion of it is
+    /// allowed). Inside the first turn a node on the way of some line only searches the plies
+    /// that stay on a line. Empty: no restriction.
+    pub fn restrict_root(&mut self, lines: &[Vec<G::Move>]) {
+        self.allowed = lines.iter().filter(|l| !l.is_empty()).cloned().collect();
+        self.allowed_plies = self.allowed.iter().map(Vec::len).max().unwrap_or(0);
+    }
+
+    /// Whether the node at `ply` lies strictly inside some allowed line (its plies from the root
+    /// are a proper prefix of the line): then only the plies of the lines may follow.
+    fn restricted_at(&self, ply: usize) -> bool {
+        ply < self.allowed_plies && self.allowed.iter().any(|l| self.on_line(l, ply))
+    }
+
+    /// Whether the plies from the root to the node at `ply` are the first plies of `line` and
+    /// `line` goes on beyond them.
+    fn on_line(&self, line: &[G::Move], ply: usize) -> bool {
+        line.len() > ply
+            && (1..=ply).all(|i| !self.stack[i].null && self.stack[i].mv == line[i - 1])
+    }
+
+    /// At a restricted node at `ply`: whether `m` continues one of the allowed lines.
+    fn allowed_next(&self, ply: usize, m: G::Move) -> bool {
+        self.allowed
+            .iter()
+            .any(|l| self.on_line(l, ply) && l[ply] == m)
+    }
+
+    /// Whether `m` may follow `path` (plies from the root): true past the first turn, or when
+    /// `path` plus `m` still follows an allowed line.
+    fn allowed_after(&self, path: &[G::Move], m: G::Move) -> bool {
+        let n = path.len();
+        let mut inside = self
+            .allowed
+            .iter()
+            .filter(|l| l.len() > n && l[..n] == *path)
+            .peekable();
+        inside.peek().is_none() || inside.any(|l| l[n] == m)
     }
 
     /// The protocol's flags.
@@ -158,6 +207,19 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// The principal variation of the last root search.
     pub fn root_pv(&self) -> &[G::Move] {
         &self.pv[0][..self.pv_len[0]]
+    }
+
+    /// The TT of this search.
+    pub fn shared_tt(&self) -> &'a Tt {
+        self.shared.tt
+    }
+
+    /// Nodes of all threads (as published; this thread's exact) and milliseconds since the
+    /// search started.
+    pub fn progress(&self) -> (u64, u64) {
+        self.publish_nodes();
+        let time_ms = self.shared.start.elapsed().as_millis() as u64;
+        (self.shared.total_nodes(), time_ms)
     }
 
     /// Publishes this thread's node count to the shared counters.
@@ -268,8 +330,15 @@ impl<'a, G: Game> Searcher<'a, G> {
         ply: usize,
         pv_node: bool,
     ) -> i32 {
+        // `searchmoves`: inside the first turn only the allowed plies (a restricted node is
+        // searched at least one ply deep, never by quiescence, which would try any capture);
+        // the TT's value of the node (all plies) must not cut it.
+        let restricted = self.allowed_plies > ply && self.restricted_at(ply);
         if depth <= 0 {
-            return self.qsearch(alpha, beta, ply, pv_node);
+            if !restricted {
+                return self.qsearch(alpha, beta, ply, pv_node);
+            }
+            depth = 1;
         }
         self.pv_len[ply] = 0;
         self.nodes += 1;
@@ -307,6 +376,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 tt_hint = Some((s, e.bound));
             }
             if !pv_node
+                && !restricted
                 && e.depth >= depth
                 && match e.bound {
                     Bound::Exact => true,
@@ -393,6 +463,9 @@ impl<'a, G: Game> Searcher<'a, G> {
 
         while let Some((m, ord)) = picker.pick() {
             if root && !self.excluded.is_empty() && self.excluded.contains(&m) {
+                continue;
+            }
+            if restricted && !self.allowed_next(ply, m) {
                 continue;
             }
             let tactical = self.pos.is_tactical(m);
@@ -483,8 +556,9 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
         }
         let (bound, packed) = tt_record(best, beta, raised, best_move);
-        // A root search with excluded moves (MultiPV lines 2..) is not the root's true value.
-        if !root || self.excluded.is_empty() {
+        // A root search with excluded moves (MultiPV lines 2..) is not the root's true value,
+        // nor is a restricted node's below the root (the root keeps its entry for ordering).
+        if (!root || self.excluded.is_empty()) && (root || !restricted) {
             self.shared
                 .tt
                 .store(key, packed, to_tt(best, ply), depth, bound);
@@ -547,10 +621,17 @@ impl<'a, G: Game> Searcher<'a, G> {
         let side = self.pos.side_to_move();
         let mut best_move = G::Move::default();
         let mut raised = false;
+        let mut quiet_evasions = 0;
         while let Some((m, ord)) = picker.pick() {
             if !in_check && Picker::<G::Move>::is_bad_tactical(ord) {
                 // Ordered last: every remaining tactical ply loses material.
                 break;
+            }
+            if in_check && best > -MATE_BOUND && !self.pos.is_tactical(m) {
+                if quiet_evasions >= G::QSEARCH_QUIET_EVASIONS {
+                    continue;
+                }
+                quiet_evasions += 1;
             }
             self.pos.make(m);
             self.shared.tt.prefetch(self.pos.key());
@@ -608,6 +689,9 @@ impl<'a, G: Game> Searcher<'a, G> {
             let Some(&m) = list.iter().find(|m| m.pack() == e.mv) else {
                 break;
             };
+            if !self.allowed_after(pv, m) {
+                break;
+            }
             self.pos.make(m);
             made += 1;
             pv.push(m);

@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc;
 use std::time::Instant;
 
+use crate::core::MoveBuffer;
 use crate::variants::PlyList;
 use crate::variants::{Game, Terminal};
 
@@ -21,10 +22,12 @@ pub mod alphabeta;
 pub mod ordering;
 pub mod params;
 pub mod score;
+pub mod skill;
 pub mod smp;
 pub mod time;
 pub mod tt;
 
+pub use skill::Skill;
 pub use tt::Tt;
 
 use alphabeta::{Counter, Searcher, Shared};
@@ -67,6 +70,8 @@ pub struct SearchOptions {
     pub multipv: usize,
     /// Milliseconds kept back per turn for I/O and GUI lag (`Move Overhead`).
     pub move_overhead_ms: u64,
+    /// The playing strength (`Skill Level`, `UCI_LimitStrength` / `UCI_Elo`); full by default.
+    pub skill: Skill,
 }
 
 impl Default for SearchOptions {
@@ -75,6 +80,7 @@ impl Default for SearchOptions {
             threads: 1,
             multipv: 1,
             move_overhead_ms: 10,
+            skill: Skill::full(),
         }
     }
 }
@@ -134,8 +140,14 @@ pub struct SearchResult<M> {
     pub score: Score,
     /// Deepest completed iteration (plies).
     pub depth: u32,
+    /// Deepest ply reached by the iteration that gave `best` (plies).
+    pub seldepth: u32,
     /// Total nodes of all threads.
     pub nodes: u64,
+    /// Milliseconds the search took.
+    pub time_ms: u64,
+    /// TT fill in permille at the end.
+    pub hashfull: u32,
 }
 
 /// Stack size of each search thread (bytes): move lists live on the stack, one per ply.
@@ -158,11 +170,37 @@ pub fn search<G: Game>(
     control: &SearchControl,
     report: &mut dyn FnMut(&InfoReport<'_, G::Move>),
 ) -> SearchResult<G::Move> {
-    search_with_params(
+    run(
         root,
         limits,
         options,
         &params::active(),
+        &[],
+        tt,
+        control,
+        report,
+    )
+}
+
+/// [`search`] among the root turns `allowed` only (`go searchmoves`): each a line of legal
+/// plies from `root`, a whole turn or its first portions (any completion of those is
+/// allowed). Lines whose first ply is not legal are skipped; with no legal line left, every
+/// root ply is searched.
+pub fn search_among<G: Game>(
+    root: &G,
+    limits: &Limits,
+    options: &SearchOptions,
+    allowed: &[Vec<G::Move>],
+    tt: &Tt,
+    control: &SearchControl,
+    report: &mut dyn FnMut(&InfoReport<'_, G::Move>),
+) -> SearchResult<G::Move> {
+    run(
+        root,
+        limits,
+        options,
+        &params::active(),
+        allowed,
         tt,
         control,
         report,
@@ -175,6 +213,21 @@ pub fn search_with_params<G: Game>(
     limits: &Limits,
     options: &SearchOptions,
     params: &params::SearchParams,
+    tt: &Tt,
+    control: &SearchControl,
+    report: &mut dyn FnMut(&InfoReport<'_, G::Move>),
+) -> SearchResult<G::Move> {
+    run(root, limits, options, params, &[], tt, control, report)
+}
+
+/// The search behind [`search`], [`search_among`] and [`search_with_params`].
+#[allow(clippy::too_many_arguments)]
+fn run<G: Game>(
+    root: &G,
+    limits: &Limits,
+    options: &SearchOptions,
+    params: &params::SearchParams,
+    allowed: &[Vec<G::Move>],
     tt: &Tt,
     control: &SearchControl,
     report: &mut dyn FnMut(&InfoReport<'_, G::Move>),
@@ -207,11 +260,28 @@ pub fn search_with_params<G: Game>(
             pv: Vec::new(),
             score,
             depth: 0,
+            seldepth: 0,
             nodes: 0,
+            time_ms: start.elapsed().as_millis() as u64,
+            hashfull: tt.hashfull(),
         };
+    }
+    // `searchmoves`: the legal lines only, and the root plies they start with.
+    let allowed: Vec<Vec<G::Move>> = allowed
+        .iter()
+        .filter(|l| l.first().is_some_and(|m| root_moves.contains(m)))
+        .cloned()
+        .collect();
+    if !allowed.is_empty() {
+        root_moves.retain(|m| allowed.iter().any(|l| l[0] == *m));
     }
 
     let threads = options.threads.clamp(1, MAX_THREADS);
+    // A limited strength (skill.rs): a depth cap and several root lines to choose from.
+    let skill = options.skill;
+    let max_depth = limits
+        .depth
+        .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
     let shared = Shared {
         tt,
         control,
@@ -219,13 +289,13 @@ pub fn search_with_params<G: Game>(
         nodes: (0..threads).map(|_| Counter::default()).collect(),
         params: *params,
         lmr: alphabeta::lmr_table(params),
+        start,
     };
     let iter_limits = IterLimits {
-        max_depth: limits
-            .depth
-            .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH)),
+        max_depth: skill.max_depth().map_or(max_depth, |d| d.min(max_depth)),
         mate: limits.mate,
-        multipv: options.multipv.max(1),
+        multipv: skill.multipv(options.multipv.max(1)),
+        keep_lines: skill.enabled(),
         root_moves: root_moves.len(),
         infinite: limits.infinite,
     };
@@ -243,8 +313,10 @@ pub fn search_with_params<G: Game>(
     let outcome: Outcome<G::Move> = std::thread::scope(|s| {
         let shared = &shared;
         let iter_limits = &iter_limits;
+        let allowed = &allowed;
         let main_job = move |tx: mpsc::Sender<smp::Info<G::Move>>| {
             let mut searcher = Searcher::new(root.clone(), 0, shared, Some(main_limits));
+            searcher.restrict_root(allowed);
             let out = searcher.iterate(iter_limits, Some(&tx));
             searcher.wait_if_required(iter_limits.infinite);
             shared.abort.store(true, Relaxed);
@@ -257,6 +329,7 @@ pub fn search_with_params<G: Game>(
                 .stack_size(THREAD_STACK)
                 .spawn_scoped(s, move || {
                     let mut searcher = Searcher::new(pos, id, shared, None);
+                    searcher.restrict_root(allowed);
                     searcher.iterate(iter_limits, None);
                 });
         }
@@ -267,8 +340,8 @@ pub fn search_with_params<G: Game>(
         drop(tx);
         match handle {
             Ok(h) => {
-                for info in rx.iter() {
-                    relay(root, &info, shared, start, report);
+                for info in rx.iter().filter(|i| i.multipv <= options.multipv.max(1)) {
+                    relay(root, &info, report);
                 }
                 h.join().unwrap_or_else(|_| {
                     shared.abort.store(true, Relaxed);
@@ -277,6 +350,8 @@ pub fn search_with_params<G: Game>(
                         score: 0,
                         pv: Vec::new(),
                         depth: 0,
+                        seldepth: 0,
+                        lines: Vec::new(),
                     }
                 })
             }
@@ -285,12 +360,13 @@ pub fn search_with_params<G: Game>(
                 shared.abort.store(false, Relaxed);
                 let (tx, rx) = mpsc::channel();
                 let mut searcher = Searcher::new(root.clone(), 0, shared, Some(fallback_limits));
+                searcher.restrict_root(allowed);
                 let out = searcher.iterate(iter_limits, Some(&tx));
                 searcher.wait_if_required(iter_limits.infinite);
                 shared.abort.store(true, Relaxed);
                 drop(tx);
-                for info in rx.iter() {
-                    relay(root, &info, shared, start, report);
+                for info in rx.iter().filter(|i| i.multipv <= options.multipv.max(1)) {
+                    relay(root, &info, report);
                 }
                 out
             }
@@ -298,6 +374,16 @@ pub fn search_with_params<G: Game>(
     });
 
     let nodes = shared.total_nodes();
+    let mut outcome = outcome;
+    if skill.enabled() && !outcome.lines.is_empty() {
+        // The turn played at this strength: one of the last completed iteration's lines.
+        let scores: Vec<i32> = outcome.lines.iter().map(|l| l.0).collect();
+        let chosen = skill.pick(&scores, root.key());
+        let (score, pv) = outcome.lines.swap_remove(chosen);
+        outcome.best = pv.first().copied();
+        outcome.score = score;
+        outcome.pv = pv;
+    }
     let best = outcome
         .best
         .filter(|m| root_moves.contains(m))
@@ -316,20 +402,22 @@ pub fn search_with_params<G: Game>(
         pv,
         score,
         depth: outcome.depth,
+        seldepth: outcome.seldepth.max(outcome.depth).min(MAX_PLY as u32),
         nodes,
+        time_ms: start.elapsed().as_millis() as u64,
+        hashfull: tt.hashfull(),
     }
 }
 
-/// Turns an internal `info` message into an [`InfoReport`] and hands it to `report`.
+/// Turns an internal `info` message into an [`InfoReport`] and hands it to `report`. The
+/// figures (nodes, time, hashfull) are those of the moment the search thread made the line,
+/// however late this thread relays it.
 fn relay<G: Game>(
     root: &G,
     info: &smp::Info<G::Move>,
-    shared: &Shared<'_>,
-    start: Instant,
     report: &mut dyn FnMut(&InfoReport<'_, G::Move>),
 ) {
-    let time_ms = start.elapsed().as_millis() as u64;
-    let nodes = shared.total_nodes();
+    let (nodes, time_ms) = (info.nodes, info.time_ms);
     let nps = (nodes * 1000).checked_div(time_ms).unwrap_or(nodes * 1000);
     let seldepth = info.seldepth.max(info.depth).min(MAX_PLY as u32);
     report(&InfoReport {
@@ -340,7 +428,7 @@ fn relay<G: Game>(
         lowerbound: info.bound,
         nodes,
         nps,
-        hashfull: shared.tt.hashfull(),
+        hashfull: info.hashfull,
         time_ms,
         pv: &info.pv,
     });

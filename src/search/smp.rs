@@ -28,6 +28,12 @@ pub struct Info<M> {
     pub bound: Option<bool>,
     /// The principal variation.
     pub pv: Vec<M>,
+    /// Nodes of all threads when the line was made.
+    pub nodes: u64,
+    /// Milliseconds since the search started, when the line was made.
+    pub time_ms: u64,
+    /// TT fill in permille, when the line was made.
+    pub hashfull: u32,
 }
 
 /// The outcome of one thread's iterative deepening.
@@ -40,6 +46,11 @@ pub struct Outcome<M> {
     pub pv: Vec<M>,
     /// Deepest completed iteration (plies).
     pub depth: u32,
+    /// Deepest ply reached by the iteration that gave `best`.
+    pub seldepth: u32,
+    /// The root lines (score, PV) of the last completed iteration, best first, when
+    /// [`IterLimits::keep_lines`] asked for them (empty otherwise).
+    pub lines: Vec<(i32, Vec<M>)>,
 }
 
 /// What the main thread must respect besides the clock.
@@ -54,6 +65,9 @@ pub struct IterLimits {
     pub root_moves: usize,
     /// Infinite search: never return before `stop`.
     pub infinite: bool,
+    /// Keep the lines of the last completed iteration in [`Outcome::lines`] (a limited
+    /// strength chooses among them).
+    pub keep_lines: bool,
 }
 
 impl<G: Game> Searcher<'_, G> {
@@ -68,6 +82,8 @@ impl<G: Game> Searcher<'_, G> {
             score: -INF,
             pv: Vec::new(),
             depth: 0,
+            seldepth: 0,
+            lines: Vec::new(),
         };
         let mut stable = 0u64;
         let mut depth = 1;
@@ -108,6 +124,7 @@ impl<G: Game> Searcher<'_, G> {
                                 out.best = Some(m);
                                 out.score = s;
                                 out.pv = vec![m];
+                                out.seldepth = self.seldepth as u32;
                             }
                         }
                     }
@@ -137,10 +154,17 @@ impl<G: Game> Searcher<'_, G> {
                 out.best = best.or(out.best);
                 out.score = *score;
                 out.depth = d as u32;
+                out.seldepth = self.seldepth as u32;
                 out.pv = pv.clone();
+                if self.id == 0 && lim.keep_lines {
+                    out.lines = found.clone();
+                }
                 if self.id == 0 {
                     self.publish_nodes();
                     if let Some(tx) = tx {
+                        // The figures of this moment: the receiver may read the line later.
+                        let (nodes, time_ms) = self.progress();
+                        let hashfull = self.shared_tt().hashfull();
                         for (i, (score, pv)) in found.into_iter().enumerate() {
                             let _ = tx.send(Info {
                                 depth: d as u32,
@@ -149,6 +173,9 @@ impl<G: Game> Searcher<'_, G> {
                                 score,
                                 bound: None,
                                 pv,
+                                nodes,
+                                time_ms,
+                                hashfull,
                             });
                         }
                     }

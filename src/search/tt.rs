@@ -56,9 +56,70 @@ struct Bucket {
 
 /// The transposition table: a power-free array of 64-byte buckets sized in MiB, shared by
 /// reference between search threads.
+///
+/// The buckets come from a zeroed allocation (all-zero words are empty entries): for a large
+/// table the system maps zero pages lazily, so making even a 64 GiB table takes no time and the
+/// memory is touched by the search as it fills the table.
 pub struct Tt {
-    buckets: Vec<Bucket>,
+    buckets: Buckets,
     generation: AtomicU8,
+}
+
+/// The bucket array: one zeroed allocation of 8-byte words, one bucket longer than needed and
+/// used from its first 64-byte boundary. With an alignment the allocator handles natively,
+/// the zeroed allocation is `calloc`, which takes a large block straight from zero-mapped
+/// pages without writing it (an over-aligned zeroed allocation is written in full).
+struct Buckets {
+    /// The allocation.
+    raw: std::ptr::NonNull<u64>,
+    /// Its size in words.
+    words: usize,
+    /// The first bucket (64-byte aligned, inside the allocation).
+    first: *const Bucket,
+    /// Number of buckets.
+    len: usize,
+}
+
+// SAFETY: the buckets are atomics, shared by reference like a `[Bucket]`; the allocation is
+// owned and freed once, by `Drop`.
+unsafe impl Send for Buckets {}
+// SAFETY: as above: shared access only goes through `&[Bucket]` (atomic words).
+unsafe impl Sync for Buckets {}
+
+impl Buckets {
+    /// `len` empty buckets (len >= 1), or `None` when the memory cannot be had.
+    fn zeroed(len: usize) -> Option<Buckets> {
+        let per_bucket = std::mem::size_of::<Bucket>() / 8;
+        let words = len.checked_add(1)?.checked_mul(per_bucket)?;
+        let layout = std::alloc::Layout::array::<u64>(words).ok()?;
+        // SAFETY: `layout` has a non-zero size (len >= 1).
+        let raw =
+            std::ptr::NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) }.cast::<u64>())?;
+        let offset = raw.as_ptr().align_offset(std::mem::align_of::<Bucket>());
+        // SAFETY: the offset is below 64 bytes, less than the spare bucket, so `first` and the
+        // `len` buckets after it lie inside the allocation.
+        let first = unsafe { raw.as_ptr().add(offset) }.cast::<Bucket>();
+        Some(Buckets {
+            raw,
+            words,
+            first,
+            len,
+        })
+    }
+
+    fn as_slice(&self) -> &[Bucket] {
+        // SAFETY: `first` is aligned for `Bucket` and `len` buckets of zero-initialised atomics
+        // (all bit patterns valid) lie inside the live allocation.
+        unsafe { std::slice::from_raw_parts(self.first, self.len) }
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        let layout = std::alloc::Layout::array::<u64>(self.words).expect("made with this layout");
+        // SAFETY: allocated in `zeroed` with exactly this layout, freed once.
+        unsafe { std::alloc::dealloc(self.raw.as_ptr().cast(), layout) };
+    }
 }
 
 const GEN_BITS: u32 = 6;
@@ -96,11 +157,14 @@ impl Tt {
     /// halved until it can (never panics on a large `Hash`).
     pub fn new(mb: usize) -> Self {
         let mut n = bucket_count(mb.min(1 << 24));
-        let mut buckets = Vec::new();
-        while buckets.try_reserve_exact(n).is_err() && n > 1 {
-            n /= 2;
-        }
-        buckets.resize_with(n, Bucket::default);
+        let buckets = loop {
+            match Buckets::zeroed(n) {
+                Some(b) => break b,
+                None if n > 1 => n /= 2,
+                // Not even one bucket: the allocator's out-of-memory handling.
+                None => std::alloc::handle_alloc_error(std::alloc::Layout::new::<[Bucket; 2]>()),
+            }
+        };
         Tt {
             buckets,
             generation: AtomicU8::new(0),
@@ -114,12 +178,14 @@ impl Tt {
 
     /// Size in MiB (rounded down).
     pub fn size_mb(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
+        std::mem::size_of_val(self.buckets.as_slice()) / (1024 * 1024)
     }
 
-    /// Empties every entry (`ucinewgame`, bench). Not to be called while a search runs.
+    /// Empties every entry (bench) by writing each word: this touches the whole table, so the
+    /// protocol replaces a large table by a new [`Tt::new`] instead. Not to be called while a
+    /// search runs.
     pub fn clear(&self) {
-        for b in &self.buckets {
+        for b in self.buckets.as_slice() {
             for w in &b.words {
                 w[0].store(0, Relaxed);
                 w[1].store(0, Relaxed);
@@ -139,7 +205,7 @@ impl Tt {
         let gen = self.generation.load(Relaxed);
         let mut used = 0u32;
         let mut seen = 0u32;
-        for b in self.buckets.iter().take(1000 / ENTRIES) {
+        for b in self.buckets.as_slice().iter().take(1000 / ENTRIES) {
             for w in &b.words {
                 let data = w[1].load(Relaxed);
                 seen += 1;
@@ -153,8 +219,8 @@ impl Tt {
 
     #[inline]
     fn bucket(&self, key: u64) -> &Bucket {
-        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[i]
+        let i = ((key as u128 * self.buckets.as_slice().len() as u128) >> 64) as usize;
+        &self.buckets.as_slice()[i]
     }
 
     /// Hints the CPU to fetch the bucket of `key` into cache (no effect on results).

@@ -76,6 +76,16 @@ pub struct Outcome {
     pub reason: String,
 }
 
+/// Settings of the protocol that a variant may honour (protocol.md 1), handed on by the
+/// protocol to every position it sets up ([`Game::apply_settings`]) without knowing which
+/// variant honours which. `Default` is every setting off.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct VariantSettings {
+    /// `UCI_Chess960`: castling is written as the King taking its own Rook (`e1h1`) and the
+    /// start positions of Chess960 are played (protocol.md 3).
+    pub chess960: bool,
+}
+
 /// A decided position seen from the side to move, for the search.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Terminal {
@@ -97,11 +107,58 @@ pub struct VariantInfo {
     pub files: u8,
     /// Number of rank rows (Mitosis: 11, counting ranks 0 and 10).
     pub ranks: u8,
-    /// Whether the variant has a hand/pocket of pieces to drop.
+    /// Whether the variant's FEN carries a hand of pieces to drop in `[...]` after the board
+    /// (Fairy-Stockfish's convention): Mulligan Stew's Mages, Mitosis's pending parts. Mystic's
+    /// purchases (coins in a tag) and Mutatis Mutandis's reserves (a `reserve:` tag) are not a
+    /// bracketed hand, so those variants say `pocket 0` although they drop pieces.
     pub pocket: bool,
     /// The most portions a turn token joins with `;` (1 for orthodox chess, 2 for Mulligan
     /// Stew and for Mutatis Mutandis's action and drop).
     pub portions: u8,
+}
+
+/// One piece type as a GUI draws it and a person reads it (the `variant` command, issue 13):
+/// its FEN code, its name, and how it moves (Betza notation where the piece has one, words
+/// where it has not, with the rules file's section).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PieceInfo {
+    /// The FEN code in upper case (White); Black's is the lower case (`K`, `AM`, `N11`).
+    pub code: &'static str,
+    /// The piece's name (`King`, `Dancing Horse`).
+    pub name: &'static str,
+    /// Its movement: Betza notation and/or words.
+    pub movement: &'static str,
+}
+
+/// The win/draw/loss model behind `UCI_ShowWDL` (`info ... wdl W D L`): the chances of the side
+/// to move, logistic in the score `x` (centipawns, side to move):
+/// `W = 1 / (1 + exp((a - x) / b))`, `L = 1 / (1 + exp((a + x) / b))`, `D = 1 - W - L`. `a` is
+/// the score at which a win is as likely as not, `b` the spread. Fitted per variant to
+/// self-play games by `scripts/fit_wdl.py` (docs/protocol.md 6 gives the figures).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct WdlModel {
+    /// The score at which the side to move wins half of its games, in centipawns (>= 0).
+    pub a: f64,
+    /// The spread of the logistic, in centipawns (> 0).
+    pub b: f64,
+}
+
+impl WdlModel {
+    /// A model fitted to no variant in particular (the orthodox figures), for a variant
+    /// that has none of its own.
+    pub const GENERIC: WdlModel = WdlModel { a: 200.0, b: 100.0 };
+
+    /// The chances `[win, draw, loss]` of the side to move at score `cp` (centipawns), in
+    /// permille, summing to 1000.
+    pub fn permille(&self, cp: i32) -> [u32; 3] {
+        let x = f64::from(cp);
+        let b = self.b.max(1.0);
+        let a = self.a.max(0.0);
+        let p = |z: f64| (1000.0 / (1.0 + (z / b).exp())).round().clamp(0.0, 1000.0) as u32;
+        let win = p(a - x);
+        let loss = p(a + x).min(1000 - win);
+        [win, 1000 - win - loss, loss]
+    }
 }
 
 /// Why a FEN was rejected: the field and the reason, for `info string error`.
@@ -284,14 +341,73 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// move-count rules and dead positions.
     fn is_draw(&self, plies_from_root: usize) -> bool;
 
-    /// The game's outcome by its rules (checkmate, stalemate, threefold repetition, ...), or
-    /// `None` while it goes on. Not used in the search's hot path.
+    /// The game's outcome by its rules (checkmate, stalemate, a draw that ends the game by
+    /// itself, ...), or `None` while it goes on. A draw that a player may only claim is not an
+    /// outcome: see [`Game::claimable_draw`]. Not used in the search's hot path.
     fn outcome(&self) -> Option<Outcome>;
+
+    /// A draw the player to move may claim but which does not end the game by itself, as the
+    /// reason printed in `info string draw claimable {<reason>}` (orthodox chess: FIDE 9.2
+    /// `threefold repetition`, 9.3 `fifty-move rule`); `None` when no claim is open. Only asked
+    /// while [`Game::outcome`] is `None`. Default: none (the variant's rules file makes every
+    /// draw end the game at once). Not used in the search's hot path.
+    fn claimable_draw(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The result a referee records: [`Game::outcome`], else the [`Game::claimable_draw`] as a
+    /// draw (a claim is made as soon as it is possible: what the arena adjudicates).
+    fn adjudicated_outcome(&self) -> Option<Outcome> {
+        self.outcome().or_else(|| {
+            self.claimable_draw().map(|reason| Outcome {
+                result: GameResult::Draw,
+                reason: reason.into(),
+            })
+        })
+    }
+
+    /// Applies the protocol's [`VariantSettings`] to this position (and to the positions that
+    /// `make` reaches from it). The protocol calls it on every position it sets up.
+    /// Default: the variant honours none of them.
+    ///
+    /// Errors: a message for `info string error` naming the setting this variant does not
+    /// support (the position is then unchanged).
+    fn apply_settings(&mut self, settings: &VariantSettings) -> Result<(), String> {
+        if settings.chess960 {
+            return Err(format!(
+                "UCI_Chess960 is not supported by {}",
+                Self::INFO.name
+            ));
+        }
+        Ok(())
+    }
+
+    /// The win/draw/loss model of `UCI_ShowWDL` for this variant's scores.
+    const WDL: WdlModel = WdlModel::GENERIC;
 
     /// Whether a null move (passing) is sound enough for null-move pruning here.
     fn null_move_allowed(&self) -> bool {
         false
     }
+
+    /// The label of the bottom rank as the board prints it (1; Mitosis counts from 0).
+    const FIRST_RANK: u8 = 1;
+
+    /// The piece types of the variant, for a GUI (the `variant` command): every type that can
+    /// appear in a FEN of the variant, in the order of its rules file.
+    const PIECES: &'static [PieceInfo];
+
+    /// The names of the cells of the files x ranks box that are not squares (protocol.md 2:
+    /// `*` in the FEN; Mitosis's corners of ranks 0 and 10), for a GUI. None by default.
+    fn holes() -> Vec<String> {
+        Vec::new()
+    }
+
+    /// How many quiet (non-tactical) check evasions quiescence searches at a node in check once
+    /// it has a score above a mate: a search hint for variants where nearly every ply is an
+    /// evasion and capture-check chains would otherwise expand every quiet reply at every link
+    /// (Mutatis Mutandis). Unlimited by default.
+    const QSEARCH_QUIET_EVASIONS: usize = usize::MAX;
 
     /// Passes the turn (only called when [`Game::null_move_allowed`]); undone by `unmake`.
     fn make_null(&mut self) {
@@ -474,4 +590,85 @@ macro_rules! with_variant {
             }
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The upper-case piece codes of a FEN's board (and bracketed hand) field: single letters,
+    /// and bracketed codes that name a piece; a bracketed hand of letters gives each letter.
+    fn codes(board: &str, known: &[&str]) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut chars = board.chars();
+        while let Some(c) = chars.next() {
+            if c == '[' {
+                let inner: String = chars.by_ref().take_while(|&c| c != ']').collect();
+                let up = inner.to_ascii_uppercase();
+                if known.contains(&up.as_str()) {
+                    out.push(up);
+                } else {
+                    out.extend(
+                        inner
+                            .chars()
+                            .filter(|c| c.is_ascii_alphabetic())
+                            .map(|c| c.to_ascii_uppercase().to_string()),
+                    );
+                }
+            } else if c.is_ascii_alphabetic() {
+                out.push(c.to_ascii_uppercase().to_string());
+            }
+        }
+        out
+    }
+
+    fn pieces_cover_the_start<G: Game>() {
+        let known: Vec<&str> = G::PIECES.iter().map(|p| p.code).collect();
+        let mut unique = known.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(
+            unique.len(),
+            known.len(),
+            "{}: duplicate codes",
+            G::INFO.name
+        );
+        assert!(G::PIECES
+            .iter()
+            .all(|p| !p.name.is_empty() && !p.movement.is_empty()));
+        let mut fens = vec![G::startpos().fen()];
+        fens.extend((0..8).filter_map(|s| G::random_setup(s).map(|p| p.fen())));
+        for fen in fens {
+            let board = fen.split(' ').next().unwrap();
+            for code in codes(board, &known) {
+                assert!(
+                    known.contains(&code.as_str()),
+                    "{}: {code} of {fen} is not described",
+                    G::INFO.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_variant_describes_its_pieces_and_board() {
+        // issue 13: a GUI can draw the board and explain each piece.
+        for &v in Variant::ALL {
+            crate::with_variant!(v, G => pieces_cover_the_start::<G>());
+        }
+        // Mitosis: ranks 0..10, where ranks 0 and 10 only have d, e and f.
+        let holes = mitosis::Mitosis::holes();
+        assert_eq!(holes.len(), 12);
+        assert!(holes.contains(&"a0".to_string()) && holes.contains(&"i10".to_string()));
+        assert!(!holes.contains(&"e0".to_string()));
+        assert_eq!(<mitosis::Mitosis as Game>::FIRST_RANK, 0);
+        assert!(chess::Chess::holes().is_empty());
+        // Mutatis Mutandis: every state, in the order of the rules table.
+        for (s, info) in mutatis_mutandis::State::ALL
+            .iter()
+            .zip(mutatis_mutandis::piece::PIECE_INFO.iter())
+        {
+            assert_eq!(s.code(), info.code);
+        }
+    }
 }

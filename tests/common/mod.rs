@@ -62,7 +62,12 @@ impl Engine {
         engine
     }
 
+    /// Sends one line; with `PROTOCOL_TRACE` set in the environment, also shows it on stderr
+    /// (to see which line a failing fuzz or session test was at).
     pub fn send(&mut self, line: &str) {
+        if std::env::var_os("PROTOCOL_TRACE").is_some() {
+            eprintln!("> {line}");
+        }
         let stdin = self.stdin.as_mut().expect("stdin open");
         writeln!(stdin, "{line}").expect("engine reads its stdin");
         stdin.flush().expect("flush");

@@ -1,11 +1,14 @@
-//! Orthodox chess under FIDE rules: castling, en passant, promotion, checkmate, stalemate, and
-//! the draws by the 50-move rule, threefold repetition and insufficient material.
+//! Orthodox chess under FIDE rules: castling (orthodox and Chess960, [`castling`]), en passant,
+//! promotion, checkmate, stalemate, dead positions, the draws a player may claim (threefold
+//! repetition, the 50-move rule: FIDE 9.2, 9.3) and those that end the game by themselves
+//! (fivefold repetition, the 75-move rule: FIDE 9.6).
 //!
 //! Board: 8x8 `u64` bitboards with magic-bitboard sliders ([`attacks`]); a fully legal move
 //! generator using check and pin masks ([`movegen`]); make/unmake with an undo stack
 //! ([`position`]); tapered evaluation ([`eval`]).
 
 pub mod attacks;
+pub mod castling;
 pub mod eval;
 pub mod movegen;
 pub mod position;
@@ -18,7 +21,44 @@ pub use types::{Kind, Move, MoveKind, Piece};
 
 use crate::core::geometry::BOARD_8X8;
 use crate::core::{Color, MoveList};
-use crate::variants::{FenError, Game, GameResult, MoveError, Outcome, Terminal, VariantInfo};
+use crate::variants::{
+    FenError, Game, GameResult, MoveError, Outcome, PieceInfo, Terminal, VariantInfo,
+    VariantSettings,
+};
+
+/// The orthodox pieces (FIDE Laws, article 3), shared by chess, Mystic and Muster.
+pub const ORTHODOX_PIECES: &[PieceInfo] = &[
+    PieceInfo {
+        code: "K",
+        name: "King",
+        movement: "K: one step in any direction; castling (FIDE 3.8)",
+    },
+    PieceInfo {
+        code: "Q",
+        name: "Queen",
+        movement: "Q: any distance along files, ranks and diagonals",
+    },
+    PieceInfo {
+        code: "R",
+        name: "Rook",
+        movement: "R: any distance along files and ranks",
+    },
+    PieceInfo {
+        code: "B",
+        name: "Bishop",
+        movement: "B: any distance along diagonals",
+    },
+    PieceInfo {
+        code: "N",
+        name: "Knight",
+        movement: "N: leaps (1,2)",
+    },
+    PieceInfo {
+        code: "P",
+        name: "Pawn",
+        movement: "mfWcfF, mfnD from its second rank; en passant; promotes on the last rank",
+    },
+];
 
 impl Game for Chess {
     type Move = Move;
@@ -47,6 +87,8 @@ impl Game for Chess {
         pocket: false,
         portions: 1,
     };
+
+    const PIECES: &'static [PieceInfo] = ORTHODOX_PIECES;
 
     fn startpos() -> Self {
         Chess::parse_fen(START_FEN).expect("start FEN is valid")
@@ -97,7 +139,8 @@ impl Game for Chess {
 
     #[inline(always)]
     fn is_tactical(&self, m: Move) -> bool {
-        !self.board[m.to() as usize].is_none()
+        // A Chess960 castling may land the King on its own Rook's square: not a capture.
+        (!self.board[m.to() as usize].is_none() && m.kind() != MoveKind::Castle)
             || matches!(m.kind(), MoveKind::EnPassant | MoveKind::PromoQueen)
     }
 
@@ -140,6 +183,10 @@ impl Game for Chess {
             || self.insufficient_material()
     }
 
+    /// FIDE 5.1.1 checkmate, 5.2.1 stalemate, 5.2.2 dead position, and the draws that end the
+    /// game by themselves: 9.6.1 fivefold repetition, 9.6.2 the 75-move rule (a checkmate on
+    /// the last move takes precedence). Threefold repetition and the 50-move rule are only
+    /// claimable ([`Game::claimable_draw`]).
     fn outcome(&self) -> Option<Outcome> {
         let mut list = MoveList::new();
         self.generate_legal(&mut list);
@@ -148,9 +195,29 @@ impl Game for Chess {
             list.is_empty(),
             self.checkers != 0,
             self.halfmove,
-            || self.repetitions(2) >= 2,
+            &FIDE_AUTOMATIC_DRAWS,
+            |n| self.repetitions(n - 1) >= n - 1,
             || self.insufficient_material(),
         )
+    }
+
+    /// FIDE 9.3: the last 50 moves of each player made no pawn move and no capture (the
+    /// halfmove clock is at least 100); FIDE 9.2: the position has appeared three times.
+    fn claimable_draw(&self) -> Option<&'static str> {
+        if self.halfmove >= 100 {
+            Some("fifty-move rule")
+        } else if self.repetitions(2) >= 2 {
+            Some("threefold repetition")
+        } else {
+            None
+        }
+    }
+
+    /// `UCI_Chess960`: castling tokens King-takes-Rook (protocol.md 3). The castling rules
+    /// themselves follow the FEN (every position may be a Chess960 one).
+    fn apply_settings(&mut self, settings: &VariantSettings) -> Result<(), String> {
+        self.chess960 = settings.chess960;
+        Ok(())
     }
 
     fn null_move_allowed(&self) -> bool {
@@ -161,29 +228,50 @@ impl Game for Chess {
         self.make_null_move();
     }
 
+    /// The canonical token (see [`Game::move_token`]) of a legal move; for a castling, also
+    /// the other spelling (King to its destination, or King onto its Rook) when it names no
+    /// other legal move (protocol.md 3, input leniency).
     fn parse_move(&self, token: &str) -> Result<Move, MoveError> {
         let (from, to, promo) = parse_coordinates(token)?;
         let mut list = MoveList::new();
         self.generate_legal(&mut list);
-        list.iter()
-            .copied()
-            .find(|m| {
-                let (mf, mut mt) = (m.from(), m.to());
-                // Accept the Chess960-style castling token (king takes own rook) as well.
-                if m.kind() == MoveKind::Castle && to != mt {
-                    mt = Chess::castle_rook(mt).0;
+        let mut lenient = None;
+        let mut lenient_count = 0;
+        for &m in list.iter() {
+            if m.from() != from || m.promotion() != promo {
+                continue;
+            }
+            if m.kind() == MoveKind::Castle {
+                let rook = self.castle_rook(m.to()).0;
+                if to == self.castle_token_to(m) {
+                    return Ok(m);
                 }
-                mf == from && mt == to && m.promotion() == promo
-            })
-            .ok_or_else(|| MoveError::Illegal(token.to_string()))
+                if to == m.to() || to == rook {
+                    lenient = Some(m);
+                    lenient_count += 1;
+                }
+            } else if m.to() == to {
+                return Ok(m);
+            }
+        }
+        match (lenient, lenient_count) {
+            (Some(m), 1) => Ok(m),
+            (Some(_), _) => Err(MoveError::Ambiguous(token.to_string())),
+            _ => Err(MoveError::Illegal(token.to_string())),
+        }
     }
 
+    /// Coordinates (`e2e4`, `e7e8q`); castling as the King's move (`e1g1`, `e1c1`) when it is
+    /// an orthodox castling (King on the e-file, Rook in the corner) and `UCI_Chess960` is off,
+    /// else as the King taking its own Rook (`e1h1`, `b1a1`: unique where the King's
+    /// destination is not, as in Chess960).
     fn move_token(&self, m: Move) -> String {
-        let mut s = format!("{}{}", BOARD_8X8.name(m.from()), BOARD_8X8.name(m.to()));
-        if let Some(k) = m.promotion() {
-            s.push(k.letter());
-        }
-        s
+        let to = if m.kind() == MoveKind::Castle {
+            self.castle_token_to(m)
+        } else {
+            m.to()
+        };
+        coordinate_token(m.from(), to, m.promotion())
     }
 
     fn pgn_move(&self, m: Move) -> String {
@@ -218,26 +306,60 @@ impl Game for Chess {
     }
 }
 
-/// The FIDE end rules, shared by the variants built on orthodox chess (chess, Mystic): for
-/// `side` to move, checkmate or stalemate when it has no legal ply (`no_moves`), else the
-/// 50-move rule (`halfmove` at 100 plies), threefold repetition and dead positions (`threefold`
-/// and `dead` are only evaluated when needed). `None` while the game goes on.
+/// The draws by a move counter and by repetition that end a game by themselves, for
+/// [`fide_outcome`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct AutomaticDraws {
+    /// Halfmove clock (plies without a capture or a pawn move) at which the game is drawn.
+    pub clock_plies: u16,
+    /// Reason printed for that draw.
+    pub clock_reason: &'static str,
+    /// Number of occurrences of one position that draw the game.
+    pub occurrences: usize,
+    /// Reason printed for that draw.
+    pub repetition_reason: &'static str,
+}
+
+/// FIDE 9.6: the game is drawn by itself at the fifth occurrence of a position (9.6.1) and
+/// after 75 moves of each player without a pawn move or a capture (9.6.2).
+pub const FIDE_AUTOMATIC_DRAWS: AutomaticDraws = AutomaticDraws {
+    clock_plies: 150,
+    clock_reason: "seventy-five-move rule",
+    occurrences: 5,
+    repetition_reason: "fivefold repetition",
+};
+
+/// The claimable draws of FIDE 9.2 and 9.3 (threefold repetition, 50 moves) made automatic,
+/// as the rules files of variants built on chess decide (rules/mystic.md 3, rules/muster.md 7).
+pub const ENGINE_AUTOMATIC_DRAWS: AutomaticDraws = AutomaticDraws {
+    clock_plies: 100,
+    clock_reason: "fifty-move rule",
+    occurrences: 3,
+    repetition_reason: "threefold repetition",
+};
+
+/// The end rules of the games built on orthodox chess (chess, Mystic): for `side` to move,
+/// checkmate or stalemate when it has no legal ply (`no_moves`), else the move-counter and
+/// repetition draws of `draws` (`halfmove` is the clock; `repeated(n)` tells whether the
+/// position has occurred `n` times) and dead positions (`dead`); `repeated` and `dead` are
+/// only evaluated when needed. `None` while the game goes on.
 pub fn fide_outcome(
     side: Color,
     no_moves: bool,
     in_check: bool,
     halfmove: u16,
-    threefold: impl FnOnce() -> bool,
+    draws: &AutomaticDraws,
+    repeated: impl FnOnce(usize) -> bool,
     dead: impl FnOnce() -> bool,
 ) -> Option<Outcome> {
     let (result, reason) = if no_moves && in_check {
         (GameResult::win_for(!side), "checkmate")
     } else if no_moves {
         (GameResult::Draw, "stalemate")
-    } else if halfmove >= 100 {
-        (GameResult::Draw, "fifty-move rule")
-    } else if threefold() {
-        (GameResult::Draw, "threefold repetition")
+    } else if halfmove >= draws.clock_plies {
+        (GameResult::Draw, draws.clock_reason)
+    } else if repeated(draws.occurrences) {
+        (GameResult::Draw, draws.repetition_reason)
     } else if dead() {
         (GameResult::Draw, "insufficient material")
     } else {
@@ -250,6 +372,18 @@ pub fn fide_outcome(
 }
 
 impl Chess {
+    /// The square a castling token names after the King's square: the King's destination for
+    /// an orthodox castling with `UCI_Chess960` off, else the castling Rook's square.
+    fn castle_token_to(&self, m: Move) -> u8 {
+        let rook = self.castle_rook(m.to()).0;
+        let orthodox = m.from() & 7 == 4 && matches!(rook & 7, 0 | 7);
+        if orthodox && !self.chess960 {
+            m.to()
+        } else {
+            rook
+        }
+    }
+
     /// Checkmate takes precedence over the 50-move rule (FIDE 9.3): only checked when the
     /// clock has run out, so the cost does not matter.
     fn is_checkmate_slow(&self) -> bool {
@@ -260,6 +394,16 @@ impl Chess {
         self.generate_legal(&mut list);
         list.is_empty()
     }
+}
+
+/// The coordinate token `e2e4` / `e7e8q` (protocol.md 3) of a move from `from` to `to` (square
+/// indices, a1 = 0) promoting to `promo`.
+pub fn coordinate_token(from: u8, to: u8, promo: Option<Kind>) -> String {
+    let mut s = format!("{}{}", BOARD_8X8.name(from), BOARD_8X8.name(to));
+    if let Some(k) = promo {
+        s.push(k.letter());
+    }
+    s
 }
 
 /// Splits a coordinate token `e2e4` / `e7e8q` (protocol.md 3) into from-square, to-square and

@@ -7,7 +7,7 @@
 //! removing two pieces, is tested by recomputing the attacks on the King.
 
 use super::attacks::{self, RANK_1, RANK_8};
-use super::position::{Chess, BK, BQ, NO_EP, WK, WQ};
+use super::position::{Chess, NO_EP};
 use super::types::{Kind, Move, MoveKind};
 use crate::core::{Color, MoveList};
 
@@ -118,27 +118,42 @@ impl Chess {
 
         self.generate_pawns::<TACTICAL>(list, pinned, check_mask, ksq);
 
-        // Castling.
-        if !TACTICAL && checkers == 0 && self.castling != 0 {
-            let (ks, qs, base) = match us {
-                Color::White => (WK, WQ, 0u8),
-                Color::Black => (BK, BQ, 56u8),
-            };
-            if self.castling & ks != 0
-                && occ & (0b0110_0000u64 << base) == 0
-                && self.attackers_to(base + 5, occ, them) == 0
-                && self.attackers_to(base + 6, occ, them) == 0
-            {
-                list.push(Move::new(base + 4, base + 6, MoveKind::Castle));
-            }
-            if self.castling & qs != 0
-                && occ & (0b0000_1110u64 << base) == 0
-                && self.attackers_to(base + 3, occ, them) == 0
-                && self.attackers_to(base + 2, occ, them) == 0
-            {
-                list.push(Move::new(base + 4, base + 2, MoveKind::Castle));
+        // Castling (orthodox and Chess960: see `castling`). The King's path is tested with
+        // the King and the Rook lifted, as they stand after castling.
+        let own_rights = if us == Color::White { 0b0011 } else { 0b1100 };
+        if !TACTICAL && checkers == 0 && self.castling & own_rights != 0 {
+            self.generate_castling(list, ksq, occ);
+        }
+    }
+
+    /// Appends the legal castlings of the side to move, whose King on `ksq` is not in check.
+    #[inline(always)]
+    fn generate_castling(&self, list: &mut MoveList<Move>, ksq: u8, occ: u64) {
+        let first = if self.stm == Color::White { 0 } else { 2 };
+        self.push_castling(list, first, ksq, occ);
+        self.push_castling(list, first + 1, ksq, occ);
+    }
+
+    /// Appends the castling of right `i` (0..4: see `CastlingSetup`) when it is legal; the
+    /// King on `ksq` is not in check.
+    #[inline(always)]
+    fn push_castling(&self, list: &mut MoveList<Move>, i: usize, ksq: u8, occ: u64) {
+        let i = i & 3;
+        let setup = &self.castling_setup;
+        if self.castling & (1 << i) == 0 || occ & setup.path[i] != 0 {
+            return;
+        }
+        let lifted = occ ^ (1u64 << ksq) ^ (1u64 << setup.rook_from[i]);
+        let mut path = setup.king_path[i];
+        while path != 0 {
+            let sq = path.trailing_zeros() as u8;
+            path &= path - 1;
+            if self.attackers_to(sq, lifted, !self.stm) != 0 {
+                return;
             }
         }
+        let king_to = (ksq & 56) | if i & 1 == 0 { 6 } else { 2 };
+        list.push(Move::new(ksq, king_to, MoveKind::Castle));
     }
 
     #[inline(always)]

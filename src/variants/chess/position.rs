@@ -4,6 +4,7 @@
 use std::sync::LazyLock;
 
 use super::attacks;
+use super::castling::{self, CastlingSetup};
 use super::types::{Kind, Move, MoveKind, Piece};
 use crate::core::zobrist;
 use crate::core::Color;
@@ -62,19 +63,6 @@ pub(crate) static KEYS: LazyLock<Keys> = LazyLock::new(|| {
     }
 });
 
-/// Castling rights that survive a move touching each square (king and rook home squares).
-const fn castle_masks() -> [u8; 64] {
-    let mut m = [0xFu8; 64];
-    m[0] = !WQ & 0xF; // a1
-    m[7] = !WK & 0xF; // h1
-    m[4] = !(WK | WQ) & 0xF; // e1
-    m[56] = !BQ & 0xF; // a8
-    m[63] = !BK & 0xF; // h8
-    m[60] = !(BK | BQ) & 0xF; // e8
-    m
-}
-const CASTLE_MASK: [u8; 64] = castle_masks();
-
 /// What `unmake` needs to restore a ply (one record per ply, `Copy`).
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Undo {
@@ -101,6 +89,11 @@ pub struct Chess {
     pub(crate) key: u64,
     pub(crate) checkers: u64,
     pub(crate) stack: Vec<Undo>,
+    /// The castling geometry of the game (orthodox, or a Chess960 start's).
+    pub(crate) castling_setup: CastlingSetup,
+    /// `UCI_Chess960`: castling tokens are written King-takes-Rook (`e1h1`) even for an
+    /// orthodox castling (protocol.md 3). Notation only: not part of the key.
+    pub(crate) chess960: bool,
 }
 
 impl Chess {
@@ -222,15 +215,10 @@ impl Chess {
         self.key ^= k[from as usize] ^ k[to as usize];
     }
 
-    /// The rook's (from, to) squares for a castling King move to `king_to`.
+    /// The rook's (from, to) squares for a castling King move to `king_to` (g1, c1, g8, c8).
     #[inline(always)]
-    pub(crate) fn castle_rook(king_to: u8) -> (u8, u8) {
-        match king_to {
-            6 => (7, 5),
-            2 => (0, 3),
-            62 => (63, 61),
-            _ => (56, 59),
-        }
+    pub(crate) fn castle_rook(&self, king_to: u8) -> (u8, u8) {
+        self.castling_setup.rook_squares(king_to)
     }
 
     #[inline(always)]
@@ -288,9 +276,13 @@ impl Chess {
                 }
             }
             MoveKind::Castle => {
-                let (rf, rt) = Self::castle_rook(to);
-                self.shift(from, to);
-                self.shift(rf, rt);
+                // Lift both pieces first: in Chess960 the King may land on the Rook's square
+                // or stay where it is.
+                let (rf, rt) = self.castle_rook(to);
+                let king = self.remove(from);
+                let rook = self.remove(rf);
+                self.put(to, king);
+                self.put(rt, rook);
             }
             MoveKind::EnPassant => {
                 undo.captured = self.remove(to ^ 8);
@@ -308,10 +300,13 @@ impl Chess {
                 self.halfmove = 0;
             }
         }
-        let rights = self.castling & CASTLE_MASK[from as usize] & CASTLE_MASK[to as usize];
-        if rights != self.castling {
-            self.key ^= keys.castling[self.castling as usize] ^ keys.castling[rights as usize];
-            self.castling = rights;
+        if self.castling != 0 {
+            let mask = &self.castling_setup.mask;
+            let rights = self.castling & mask[from as usize] & mask[to as usize];
+            if rights != self.castling {
+                self.key ^= keys.castling[self.castling as usize] ^ keys.castling[rights as usize];
+                self.castling = rights;
+            }
         }
         self.stm = !us;
         self.key ^= keys.side;
@@ -390,9 +385,11 @@ impl Chess {
                     }
                 }
                 MoveKind::Castle => {
-                    let (rf, rt) = Self::castle_rook(to);
-                    self.shift(rt, rf);
-                    self.shift(to, from);
+                    let (rf, rt) = self.castle_rook(to);
+                    let king = self.remove(to);
+                    let rook = self.remove(rt);
+                    self.put(from, king);
+                    self.put(rf, rook);
                 }
                 MoveKind::EnPassant => {
                     self.shift(to, from);
@@ -487,6 +484,8 @@ impl Chess {
             key: 0,
             checkers: 0,
             stack: Vec::with_capacity(STACK_RESERVE),
+            castling_setup: CastlingSetup::ORTHODOX,
+            chess960: false,
         };
         parse_board_rows(placement, 8, 8, |rank, file, c| {
             let (color, kind) =
@@ -509,7 +508,8 @@ impl Chess {
     /// Parses a FEN (six fields; the two counters may be omitted).
     ///
     /// Errors name the field: `board` (shape, unknown letter, King count, pawns on the back
-    /// ranks), `side to move`, `castling` (unknown letter or a right without its King and Rook),
+    /// ranks), `side to move`, `castling` (`KQkq`, Shredder-FEN file letters or X-FEN: see
+    /// [`castling`]; an unknown letter or a right without its King and Rook),
     /// `en passant`, `halfmove clock`, `fullmove number`, or `position` (side not to move in check).
     pub fn parse_fen(fen: &str) -> Result<Chess, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
@@ -535,34 +535,9 @@ impl Chess {
                 format!("expected 'w' or 'b', found '{}'", fields[1]),
             )
         })?;
-        if fields[2] != "-" {
-            for c in fields[2].chars() {
-                let (bit, king, rook, color) = match c {
-                    'K' => (WK, 4, 7, Color::White),
-                    'Q' => (WQ, 4, 0, Color::White),
-                    'k' => (BK, 60, 63, Color::Black),
-                    'q' => (BQ, 60, 56, Color::Black),
-                    _ => {
-                        return Err(FenError::new(
-                            "castling",
-                            format!("unknown castling letter '{c}'"),
-                        ))
-                    }
-                };
-                if pos.castling & bit != 0 {
-                    return Err(FenError::new("castling", format!("'{c}' given twice")));
-                }
-                if pos.board[king] != Piece::new(color, Kind::King)
-                    || pos.board[rook] != Piece::new(color, Kind::Rook)
-                {
-                    return Err(FenError::new(
-                        "castling",
-                        format!("right '{c}' without its King and Rook at home"),
-                    ));
-                }
-                pos.castling |= bit;
-            }
-        }
+        let (rights, setup) = castling::parse_field(&pos, fields[2])?;
+        pos.castling = rights;
+        pos.castling_setup = setup;
         if fields[3] != "-" {
             let sq = crate::core::geometry::BOARD_8X8
                 .parse_square(fields[3])
@@ -639,14 +614,7 @@ impl Chess {
         s.push(' ');
         s.push(self.stm.fen_char());
         s.push(' ');
-        if self.castling == 0 {
-            s.push('-');
-        }
-        for (bit, c) in [(WK, 'K'), (WQ, 'Q'), (BK, 'k'), (BQ, 'q')] {
-            if self.castling & bit != 0 {
-                s.push(c);
-            }
-        }
+        castling::write_field(self, &mut s);
         s.push(' ');
         if self.ep == NO_EP {
             s.push('-');

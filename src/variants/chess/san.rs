@@ -15,7 +15,8 @@ pub fn san(pos: &Chess, m: Move) -> String {
     let (from, to) = (m.from(), m.to());
     let kind = pos.piece_at(from).kind();
     if m.kind() == MoveKind::Castle {
-        s.push_str(if to % 8 > from % 8 { "O-O" } else { "O-O-O" });
+        // The King lands on the g-file (O-O) or the c-file (O-O-O), in Chess960 too.
+        s.push_str(if to % 8 == 6 { "O-O" } else { "O-O-O" });
     } else {
         let capture = !pos.piece_at(to).is_none() || m.kind() == MoveKind::EnPassant;
         let name = |sq: u8| BOARD_8X8.name(sq).to_string();

@@ -38,7 +38,7 @@ pub use types::{Kind, Move, Parts, Piece};
 
 use crate::core::geometry::BOARD_MITOSIS;
 use crate::core::{Bitboard, Color, MoveList, Square};
-use crate::variants::{FenError, Game, MoveError, Outcome, Terminal, VariantInfo};
+use crate::variants::{FenError, Game, MoveError, Outcome, PieceInfo, Terminal, VariantInfo};
 use position::{BASE_SQUARES, MAIN, TABLES};
 
 impl Mitosis {
@@ -101,6 +101,66 @@ impl Game for Mitosis {
         pocket: true,
         portions: 2,
     };
+
+    /// Ranks are labelled 0 to 10 (rules/mitosis.md 1).
+    const FIRST_RANK: u8 = 0;
+
+    /// rules/mitosis.md 2: majors split into their parts when captured (5).
+    const PIECES: &'static [PieceInfo] = &[
+        PieceInfo {
+            code: "K",
+            name: "King",
+            movement: "K; not royal (2)",
+        },
+        PieceInfo {
+            code: "G",
+            name: "General",
+            movement: "QN; splits into R, B and N",
+        },
+        PieceInfo {
+            code: "Q",
+            name: "Queen",
+            movement: "Q; splits into R and B",
+        },
+        PieceInfo {
+            code: "C",
+            name: "Chancellor",
+            movement: "RN; splits into R and N",
+        },
+        PieceInfo {
+            code: "A",
+            name: "Archbishop",
+            movement: "BN; splits into B and N",
+        },
+        PieceInfo {
+            code: "R",
+            name: "Rook",
+            movement: "R",
+        },
+        PieceInfo {
+            code: "B",
+            name: "Bishop",
+            movement: "B",
+        },
+        PieceInfo {
+            code: "N",
+            name: "Knight",
+            movement: "N",
+        },
+        PieceInfo {
+            code: "P",
+            name: "Pawn",
+            movement: "mfWcfF, up to 3 squares forward from its start rank; en passant; promotes to R, B or N (4)",
+        },
+    ];
+
+    fn holes() -> Vec<String> {
+        let g = &BOARD_MITOSIS;
+        (0..g.num_cells())
+            .filter(|&sq| !g.is_square(sq as Square))
+            .map(|sq| g.name(sq as Square).to_string())
+            .collect()
+    }
 
     const MULTI_PLY_TURNS: bool = true;
 

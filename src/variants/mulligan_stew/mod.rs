@@ -21,7 +21,9 @@ pub use moves::{Action, StewMove};
 pub use position::Stew;
 
 use crate::core::{Color, MoveList};
-use crate::variants::{FenError, Game, GameResult, MoveError, Outcome, Terminal, VariantInfo};
+use crate::variants::{
+    FenError, Game, GameResult, MoveError, Outcome, PieceInfo, Terminal, VariantInfo,
+};
 
 /// The 200-ply clock (rules 6): a draw when the clock is at least this at an L portion.
 pub const CLOCK_LIMIT: u16 = 200;
@@ -50,6 +52,46 @@ impl Game for Stew {
         pocket: true,
         portions: 2,
     };
+
+    /// rules/mulligan-stew.md 2.
+    const PIECES: &'static [PieceInfo] = &[
+        PieceInfo {
+            code: "K",
+            name: "King",
+            movement: "FD: a diagonal step or a two-square orthogonal jump; two per side (2)",
+        },
+        PieceInfo {
+            code: "M",
+            name: "Mage",
+            movement:
+                "K; or swap with any piece 1-3 squares away on a queen line; dropped from hand (2)",
+        },
+        PieceInfo {
+            code: "Q",
+            name: "Queen",
+            movement: "Q",
+        },
+        PieceInfo {
+            code: "R",
+            name: "Rook",
+            movement: "R",
+        },
+        PieceInfo {
+            code: "C",
+            name: "Cardinal",
+            movement: "BN",
+        },
+        PieceInfo {
+            code: "A",
+            name: "Assassin",
+            movement: "cFcnA; moves only by teleporting to an empty square of its colour (2)",
+        },
+        PieceInfo {
+            code: "P",
+            name: "Pawn",
+            movement: "mfWcfF, mfjD over an occupied square; promotes from the pool (2, 5)",
+        },
+    ];
 
     const MULTI_PLY_TURNS: bool = true;
 

@@ -25,9 +25,13 @@ pub use fen::START_FEN;
 pub use position::Muster;
 
 use crate::core::{Color, MoveList};
-use crate::variants::chess::{fide_outcome, parse_coordinates, Chess, Kind, Move, MoveKind};
+use crate::variants::chess::{
+    coordinate_token, fide_outcome, parse_coordinates, Chess, Kind, Move, MoveKind,
+    ENGINE_AUTOMATIC_DRAWS,
+};
 use crate::variants::{
     FenError, Game, GameResult, MoveError, Outcome, ProbeLimits, Terminal, VariantInfo,
+    VariantSettings,
 };
 
 /// Why the game is over when the side not to move starts in check (rules/muster.md 3, D3).
@@ -83,6 +87,9 @@ impl Game for Muster {
         pocket: false,
         portions: 1,
     };
+
+    /// The orthodox pieces (rules/muster.md 1); Pawns and castling are generalised (4, 5).
+    const PIECES: &'static [crate::variants::PieceInfo] = crate::variants::chess::ORTHODOX_PIECES;
 
     /// Regular armies, Kiwipete-like castling positions, unusual armies (rank-1 pawns, many
     /// queens, no pawns) and an endgame.
@@ -243,9 +250,23 @@ impl Game for Muster {
             list.is_empty(),
             self.chess.checkers != 0,
             self.chess.halfmove,
-            || self.repetitions(2) >= 2,
+            &ENGINE_AUTOMATIC_DRAWS,
+            |n| self.repetitions(n - 1) >= n - 1,
             || self.chess.insufficient_material(),
         )
+    }
+
+    /// `UCI_Chess960 true` is refused: rules/muster.md 5.3 writes every castling as the King's
+    /// move and never emits the King-onto-Rook spelling (which it accepts as input anyway).
+    fn apply_settings(&mut self, settings: &VariantSettings) -> Result<(), String> {
+        if settings.chess960 {
+            return Err(
+                "UCI_Chess960 is not supported by muster: castling is written as the \
+                 King's move (rules/muster.md 5.3); King-onto-Rook is read as input anyway"
+                    .into(),
+            );
+        }
+        Ok(())
     }
 
     fn null_move_allowed(&self) -> bool {
@@ -285,8 +306,9 @@ impl Game for Muster {
         Err(MoveError::Illegal(token.to_string()))
     }
 
+    /// Coordinates; castling as the King's move (rules/muster.md 5.3), never King-onto-Rook.
     fn move_token(&self, m: Move) -> String {
-        self.chess.move_token(m)
+        coordinate_token(m.from(), m.to(), m.promotion())
     }
 
     fn display(&self) -> String {

@@ -3,7 +3,8 @@
 use crate::core::zobrist::SplitMix64;
 use crate::core::Color;
 use crate::variants::{
-    FenError, Game, GameResult, MoveError, Outcome, PlyList, ProbeLimits, Terminal, VariantInfo,
+    FenError, Game, GameResult, MoveError, Outcome, PieceInfo, PlyList, ProbeLimits, Terminal,
+    VariantInfo,
 };
 
 use super::board::{iter, square_name};
@@ -32,11 +33,16 @@ impl Game for Mutatis {
         name: "mutatismutandis",
         files: 8,
         ranks: 8,
-        pocket: true,
+        pocket: false,
         portions: 2,
     };
 
     const COMPOUND_PLIES: bool = true;
+
+    const PIECES: &'static [PieceInfo] = &super::piece::PIECE_INFO;
+
+    /// Capture-check chains are long here and nearly every ply evades: two quiet evasions.
+    const QSEARCH_QUIET_EVASIONS: usize = 2;
 
     const BENCH_FENS: &'static [&'static str] = BENCH;
 

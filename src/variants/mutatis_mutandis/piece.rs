@@ -251,3 +251,68 @@ impl fmt::Display for Piece {
         self.write_fen(f)
     }
 }
+
+/// Every state as a GUI shows it (the `variant` command), in the order of [`State::ALL`]:
+/// code, name, and movement (Betza where the piece has one; rules 6.1 and 6.2; the state it
+/// becomes when it acts, rules 2, last).
+pub const PIECE_INFO: [crate::variants::PieceInfo; STATE_COUNT] = {
+    use crate::variants::PieceInfo as I;
+    const fn i(code: &'static str, name: &'static str, movement: &'static str) -> I {
+        I {
+            code,
+            name,
+            movement,
+        }
+    }
+    [
+        i("K", "King", "K; royal; cornering (9); becomes MK"),
+        i("MK", "Maoking", "mK, or converts an adjacent non-royal enemy to its colour without moving; royal; never attacks [D 8]; becomes K"),
+        i("Q", "Queen", "Q; becomes SS"),
+        i("SS", "Sissa", "n orthogonal then n diagonal steps or the reverse, every passed square empty; becomes Q"),
+        i("AM", "Amazon", "QN; becomes SQ"),
+        i("SQ", "Squeen", "Q + Sissa; becomes AM"),
+        i("AR", "Unicorn", "BNN; becomes DR"),
+        i("DR", "Dragon", "R + spotted gryphon (F step, then outward dabbabah-rider); becomes AR"),
+        i("NR", "Nightrider", "NN; becomes RO"),
+        i("RO", "Rose", "circular NN, up to 7 leaps turning 45 degrees one way, never home [D 9]; becomes NR"),
+        i("C", "Chancellor", "RN; becomes A"),
+        i("A", "Archbishop", "BN; becomes C"),
+        i("DA", "Dancing Horse", "N, or N then N from an empty landing (not back), capturing at the end; becomes OC"),
+        i("OC", "Octopus", "Crooked Rook + Crooked Bishop [D 10]; becomes DA"),
+        i("DK", "Dragon King", "RF; becomes DH"),
+        i("DH", "Dragon Horse", "BW; becomes DK"),
+        i("N", "Knight", "N; becomes NG"),
+        i("NG", "Knight-Guard", "NK; becomes N"),
+        i("GR", "Gryphon", "F step, then outward R slide; becomes AA"),
+        i("AA", "Aanca", "W step, then outward B slide; becomes GR"),
+        i("CR", "Crooked Rook", "zigzag W (v1, v2, v1, ... with v2 perpendicular); becomes CB"),
+        i("CB", "Crooked Bishop", "zigzag F; becomes CR"),
+        i("R", "Rook", "R; becomes CY"),
+        i("CY", "Cylindrical Bishop", "B wrapping between files a and h; becomes R"),
+        i("NW", "Knight-Wazir", "NW; becomes NF"),
+        i("NF", "Knight-Ferz", "NF; becomes NW"),
+        i("PV", "Paovao", "mQ; captures by hopping one screen: cannon on files and ranks, vao on diagonals; becomes CP"),
+        i("CP", "Cannon Pawn", "mK, or hops an adjacent piece to the square beyond (capturing an enemy there); may promote (10); becomes PV"),
+        i("CH", "Chameleon", "mQ; captures each victim as that victim captures (7.2); becomes SW"),
+        i("SW", "Swapper", "mQ; swaps with the first piece on a queen line; mutual destruction with an adjacent enemy; becomes CH"),
+        i("LL", "Long Leaper", "mQ; captures by leaping enemies on a queen line, each with an empty square beyond; becomes AC"),
+        i("AC", "Archer", "mQ; shoots an enemy on an open queen line without moving: distance 1-2, or farther when spotted; becomes LL"),
+        i("WI", "Withdrawer", "mQ; captures the adjacent enemy it moves away from; becomes AD"),
+        i("AD", "Advancer", "mQ; captures the enemy just beyond where it stops; becomes WI"),
+        i("IM", "Immobilizer", "mQ; freezes adjacent enemies (7.1); never captures; becomes SH"),
+        i("SH", "Shield", "mQ; adjacent friends are immune (7.4); never captures; becomes IM"),
+        i("MA", "Mamra", "K, not royal; only pawns (P, BP, SP, CP) capture it [D 14]; becomes WU"),
+        i("WU", "Wuss", "mQ; royal; never captures; must move when attacked (5); becomes MA"),
+        i("HN", "Hydra Knight", "N; becomes N11"),
+        i("N11", "Hydra NN11", "crooked nightrider turning 143 degrees; becomes N02"),
+        i("N02", "Hydra NN02", "crooked nightrider turning 127 degrees; becomes N31"),
+        i("N31", "Hydra Quintessence", "crooked nightrider turning 90 degrees; becomes N33"),
+        i("N33", "Hydra NN33", "crooked nightrider turning 37 degrees; becomes N04"),
+        i("N04", "Hydra NN04", "crooked nightrider turning 53 degrees; becomes HN"),
+        i("OX", "Oxybeles", "mK; slings the piece behind it along the step's line [D 18]; becomes SE"),
+        i("SE", "Secutor", "mR; captures by sliding to a screen, then diagonally from the square before it [D 17]; becomes OX"),
+        i("P", "Pawn", "mfWcfF, mfD from its rank 2; en passant; promotes to the last reserve piece (10); becomes BP"),
+        i("BP", "Berolina Pawn", "mfFcfW; promotes (10); becomes SP"),
+        i("SP", "Scorpion Pawn", "mfWcfF + mfsN; en passant; promotes (10); becomes P"),
+    ]
+};

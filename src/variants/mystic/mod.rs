@@ -16,8 +16,12 @@ use crate::core::geometry::BOARD_8X8;
 use crate::core::{repetition, zobrist, Color, MoveList};
 use crate::variants::chess::attacks;
 use crate::variants::chess::position::NO_EP;
-use crate::variants::chess::{fide_outcome, Chess, Kind, Move, MoveKind, Piece};
-use crate::variants::{FenError, Game, GameMove, MoveError, Outcome, Terminal, VariantInfo};
+use crate::variants::chess::{
+    fide_outcome, Chess, Kind, Move, MoveKind, Piece, ENGINE_AUTOMATIC_DRAWS,
+};
+use crate::variants::{
+    FenError, Game, GameMove, MoveError, Outcome, PieceInfo, Terminal, VariantInfo,
+};
 
 /// The start position (rules/mystic.md 4).
 pub const START_FEN: &str = "4k3/8/8/8/8/8/8/4K3 w - - 0 1 coins:20/20 bought:0/0";
@@ -263,9 +267,13 @@ impl Game for Mystic {
         name: "mystic",
         files: 8,
         ranks: 8,
-        pocket: true,
+        pocket: false,
         portions: 1,
     };
+
+    /// The orthodox pieces (rules/mystic.md 1); Pawns are bought with `P@sq`, pieces upgraded
+    /// in place.
+    const PIECES: &'static [PieceInfo] = crate::variants::chess::ORTHODOX_PIECES;
 
     fn startpos() -> Self {
         Self::from_fen(START_FEN).expect("start FEN is valid")
@@ -508,7 +516,8 @@ impl Game for Mystic {
             list.is_empty(),
             self.in_check(),
             self.chess.halfmove_clock(),
-            || self.repetitions(2) >= 2,
+            &ENGINE_AUTOMATIC_DRAWS,
+            |n| self.repetitions(n - 1) >= n - 1,
             || self.insufficient_material(),
         )
     }
