@@ -397,6 +397,7 @@ mod portions {
         const PIECES: &'static [menagerie::variants::PieceInfo] = &[];
 
         type Move = Ply;
+        type EvalParams = menagerie::core::tunables::NoParams;
         const INFO: VariantInfo = VariantInfo {
             name: "nim2",
             files: 1,
@@ -673,7 +674,7 @@ fn measure_wac() {
 #[ignore]
 fn measure_pruning_match() {
     let _serial = serial();
-    use menagerie::search::params::{SearchParams, PARAMS};
+    use menagerie::search::params::{SearchParams, Tunables, PARAMS};
     use menagerie::search::search_with_params;
     use menagerie::variants::GameResult;
     let nodes = std::env::var("MATCH_NODES")
@@ -689,10 +690,9 @@ fn measure_pruning_match() {
     });
     for kv in off.split(',') {
         let (name, v) = kv.split_once('=').expect("name=value");
-        assert!(
-            plain.set(name.trim(), v.trim().parse().expect("a number")),
-            "{name}"
-        );
+        plain
+            .set(name.trim(), v.trim().parse().expect("a number"))
+            .unwrap_or_else(|e| panic!("{e}"));
     }
     let engines: [SearchParams; 2] = [PARAMS, plain];
     let (mut score, mut games) = (0.0f64, 0);
@@ -893,6 +893,7 @@ mod material {
         const PIECES: &'static [menagerie::variants::PieceInfo] = Chess::PIECES;
 
         type Move = Move;
+        type EvalParams = menagerie::core::tunables::NoParams;
         const INFO: VariantInfo = Chess::INFO;
         fn startpos() -> Self {
             Mat(Chess::startpos())

@@ -158,8 +158,14 @@ impl Game for Chess {
         see::see_ge(self, m, threshold)
     }
 
+    type EvalParams = eval::params::EvalParams;
+
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
+    }
+
+    fn evaluate_with(&self, p: &eval::params::EvalParams) -> i32 {
+        eval::evaluate_with(self, p)
     }
 
     fn eval_report(&self) -> String {

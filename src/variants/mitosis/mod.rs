@@ -291,8 +291,14 @@ impl Game for Mitosis {
         gain >= threshold
     }
 
+    type EvalParams = eval::MitosisParams;
+
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
+    }
+
+    fn evaluate_with(&self, p: &eval::MitosisParams) -> i32 {
+        eval::evaluate_with(self, p)
     }
 
     fn eval_report(&self) -> String {

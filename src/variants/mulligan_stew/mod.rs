@@ -177,8 +177,14 @@ impl Game for Stew {
         v + gain - attacker
     }
 
+    type EvalParams = eval::StewParams;
+
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
+    }
+
+    fn evaluate_with(&self, p: &eval::StewParams) -> i32 {
+        eval::evaluate_with(self, p)
     }
 
     fn eval_report(&self) -> String {

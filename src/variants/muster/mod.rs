@@ -185,8 +185,19 @@ impl Game for Muster {
         }
     }
 
+    /// The orthodox parameter set, with Muster's own values ([`eval::MUSTER_PARAMS`]).
+    type EvalParams = crate::variants::chess::eval::params::EvalParams;
+
+    fn eval_params() -> &'static Self::EvalParams {
+        &eval::MUSTER_PARAMS
+    }
+
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
+    }
+
+    fn evaluate_with(&self, p: &Self::EvalParams) -> i32 {
+        crate::variants::chess::eval::evaluate_with(&self.chess, p)
     }
 
     fn eval_report(&self) -> String {

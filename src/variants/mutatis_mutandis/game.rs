@@ -132,8 +132,14 @@ impl Game for Mutatis {
         see::see_ge(self, &m.action, threshold)
     }
 
+    type EvalParams = eval::EvalParams;
+
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
+    }
+
+    fn evaluate_with(&self, p: &eval::EvalParams) -> i32 {
+        eval::evaluate_with(self, p)
     }
 
     fn eval_report(&self) -> String {

@@ -479,8 +479,14 @@ impl Game for Mystic {
         m.0.as_placement().is_some() || self.chess.see_ge(m.0, threshold)
     }
 
+    type EvalParams = eval::MysticParams;
+
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
+    }
+
+    fn evaluate_with(&self, p: &eval::MysticParams) -> i32 {
+        eval::evaluate_with(self, p)
     }
 
     fn eval_report(&self) -> String {
