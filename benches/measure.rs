@@ -177,7 +177,7 @@ fn wac() {
 /// search with every pruning on against the same search with selective pruning off.
 /// `MATCH_NODES=10000 cargo bench --bench measure -- pruning_match`.
 fn pruning_match() {
-    use menagerie::search::params::{SearchParams, PARAMS};
+    use menagerie::search::params::{SearchParams, Tunables, PARAMS};
     use menagerie::search::search_with_params;
     use menagerie::variants::GameResult;
     let nodes = std::env::var("MATCH_NODES")
@@ -193,10 +193,9 @@ fn pruning_match() {
     });
     for kv in off.split(',') {
         let (name, v) = kv.split_once('=').expect("name=value");
-        assert!(
-            plain.set(name.trim(), v.trim().parse().expect("a number")),
-            "{name}"
-        );
+        plain
+            .set(name.trim(), v.trim().parse().expect("a number"))
+            .unwrap_or_else(|e| panic!("{e}"));
     }
     let engines: [SearchParams; 2] = [PARAMS, plain];
     let (mut score, mut games) = (0.0f64, 0);

@@ -419,6 +419,7 @@ mod portions {
         const PIECES: &'static [menagerie::variants::PieceInfo] = &[];
 
         type Move = Ply;
+        type EvalParams = menagerie::core::tunables::NoParams;
         const INFO: VariantInfo = VariantInfo {
             name: "nim2",
             files: 1,
@@ -721,6 +722,7 @@ mod material {
         const PIECES: &'static [menagerie::variants::PieceInfo] = Chess::PIECES;
 
         type Move = Move;
+        type EvalParams = menagerie::core::tunables::NoParams;
         const INFO: VariantInfo = Chess::INFO;
         fn startpos() -> Self {
             Mat(Chess::startpos())

@@ -7,6 +7,7 @@ pub mod bitboard;
 pub mod color;
 pub mod geometry;
 pub mod repetition;
+pub mod tunables;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;

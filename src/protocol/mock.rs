@@ -48,6 +48,7 @@ impl Game for TwoStep {
     const PIECES: &'static [crate::variants::PieceInfo] = &[];
 
     type Move = Pick;
+    type EvalParams = crate::core::tunables::NoParams;
     const INFO: VariantInfo = VariantInfo {
         name: "twostep",
         files: 1,

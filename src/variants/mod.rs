@@ -6,6 +6,7 @@
 
 use std::fmt::Debug;
 
+use crate::core::tunables::Tunables;
 use crate::core::{Color, MoveBuffer};
 
 pub mod chess;
@@ -523,8 +524,28 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     // 3. Evaluation
     // ---------------------------------------------------------------------------------------
 
-    /// Static evaluation in centipawns from the side to move's point of view.
+    /// The evaluator's tunable parameters, declared once with [`crate::tunables!`]
+    /// ([`crate::core::tunables::NoParams`] for an evaluator without any).
+    type EvalParams: Tunables;
+
+    /// The parameter set the engine plays with ([`Game::evaluate`] uses it). Default: the
+    /// declared defaults of [`Game::EvalParams`]; a variant sharing another's parameter type
+    /// with other values (Muster uses chess's) returns its own.
+    fn eval_params() -> &'static Self::EvalParams {
+        Self::EvalParams::defaults()
+    }
+
+    /// Static evaluation in centipawns from the side to move's point of view, with the
+    /// parameters [`Game::eval_params`].
     fn evaluate(&self) -> i32;
+
+    /// Static evaluation in centipawns from the side to move's point of view with the
+    /// parameters `p` (tuning, experiments): equal to [`Game::evaluate`] when `p` is
+    /// [`Game::eval_params`]. Default (an evaluator without parameters): [`Game::evaluate`].
+    fn evaluate_with(&self, p: &Self::EvalParams) -> i32 {
+        let _ = p;
+        self.evaluate()
+    }
 
     /// The evaluation broken into its terms, as printed by the `eval` command (protocol.md 6).
     fn eval_report(&self) -> String;

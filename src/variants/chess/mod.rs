@@ -30,6 +30,10 @@ use crate::variants::{
 impl Game for Chess {
     type Move = Move;
 
+    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 50 self-play games at 4000 nodes
+    /// (5214 scored turns; protocol.md section 6).
+    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 208.0, b: 232.0 };
+
     /// The bench positions: openings, middlegames with both castlings, tactics, endgames with
     /// passed pawns and promotion, and a checking position.
     const BENCH_FENS: &'static [&'static str] = &[
@@ -121,8 +125,14 @@ impl Game for Chess {
         see::see_ge(&self.board, m, threshold)
     }
 
+    type EvalParams = eval::params::EvalParams;
+
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
+    }
+
+    fn evaluate_with(&self, p: &eval::params::EvalParams) -> i32 {
+        eval::evaluate_with(self, p)
     }
 
     fn eval_report(&self) -> String {

@@ -121,6 +121,10 @@ impl Mitosis {
 impl Game for Mitosis {
     type Move = Move;
 
+    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes
+    /// (10068 scored turns; protocol.md section 6).
+    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 0.0, b: 603.0 };
+
     const INFO: VariantInfo = VariantInfo {
         name: "mitosis",
         files: 9,
@@ -314,8 +318,14 @@ impl Game for Mitosis {
         gain >= threshold
     }
 
+    type EvalParams = eval::MitosisParams;
+
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
+    }
+
+    fn evaluate_with(&self, p: &eval::MitosisParams) -> i32 {
+        eval::evaluate_with(self, p)
     }
 
     fn eval_report(&self) -> String {

@@ -80,6 +80,10 @@ impl Muster {
 impl Game for Muster {
     type Move = Move;
 
+    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes
+    /// (7364 scored turns; protocol.md section 6).
+    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 101.0, b: 142.0 };
+
     const INFO: VariantInfo = VariantInfo {
         name: "muster",
         files: 8,
@@ -181,8 +185,19 @@ impl Game for Muster {
         }
     }
 
+    /// The orthodox parameter set, with Muster's own values ([`eval::MUSTER_PARAMS`]).
+    type EvalParams = crate::variants::chess::eval::params::EvalParams;
+
+    fn eval_params() -> &'static Self::EvalParams {
+        &eval::MUSTER_PARAMS
+    }
+
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
+    }
+
+    fn evaluate_with(&self, p: &Self::EvalParams) -> i32 {
+        crate::variants::chess::eval::evaluate_board(&self.board, self.stm, p)
     }
 
     fn eval_report(&self) -> String {

@@ -190,6 +190,10 @@ impl Mystic {
 impl Game for Mystic {
     type Move = MysticMove;
 
+    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes
+    /// (5254 scored turns; protocol.md section 6).
+    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 74.0, b: 120.0 };
+
     const INFO: VariantInfo = VariantInfo {
         name: "mystic",
         files: 8,
@@ -271,8 +275,14 @@ impl Game for Mystic {
         m.as_placement().is_some() || see::see_ge(&self.board, m.as_move(), threshold)
     }
 
+    type EvalParams = eval::MysticParams;
+
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
+    }
+
+    fn evaluate_with(&self, p: &eval::MysticParams) -> i32 {
+        eval::evaluate_with(self, p)
     }
 
     fn eval_report(&self) -> String {

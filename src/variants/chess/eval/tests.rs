@@ -1,3 +1,4 @@
+use super::params::EvalParams;
 use super::*;
 use crate::variants::chess::Chess;
 use crate::variants::Game;
@@ -194,20 +195,19 @@ fn report_matches_evaluate() {
 
 #[test]
 fn parameters_round_trip_and_are_named_uniquely() {
+    use crate::core::tunables::Tunables;
     let mut p = DEFAULT.clone();
     let v = p.values();
-    let names = p.names();
+    let names = EvalParams::flat_names();
     assert_eq!(v.len(), names.len());
     assert!(v.len() > 800);
     let unique: std::collections::HashSet<_> = names.iter().collect();
     assert_eq!(unique.len(), names.len());
-    p.set_values(&v);
+    p.set_values(&v).unwrap();
     assert_eq!(p, DEFAULT);
+    assert_eq!(p.get("psqt[1][27].eg"), Some(DEFAULT.psqt[1][27].eg as i64));
     // Changing one parameter changes the evaluation through evaluate_with.
-    let mut bumped = v.clone();
-    let i = names.iter().position(|n| n == "tempo.mg").unwrap();
-    bumped[i] += 7;
-    p.set_values(&bumped);
+    p.set("tempo.mg", DEFAULT.tempo.mg as i64 + 7).unwrap();
     let start = pos(FENS[0]);
     assert_eq!(evaluate_with(&start, &p), evaluate(&start) + 7);
 }
