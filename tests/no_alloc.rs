@@ -54,7 +54,9 @@ fn walk<G: Game>(p: &mut G, ply: usize, depth: usize) -> u64 {
     p.tactical_moves(&mut tactical);
     n = n.wrapping_add((list.len() + tactical.len()) as u64) ^ p.evaluate() as u64;
     for (i, &m) in list.iter().enumerate() {
-        n = n.wrapping_add(p.see_ge(m, 0) as u64 + p.tactical_order(m) as u64);
+        n = n
+            .wrapping_add(p.see_ge(m, 0) as u64)
+            .wrapping_add(p.tactical_order(m) as u64);
         n ^= p.is_tactical(m) as u64;
         p.make(m);
         n ^= p.key();
