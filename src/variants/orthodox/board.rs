@@ -3,8 +3,6 @@
 //! state of each variant's position (chess, Muster, Mystic), as shakmaty keeps its `Board`
 //! apart from each variant's `Position`.
 
-use std::sync::LazyLock;
-
 use super::attacks;
 use super::types::{Kind, Piece};
 use crate::core::geometry::BOARD_8X8;
@@ -30,32 +28,48 @@ pub struct Keys {
     pub ep_file: [u64; 8],
 }
 
-/// The orthodox zobrist keys (see [`Keys`]), built on first use.
-pub static KEYS: LazyLock<Keys> = LazyLock::new(|| {
-    let k = zobrist::keys(SEED, 12 * 64 + 1 + 16 + 8);
+/// The number of keys in the orthodox stream.
+const KEY_COUNT: usize = 12 * 64 + 1 + 16 + 8;
+
+/// The orthodox zobrist keys (see [`Keys`]), computed at compile time: a plain static, so the
+/// hot paths (put, remove, shift, make) read it without a first-use check.
+pub static KEYS: Keys = build_keys();
+
+/// Builds [`KEYS`] from the stream seeded with [`SEED`].
+const fn build_keys() -> Keys {
+    let k: [u64; KEY_COUNT] = zobrist::key_array(SEED);
     let mut piece = [[0; 64]; 12];
-    for (p, row) in piece.iter_mut().enumerate() {
-        row.copy_from_slice(&k[p * 64..p * 64 + 64]);
+    let mut i = 0;
+    while i < 12 * 64 {
+        piece[i / 64][i % 64] = k[i];
+        i += 1;
     }
-    let mut castling = [0; 16];
     // Each right has its own key; a set of rights is the XOR of its members.
-    let right = &k[12 * 64 + 1..12 * 64 + 5];
-    for (mask, c) in castling.iter_mut().enumerate() {
-        for (b, key) in right.iter().enumerate() {
+    let mut castling = [0; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let mut b = 0;
+        while b < 4 {
             if mask & (1 << b) != 0 {
-                *c ^= key;
+                castling[mask] ^= k[12 * 64 + 1 + b];
             }
+            b += 1;
         }
+        mask += 1;
     }
     let mut ep_file = [0; 8];
-    ep_file.copy_from_slice(&k[12 * 64 + 17..12 * 64 + 25]);
+    let mut f = 0;
+    while f < 8 {
+        ep_file[f] = k[12 * 64 + 17 + f];
+        f += 1;
+    }
     Keys {
         piece,
         side: k[12 * 64],
         castling,
         ep_file,
     }
-});
+}
 
 /// Pieces on the 8x8 board (a1 = 0 .. h8 = 63): a mailbox, bitboards by kind and by colour,
 /// and the zobrist key of the pieces ([`Keys::piece`]), kept up to date by [`Board::put`],
@@ -176,6 +190,45 @@ impl Board {
         self.key ^= k[from as usize] ^ k[to as usize];
     }
 
+    /// [`Board::put`] without touching the key: for an unmake that restores the key it
+    /// recorded (then [`Board::restore_key`]).
+    #[inline(always)]
+    pub fn put_keyless(&mut self, sq: u8, p: Piece) {
+        let b = 1u64 << sq;
+        self.squares[sq as usize] = p;
+        self.by_kind[p.kind().index()] |= b;
+        self.by_color[p.color().index()] |= b;
+    }
+
+    /// [`Board::remove`] without touching the key (see [`Board::put_keyless`]).
+    #[inline(always)]
+    pub fn remove_keyless(&mut self, sq: u8) -> Piece {
+        let p = self.squares[sq as usize];
+        let b = 1u64 << sq;
+        self.squares[sq as usize] = Piece::NONE;
+        self.by_kind[p.kind().index()] ^= b;
+        self.by_color[p.color().index()] ^= b;
+        p
+    }
+
+    /// [`Board::shift`] without touching the key (see [`Board::put_keyless`]).
+    #[inline(always)]
+    pub fn shift_keyless(&mut self, from: u8, to: u8) {
+        let p = self.squares[from as usize];
+        let b = (1u64 << from) | (1u64 << to);
+        self.squares[from as usize] = Piece::NONE;
+        self.squares[to as usize] = p;
+        self.by_kind[p.kind().index()] ^= b;
+        self.by_color[p.color().index()] ^= b;
+    }
+
+    /// Sets the piece key to `key`, the value [`Board::key`] had when the pieces stood as they
+    /// stand now (the end of an unmake made with the keyless moves).
+    #[inline(always)]
+    pub fn restore_key(&mut self, key: u64) {
+        self.key = key;
+    }
+
     /// Pieces of `by` that attack `sq`, given occupancy `occ`.
     #[inline(always)]
     pub fn attackers_to(&self, sq: u8, occ: u64, by: Color) -> u64 {
@@ -236,7 +289,7 @@ impl Board {
 
     /// The key of the pieces computed from scratch (what [`Board::key`] must equal).
     pub fn compute_key(&self) -> u64 {
-        let keys = &*KEYS;
+        let keys = &KEYS;
         let mut k = 0;
         for sq in 0..64 {
             let p = self.squares[sq];
