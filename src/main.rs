@@ -464,6 +464,9 @@ fn run_match_for<G: Game>(mut cfg: MatchConfig, args: &MatchArgs) -> Result<Matc
             .map_err(|e| format!("--openings {e}"))?;
         cfg.openings = Some(book);
     }
+    if let Some(warning) = arena::repeated_games_warning::<G>(&cfg) {
+        eprintln!("{warning}");
+    }
     let mut file = match &args.pgn {
         Some(path) => Some(
             std::fs::OpenOptions::new()

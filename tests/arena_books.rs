@@ -494,3 +494,47 @@ fn book_command_writes_a_balanced_book() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("openings found within +-0 cp"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// At fixed nodes or depth a book of n openings gives at most 2n different games (the engines
+/// are deterministic), and a fixed start without a book or random turns gives 2: the CLI
+/// warns when a match asks for more; time limits, enough openings, random turns and
+/// variants with random setups do not warn.
+#[test]
+fn a_match_that_would_replay_its_games_is_warned_about() {
+    use menagerie::arena::repeated_games_warning;
+    use menagerie::variants::chess::Chess;
+    use menagerie::variants::mutatis_mutandis::Mutatis;
+    let book = |n: usize| {
+        let text: String = (0..n)
+            .map(|_| "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n")
+            .collect();
+        Openings::parse::<Chess>(
+            &text,
+            "t.epd",
+            OpeningsFormat::Epd,
+            OpeningsOrder::Sequential,
+            None,
+        )
+        .unwrap()
+    };
+    let mut cfg = config(21);
+    cfg.openings = Some(book(10));
+    let w = repeated_games_warning::<Chess>(&cfg).expect("21 games, 20 distinct");
+    assert!(w.contains("21 games") && w.contains("only 20"), "{w}");
+    cfg.games = 20;
+    assert_eq!(repeated_games_warning::<Chess>(&cfg), None);
+    cfg.games = 400;
+    cfg.limits = [Limit::Depth(3), Limit::Nodes(100)];
+    assert!(repeated_games_warning::<Chess>(&cfg).is_some());
+    cfg.limits = [Limit::Nodes(100), Limit::Movetime(10)];
+    assert_eq!(repeated_games_warning::<Chess>(&cfg), None);
+    cfg.limits = [Limit::Nodes(100); 2];
+    cfg.openings = None;
+    cfg.random_plies = 4;
+    assert_eq!(repeated_games_warning::<Chess>(&cfg), None);
+    cfg.random_plies = 0;
+    assert!(repeated_games_warning::<Chess>(&cfg)
+        .unwrap()
+        .contains("only 2 "));
+    assert_eq!(repeated_games_warning::<Mutatis>(&cfg), None);
+}

@@ -277,6 +277,32 @@ fn pair_opening<G: Game>(cfg: &MatchConfig, schedule: &[usize], pair: usize) -> 
     (random_opening(&mut rng, cfg.random_plies), Vec::new())
 }
 
+/// A warning when the match will replay the same games: at fixed nodes or depth (both limits
+/// [`Limit::Nodes`] or [`Limit::Depth`]) a deterministic engine plays the same game from the
+/// same opening with the same colours, so a book of `n` openings gives at most `2n` different
+/// games, and a fixed start without a book or random turns gives 2. `None` when every game
+/// can differ (a clock or movetime, enough openings, random turns, or a variant whose pairs
+/// start from their own random setups). The CLI prints it on stderr before the games.
+pub fn repeated_games_warning<G: Game>(cfg: &MatchConfig) -> Option<String> {
+    let fixed = |l: &Limit| matches!(l, Limit::Nodes(_) | Limit::Depth(_));
+    if !cfg.limits.iter().all(fixed) {
+        return None;
+    }
+    let distinct = match &cfg.openings {
+        Some(book) => 2 * book.list.len(),
+        None if cfg.random_plies == 0 && G::random_setup(0).is_none() => 2,
+        None => return None,
+    };
+    (cfg.games > distinct).then(|| {
+        format!(
+            "warning: {} games at fixed nodes or depth, but only {distinct} can differ \
+             (deterministic engines replay the same opening with the same colours the same \
+             way); use a larger book (menagerie book --count N) or --random-plies",
+            cfg.games
+        )
+    })
+}
+
 /// Whether a game's fault means an engine is broken (it crashed, stalled, or could not be
 /// restarted), which stops a match without `--recover`.
 fn is_breakdown(record: &GameRecord) -> bool {
