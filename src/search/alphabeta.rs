@@ -12,7 +12,7 @@ use arrayvec::ArrayVec;
 use crate::core::MoveBuffer;
 use crate::variants::{Game, GameMove, PlyList, Terminal};
 
-use super::ordering::{OrderTables, Picker};
+use super::ordering::{cont_key, OrderTables, Picker, NO_CONT};
 use super::params::SearchParams;
 use super::score::{
     from_tt, is_mate, mate_in, mated_in, to_tt, EVAL_LIMIT, INF, MATE_BOUND, MAX_PLY,
@@ -74,6 +74,20 @@ struct Frame<M> {
     mv: M,
     /// Whether this node was reached by a null move.
     null: bool,
+    /// The continuation-history key of `mv` ([`NO_CONT`] for the root or a null move).
+    cont: u16,
+}
+
+impl<M: GameMove> Frame<M> {
+    /// The frame of a node reached by the ply `m`.
+    #[inline(always)]
+    fn of(m: M) -> Self {
+        Frame {
+            mv: m,
+            null: false,
+            cont: cont_key(m.pack()),
+        }
+    }
 }
 
 /// Limits only the main thread enforces.
@@ -144,6 +158,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             stack: [Frame {
                 mv: G::Move::default(),
                 null: false,
+                cont: NO_CONT,
             }; MAX_PLY + 2],
             nodes: 0,
             seldepth: 0,
@@ -281,6 +296,19 @@ impl<'a, G: Game> Searcher<'a, G> {
     #[inline]
     fn eval(&self) -> i32 {
         self.pos.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// The continuation-history keys of the plies one and two before the node at `ply`.
+    #[inline(always)]
+    fn conts(&self, ply: usize) -> [u16; 2] {
+        [
+            self.stack[ply].cont,
+            if ply >= 1 {
+                self.stack[ply - 1].cont
+            } else {
+                NO_CONT
+            },
+        ]
     }
 
     #[inline]
@@ -422,6 +450,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 self.stack[ply + 1] = Frame {
                     mv: G::Move::default(),
                     null: true,
+                    cont: NO_CONT,
                 };
                 let s = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
                 self.pos.unmake();
@@ -444,7 +473,8 @@ impl<'a, G: Game> Searcher<'a, G> {
             return terminal_score(self.pos.no_moves_terminal(), ply);
         }
         let prev = self.stack[ply].mv;
-        picker.score(&self.pos, tt_move, &self.tables, ply, prev);
+        let conts = self.conts(ply);
+        picker.score(&self.pos, tt_move, &self.tables, ply, prev, conts);
         self.tables.clear_killers(ply + 1);
 
         let side = self.pos.side_to_move();
@@ -495,7 +525,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
             let ext = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
             let new_depth = depth - 1 + ext;
-            self.stack[ply + 1] = Frame { mv: m, null: false };
+            self.stack[ply + 1] = Frame::of(m);
             let mut score;
             if searched == 0 {
                 score = self.child(flipped, alpha, beta, new_depth, ply + 1, pv_node);
@@ -509,7 +539,11 @@ impl<'a, G: Game> Searcher<'a, G> {
                     r -= i32::from(pv_node);
                     r -= i32::from(gives_check || in_check);
                     r -= i32::from(Picker::<G::Move>::is_refutation(ord));
-                    r -= self.tables.history(side_ix, m) / p.lmr_history_divisor.max(1);
+                    let k = cont_key(m.pack());
+                    let h = self.tables.history(side_ix, m)
+                        + self.tables.cont(conts[0], k)
+                        + self.tables.cont(conts[1], k);
+                    r -= h / p.lmr_history_divisor.max(1);
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 score = self.child(flipped, alpha, alpha + 1, new_depth - r, ply + 1, false);
@@ -542,9 +576,17 @@ impl<'a, G: Game> Searcher<'a, G> {
                             let bonus = (depth * depth).min(p.history_bonus_max);
                             self.tables.record_cutoff(ply, side_ix, m, prev);
                             self.tables.update_history(side_ix, m, bonus, p.history_max);
+                            let k = cont_key(m.pack());
+                            for c in conts {
+                                self.tables.update_cont(c, k, bonus, p.history_max);
+                            }
                             for &q in &quiets {
                                 self.tables
                                     .update_history(side_ix, q, -bonus, p.history_max);
+                                let k = cont_key(q.pack());
+                                for c in conts {
+                                    self.tables.update_cont(c, k, -bonus, p.history_max);
+                                }
                             }
                         }
                         break;
@@ -617,7 +659,8 @@ impl<'a, G: Game> Searcher<'a, G> {
         if in_check && picker.is_empty() {
             return terminal_score(self.pos.no_moves_terminal(), ply);
         }
-        picker.score(&self.pos, tt_move, &self.tables, ply, self.stack[ply].mv);
+        let conts = self.conts(ply);
+        picker.score(&self.pos, tt_move, &self.tables, ply, self.stack[ply].mv, conts);
         let side = self.pos.side_to_move();
         let mut best_move = G::Move::default();
         let mut raised = false;
@@ -636,7 +679,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             self.pos.make(m);
             self.shared.tt.prefetch(self.pos.key());
             let flipped = self.pos.side_to_move() != side;
-            self.stack[ply + 1] = Frame { mv: m, null: false };
+            self.stack[ply + 1] = Frame::of(m);
             let score = self.qchild(flipped, alpha, beta, ply + 1, pv_node);
             self.pos.unmake();
             if self.stopped {
