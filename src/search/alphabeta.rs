@@ -76,6 +76,11 @@ struct Frame<M> {
     null: bool,
     /// The continuation-history key of `mv` ([`NO_CONT`] for the root or a null move).
     cont: u16,
+    /// The node's static evaluation (centipawns, side to move; `-INF` in check or not yet
+    /// evaluated) and the side it is for, for the "improving" test two plies later.
+    eval: i32,
+    /// The side to move at the node (0 White, 1 Black).
+    side: u8,
 }
 
 impl<M: GameMove> Frame<M> {
@@ -86,6 +91,8 @@ impl<M: GameMove> Frame<M> {
             mv: m,
             null: false,
             cont: cont_key(m.pack()),
+            eval: -INF,
+            side: 2,
         }
     }
 }
@@ -159,6 +166,8 @@ impl<'a, G: Game> Searcher<'a, G> {
                 mv: G::Move::default(),
                 null: false,
                 cont: NO_CONT,
+                eval: -INF,
+                side: 2,
             }; MAX_PLY + 2],
             nodes: 0,
             seldepth: 0,
@@ -428,11 +437,21 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
         };
 
+        // Improving: the static evaluation rose since the same side's previous node two plies
+        // up (never in check).
+        let side_u8 = self.pos.side_to_move().index() as u8;
+        self.stack[ply].eval = static_eval;
+        self.stack[ply].side = side_u8;
+        let improving = !in_check
+            && (ply < 2
+                || self.stack[ply - 2].side != side_u8
+                || self.stack[ply - 2].eval == -INF
+                || static_eval > self.stack[ply - 2].eval);
         if !pv_node && !in_check {
             // Reverse futility pruning.
             if depth <= p.rfp_max_depth
                 && !is_mate(beta)
-                && static_eval - p.rfp_margin * depth >= beta
+                && static_eval - p.rfp_margin * (depth - i32::from(improving)) >= beta
             {
                 return static_eval;
             }
@@ -451,6 +470,8 @@ impl<'a, G: Game> Searcher<'a, G> {
                     mv: G::Move::default(),
                     null: true,
                     cont: NO_CONT,
+                    eval: -INF,
+                    side: 2,
                 };
                 let s = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
                 self.pos.unmake();
@@ -486,7 +507,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         // Quiet plies searched (for the history malus) and quiet plies considered (for LMP).
         let mut quiets: ArrayVec<G::Move, 64> = ArrayVec::new();
         let mut quiet_count = 0usize;
-        let lmp_limit = (p.lmp_base + depth * depth) as usize;
+        let lmp_limit = ((p.lmp_base + depth * depth) / (2 - i32::from(improving))) as usize;
         let futile =
             depth <= p.fp_max_depth && static_eval + p.fp_base + p.fp_per_depth * depth <= alpha;
         let can_prune = !root && !in_check;
@@ -537,6 +558,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 {
                     r = self.shared.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
                     r -= i32::from(pv_node);
+                    r += i32::from(!improving);
                     r -= i32::from(gives_check || in_check);
                     r -= i32::from(Picker::<G::Move>::is_refutation(ord));
                     let k = cont_key(m.pack());
