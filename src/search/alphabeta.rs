@@ -50,6 +50,9 @@ pub struct Shared<'a> {
     pub control: &'a SearchControl,
     /// Set by the main thread when every thread must stop.
     pub abort: AtomicBool,
+    /// Set by a helper thread that completed the last iteration of a depth-limited search:
+    /// the main thread then stops too.
+    pub finished: AtomicBool,
     /// Nodes searched, one counter per thread (published every 1024 nodes and at the end).
     pub nodes: Vec<Counter>,
     /// The tunables of this search.
@@ -233,6 +236,11 @@ impl<'a, G: Game> Searcher<'a, G> {
         &self.pv[0][..self.pv_len[0]]
     }
 
+    /// The flag a helper sets when it completed the last iteration of a depth-limited search.
+    pub fn shared_finished(&self) -> &'a AtomicBool {
+        &self.shared.finished
+    }
+
     /// The TT of this search.
     pub fn shared_tt(&self) -> &'a Tt {
         self.shared.tt
@@ -267,7 +275,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             main.time.restart();
         }
         let mut stop = shared.control.stop.load(Relaxed);
-        if !main.pondering && main.time.hard_expired() {
+        if !main.pondering && (main.time.hard_expired() || shared.finished.load(Relaxed)) {
             stop = true;
         }
         if shared.nodes.len() > 1 {
@@ -682,7 +690,14 @@ impl<'a, G: Game> Searcher<'a, G> {
             return terminal_score(self.pos.no_moves_terminal(), ply);
         }
         let conts = self.conts(ply);
-        picker.score(&self.pos, tt_move, &self.tables, ply, self.stack[ply].mv, conts);
+        picker.score(
+            &self.pos,
+            tt_move,
+            &self.tables,
+            ply,
+            self.stack[ply].mv,
+            conts,
+        );
         let side = self.pos.side_to_move();
         let mut best_move = G::Move::default();
         let mut raised = false;
