@@ -110,6 +110,11 @@ params! {
     time_unstable_permille: u64 = 1600,
     /// Soft limit scale once the best move has been stable for four iterations (permille).
     time_stable_permille: u64 = 650,
+    /// Soft limit scale added per centipawn the score fell since the previous iteration
+    /// (permille per centipawn).
+    time_falling_per_cp: u64 = 8,
+    /// Soft limit scale for a falling score at most (permille).
+    time_falling_max_permille: u64 = 1500,
 }
 
 #[cfg(test)]
@@ -119,7 +124,7 @@ mod tests {
     #[test]
     fn flat_view_by_name() {
         let mut p = PARAMS;
-        assert_eq!(SearchParams::NAMES.len(), 30);
+        assert_eq!(SearchParams::NAMES.len(), 32);
         for name in SearchParams::NAMES {
             assert!(p.get(name).is_some(), "{name}");
         }

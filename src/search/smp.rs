@@ -79,6 +79,8 @@ impl<G: Game> Searcher<'_, G> {
             seldepth: 0,
         };
         let mut stable = 0u64;
+        // The score of the iteration before the last completed one (time management).
+        let mut prev_score = None;
         let mut depth = 0;
         while depth < lim.max_depth {
             depth += 1;
@@ -149,6 +151,7 @@ impl<G: Game> Searcher<'_, G> {
                     stable = 0;
                 }
                 out.best = best.or(out.best);
+                prev_score = (out.depth > 0).then_some(out.score);
                 out.score = *score;
                 out.depth = d as u32;
                 out.seldepth = self.seldepth as u32;
@@ -184,7 +187,7 @@ impl<G: Game> Searcher<'_, G> {
                 self.shared_finished().store(true, Relaxed);
                 break;
             }
-            if self.id == 0 && self.main_done(lim, &out, stable) {
+            if self.id == 0 && self.main_done(lim, &out, stable, prev_score) {
                 break;
             }
         }
@@ -222,7 +225,13 @@ impl<G: Game> Searcher<'_, G> {
     }
 
     /// Whether the main thread should start no further iteration.
-    fn main_done(&mut self, lim: &IterLimits, out: &Outcome<G::Move>, stable: u64) -> bool {
+    fn main_done(
+        &mut self,
+        lim: &IterLimits,
+        out: &Outcome<G::Move>,
+        stable: u64,
+        prev_score: Option<i32>,
+    ) -> bool {
         self.poll();
         if self.stopped {
             return true;
@@ -245,17 +254,8 @@ impl<G: Game> Searcher<'_, G> {
         if is_mate(out.score) && out.depth >= plies_to_mate + 6 {
             return true;
         }
-        let p = &self.p;
-        let stability = p
-            .time_unstable_permille
-            .saturating_sub(
-                stable
-                    * p.time_unstable_permille
-                        .saturating_sub(p.time_stable_permille)
-                    / 4,
-            )
-            .max(p.time_stable_permille);
-        main.time.soft_expired(stability)
+        let scale = super::time::think_scale(&self.p, stable, prev_score, out.score);
+        main.time.soft_expired(scale)
     }
 
     /// Main thread, after its last iteration: an infinite or still-pondering search waits for
