@@ -445,16 +445,20 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
         };
 
-        // Improving: the static evaluation rose since the same side's previous node two plies
-        // up (never in check).
+        // Improving: the static evaluation rose since the same side's node two plies up, or
+        // four when that one is the other side's (turns of two plies) or was in check; true
+        // when there is neither (never in check).
         let side_u8 = self.pos.side_to_move().index() as u8;
         self.stack[ply].eval = static_eval;
         self.stack[ply].side = side_u8;
+        let before = |k: usize| {
+            let f = self.stack.get(ply.checked_sub(k)?)?;
+            (f.side == side_u8 && f.eval != -INF).then_some(f.eval)
+        };
         let improving = !in_check
-            && (ply < 2
-                || self.stack[ply - 2].side != side_u8
-                || self.stack[ply - 2].eval == -INF
-                || static_eval > self.stack[ply - 2].eval);
+            && before(2)
+                .or_else(|| before(4))
+                .is_none_or(|e| static_eval > e);
         if !pv_node && !in_check {
             // Reverse futility pruning.
             if depth <= p.rfp_max_depth
