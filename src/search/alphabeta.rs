@@ -446,19 +446,20 @@ impl<'a, G: Game> Searcher<'a, G> {
         };
 
         // Improving: the static evaluation rose since the same side's node two plies up, or
-        // four when that one is the other side's (turns of two plies) or was in check; true
-        // when there is neither (never in check).
+        // four when that one is the other side's (turns of two plies); true when there is
+        // neither or that node was in check (never in check).
         let side_u8 = self.pos.side_to_move().index() as u8;
         self.stack[ply].eval = static_eval;
         self.stack[ply].side = side_u8;
         let before = |k: usize| {
-            let f = self.stack.get(ply.checked_sub(k)?)?;
-            (f.side == side_u8 && f.eval != -INF).then_some(f.eval)
+            ply.checked_sub(k)
+                .and_then(|i| self.stack.get(i))
+                .filter(|f| f.side == side_u8)
         };
         let improving = !in_check
             && before(2)
                 .or_else(|| before(4))
-                .is_none_or(|e| static_eval > e);
+                .is_none_or(|f| f.eval == -INF || static_eval > f.eval);
         if !pv_node && !in_check {
             // Reverse futility pruning.
             if depth <= p.rfp_max_depth
