@@ -519,8 +519,23 @@ fn finish(result: Result<String, String>) -> ExitCode {
     }
 }
 
+/// The subcommands print reports that are often piped into `head` or `grep -m1`: when the
+/// reader closes the pipe, end quietly as Unix tools do, instead of panicking on the write.
+/// (The protocol loop keeps Rust's default: it handles a closed output itself.)
+fn die_quietly_on_closed_pipe() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: restoring the default disposition of one signal at start-up, before any thread
+    // exists, has no effect on Rust's memory safety.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.command.is_some() {
+        die_quietly_on_closed_pipe();
+    }
     match cli.command {
         None => {
             menagerie::protocol::run_stdio();

@@ -375,6 +375,10 @@ fn session(seed: u64, lines: usize) -> Tally {
                     "setoption name MultiPV value 2",
                     "setoption name MultiPV value 1",
                     "setoption name Move Overhead value 0",
+                    "variant",
+                    "result",
+                    "setoption name UCI_ShowWDL value true",
+                    "setoption name Skill Level value 20",
                 ]);
                 let out = e.command(line);
                 assert!(
@@ -482,6 +486,10 @@ fn bad_line(rng: &mut Rng) -> String {
         "position fen",
         "muster propose purple",
         "muster choose",
+        "variant now",
+        "result x",
+        "setoption name Skill Level value 21",
+        "setoption name UCI_Elo value 5",
     ];
     if rng.chance(70) {
         rng.pick(&forms).to_string()

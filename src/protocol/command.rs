@@ -44,6 +44,10 @@ pub enum Command {
     Moves,
     /// `eval`: the static evaluation term by term (protocol.md 6).
     Eval,
+    /// `variant`: the variant's description: board, first rank, holes, pieces (protocol.md 8).
+    Variant,
+    /// `result`: the game's result by rule at the current position, or `none` (protocol.md 8).
+    Result,
 }
 
 /// Where a `position` command starts from.
@@ -151,6 +155,8 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         "d" => no_args("d", rest, Command::Display)?,
         "moves" => no_args("moves", rest, Command::Moves)?,
         "eval" => no_args("eval", rest, Command::Eval)?,
+        "variant" => no_args("variant", rest, Command::Variant)?,
+        "result" => no_args("result", rest, Command::Result)?,
         other => return Err(CommandError::Unknown(echo(other))),
     };
     Ok(Some(command))

@@ -35,9 +35,11 @@ Commands:
      [searchmoves <turn> ...]
   go perft <n>             count the turns n deep, per first turn (stop ends it)
   stop, ponderhit          end a search / the expected turn was played
-  d                        the board, the FEN and the state
+  d                        the board, the FEN, the state and the result
   moves                    the legal turns of the position
   eval                     the static evaluation term by term
+  variant                  the variant: board, first rank, holes, pieces and their moves
+  result                   the result by rule here (or none), and a claimable draw
   debug on|off             accepted (no effect)
   help                     this text
   quit                     leave";
@@ -146,6 +148,8 @@ impl Engine {
             Command::Display => self.out.send(&self.session.display()),
             Command::Moves => self.out.send(&self.session.moves_line()),
             Command::Eval => self.out.send(&self.session.eval_report()),
+            Command::Variant => self.out.send(&self.session.describe()),
+            Command::Result => self.out.send(&self.session.result()),
         }
         Ok(Flow::Continue)
     }

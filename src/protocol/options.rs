@@ -1,5 +1,6 @@
 //! The engine options announced by `uci` and changed by `setoption` (protocol.md 1).
 
+use crate::search::skill::{self, Skill};
 use crate::search::SearchOptions;
 use crate::variants::{Variant, VariantSettings};
 
@@ -15,6 +16,8 @@ pub const MULTIPV_RANGE: (i64, i64) = (1, 500);
 pub const OVERHEAD_RANGE: (i64, i64) = (0, 5000);
 /// Default `Move Overhead` in milliseconds.
 pub const OVERHEAD_DEFAULT: u64 = 10;
+/// Range of the `Skill Level` spin (20: full strength).
+pub const SKILL_RANGE: (i64, i64) = (0, skill::MAX_LEVEL as i64);
 
 /// The current value of every option.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,6 +42,15 @@ pub struct EngineOptions {
     pub analyse_mode: bool,
     /// `debug on|off` (informative only).
     pub debug: bool,
+    /// `Skill Level`, 0 to 20 (20: full strength); overridden by `UCI_Elo` while
+    /// `UCI_LimitStrength` is on.
+    pub skill_level: u32,
+    /// `UCI_LimitStrength`: play at the strength `UCI_Elo` says.
+    pub limit_strength: bool,
+    /// `UCI_Elo`: the strength asked for while `UCI_LimitStrength` is on, in Elo.
+    pub elo: u32,
+    /// `UCI_ShowWDL`: `info` lines carry `wdl W D L` (permille, side to move).
+    pub show_wdl: bool,
 }
 
 impl Default for EngineOptions {
@@ -53,6 +65,10 @@ impl Default for EngineOptions {
             chess960: false,
             analyse_mode: false,
             debug: false,
+            skill_level: skill::MAX_LEVEL,
+            limit_strength: false,
+            elo: skill::ELO_DEFAULT as u32,
+            show_wdl: false,
         }
     }
 }
@@ -64,6 +80,17 @@ impl EngineOptions {
             threads: self.threads,
             multipv: self.multipv,
             move_overhead_ms: self.move_overhead_ms,
+            skill: self.skill(),
+        }
+    }
+
+    /// The strength the search plays at: `UCI_Elo` while `UCI_LimitStrength` is on, else
+    /// `Skill Level`.
+    pub fn skill(&self) -> Skill {
+        if self.limit_strength {
+            Skill::from_elo(self.elo)
+        } else {
+            Skill::from_level(self.skill_level)
         }
     }
 
@@ -86,6 +113,10 @@ impl EngineOptions {
             OptionChange::Ponder(on) => self.ponder = on,
             OptionChange::Chess960(on) => self.chess960 = on,
             OptionChange::AnalyseMode(on) => self.analyse_mode = on,
+            OptionChange::SkillLevel(l) => self.skill_level = l,
+            OptionChange::LimitStrength(on) => self.limit_strength = on,
+            OptionChange::Elo(e) => self.elo = e,
+            OptionChange::ShowWdl(on) => self.show_wdl = on,
             OptionChange::ClearHash | OptionChange::DebugLogFile(_) => {}
         }
     }
@@ -112,6 +143,10 @@ pub fn uci_option_lines() -> Vec<String> {
         "option name Clear Hash type button".to_string(),
         "option name Debug Log File type string default <empty>".to_string(),
         "option name UCI_AnalyseMode type check default false".to_string(),
+        spin("Skill Level", SKILL_RANGE.1, SKILL_RANGE),
+        "option name UCI_LimitStrength type check default false".to_string(),
+        spin("UCI_Elo", skill::ELO_DEFAULT, skill::ELO_RANGE),
+        "option name UCI_ShowWDL type check default false".to_string(),
     ]
 }
 
@@ -154,6 +189,14 @@ pub enum OptionChange {
     DebugLogFile(Option<String>),
     /// `UCI_AnalyseMode`.
     AnalyseMode(bool),
+    /// `Skill Level` (0 to 20).
+    SkillLevel(u32),
+    /// `UCI_LimitStrength`.
+    LimitStrength(bool),
+    /// `UCI_Elo`.
+    Elo(u32),
+    /// `UCI_ShowWDL`.
+    ShowWdl(bool),
 }
 
 /// Why a `setoption` was refused.
@@ -238,6 +281,12 @@ pub fn parse_setoption(name: &str, value: Option<&str>) -> Result<OptionChange, 
             value.filter(|v| *v != "<empty>").map(str::to_string),
         )),
         "uci_analysemode" => check("UCI_AnalyseMode", value).map(OptionChange::AnalyseMode),
+        "skill level" => {
+            spin("Skill Level", value, SKILL_RANGE).map(|n| OptionChange::SkillLevel(n as u32))
+        }
+        "uci_limitstrength" => check("UCI_LimitStrength", value).map(OptionChange::LimitStrength),
+        "uci_elo" => spin("UCI_Elo", value, skill::ELO_RANGE).map(|n| OptionChange::Elo(n as u32)),
+        "uci_showwdl" => check("UCI_ShowWDL", value).map(OptionChange::ShowWdl),
         _ => Err(OptionError::Unknown(super::echo(name))),
     }
 }
@@ -362,6 +411,37 @@ mod tests {
     }
 
     #[test]
+    fn strength_options() {
+        assert_eq!(
+            parse_setoption("skill level", Some("3")),
+            Ok(OptionChange::SkillLevel(3))
+        );
+        assert!(matches!(
+            parse_setoption("Skill Level", Some("21")),
+            Err(OptionError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            parse_setoption("UCI_Elo", Some("99999")),
+            Err(OptionError::OutOfRange { .. })
+        ));
+        let mut o = EngineOptions::default();
+        assert_eq!(o.skill(), Skill::full());
+        o.apply(&parse_setoption("Skill Level", Some("5")).unwrap());
+        assert_eq!(o.skill(), Skill::from_level(5));
+        o.apply(&parse_setoption("UCI_Elo", Some("2000")).unwrap());
+        assert_eq!(
+            o.skill(),
+            Skill::from_level(5),
+            "UCI_Elo waits for UCI_LimitStrength"
+        );
+        o.apply(&parse_setoption("UCI_LimitStrength", Some("true")).unwrap());
+        assert_eq!(o.skill(), Skill::from_elo(2000));
+        assert_eq!(o.search_options().skill, Skill::from_elo(2000));
+        o.apply(&parse_setoption("UCI_ShowWDL", Some("true")).unwrap());
+        assert!(o.show_wdl);
+    }
+
+    #[test]
     fn hash_limit_is_known_on_linux() {
         if cfg!(target_os = "linux") {
             assert!(hash_limit_mb().is_some_and(|mb| mb >= 1));
@@ -372,6 +452,6 @@ mod tests {
     fn uci_lists_chess_first() {
         let lines = uci_option_lines();
         assert!(lines[0].starts_with("option name UCI_Variant type combo default chess var chess"));
-        assert_eq!(lines.len(), 10);
+        assert_eq!(lines.len(), 14);
     }
 }

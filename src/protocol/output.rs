@@ -4,6 +4,7 @@ use std::io::Write;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::search::{InfoReport, Score};
+use crate::variants::WdlModel;
 
 /// A writer shared by the protocol loop and the search thread. Every [`Out::send`] writes whole
 /// lines under the lock and flushes, so lines never interleave and a GUI sees them at once.
@@ -119,10 +120,24 @@ pub fn format_score(score: Score) -> String {
     }
 }
 
+/// The `[win, draw, loss]` chances in permille of the side to move at `score` under `model`
+/// (`UCI_ShowWDL`): a mate for the side to move is `1000 0 0`, a mate against it `0 0 1000`.
+pub fn wdl(score: Score, model: &WdlModel) -> [u32; 3] {
+    match score {
+        Score::Cp(cp) => model.permille(cp),
+        Score::Mate(n) if n > 0 => [1000, 0, 0],
+        Score::Mate(_) => [0, 0, 1000],
+    }
+}
+
 /// One UCI `info` line from a search report whose PV is already converted to turn tokens:
-/// `info depth D seldepth S multipv K score cp X [lowerbound|upperbound] nodes N nps N
-/// hashfull H time T pv ...`.
-pub fn format_info<M>(report: &InfoReport<'_, M>, pv_turns: &[String]) -> String {
+/// `info depth D seldepth S multipv K score cp X [wdl W D L] [lowerbound|upperbound] nodes N
+/// nps N hashfull H time T pv ...`; `wdl` (permille, `UCI_ShowWDL`) when `model` is given.
+pub fn format_info<M>(
+    report: &InfoReport<'_, M>,
+    pv_turns: &[String],
+    model: Option<&WdlModel>,
+) -> String {
     let mut s = format!(
         "info depth {} seldepth {} multipv {} score {}",
         report.depth,
@@ -130,6 +145,10 @@ pub fn format_info<M>(report: &InfoReport<'_, M>, pv_turns: &[String]) -> String
         report.multipv,
         format_score(report.score)
     );
+    if let Some(model) = model {
+        let [w, d, l] = wdl(report.score, model);
+        s.push_str(&format!(" wdl {w} {d} {l}"));
+    }
     match report.lowerbound {
         Some(true) => s.push_str(" lowerbound"),
         Some(false) => s.push_str(" upperbound"),
@@ -175,10 +194,35 @@ mod tests {
             pv: &pv,
         };
         assert_eq!(
-            format_info(&report, &["e2e4".to_string(), "e7e5".to_string()]),
+            format_info(&report, &["e2e4".to_string(), "e7e5".to_string()], None),
             "info depth 5 seldepth 7 multipv 1 score mate -2 upperbound nodes 1000 nps 50000 hashfull 3 time 20 \
              pv e2e4 e7e5"
         );
+        assert_eq!(
+            format_info(&report, &[], Some(&WdlModel::GENERIC)),
+            "info depth 5 seldepth 7 multipv 1 score mate -2 wdl 0 0 1000 upperbound nodes 1000 nps 50000 \
+             hashfull 3 time 20"
+        );
+    }
+
+    #[test]
+    fn wdl_is_a_distribution_that_grows_with_the_score() {
+        let model = WdlModel { a: 150.0, b: 80.0 };
+        let mut last_win = 0;
+        for cp in (-2000..=2000).step_by(25) {
+            let [w, d, l] = wdl(Score::Cp(cp), &model);
+            assert_eq!(w + d + l, 1000, "{cp}");
+            assert!(w >= last_win, "{cp}");
+            last_win = w;
+            // Symmetric: the other side's view swaps win and loss.
+            let [w2, _, l2] = wdl(Score::Cp(-cp), &model);
+            assert!(w.abs_diff(l2) <= 1 && l.abs_diff(w2) <= 1, "{cp}");
+        }
+        assert_eq!(wdl(Score::Cp(0), &model)[0], wdl(Score::Cp(0), &model)[2]);
+        // At the score `a` the side to move wins half of the time.
+        assert_eq!(wdl(Score::Cp(150), &model)[0], 500);
+        assert_eq!(wdl(Score::Mate(3), &model), [1000, 0, 0]);
+        assert_eq!(wdl(Score::Mate(0), &model), [0, 0, 1000]);
     }
 
     #[test]

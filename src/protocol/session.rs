@@ -19,7 +19,7 @@ use crate::perft::{self, Unit};
 use crate::search::{self, InfoReport, Limits, Score, SearchControl, SearchOptions, Tt};
 use crate::variants::PlyList;
 use crate::variants::{
-    Game, GameResult, Outcome, ProbeLimits, Variant, VariantSettings, PROBE_MATE,
+    Game, GameResult, Outcome, ProbeLimits, Variant, VariantSettings, WdlModel, PROBE_MATE,
 };
 
 /// Depth of the search that completes a best turn whose PV stops mid-turn.
@@ -63,8 +63,17 @@ pub trait VariantSession: Send {
     /// Waits until a running variant command has printed its answer (searches and perfts are
     /// not waited for): `isready` calls it so that the answer comes before `readyok`.
     fn settle(&mut self);
-    /// The `d` output.
+    /// The `d` output: the variant's display, then `Result: ...` (as [`VariantSession::result`]
+    /// says it).
     fn display(&self) -> String;
+    /// The `variant` command's answer (protocol.md 8): the `info string variant` line, then
+    /// `info string board firstrank <n> holes <squares|->`, then one
+    /// `info string piece code <CODE> name <Name> | <movement>` line per piece type.
+    fn describe(&self) -> String;
+    /// The `result` command's answer (protocol.md 8): `info string result <result> {<reason>}`
+    /// when the game is over by rule, else `info string result none`, followed by
+    /// `info string draw claimable {<reason>}` when the side to move may claim a draw.
+    fn result(&self) -> String;
     /// The `moves` output line.
     fn moves_line(&self) -> String;
     /// The `eval` output.
@@ -256,8 +265,10 @@ impl<G: Game> VariantSession for Session<G> {
                 if !problems.is_empty() {
                     self.out.error(format!("{} (ignored)", problems.join("; ")));
                 }
+                let model = options.show_wdl.then_some(G::WDL);
                 if let Some(outcome) = root.outcome() {
-                    self.out.send(&game_over_report(&root, &outcome));
+                    self.out
+                        .send(&game_over_report(&root, &outcome, options.show_wdl));
                     return Ok(());
                 }
                 // A draw the rules only let a player claim: say so and play on (FIDE 9.2, 9.3).
@@ -272,6 +283,7 @@ impl<G: Game> VariantSession for Session<G> {
                     options: options.search_options(),
                     tt: self.tt.clone(),
                     control: control.clone(),
+                    model,
                 };
                 self.spawn(control, move |active| search_worker(job, active, out));
             }
@@ -321,7 +333,52 @@ impl<G: Game> VariantSession for Session<G> {
     }
 
     fn display(&self) -> String {
-        self.pos.display()
+        let mut text = self.pos.display();
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str("Result: ");
+        match (self.pos.outcome(), self.pos.claimable_draw()) {
+            (Some(o), _) => text.push_str(&format!("{} {{{}}}", o.result.as_str(), o.reason)),
+            (None, Some(reason)) => {
+                text.push_str(&format!("none; draw claimable {{{reason}}}"));
+            }
+            (None, None) => text.push_str("none"),
+        }
+        text
+    }
+
+    fn describe(&self) -> String {
+        let holes = G::holes();
+        let mut text = format!(
+            "{}\ninfo string board firstrank {} holes {}",
+            self.announce(),
+            G::FIRST_RANK,
+            if holes.is_empty() {
+                "-".to_string()
+            } else {
+                holes.join(" ")
+            }
+        );
+        for p in G::PIECES {
+            text.push_str(&format!(
+                "\ninfo string piece code {} name {} | {}",
+                p.code, p.name, p.movement
+            ));
+        }
+        text
+    }
+
+    fn result(&self) -> String {
+        match self.pos.outcome() {
+            Some(o) => format!("info string result {} {{{}}}", o.result.as_str(), o.reason),
+            None => match self.pos.claimable_draw() {
+                Some(reason) => {
+                    format!("info string result none\ninfo string draw claimable {{{reason}}}")
+                }
+                None => "info string result none".to_string(),
+            },
+        }
     }
 
     fn moves_line(&self) -> String {
@@ -431,15 +488,23 @@ fn probe_search<G: Game>(
     })
 }
 
-/// The answer to `go` at a position that is over by rule (protocol.md 4).
-fn game_over_report<G: Game>(pos: &G, outcome: &Outcome) -> String {
-    let score = if outcome.result == GameResult::win_for(!pos.side_to_move()) {
-        "mate 0"
+/// The answer to `go` at a position that is over by rule (protocol.md 4); with `show_wdl`
+/// the score line gives the result as `wdl` (`0 0 1000` lost, `0 1000 0` drawn, `1000 0 0`
+/// won, for the side to move).
+fn game_over_report<G: Game>(pos: &G, outcome: &Outcome, show_wdl: bool) -> String {
+    let lost = outcome.result == GameResult::win_for(!pos.side_to_move());
+    let score = if lost { "mate 0" } else { "cp 0" };
+    let wdl = if !show_wdl {
+        ""
+    } else if lost {
+        " wdl 0 0 1000"
+    } else if outcome.result == GameResult::Draw {
+        " wdl 0 1000 0"
     } else {
-        "cp 0"
+        " wdl 1000 0 0"
     };
     format!(
-        "info depth 0 score {score}\ninfo string result {} {{{}}}\n{}",
+        "info depth 0 score {score}{wdl}\ninfo string result {} {{{}}}\n{}",
         outcome.result.as_str(),
         outcome.reason,
         format_bestmove(None, None)
@@ -455,6 +520,8 @@ struct SearchJob<G: Game> {
     options: SearchOptions,
     tt: Arc<Tt>,
     control: Arc<SearchControl>,
+    /// The WDL model of `info` lines (`UCI_ShowWDL`), if they carry one.
+    model: Option<WdlModel>,
 }
 
 /// The search thread: runs the search, reports `info` lines (their PVs in whole turns), waits
@@ -470,6 +537,7 @@ fn search_worker<G: Game>(job: SearchJob<G>, active: &AtomicBool, out: Out) {
         options,
         tt,
         control,
+        model,
     } = job;
     // The first turn of the last PV printed.
     let mut last_first: Option<String> = None;
@@ -477,7 +545,7 @@ fn search_worker<G: Game>(job: SearchJob<G>, active: &AtomicBool, out: Out) {
         let mut report = |r: &InfoReport<'_, G::Move>| {
             let turns = turn_tokens(&root, r.pv);
             last_first = turns.first().cloned();
-            out.send(&format_info(r, &turns));
+            out.send(&format_info(r, &turns, model.as_ref()));
         };
         catch_unwind(AssertUnwindSafe(|| {
             search::search_among(
@@ -524,7 +592,7 @@ fn search_worker<G: Game>(job: SearchJob<G>, active: &AtomicBool, out: Out) {
                 .map(str::to_string)
                 .collect();
         }
-        out.send(&closing_info::<G>(summary.as_ref(), &line));
+        out.send(&closing_info::<G>(summary.as_ref(), &line, model.as_ref()));
     }
     active.store(false, Ordering::SeqCst);
     out.send(&format_bestmove(best.as_deref(), ponder.as_deref()));
@@ -532,7 +600,11 @@ fn search_worker<G: Game>(job: SearchJob<G>, active: &AtomicBool, out: Out) {
 
 /// The `info` line that shows `pv` (turn tokens, the turn played first) with the search's
 /// final figures; zeros when the search failed.
-fn closing_info<G: Game>(summary: Option<&search::SearchResult<G::Move>>, pv: &[String]) -> String {
+fn closing_info<G: Game>(
+    summary: Option<&search::SearchResult<G::Move>>,
+    pv: &[String],
+    model: Option<&WdlModel>,
+) -> String {
     let (depth, seldepth, score, nodes, time_ms, hashfull) = match summary {
         Some(r) => (
             r.depth.max(1),
@@ -556,7 +628,7 @@ fn closing_info<G: Game>(summary: Option<&search::SearchResult<G::Move>>, pv: &[
         time_ms,
         pv: &[],
     };
-    format_info(&report, pv)
+    format_info(&report, pv, model)
 }
 
 /// The lines of `allowed` that go on after `path` (plies from the root), with `path` taken off:
@@ -732,8 +804,10 @@ mod tests {
         // White (turns 1 and 3) picked 6, Black 3; Black is to move and has lost.
         let outcome = pos.outcome().expect("over");
         assert_eq!(
-            game_over_report(&pos, &outcome),
+            game_over_report(&pos, &outcome, false),
             "info depth 0 score mate 0\ninfo string result 1-0 {all picks made}\nbestmove (none)"
         );
+        assert!(game_over_report(&pos, &outcome, true)
+            .starts_with("info depth 0 score mate 0 wdl 0 0 1000\n"));
     }
 }

@@ -22,10 +22,12 @@ pub mod alphabeta;
 pub mod ordering;
 pub mod params;
 pub mod score;
+pub mod skill;
 pub mod smp;
 pub mod time;
 pub mod tt;
 
+pub use skill::Skill;
 pub use tt::Tt;
 
 use alphabeta::{Counter, Searcher, Shared};
@@ -68,6 +70,8 @@ pub struct SearchOptions {
     pub multipv: usize,
     /// Milliseconds kept back per turn for I/O and GUI lag (`Move Overhead`).
     pub move_overhead_ms: u64,
+    /// The playing strength (`Skill Level`, `UCI_LimitStrength` / `UCI_Elo`); full by default.
+    pub skill: Skill,
 }
 
 impl Default for SearchOptions {
@@ -76,6 +80,7 @@ impl Default for SearchOptions {
             threads: 1,
             multipv: 1,
             move_overhead_ms: 10,
+            skill: Skill::full(),
         }
     }
 }
@@ -272,6 +277,11 @@ fn run<G: Game>(
     }
 
     let threads = options.threads.clamp(1, MAX_THREADS);
+    // A limited strength (skill.rs): a depth cap and several root lines to choose from.
+    let skill = options.skill;
+    let max_depth = limits
+        .depth
+        .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
     let shared = Shared {
         tt,
         control,
@@ -283,11 +293,10 @@ fn run<G: Game>(
         start,
     };
     let iter_limits = IterLimits {
-        max_depth: limits
-            .depth
-            .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH)),
+        max_depth: skill.max_depth().map_or(max_depth, |d| d.min(max_depth)),
         mate: limits.mate,
-        multipv: options.multipv.max(1),
+        multipv: skill.multipv(options.multipv.max(1)),
+        keep_lines: skill.enabled(),
         root_moves: root_moves.len(),
         infinite: limits.infinite,
     };
@@ -336,7 +345,7 @@ fn run<G: Game>(
         drop(tx);
         let main_out = match handle {
             Ok(h) => {
-                for info in rx.iter() {
+                for info in rx.iter().filter(|i| i.multipv <= options.multipv.max(1)) {
                     relay(root, &info, report);
                 }
                 h.join().unwrap_or_else(|_| {
@@ -347,6 +356,7 @@ fn run<G: Game>(
                         pv: Vec::new(),
                         depth: 0,
                         seldepth: 0,
+                        lines: Vec::new(),
                     }
                 })
             }
@@ -360,14 +370,14 @@ fn run<G: Game>(
                 searcher.wait_if_required(iter_limits.infinite);
                 shared.abort.store(true, Relaxed);
                 drop(tx);
-                for info in rx.iter() {
+                for info in rx.iter().filter(|i| i.multipv <= options.multipv.max(1)) {
                     relay(root, &info, report);
                 }
                 out
             }
         };
         // The main thread has set `abort`: the helpers stop and hand in their results, and
-        // with one line asked for, the threads vote on the move.
+        // with one line asked for (and full strength), the threads vote on the move.
         let mut outs = Vec::with_capacity(threads);
         outs.push(main_out);
         for h in helpers {
@@ -375,7 +385,7 @@ fn run<G: Game>(
                 outs.push(o);
             }
         }
-        let chosen = if iter_limits.multipv == 1 {
+        let chosen = if iter_limits.multipv == 1 && !iter_limits.keep_lines {
             // A depth-limited search answers with the deepest threads only.
             let min_depth = if iter_limits.max_depth < MAX_DEPTH {
                 outs.iter().map(|o| o.depth).max().unwrap_or(0)
@@ -390,6 +400,16 @@ fn run<G: Game>(
     });
 
     let nodes = shared.total_nodes();
+    let mut outcome = outcome;
+    if skill.enabled() && !outcome.lines.is_empty() {
+        // The turn played at this strength: one of the last completed iteration's lines.
+        let scores: Vec<i32> = outcome.lines.iter().map(|l| l.0).collect();
+        let chosen = skill.pick(&scores, root.key());
+        let (score, pv) = outcome.lines.swap_remove(chosen);
+        outcome.best = pv.first().copied();
+        outcome.score = score;
+        outcome.pv = pv;
+    }
     let best = outcome
         .best
         .filter(|m| root_moves.contains(m))

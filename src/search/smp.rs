@@ -48,6 +48,9 @@ pub struct Outcome<M> {
     pub depth: u32,
     /// Deepest ply reached by the iteration that gave `best`.
     pub seldepth: u32,
+    /// The root lines (score, PV) of the last completed iteration, best first, when
+    /// [`IterLimits::keep_lines`] asked for them (empty otherwise).
+    pub lines: Vec<(i32, Vec<M>)>,
 }
 
 /// What the main thread must respect besides the clock.
@@ -62,6 +65,9 @@ pub struct IterLimits {
     pub root_moves: usize,
     /// Infinite search: never return before `stop`.
     pub infinite: bool,
+    /// Keep the lines of the last completed iteration in [`Outcome::lines`] (a limited
+    /// strength chooses among them).
+    pub keep_lines: bool,
 }
 
 impl<G: Game> Searcher<'_, G> {
@@ -77,6 +83,7 @@ impl<G: Game> Searcher<'_, G> {
             pv: Vec::new(),
             depth: 0,
             seldepth: 0,
+            lines: Vec::new(),
         };
         let mut stable = 0u64;
         // The score of the iteration before the last completed one (time management).
@@ -156,6 +163,9 @@ impl<G: Game> Searcher<'_, G> {
                 out.depth = d as u32;
                 out.seldepth = self.seldepth as u32;
                 out.pv = pv.clone();
+                if self.id == 0 && lim.keep_lines {
+                    out.lines = found.clone();
+                }
                 if self.id == 0 {
                     self.publish_nodes();
                     if let Some(tx) = tx {
@@ -181,9 +191,10 @@ impl<G: Game> Searcher<'_, G> {
             if !completed {
                 break;
             }
-            if self.id != 0 && d >= lim.max_depth && lim.max_depth < MAX_DEPTH {
+            if self.id != 0 && d >= lim.max_depth && lim.max_depth < MAX_DEPTH && !lim.keep_lines {
                 // A helper finished the last depth of a depth-limited search: its result
-                // is as deep as the main thread's would be, so every thread may stop.
+                // is as deep as the main thread's would be, so every thread may stop (not at a
+                // limited strength, which chooses among the main thread's lines).
                 self.shared_finished().store(true, Relaxed);
                 break;
             }
@@ -367,6 +378,7 @@ mod tests {
             pv: vec![best],
             depth,
             seldepth: depth,
+            lines: Vec::new(),
         }
     }
 

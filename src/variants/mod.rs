@@ -129,6 +129,37 @@ pub struct PieceInfo {
     pub movement: &'static str,
 }
 
+/// The win/draw/loss model behind `UCI_ShowWDL` (`info ... wdl W D L`): the chances of the side
+/// to move, logistic in the score `x` (centipawns, side to move):
+/// `W = 1 / (1 + exp((a - x) / b))`, `L = 1 / (1 + exp((a + x) / b))`, `D = 1 - W - L`. `a` is
+/// the score at which a win is as likely as not, `b` the spread. Fitted per variant to
+/// self-play games by `scripts/fit_wdl.py` (docs/protocol.md 6 gives the figures).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct WdlModel {
+    /// The score at which the side to move wins half of its games, in centipawns (>= 0).
+    pub a: f64,
+    /// The spread of the logistic, in centipawns (> 0).
+    pub b: f64,
+}
+
+impl WdlModel {
+    /// A model fitted to no variant in particular (the orthodox figures), for a variant
+    /// that has none of its own.
+    pub const GENERIC: WdlModel = WdlModel { a: 200.0, b: 100.0 };
+
+    /// The chances `[win, draw, loss]` of the side to move at score `cp` (centipawns), in
+    /// permille, summing to 1000.
+    pub fn permille(&self, cp: i32) -> [u32; 3] {
+        let x = f64::from(cp);
+        let b = self.b.max(1.0);
+        let a = self.a.max(0.0);
+        let p = |z: f64| (1000.0 / (1.0 + (z / b).exp())).round().clamp(0.0, 1000.0) as u32;
+        let win = p(a - x);
+        let loss = p(a + x).min(1000 - win);
+        [win, 1000 - win - loss, loss]
+    }
+}
+
 /// Why a FEN was rejected: the field and the reason, for `info string error`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("bad FEN: {field}: {reason}")]
@@ -329,6 +360,9 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         }
         Ok(())
     }
+
+    /// The win/draw/loss model of `UCI_ShowWDL` for this variant's scores.
+    const WDL: WdlModel = WdlModel::GENERIC;
 
     /// Whether a null move (passing) is sound enough for null-move pruning here.
     fn null_move_allowed(&self) -> bool {

@@ -1,0 +1,178 @@
+//! What a GUI asks of the engine beyond playing (issue 13): the `variant` description, the
+//! `result` command and its line in `d`, and `UCI_ShowWDL`. Through the built binary.
+
+mod common;
+
+use common::{Engine, QUICK, SEARCH};
+
+use menagerie::variants::{Game, Variant};
+
+/// One parsed `info string piece code <CODE> name <Name> | <movement>` line.
+fn parse_piece(line: &str) -> (String, String, String) {
+    let rest = line
+        .strip_prefix("info string piece code ")
+        .unwrap_or_else(|| panic!("not a piece line: {line}"));
+    let (code, rest) = rest.split_once(" name ").expect("a name");
+    let (name, movement) = rest.split_once(" | ").expect("a movement after ' | '");
+    (code.to_string(), name.to_string(), movement.to_string())
+}
+
+fn check_description<G: Game>(e: &mut Engine) {
+    e.command(&format!(
+        "setoption name UCI_Variant value {}",
+        G::INFO.name
+    ));
+    let out = e.command("variant");
+    assert_eq!(out.len(), 2 + G::PIECES.len(), "{out:#?}");
+    assert!(
+        out[0].starts_with(&format!("info string variant {} files ", G::INFO.name)),
+        "{out:#?}"
+    );
+    assert!(out[0].ends_with(&format!("startpos {}", G::startpos().fen())));
+    let holes = G::holes();
+    let board = format!(
+        "info string board firstrank {} holes {}",
+        G::FIRST_RANK,
+        if holes.is_empty() {
+            "-".to_string()
+        } else {
+            holes.join(" ")
+        }
+    );
+    assert_eq!(out[1], board);
+    for (line, piece) in out[2..].iter().zip(G::PIECES) {
+        let (code, name, movement) = parse_piece(line);
+        assert_eq!(
+            (code.as_str(), name.as_str(), movement.as_str()),
+            (piece.code, piece.name, piece.movement)
+        );
+        assert!(!code.contains(' ') && !name.contains(" | "), "{line}");
+    }
+}
+
+/// `variant` describes every variant: the `info string variant` line, the board's first
+/// rank and holes, and one parseable line per piece type.
+#[test]
+fn variant_describes_board_and_pieces() {
+    let mut e = Engine::start();
+    for &v in Variant::ALL {
+        menagerie::with_variant!(v, G => check_description::<G>(&mut e));
+    }
+    // Mitosis counts its ranks from 0, and ranks 0 and 10 only have d, e and f.
+    e.command("setoption name UCI_Variant value mitosis");
+    let out = e.command("variant");
+    assert_eq!(
+        out[1],
+        "info string board firstrank 0 holes a0 b0 c0 g0 h0 i0 a10 b10 c10 g10 h10 i10"
+    );
+    e.command("setoption name UCI_Variant value chess");
+    let out = e.command("variant");
+    assert_eq!(out[1], "info string board firstrank 1 holes -");
+    assert_eq!(
+        parse_piece(&out[2]).0,
+        "K",
+        "chess lists the King first: {out:#?}"
+    );
+    // Bad input: one error, nothing else.
+    let out = e.command("variant chess");
+    assert_eq!(out, vec!["info string error variant: unexpected 'chess'"]);
+}
+
+/// `result` and the `Result:` line of `d`: over by rule, a claimable draw, and neither.
+#[test]
+fn result_command_and_display() {
+    let mut e = Engine::start();
+    let result_of_d = |e: &mut Engine| -> String {
+        let out = e.command("d");
+        out.iter()
+            .find_map(|l| l.strip_prefix("Result: "))
+            .unwrap_or_else(|| panic!("no Result: line in {out:#?}"))
+            .to_string()
+    };
+    assert_eq!(e.command("result"), vec!["info string result none"]);
+    assert_eq!(result_of_d(&mut e), "none");
+    e.command("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    assert_eq!(
+        e.command("result"),
+        vec!["info string result 0-1 {checkmate}"]
+    );
+    assert_eq!(result_of_d(&mut e), "0-1 {checkmate}");
+    e.command("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    assert_eq!(
+        e.command("result"),
+        vec!["info string result 1/2-1/2 {stalemate}"]
+    );
+    // Threefold repetition only lets a player claim (FIDE 9.2): no result, a claim.
+    e.command("position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
+    assert_eq!(
+        e.command("result"),
+        vec![
+            "info string result none",
+            "info string draw claimable {threefold repetition}"
+        ]
+    );
+    assert_eq!(
+        result_of_d(&mut e),
+        "none; draw claimable {threefold repetition}"
+    );
+    // A variant's own rule (Muster: the side not to move starts in check).
+    e.command("setoption name UCI_Variant value muster");
+    e.command("position fen rnbqkbnr/pppp1ppp/8/8/8/8/PPPPQPPP/RNB1KBNR w a1h1a8h8 - 0 1");
+    assert_eq!(
+        e.command("result"),
+        vec!["info string result 1-0 {the side not to move starts in check}"]
+    );
+    let out = e.command("result now");
+    assert_eq!(out, vec!["info string error result: unexpected 'now'"]);
+}
+
+/// The `wdl W D L` of one `info` line, if it has one.
+fn wdl(line: &str) -> Option<[u32; 3]> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let i = words.iter().position(|w| *w == "wdl")?;
+    let n = |k: usize| words[i + k].parse::<u32>().expect("a permille");
+    Some([n(1), n(2), n(3)])
+}
+
+/// `UCI_ShowWDL`: off by default; on, every `info` line with a score has `wdl` right after
+/// the score, summing to 1000, with more wins for the side that is better.
+#[test]
+fn show_wdl() {
+    let mut e = Engine::start();
+    let out = e.go("go depth 4", SEARCH);
+    assert!(out.iter().all(|l| wdl(l).is_none()), "{out:#?}");
+    assert!(e
+        .command("setoption name UCI_ShowWDL value true")
+        .is_empty());
+    for &v in Variant::ALL {
+        e.command(&format!("setoption name UCI_Variant value {}", v.name()));
+        let out = e.go("go depth 3", SEARCH);
+        let scored: Vec<&String> = out.iter().filter(|l| l.contains(" score ")).collect();
+        assert!(!scored.is_empty(), "{out:#?}");
+        for line in scored {
+            let [w, d, l] = wdl(line).unwrap_or_else(|| panic!("no wdl: {line}"));
+            assert_eq!(w + d + l, 1000, "{line}");
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let s = words.iter().position(|w| *w == "score").unwrap();
+            assert_eq!(words[s + 3], "wdl", "wdl follows the score: {line}");
+        }
+    }
+    // White a Queen up: mostly wins; Black to move in the same position: mostly losses.
+    e.command("setoption name UCI_Variant value chess");
+    e.command("position fen 4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1");
+    let out = e.go("go depth 4", SEARCH);
+    let [w, _, l] = out.iter().rev().find_map(|l| wdl(l)).expect("a wdl");
+    assert!(w > 900 && l < 10, "{out:#?}");
+    e.command("position fen 4k3/8/8/8/8/8/3Q4/4K3 b - - 0 1");
+    let out = e.go("go depth 4", SEARCH);
+    let [w, _, l] = out.iter().rev().find_map(|l| wdl(l)).expect("a wdl");
+    assert!(l > 900 && w < 10, "{out:#?}");
+    // A finished game says its result as certain chances.
+    e.command("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    let out = e.go("go depth 3", QUICK);
+    assert_eq!(out[0], "info depth 0 score mate 0 wdl 0 0 1000");
+    e.command("setoption name UCI_ShowWDL value false");
+    e.command("position startpos");
+    let out = e.go("go depth 3", SEARCH);
+    assert!(out.iter().all(|l| wdl(l).is_none()), "{out:#?}");
+}
