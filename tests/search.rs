@@ -405,6 +405,8 @@ mod portions {
             portions: 2,
         };
         const MULTI_PLY_TURNS: bool = true;
+        // A flat evaluation: nothing to improve on.
+        const SEARCH_IMPROVING: bool = false;
         fn startpos() -> Self {
             Self::new(10)
         }

@@ -456,15 +456,18 @@ impl<'a, G: Game> Searcher<'a, G> {
                 .and_then(|i| self.stack.get(i))
                 .filter(|f| f.side == side_u8)
         };
-        let improving = !in_check
-            && before(2)
-                .or_else(|| before(4))
-                .is_none_or(|f| f.eval == -INF || static_eval > f.eval);
+        let improving = !G::SEARCH_IMPROVING
+            || (!in_check
+                && before(2)
+                    .or_else(|| before(4))
+                    .is_none_or(|f| f.eval == -INF || static_eval > f.eval));
+        // Without the test (Game::SEARCH_IMPROVING), reverse futility keeps its full margin.
+        let rfp_improving = G::SEARCH_IMPROVING && improving;
         if !pv_node && !in_check {
             // Reverse futility pruning.
             if depth <= p.rfp_max_depth
                 && !is_mate(beta)
-                && static_eval - p.rfp_margin * (depth - i32::from(improving)) >= beta
+                && static_eval - p.rfp_margin * (depth - i32::from(rfp_improving)) >= beta
             {
                 return static_eval;
             }
