@@ -94,6 +94,10 @@ impl Mitosis {
 impl Game for Mitosis {
     type Move = Move;
 
+    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes
+    /// (10068 scored turns; protocol.md section 6).
+    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 0.0, b: 603.0 };
+
     const INFO: VariantInfo = VariantInfo {
         name: "mitosis",
         files: 9,

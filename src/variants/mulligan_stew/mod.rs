@@ -45,6 +45,10 @@ impl Stew {
 impl Game for Stew {
     type Move = StewMove;
 
+    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes
+    /// (3200 scored turns; protocol.md section 6).
+    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 530.0, b: 484.0 };
+
     const INFO: VariantInfo = VariantInfo {
         name: "mulliganstew",
         files: 6,

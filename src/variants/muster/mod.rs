@@ -80,6 +80,10 @@ impl Muster {
 impl Game for Muster {
     type Move = Move;
 
+    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes
+    /// (7364 scored turns; protocol.md section 6).
+    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 101.0, b: 142.0 };
+
     const INFO: VariantInfo = VariantInfo {
         name: "muster",
         files: 8,

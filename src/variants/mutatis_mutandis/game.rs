@@ -29,6 +29,10 @@ const BENCH: &[&str] = &[
 impl Game for Mutatis {
     type Move = Turn;
 
+    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes
+    /// (3294 scored turns; protocol.md section 6).
+    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 0.0, b: 616.0 };
+
     const INFO: VariantInfo = VariantInfo {
         name: "mutatismutandis",
         files: 8,

@@ -263,6 +263,10 @@ impl Mystic {
 impl Game for Mystic {
     type Move = MysticMove;
 
+    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes
+    /// (5254 scored turns; protocol.md section 6).
+    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 74.0, b: 120.0 };
+
     const INFO: VariantInfo = VariantInfo {
         name: "mystic",
         files: 8,
