@@ -9,6 +9,7 @@
 pub mod arena;
 pub mod bench;
 pub mod core;
+pub mod datagen;
 pub mod perft;
 pub mod protocol;
 pub mod replay;

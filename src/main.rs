@@ -1,6 +1,6 @@
 //! The `menagerie` binary: with no subcommand, the protocol loop on stdin/stdout
-//! (shared/protocol.md); `perft`, `bench`, `setup`, `replay`, `book` and `match` (with `match
-//! merge`) as subcommands.
+//! (shared/protocol.md); `perft`, `bench`, `setup`, `replay`, `book`, `match` (with `match
+//! merge`) and `datagen` as subcommands.
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -133,6 +133,69 @@ enum Cmd {
     /// and normalised Elo with 95% intervals, LOS, pentanomial counts and, with --sprt, the
     /// LLR. `match merge` combines the --json results of a match's shards.
     Match(Box<MatchCmd>),
+    /// Self-play training data for Texel tuning: quiet positions with the search score and the
+    /// game result, one `FEN | score | result` line each (see the README, "Tuning").
+    Datagen(DatagenArgs),
+}
+
+/// The arguments of `menagerie datagen`.
+#[derive(clap::Args, Debug)]
+struct DatagenArgs {
+    /// Variant to play.
+    #[arg(long, value_parser = parse_variant)]
+    variant: Variant,
+    /// Games of the whole run (all shards together).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    games: u64,
+    /// Node budget of each search (one thread per game).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: u64,
+    /// Games played at once (each with a single-threaded search).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: u64,
+    /// Play only the K-th of N disjoint slices of the run (`K/N`: games K-1, K-1+N, ...).
+    #[arg(long, value_parser = menagerie::datagen::Shard::parse)]
+    shard: Option<menagerie::datagen::Shard>,
+    /// Seed of the openings (the same seed, shard and nodes give the same file).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// A game still going after this many plies is a draw.
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..))]
+    max_plies: u32,
+    /// Output file (replaced).
+    #[arg(long)]
+    out: std::path::PathBuf,
+}
+
+/// Runs `menagerie datagen`; returns the summary line.
+///
+/// Errors: the output file cannot be created or written, as a message naming it.
+fn run_datagen(args: &DatagenArgs) -> Result<String, String> {
+    let cfg = menagerie::datagen::DatagenConfig {
+        games: args.games,
+        nodes: args.nodes,
+        threads: args.threads as usize,
+        shard: args.shard.unwrap_or(menagerie::datagen::Shard::ALL),
+        seed: args.seed,
+        max_plies: args.max_plies,
+    };
+    let file =
+        std::fs::File::create(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let mut out = std::io::BufWriter::new(file);
+    let mut progress = |line: &str| eprintln!("{line}");
+    let summary = menagerie::with_variant!(args.variant, G => {
+        menagerie::datagen::run::<G>(&cfg, &mut out, &mut progress)
+    })
+    .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    Ok(format!(
+        "{}: {} games, {} positions (White +{} ={} -{})",
+        args.out.display(),
+        summary.games,
+        summary.positions,
+        summary.wdl[0],
+        summary.wdl[1],
+        summary.wdl[2]
+    ))
 }
 
 /// `menagerie match [merge ...]`.
@@ -611,6 +674,16 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Cmd::Datagen(args)) => match run_datagen(&args) {
+            Ok(summary) => {
+                println!("{summary}");
+                ExitCode::SUCCESS
+            }
+            Err(message) => {
+                eprintln!("error: {message}");
+                ExitCode::FAILURE
+            }
+        },
         Some(Cmd::Match(cmd)) => match cmd.action {
             Some(MatchAction::Merge { files, json }) => finish(run_merge(&files, json.as_deref())),
             None => match run_match(cmd.args) {

@@ -13,8 +13,8 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use crate::variants::Game;
 use crate::variants::PlyList;
+use crate::variants::{debug_validate, Game, Scope};
 
 /// A stop flag that is never set (the plain, uninterruptible forms).
 static NEVER: AtomicBool = AtomicBool::new(false);
@@ -30,7 +30,7 @@ fn plies<G: Game>(pos: &mut G, depth: u32, stop: &AtomicBool) -> u64 {
     if depth == 0 {
         return 1;
     }
-    if pos.decided().is_some() {
+    if pos.verdict(Scope::Wins).is_some() {
         return 0;
     }
     let mut list = PlyList::<G::Move>::default();
@@ -44,8 +44,10 @@ fn plies<G: Game>(pos: &mut G, depth: u32, stop: &AtomicBool) -> u64 {
     let mut nodes = 0;
     for &m in list.iter() {
         pos.make(m);
+        debug_validate(pos, "make");
         nodes += plies(pos, depth - 1, stop);
         pos.unmake();
+        debug_validate(pos, "unmake");
     }
     nodes
 }
@@ -64,7 +66,7 @@ fn turns<G: Game>(pos: &mut G, depth: u32, stop: &AtomicBool) -> u64 {
     if depth == 0 {
         return 1;
     }
-    if pos.decided().is_some() || stop.load(Relaxed) {
+    if pos.verdict(Scope::Wins).is_some() || stop.load(Relaxed) {
         return 0;
     }
     let side = pos.side_to_move();
@@ -73,7 +75,7 @@ fn turns<G: Game>(pos: &mut G, depth: u32, stop: &AtomicBool) -> u64 {
     let mut nodes = 0;
     for &m in list.iter() {
         pos.make(m);
-        let next = if pos.side_to_move() != side || pos.decided().is_some() {
+        let next = if pos.side_to_move() != side || pos.verdict(Scope::Wins).is_some() {
             depth - 1
         } else {
             depth
@@ -144,7 +146,7 @@ pub fn divide_until<G: Game>(
 fn root_lines<G: Game>(pos: &G, unit: Unit) -> Vec<(String, Vec<G::Move>)> {
     let mut out = Vec::new();
     let mut p = pos.clone();
-    if p.decided().is_some() {
+    if p.verdict(Scope::Wins).is_some() {
         return out;
     }
     let mut line = Vec::new();
@@ -177,7 +179,7 @@ fn collect_turns<G: Game>(
         token.push_str(&pos.move_token(m));
         line.push(m);
         pos.make(m);
-        if whole_turns && pos.side_to_move() == side && pos.decided().is_none() {
+        if whole_turns && pos.side_to_move() == side && pos.verdict(Scope::Wins).is_none() {
             collect_turns(pos, whole_turns, line, token, out);
         } else {
             out.push((token.clone(), line.clone()));

@@ -227,7 +227,6 @@ fn illegal_move_loses() {
 
 #[test]
 fn silent_engine_loses() {
-    let started = std::time::Instant::now();
     // Under a movetime, a missing answer past the margin (300 ms here) is a loss on time.
     let games = fault_match("hung_engine.py", Limit::Movetime(50)).games;
     assert_all_ended(
@@ -238,7 +237,6 @@ fn silent_engine_loses() {
     // Under a node limit it is a stalled engine (the --timeout, 300 ms here).
     let games = fault_match("hung_engine.py", Limit::Nodes(100)).games;
     assert_all_ended(&games, Termination::NoAnswer, "no bestmove within 300 ms");
-    assert!(started.elapsed().as_secs() < 5);
 }
 
 #[test]

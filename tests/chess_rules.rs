@@ -3,6 +3,7 @@
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::core::MoveList;
 use menagerie::variants::chess::{Chess, Move, START_FEN};
+use menagerie::variants::Scope;
 use menagerie::variants::{FenError, Game, GameResult, MoveError, Terminal};
 
 fn pos(fen: &str) -> Chess {
@@ -300,7 +301,7 @@ fn checkmate_and_stalemate() {
     play(&mut p, "f2f3 e7e5 g2g4 d8h4");
     assert!(p.in_check());
     assert!(legal(&p).is_empty());
-    assert_eq!(p.no_moves_terminal(), Terminal::Loss);
+    assert_eq!(p.no_moves_verdict().terminal, Terminal::Loss);
     let o = p.outcome().unwrap();
     assert_eq!(
         (o.result, o.reason.as_str()),
@@ -309,7 +310,7 @@ fn checkmate_and_stalemate() {
     // Stalemate.
     let p = pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     assert!(legal(&p).is_empty() && !p.in_check());
-    assert_eq!(p.no_moves_terminal(), Terminal::Draw);
+    assert_eq!(p.no_moves_verdict().terminal, Terminal::Draw);
     let o = p.outcome().unwrap();
     assert_eq!(
         (o.result, o.reason.as_str()),
@@ -336,7 +337,10 @@ fn fifty_move_rule_is_claimed_and_the_75_move_rule_ends_the_game() {
         (o.result, o.reason.as_str()),
         (GameResult::Draw, "fifty-move rule")
     );
-    assert!(p2.is_draw(1), "the search still scores it a draw");
+    assert!(
+        p2.verdict(Scope::Search(1)).is_some(),
+        "the search still scores it a draw"
+    );
     // FIDE 9.6.2: 75 moves of each player end the game by themselves.
     let mut p75 = pos("4k3/8/8/8/8/8/8/R3K3 w - - 149 120");
     assert!(p75.outcome().is_none());
@@ -358,7 +362,7 @@ fn fifty_move_rule_is_claimed_and_the_75_move_rule_ends_the_game() {
     let mut p4 = pos("k7/8/1K6/8/8/8/8/7R w - - 99 80");
     play(&mut p4, "h1h8");
     assert_eq!(p4.outcome().unwrap().reason, "checkmate");
-    assert!(!p4.is_draw(1));
+    assert!(p4.verdict(Scope::Search(1)).is_none());
 }
 
 #[test]
@@ -393,9 +397,9 @@ fn threefold_repetition_is_claimed_and_fivefold_ends_the_game() {
     // Inside the search, a single repetition after the root is a draw.
     let mut q = Chess::startpos();
     play(&mut q, "g1f3 g8f6 f3g1 f6g8");
-    assert!(q.is_draw(4));
+    assert!(q.verdict(Scope::Search(4)).is_some());
     assert!(
-        !q.is_draw(3),
+        q.verdict(Scope::Search(3)).is_none(),
         "a repeat before the root needs three occurrences"
     );
 }

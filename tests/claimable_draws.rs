@@ -10,6 +10,7 @@ use common::{assert_game_over, bestmove, Engine, SEARCH};
 use menagerie::variants::chess::Chess;
 use menagerie::variants::mystic::Mystic;
 use menagerie::variants::Game;
+use menagerie::variants::Scope;
 
 /// The knights' shuffle that brings the start position back every four plies.
 const SHUFFLE: &str = "g1f3 g8f6 f3g1 f6g8";
@@ -93,7 +94,7 @@ fn the_library_separates_game_over_from_claimable() {
     assert_eq!(p.outcome(), None);
     assert_eq!(p.claimable_draw(), Some("threefold repetition"));
     // The search may still score the repetition as a draw.
-    assert!(p.is_draw(4));
+    assert!(p.verdict(Scope::Search(4)).is_some());
 }
 
 #[test]

@@ -13,6 +13,7 @@ use menagerie::core::zobrist::SplitMix64;
 use menagerie::perft::{perft_turns, Unit};
 use menagerie::protocol::turns::{legal_turn_tokens, play_turn_token};
 use menagerie::variants::mitosis::{Mitosis, START_FEN};
+use menagerie::variants::Scope;
 use menagerie::variants::{FenError, Game, GameResult, MoveError};
 
 fn pos(fen: &str) -> Mitosis {
@@ -548,7 +549,7 @@ fn random_playouts_round_trip() {
         let mut p = pos(starts[game % starts.len()]);
         let mut history: Vec<(String, u64)> = Vec::new();
         for _ in 0..120 {
-            if p.decided().is_some() || p.clock() >= 100 {
+            if p.verdict(Scope::Wins).map(|v| v.terminal).is_some() || p.clock() >= 100 {
                 break;
             }
             let list = legal_moves(&p);
@@ -1058,7 +1059,7 @@ fn generator_matches_the_brute_force_reference() {
     for game in 0..70 {
         let mut p = pos(starts[game % starts.len()]);
         for _ in 0..100 {
-            if p.decided().is_some() {
+            if p.verdict(Scope::Wins).map(|v| v.terminal).is_some() {
                 break;
             }
             let mut want: Vec<String> = brute::Board::from_fen(&p.fen())

@@ -14,6 +14,7 @@ use menagerie::core::MoveList;
 use menagerie::perft::perft;
 use menagerie::variants::mulligan_stew::notation::{import, split_record};
 use menagerie::variants::mulligan_stew::{Stew, START_FEN};
+use menagerie::variants::Scope;
 use menagerie::variants::{Game, GameResult, MoveError, Terminal};
 
 fn pos(fen: &str) -> Stew {
@@ -476,7 +477,7 @@ fn portions_light_then_dark() {
     // rules/mulligan-stew.md 5: the L portion moves a piece on a light square, the D portion
     // one on a dark square; the side changes after the D portion.
     let p = Stew::startpos();
-    let light = menagerie::core::geometry::BOARD_6X7;
+    let light = menagerie::variants::mulligan_stew::board::BOARD_6X7;
     for t in ply_tokens(&p) {
         if let Some(sq) = t.get(..2).filter(|_| !t.starts_with("M@")) {
             assert!(light.is_light(light.parse_square(sq).unwrap()), "{t}");
@@ -604,7 +605,10 @@ fn king_capture_in_l_ends_the_game_at_once() {
     play_plies(&mut p, "b1b7");
     assert_eq!(p.side_to_move(), menagerie::core::Color::Black);
     assert!(!p.fen().contains("portion:D"));
-    assert_eq!(p.decided(), Some(Terminal::Loss));
+    assert_eq!(
+        p.verdict(Scope::Wins).map(|v| v.terminal),
+        Some(Terminal::Loss)
+    );
     let o = p.outcome().unwrap();
     assert_eq!(o.result, GameResult::WhiteWins);
     assert_eq!(o.reason, "both kings captured");
@@ -624,7 +628,10 @@ fn example_game_ends_when_whites_second_king_falls() {
     assert_eq!(p.fen().split('[').next().unwrap(), FINAL_BOARD);
     let o = p.outcome().unwrap();
     assert_eq!(o.result, GameResult::BlackWins);
-    assert_eq!(p.decided(), Some(Terminal::Loss));
+    assert_eq!(
+        p.verdict(Scope::Wins).map(|v| v.terminal),
+        Some(Terminal::Loss)
+    );
 }
 
 #[test]
@@ -704,7 +711,7 @@ fn tokens_round_trip_and_make_unmake() {
         for _ in 0..160 {
             let l = legal_moves(&p);
             if l.is_empty() {
-                assert!(p.decided().is_some());
+                assert!(p.verdict(Scope::Wins).map(|v| v.terminal).is_some());
                 break;
             }
             assert_tokens_round_trip(&p, &l);
@@ -945,7 +952,7 @@ fn search_defends_the_last_king() {
     p.legal_moves(&mut l);
     for &m in &l {
         p.make(m);
-        captured |= p.decided().is_some();
+        captured |= p.verdict(Scope::Wins).map(|v| v.terminal).is_some();
         p.unmake();
     }
     assert!(!captured, "{best}: {}", p.fen());
@@ -1021,7 +1028,10 @@ fn colour_flip_symmetry() {
             let lq = legal_moves(&q);
             assert_eq!(l.len(), lq.len(), "{} vs {}", p.fen(), q.fen());
             assert_eq!(p.evaluate(), q.evaluate(), "{} vs {}", p.fen(), q.fen());
-            assert_eq!(p.decided(), q.decided());
+            assert_eq!(
+                p.verdict(Scope::Wins).map(|v| v.terminal),
+                q.verdict(Scope::Wins).map(|v| v.terminal)
+            );
             checked += 1;
             p.make(l[rng.below(l.len() as u64) as usize]);
         }

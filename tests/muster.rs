@@ -15,6 +15,7 @@ use menagerie::perft::perft;
 use menagerie::variants::chess::{Chess, Kind, MoveKind};
 use menagerie::variants::muster::pregame::{choose, expected_score, propose};
 use menagerie::variants::muster::{Army, Muster, START_FEN};
+use menagerie::variants::Scope;
 use menagerie::variants::{Game, GameResult, ProbeLimits};
 
 fn pos(fen: &str) -> Muster {
@@ -228,7 +229,7 @@ fn black_in_check_at_the_start_loses_at_once() {
     let p = Muster::from_armies(&white, &black);
     let outcome = p.outcome().expect("decided at once");
     assert_eq!(outcome.result, GameResult::WhiteWins);
-    assert!(p.decided().is_some());
+    assert!(p.verdict(Scope::Wins).map(|v| v.terminal).is_some());
     // The same start given as a FEN.
     let q = pos(&p.fen());
     assert_eq!(q.outcome().map(|o| o.result), Some(GameResult::WhiteWins));
@@ -238,7 +239,7 @@ fn black_in_check_at_the_start_loses_at_once() {
     let p = Muster::from_armies(&white, &black);
     assert!(p.in_check());
     assert_eq!(p.outcome(), None);
-    assert!(p.decided().is_none());
+    assert!(p.verdict(Scope::Wins).map(|v| v.terminal).is_none());
 }
 
 // ---------------------------------------------------------------- sections 2, 3: armies
@@ -511,7 +512,7 @@ fn legal_moves_never_leave_the_king_attacked() {
             let mut p = pos(fen);
             for _ in 0..80 {
                 let list = legal_moves(&p);
-                if list.is_empty() || p.decided().is_some() {
+                if list.is_empty() || p.verdict(Scope::Wins).map(|v| v.terminal).is_some() {
                     break;
                 }
                 let us = p.side_to_move();
@@ -1001,7 +1002,7 @@ fn the_generator_agrees_with_a_naive_reference() {
         for _ in 0..10 {
             let mut p = pos(fen);
             for _ in 0..100 {
-                if p.decided().is_some() {
+                if p.verdict(Scope::Wins).map(|v| v.terminal).is_some() {
                     break;
                 }
                 let mine = ply_tokens(&p);

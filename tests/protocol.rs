@@ -4,7 +4,7 @@
 mod common;
 
 use std::io::Write;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::{bestmove, Engine, QUICK, SEARCH};
 
@@ -298,14 +298,9 @@ fn search_session_plays_legal_moves() {
     );
     legal_bestmove(&out, AFTER_E4_E5);
 
-    let started = Instant::now();
+    // `go` waits at most SEARCH for the bestmove (a guard against a hang, not a timing check).
     let out = e.go("go movetime 200", SEARCH);
     legal_bestmove(&out, AFTER_E4_E5);
-    assert!(
-        started.elapsed() < Duration::from_secs(10),
-        "movetime 200 took {:?}",
-        started.elapsed()
-    );
 
     let out = e.go("go wtime 3000 btime 3000 winc 100 binc 100", SEARCH);
     legal_bestmove(&out, AFTER_E4_E5);
@@ -334,14 +329,9 @@ fn infinite_search_answers_isready_and_stops() {
         Duration::from_secs(2),
     );
     assert!(!out.iter().any(|l| l.starts_with("bestmove")), "{out:#?}");
-    let stopped = Instant::now();
     e.send("stop");
-    let out = e.read_until(|l| l.starts_with("bestmove"), Duration::from_secs(5));
-    assert!(
-        stopped.elapsed() < Duration::from_secs(2),
-        "stop took {:?}",
-        stopped.elapsed()
-    );
+    // Waits at most QUICK for the bestmove: a guard against a hang, not a timing check.
+    let out = e.read_until(|l| l.starts_with("bestmove"), QUICK);
     assert!(
         !out.iter().any(|l| l.starts_with("info string error")),
         "{out:#?}"

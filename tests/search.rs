@@ -2,9 +2,11 @@
 //! toy games, one of them with two-ply turns, checked against brute-force minimax.
 
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::sync::{Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use menagerie::search::clock::{ManualClock, TickingClock};
 use menagerie::search::{search, Limits, Score, SearchControl, SearchOptions, SearchResult, Tt};
 use menagerie::variants::chess::Chess;
 use menagerie::variants::Game;
@@ -125,8 +127,41 @@ fn two_threads_return_a_legal_move() {
     assert!(r.depth >= 6);
 }
 
+/// A stop flag set before an infinite search: the search returns at once with a legal move.
+/// With one thread it stops at its first poll of the flag (after 256 nodes), so the node count
+/// is small and the same on every run; with two it also returns a legal move.
 #[test]
-fn stop_is_honoured_quickly() {
+fn stop_set_before_the_search_ends_it_at_once() {
+    let _serial = serial();
+    let pos = Chess::startpos();
+    let mut legal = menagerie::core::MoveList::new();
+    pos.legal_moves(&mut legal);
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let run = |threads: usize| {
+        let tt = Tt::new(16);
+        let control = SearchControl::default();
+        control.stop.store(true, Ordering::Relaxed);
+        let options = SearchOptions {
+            threads,
+            ..SearchOptions::default()
+        };
+        let r = search(&pos, &limits, &options, &tt, &control, &mut |_| {});
+        assert!(r.best.is_some_and(|m| legal.contains(&m)), "{r:?}");
+        r.nodes
+    };
+    let nodes = run(1);
+    assert!(nodes <= 1024, "searched {nodes} nodes after stop");
+    assert_eq!(run(1), nodes);
+    run(2);
+}
+
+/// `stop` during an infinite search (set by the reporter once depth 4 is reported): the
+/// search, which would otherwise wait for `stop` forever, returns with a legal move.
+#[test]
+fn stop_during_an_infinite_search_ends_it() {
     let _serial = serial();
     let pos = Chess::startpos();
     let tt = Tt::new(16);
@@ -139,68 +174,93 @@ fn stop_is_honoured_quickly() {
         threads: 2,
         ..SearchOptions::default()
     };
-    std::thread::scope(|s| {
-        let h = s.spawn(|| search(&pos, &limits, &options, &tt, &control, &mut |_| {}));
-        std::thread::sleep(Duration::from_millis(200));
-        assert!(!h.is_finished(), "an infinite search returned before stop");
-        let t = Instant::now();
-        control.stop.store(true, Ordering::Relaxed);
-        let r = h.join().unwrap();
-        let waited = t.elapsed();
-        assert!(waited < Duration::from_millis(50), "stop took {waited:?}");
-        assert!(r.best.is_some());
+    let mut depths = Vec::new();
+    let r = search(&pos, &limits, &options, &tt, &control, &mut |i| {
+        depths.push(i.depth);
+        if i.depth >= 4 {
+            control.stop.store(true, Ordering::Relaxed);
+        }
     });
+    assert!(depths.contains(&4), "{depths:?}");
+    let mut legal = menagerie::core::MoveList::new();
+    pos.legal_moves(&mut legal);
+    assert!(r.best.is_some_and(|m| legal.contains(&m)));
 }
 
+/// Pondering ignores the clock; `ponderhit` starts the move time. On a clock that only the
+/// test moves: ten move times pass while pondering (after depth 2) and the search goes on; at
+/// depth 5 comes the `ponderhit`, and from then on each report moves the clock past the move
+/// time, which ends the search.
 #[test]
 fn ponderhit_then_movetime() {
     let _serial = serial();
     let pos = Chess::startpos();
     let tt = Tt::new(16);
-    let control = SearchControl::default();
+    let clock = Arc::new(ManualClock::new());
+    let control = SearchControl::with_clock(clock.clone());
     control.pondering.store(true, Ordering::Relaxed);
     let limits = Limits {
         ponder: true,
         movetime: Some(100),
         ..Limits::default()
     };
-    std::thread::scope(|s| {
-        let h = s.spawn(|| {
-            search(
-                &pos,
-                &limits,
-                &SearchOptions::default(),
-                &tt,
-                &control,
-                &mut |_| {},
-            )
-        });
-        std::thread::sleep(Duration::from_millis(250));
-        assert!(!h.is_finished(), "a ponder search stopped on time");
-        let t = Instant::now();
-        control.pondering.store(false, Ordering::Relaxed);
-        let r = h.join().unwrap();
-        let waited = t.elapsed();
-        assert!(
-            waited >= Duration::from_millis(50) && waited < Duration::from_millis(300),
-            "{waited:?}"
-        );
-        assert!(r.best.is_some());
-    });
+    let mut depths = Vec::new();
+    let r = search(
+        &pos,
+        &limits,
+        &SearchOptions::default(),
+        &tt,
+        &control,
+        &mut |i| {
+            depths.push(i.depth);
+            if i.depth == 2 {
+                clock.advance(1_000);
+            } else if i.depth == 5 {
+                control.pondering.store(false, Ordering::Relaxed);
+            } else if i.depth > 5 {
+                clock.advance(1_000);
+            }
+        },
+    );
+    assert!(
+        depths.contains(&3) && depths.contains(&5),
+        "the ponder search stopped on time: {depths:?}"
+    );
+    assert!(r.best.is_some());
+    assert!(r.depth >= 5, "{r:?}");
 }
 
+/// `go movetime 100` on a clock that moves one millisecond per reading: the search ends within
+/// the 100 ms its clock counts, and the same search gives the same figures again.
 #[test]
 fn movetime_is_kept() {
     let _serial = serial();
-    let limits = Limits {
-        movetime: Some(100),
-        ..Limits::default()
+    let run = || {
+        let pos = Chess::startpos();
+        let tt = Tt::new(16);
+        let control = SearchControl::with_clock(Arc::new(TickingClock::new(1)));
+        let limits = Limits {
+            movetime: Some(100),
+            ..Limits::default()
+        };
+        search(
+            &pos,
+            &limits,
+            &SearchOptions::default(),
+            &tt,
+            &control,
+            &mut |_| {},
+        )
     };
-    let t = Instant::now();
-    let r = run_chess(menagerie::variants::chess::START_FEN, limits, 1);
-    let e = t.elapsed();
-    assert!(e < Duration::from_millis(150), "{e:?}");
+    let r = run();
     assert!(r.best.is_some());
+    assert!(r.time_ms <= 100, "{} ms", r.time_ms);
+    assert!(r.time_ms >= 50, "stopped after {} ms of 100", r.time_ms);
+    let again = run();
+    assert_eq!(
+        (again.nodes, again.time_ms, again.depth, again.best),
+        (r.nodes, r.time_ms, r.depth, r.best)
+    );
 }
 
 #[test]
@@ -235,12 +295,14 @@ fn info_figures_are_those_of_the_iteration() {
     let run = |delay: Duration| {
         let tt = Tt::new(16);
         let mut figures = Vec::new();
+        // A clock that moves 1 ms per reading: the times depend on the search alone.
+        let control = SearchControl::with_clock(Arc::new(TickingClock::new(1)));
         let r = search(
             &pos,
             &depth(6),
             &SearchOptions::default(),
             &tt,
-            &SearchControl::default(),
+            &control,
             &mut |i| {
                 if figures.is_empty() {
                     // The first line is held up: the other iterations finish meanwhile.
@@ -253,15 +315,13 @@ fn info_figures_are_those_of_the_iteration() {
     };
     let (fast, total) = run(Duration::ZERO);
     let (slow, _) = run(Duration::from_millis(300));
-    let nodes = |f: &[(u32, u64, u64)]| f.iter().map(|x| (x.0, x.1)).collect::<Vec<_>>();
-    assert_eq!(nodes(&fast), nodes(&slow));
+    // Nodes and times alike are those of the iteration, however late the line is relayed.
+    assert_eq!(fast, slow);
     assert!(
-        fast.windows(2).all(|w| w[0].1 < w[1].1),
-        "nodes grow: {fast:?}"
+        fast.windows(2).all(|w| w[0].1 < w[1].1 && w[0].2 <= w[1].2),
+        "nodes and time grow: {fast:?}"
     );
     assert!(fast.last().unwrap().1 <= total);
-    // The held-up line's time is its own, not the 300 ms of waiting (a generous bound).
-    assert!(slow.iter().all(|f| f.2 < 250), "{slow:?}");
 }
 
 /// `searchmoves` (issue 13 fault 5): only the allowed root plies are searched, whatever the
@@ -315,49 +375,11 @@ fn search_among_keeps_to_the_allowed_moves() {
     );
 }
 
-/// Measurement, not a check: `cargo test --release --test search -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn measure_bench_and_smp() {
-    let _serial = serial();
-    let d = std::env::var("BENCH_DEPTH")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(10);
-    if std::env::var("BENCH_EACH").is_ok() {
-        for fen in <Chess as Game>::BENCH_FENS {
-            let t = Instant::now();
-            let r = run_chess(fen, depth(d), 1);
-            println!("{fen}: {} nodes {:?} {:?}", r.nodes, t.elapsed(), r.score);
-        }
-    }
-    let r = menagerie::bench::run::<Chess>(d, 1, 16);
-    println!(
-        "bench depth {d}: {} nodes {} ms {} nps",
-        r.nodes,
-        r.time_ms,
-        r.nodes * 1000 / r.time_ms.max(1)
-    );
-    // Time to depth, 1 vs 2 threads, over the bench positions.
-    let mut t = [0u64; 2];
-    for (i, threads) in [1usize, 2].into_iter().enumerate() {
-        let r = menagerie::bench::run::<Chess>(d, threads, 16);
-        t[i] = r.time_ms;
-        println!("threads {threads}: {} ms, {} nodes", r.time_ms, r.nodes);
-    }
-    println!(
-        "time-to-depth ratio 1T/2T = {:.2}",
-        t[0] as f64 / t[1].max(1) as f64
-    );
-}
-
 mod portions {
     //! A toy game with two-ply turns: Mulligan-Stew-like portions exercise the rule that a
     //! ply keeping the side to move is not negated.
     use menagerie::core::{Color, MoveList};
-    use menagerie::variants::{
-        FenError, Game, GameMove, MoveError, Outcome, Terminal, VariantInfo,
-    };
+    use menagerie::variants::{FenError, Game, GameMove, MoveError, Scope, VariantInfo, Verdict};
 
     /// 0: null; 1: skip the second portion; 2: take one stone; 3: take two stones.
     #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -397,6 +419,7 @@ mod portions {
         const PIECES: &'static [menagerie::variants::PieceInfo] = &[];
 
         type Move = Ply;
+        type EvalParams = menagerie::core::tunables::NoParams;
         const INFO: VariantInfo = VariantInfo {
             name: "nim2",
             files: 1,
@@ -466,23 +489,17 @@ mod portions {
         fn eval_report(&self) -> String {
             String::new()
         }
-        fn decided(&self) -> Option<Terminal> {
+        fn verdict(&self, _: Scope) -> Option<Verdict> {
             (self.pile == 0).then(|| {
                 if self.last_mover == Some(self.side) {
-                    Terminal::Win
+                    Verdict::win("last stone")
                 } else {
-                    Terminal::Loss
+                    Verdict::loss("last stone")
                 }
             })
         }
-        fn no_moves_terminal(&self) -> Terminal {
-            Terminal::Loss
-        }
-        fn is_draw(&self, _: usize) -> bool {
-            false
-        }
-        fn outcome(&self) -> Option<Outcome> {
-            None
+        fn no_moves_verdict(&self) -> Verdict {
+            Verdict::loss("no stone")
         }
         fn parse_move(&self, token: &str) -> Result<Ply, MoveError> {
             Err(MoveError::Illegal(token.to_string()))
@@ -560,6 +577,9 @@ fn two_ply_turns_keep_the_sign() {
     }
 }
 
+/// Time management on a clock that moves 1 ms per reading (so the figures depend on the search
+/// alone): with little time left the search answers well within it; with a normal clock it
+/// thinks longer, but far below the clock.
 #[test]
 fn low_clock_returns_in_time() {
     let _serial = serial();
@@ -568,175 +588,37 @@ fn low_clock_returns_in_time() {
             .unwrap();
     let tt = Tt::new(16);
     let timed = |limits: Limits| {
-        let t = Instant::now();
+        tt.clear();
+        let control = SearchControl::with_clock(Arc::new(TickingClock::new(1)));
         let r = search(
             &pos,
             &limits,
             &SearchOptions::default(),
             &tt,
-            &SearchControl::default(),
+            &control,
             &mut |_| {},
         );
         assert!(r.best.is_some());
-        t.elapsed()
+        r.time_ms
     };
     // 40 ms left with a 100 ms increment: must answer well within what is left.
-    let e = timed(Limits {
+    let short = timed(Limits {
         wtime: Some(40),
         btime: Some(40),
         winc: Some(100),
         binc: Some(100),
         ..Limits::default()
     });
-    assert!(e < Duration::from_millis(35), "{e:?}");
+    assert!(short < 35, "{short} ms");
     // 10s+0.1s at the start: a normal think, far below the clock.
-    let e = timed(Limits {
+    let normal = timed(Limits {
         wtime: Some(10_000),
         btime: Some(10_000),
         winc: Some(100),
         binc: Some(100),
         ..Limits::default()
     });
-    assert!(e < Duration::from_millis(2_000), "{e:?}");
-}
-
-/// Measurement, not a check (needs the real chess evaluation): how many of the first ten
-/// Win At Chess positions are solved at 1 s each.
-/// `cargo test --release --test search -- --ignored --nocapture measure_wac`.
-#[test]
-#[ignore]
-fn measure_wac() {
-    let _serial = serial();
-    let cases = [
-        (
-            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
-            "g3g6",
-        ),
-        ("8/7p/5k2/5p2/p1p2P2/Pr1pPK2/1P1R3P/8 b - - 0 1", "b3b2"),
-        (
-            "5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1",
-            "e3g3",
-        ),
-        (
-            "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1",
-            "h6h7",
-        ),
-        ("5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1", "c6c4"),
-        ("7k/p7/1R5K/6r1/6p1/6P1/8/8 w - - 0 1", "b6b7"),
-        (
-            "rnbqkb1r/pppp1ppp/8/4P3/6n1/7P/PPPNPPP1/R1BQKBNR b KQkq - 0 1",
-            "g4e3",
-        ),
-        (
-            "r4q1k/p2bR1rp/2p2Q1N/5p2/5p2/2P5/PP3PPP/R5K1 w - - 0 1",
-            "e7f7",
-        ),
-        (
-            "3q1rk1/p4pp1/2pb3p/3p4/6Pr/1PNQ4/P1PB1PP1/4RRK1 b - - 0 1",
-            "d6h2",
-        ),
-        (
-            "2br2k1/2q3rn/p2NppQ1/2p1P3/Pp5R/4P3/1P3PPP/3R2K1 w - - 0 1",
-            "h4h7",
-        ),
-    ];
-    let ms = std::env::var("WAC_MS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1000);
-    let threads = std::env::var("WAC_THREADS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1);
-    let mut solved = 0;
-    for (fen, bm) in cases {
-        let r = run_chess(
-            fen,
-            Limits {
-                movetime: Some(ms),
-                ..Limits::default()
-            },
-            threads,
-        );
-        let got = token(fen, &r);
-        println!(
-            "{bm} got {got} depth {} score {:?} nodes {}",
-            r.depth, r.score, r.nodes
-        );
-        solved += usize::from(got == bm);
-    }
-    println!("WAC solved {solved}/10 at {ms} ms, {threads} thread(s)");
-}
-
-/// Measurement, not a check (needs the real chess evaluation): a fixed-node match of the
-/// search with every pruning on against the same search with selective pruning off.
-/// `MATCH_NODES=10000 cargo test --release --test search -- --ignored --nocapture measure_pruning`.
-#[test]
-#[ignore]
-fn measure_pruning_match() {
-    let _serial = serial();
-    use menagerie::search::params::{SearchParams, PARAMS};
-    use menagerie::search::search_with_params;
-    use menagerie::variants::GameResult;
-    let nodes = std::env::var("MATCH_NODES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(10_000);
-    let mut plain = PARAMS;
-    // `MATCH_OFF=name=value,...` picks what the second engine changes; default: all pruning off.
-    let off = std::env::var("MATCH_OFF").unwrap_or_else(|_| {
-        "rfp_max_depth=0,nmp_min_depth=1000,fp_max_depth=0,lmp_max_depth=0,see_max_depth=0,\
-         lmr_min_depth=1000,iir_min_depth=1000"
-            .to_string()
-    });
-    for kv in off.split(',') {
-        let (name, v) = kv.split_once('=').expect("name=value");
-        assert!(
-            plain.set(name.trim(), v.trim().parse().expect("a number")),
-            "{name}"
-        );
-    }
-    let engines: [SearchParams; 2] = [PARAMS, plain];
-    let (mut score, mut games) = (0.0f64, 0);
-    for fen in <Chess as Game>::BENCH_FENS.iter().take(12) {
-        for a_side in 0..2 {
-            let mut pos = Chess::from_fen(fen).unwrap();
-            let tts = [Tt::new(8), Tt::new(8)];
-            let start_side = pos.side_to_move();
-            let mut result = GameResult::Draw;
-            for ply in 0..200 {
-                if let Some(o) = pos.adjudicated_outcome() {
-                    result = o.result;
-                    break;
-                }
-                // Engine 0 (full pruning) moves on even plies when a_side == 0.
-                let e = (ply + a_side) % 2;
-                let limits = Limits {
-                    nodes: Some(nodes),
-                    ..Limits::default()
-                };
-                let r = search_with_params(
-                    &pos,
-                    &limits,
-                    &SearchOptions::default(),
-                    &engines[e],
-                    &tts[e],
-                    &SearchControl::default(),
-                    &mut |_| {},
-                );
-                pos.make(r.best.expect("a legal move"));
-            }
-            // Engine 0 played `start_side` when a_side == 0.
-            let full_side = if a_side == 0 { start_side } else { !start_side };
-            score += match result {
-                GameResult::Draw => 0.5,
-                r if r == GameResult::win_for(full_side) => 1.0,
-                _ => 0.0,
-            };
-            games += 1;
-        }
-    }
-    println!("default vs [{off}] at {nodes} nodes/move: {score}/{games}");
+    assert!(normal > short && normal < 2_000, "{normal} ms");
 }
 
 #[test]
@@ -778,7 +660,6 @@ fn multipv_reports_distinct_ordered_lines() {
 fn go_mate_stops_when_found() {
     let _serial = serial();
     let fen = "7k/8/8/8/8/8/1R6/K1R5 w - - 0 1";
-    let t = Instant::now();
     let r = run_chess(
         fen,
         Limits {
@@ -789,7 +670,6 @@ fn go_mate_stops_when_found() {
     );
     assert_eq!(r.score, Score::Mate(2));
     assert!(r.depth < 20, "searched on to depth {}", r.depth);
-    assert!(t.elapsed() < Duration::from_secs(2));
 }
 
 #[test]
@@ -817,63 +697,12 @@ fn garbage_tt_moves_are_never_played() {
     }
 }
 
-/// Measurement: a self-play game on the clock (`CLOCK_MS` + `INC_MS`, default 2000 + 20),
-/// checking that no side ever runs out of time; prints the lowest clock seen.
-/// `cargo test --release --test search -- --ignored --nocapture measure_clock`.
-#[test]
-#[ignore]
-fn measure_clock_game() {
-    let _serial = serial();
-    let env = |k: &str, d: u64| {
-        std::env::var(k)
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(d)
-    };
-    let (base, inc) = (env("CLOCK_MS", 2000), env("INC_MS", 20));
-    let mut pos = Chess::startpos();
-    let tt = Tt::new(16);
-    let mut clock = [base as i64, base as i64];
-    let mut lowest = base as i64;
-    let mut longest = 0u64;
-    for _ in 0..300 {
-        if pos.adjudicated_outcome().is_some() {
-            break;
-        }
-        let limits = Limits {
-            wtime: Some(clock[0].max(0) as u64),
-            btime: Some(clock[1].max(0) as u64),
-            winc: Some(inc),
-            binc: Some(inc),
-            ..Limits::default()
-        };
-        let side = pos.side_to_move().index();
-        let t = Instant::now();
-        let r = search(
-            &pos,
-            &limits,
-            &SearchOptions::default(),
-            &tt,
-            &SearchControl::default(),
-            &mut |_| {},
-        );
-        let used = t.elapsed().as_millis() as u64;
-        longest = longest.max(used);
-        clock[side] -= used as i64;
-        assert!(clock[side] > 0, "side {side} flagged");
-        lowest = lowest.min(clock[side]);
-        clock[side] += inc as i64;
-        pos.make(r.best.unwrap());
-    }
-    println!("{base}+{inc}: lowest clock {lowest} ms, longest move {longest} ms, final {clock:?}");
-}
-
 mod material {
     //! Orthodox chess with a plain material evaluation, so tests can tell "winning" from a draw
     //! whatever the state of the real evaluator.
     use menagerie::core::{Color, MoveList};
     use menagerie::variants::chess::{Chess, Kind, Move};
-    use menagerie::variants::{FenError, Game, MoveError, Outcome, Terminal, VariantInfo};
+    use menagerie::variants::{FenError, Game, MoveError, Scope, VariantInfo, Verdict};
 
     #[derive(Clone)]
     pub struct Mat(pub Chess);
@@ -887,7 +716,7 @@ mod material {
             (Kind::Queen, 900),
         ]
         .iter()
-        .map(|&(k, v)| c.pieces(side, k).count_ones() as i32 * v)
+        .map(|&(k, v)| c.board().pieces(side, k).count_ones() as i32 * v)
         .sum()
     }
 
@@ -895,6 +724,7 @@ mod material {
         const PIECES: &'static [menagerie::variants::PieceInfo] = Chess::PIECES;
 
         type Move = Move;
+        type EvalParams = menagerie::core::tunables::NoParams;
         const INFO: VariantInfo = Chess::INFO;
         fn startpos() -> Self {
             Mat(Chess::startpos())
@@ -936,17 +766,11 @@ mod material {
         fn eval_report(&self) -> String {
             self.evaluate().to_string()
         }
-        fn decided(&self) -> Option<Terminal> {
-            self.0.decided()
+        fn verdict(&self, scope: Scope) -> Option<Verdict> {
+            self.0.verdict(scope)
         }
-        fn no_moves_terminal(&self) -> Terminal {
-            self.0.no_moves_terminal()
-        }
-        fn is_draw(&self, plies_from_root: usize) -> bool {
-            self.0.is_draw(plies_from_root)
-        }
-        fn outcome(&self) -> Option<Outcome> {
-            self.0.outcome()
+        fn no_moves_verdict(&self) -> Verdict {
+            self.0.no_moves_verdict()
         }
         fn null_move_allowed(&self) -> bool {
             self.0.null_move_allowed()

@@ -39,8 +39,8 @@ use std::sync::mpsc;
 use thiserror::Error;
 
 use crate::core::MoveBuffer;
-use crate::variants::Game;
 use crate::variants::PlyList;
+use crate::variants::{Game, Scope};
 
 use engine::{EngineFault, StartError};
 use openings::Openings;
@@ -132,7 +132,10 @@ pub fn random_opening<G: Game>(rng: &mut Rng, plies: usize) -> G {
                     continue 'attempt;
                 }
                 pos.make(list[rng.below(list.len())]);
-                if !G::MULTI_PLY_TURNS || pos.side_to_move() != side || pos.decided().is_some() {
+                if !G::MULTI_PLY_TURNS
+                    || pos.side_to_move() != side
+                    || pos.verdict(Scope::Wins).is_some()
+                {
                     break;
                 }
             }

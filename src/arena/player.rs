@@ -3,8 +3,8 @@
 //! referee checks it against its own position.
 
 use crate::core::MoveBuffer;
-use crate::variants::Game;
 use crate::variants::PlyList;
+use crate::variants::{Game, Scope};
 
 use crate::search::Score;
 
@@ -142,7 +142,10 @@ impl<G: Game> Player<G> for BuiltinPlayer {
             let m = self.pick(&pos, &list);
             tokens.push(pos.move_token(m));
             pos.make(m);
-            if !G::MULTI_PLY_TURNS || pos.side_to_move() != side || pos.decided().is_some() {
+            if !G::MULTI_PLY_TURNS
+                || pos.side_to_move() != side
+                || pos.verdict(Scope::Wins).is_some()
+            {
                 break;
             }
         }

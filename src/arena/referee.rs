@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use crate::core::Color;
 use crate::search::Score;
-use crate::variants::{Game, GameResult};
+use crate::variants::{Game, GameResult, Scope};
 
 use super::adjudicate::{DrawRule, ResignRule, Tracker};
 use super::engine::EngineFault;
@@ -163,7 +163,7 @@ pub fn apply_turn_with<G: Game>(
         pos.make(m);
         let over = !G::MULTI_PLY_TURNS
             || pos.side_to_move() != side
-            || pos.decided().is_some()
+            || pos.verdict(Scope::Wins).is_some()
             || pos.outcome().is_some();
         match (over, i + 1 == portions.len()) {
             (true, false) => return Err(format!("portion after the end of the turn: {text}")),

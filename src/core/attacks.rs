@@ -5,7 +5,7 @@
 //!
 //! Tables are plain arrays indexed by cell, built once when a variant builds its tables. Rider
 //! and hopper queries walk precomputed rays, which works for any geometry and bitboard width;
-//! a variant that needs more speed (orthodox chess) layers magic bitboards on top.
+//! a variant that needs more speed layers its own tables (e.g. magic bitboards) on top.
 
 use super::bitboard::Bitboard;
 use super::geometry::{Geometry, Square};
@@ -204,7 +204,32 @@ impl<B: Bitboard> RayTable<B> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::geometry::{BOARD_6X7, BOARD_8X8, BOARD_MITOSIS};
+    use crate::core::geometry::BOARD_8X8;
+
+    /// 6 x 7.
+    const BOARD_6X7: Geometry = Geometry::rectangle(6, 7, 0);
+    /// 9 x 11 with only three cells on the lowest and highest rows (u128 bitboards, holes).
+    const HOLED: Geometry = {
+        let mut cells: u128 = 0;
+        let mut row = 0;
+        while row < 11 {
+            let mut f = 0;
+            while f < 9 {
+                if (row != 0 && row != 10) || (f >= 3 && f <= 5) {
+                    cells |= 1u128 << (row * 9 + f);
+                }
+                f += 1;
+            }
+            row += 1;
+        }
+        Geometry {
+            files: 9,
+            ranks: 11,
+            first_rank: 0,
+            cells,
+            light_parity: 1,
+        }
+    };
 
     #[test]
     fn knight_counts_on_8x8() {
@@ -223,14 +248,13 @@ mod tests {
     }
 
     #[test]
-    fn rook_rays_on_6x7_and_mitosis() {
+    fn rook_rays_on_6x7_and_a_holed_board() {
         let g = BOARD_6X7;
         let r = RayTable::<u64>::new(&g, &ORTHOGONAL);
         let a1 = g.parse_square("a1").unwrap();
         assert_eq!(r.rider_attacks(a1, 0).count(), 5 + 6);
-        // Mitosis: on the raw geometry a rook on e0 (base) sees e1..e10 and d0, f0; the base
-        // rules that forbid ending in a base are the variant's (rules/mitosis.md 1).
-        let m = BOARD_MITOSIS;
+        // A rook on e0 sees e1..e10 and d0, f0.
+        let m = HOLED;
         let rm = RayTable::<u128>::new(&m, &ORTHOGONAL);
         let e0 = m.parse_square("e0").unwrap();
         assert_eq!(rm.rider_attacks(e0, 0).count(), 10 + 2);
@@ -306,6 +330,6 @@ mod tests {
     fn ray_scans_equal_walks() {
         walk_agrees::<u64>(&BOARD_8X8, 1);
         walk_agrees::<u64>(&BOARD_6X7, 2);
-        walk_agrees::<u128>(&BOARD_MITOSIS, 3);
+        walk_agrees::<u128>(&HOLED, 3);
     }
 }

@@ -1,5 +1,5 @@
 //! Bitboards: one bit per cell of a board, `u64` for boards of up to 64 cells and `u128` beyond
-//! (Mitosis: 9 files x 11 ranks). Both implement [`Bitboard`], so attack tables and generic
+//! (9 files x 11 ranks, say). Both implement [`Bitboard`], so attack tables and generic
 //! helpers are written once.
 
 use std::fmt::Debug;

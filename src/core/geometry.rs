@@ -3,7 +3,7 @@
 //!
 //! A cell index is `row * files + file`, where `row` counts from the lowest rank row (0) upwards
 //! and `file` from file `a` (0). The rank *label* printed in square names is `row + first_rank`:
-//! 1 for most boards, 0 for Mitosis (whose bases are rank 0 and rank 10, rules/mitosis.md 1).
+//! 1 for most boards, 0 for a board whose lowest rank is numbered 0.
 
 use std::fmt;
 
@@ -17,7 +17,7 @@ pub type Square = u8;
 pub struct Geometry {
     /// Number of files (columns), at most 16.
     pub files: u8,
-    /// Number of rank rows, including rows that only partly exist (Mitosis: 11).
+    /// Number of rank rows, including rows that only partly exist.
     pub ranks: u8,
     /// The label of the lowest rank row: 1 normally, 0 when a board has a rank 0.
     pub first_rank: u8,
@@ -28,34 +28,8 @@ pub struct Geometry {
     pub light_parity: u8,
 }
 
-/// Orthodox 8x8 board, a1 dark (used by chess, Mystic, Muster, Mutatis Mutandis).
+/// The 8x8 board, a1 dark.
 pub const BOARD_8X8: Geometry = Geometry::rectangle(8, 8, 0);
-/// Mulligan Stew's 6 files x 7 ranks, a1 dark (rules/mulligan-stew.md 1).
-pub const BOARD_6X7: Geometry = Geometry::rectangle(6, 7, 0);
-/// Mitosis: 9 files x ranks 0..10, where ranks 0 and 10 only have files d-f (the bases);
-/// corners light (rules/mitosis.md 1).
-pub const BOARD_MITOSIS: Geometry = {
-    let files = 9u8;
-    let mut cells: u128 = 0;
-    let mut row = 0;
-    while row < 11 {
-        let mut f = 0;
-        while f < 9 {
-            if (row != 0 && row != 10) || (f >= 3 && f <= 5) {
-                cells |= 1u128 << (row * files as usize + f);
-            }
-            f += 1;
-        }
-        row += 1;
-    }
-    Geometry {
-        files,
-        ranks: 11,
-        first_rank: 0,
-        cells,
-        light_parity: 1,
-    }
-};
 
 /// Why a square name did not parse.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -238,10 +212,20 @@ mod tests {
         assert_eq!(g.squares().count(), 64);
     }
 
+    /// A 3x3 board with ranks 0..2 where the corners are not squares (a plus sign): holes,
+    /// a rank 0, and names and colours on it.
+    const PLUS: Geometry = Geometry {
+        files: 3,
+        ranks: 3,
+        first_rank: 0,
+        cells: 0b010_111_010,
+        light_parity: 1,
+    };
+
     #[test]
-    fn mulligan_stew_colours() {
-        // rules/mulligan-stew.md 1: a1 dark, f1 light, 21 light squares.
-        let g = BOARD_6X7;
+    fn rectangle_colours() {
+        // 6 x 7, a1 dark: f1 light, 21 light squares.
+        let g = Geometry::rectangle(6, 7, 0);
         assert!(!g.is_light(g.parse_square("a1").unwrap()));
         assert!(g.is_light(g.parse_square("f1").unwrap()));
         assert!(g.is_light(g.parse_square("b3").unwrap()));
@@ -249,29 +233,23 @@ mod tests {
     }
 
     #[test]
-    fn mitosis_cells_and_names() {
-        // rules/mitosis.md 1: 9x9 plus d0-f0 and d10-f10; corners light.
-        let g = BOARD_MITOSIS;
-        assert_eq!(g.squares().count(), 81 + 6);
-        for name in ["d0", "e0", "f0", "d10", "e10", "f10", "a1", "i9"] {
+    fn holes_rank_zero_and_names() {
+        let g = PLUS;
+        assert_eq!(g.squares().count(), 5);
+        for name in ["b0", "a1", "b1", "c1", "b2"] {
             let sq = g.parse_square(name).unwrap();
             assert_eq!(g.name(sq).to_string(), name);
         }
-        for bad in ["a0", "c0", "g10", "i10"] {
+        for bad in ["a0", "c0", "a2", "c2"] {
             assert_eq!(
                 g.parse_square(bad),
                 Err(SquareError::OffBoard(bad.to_string()))
             );
         }
         assert!(g.is_light(g.parse_square("a1").unwrap()));
-        assert!(g.is_light(g.parse_square("i9").unwrap()));
         assert_eq!(
-            g.parse_square_prefix("d10d9").unwrap(),
-            (g.parse_square("d10").unwrap(), 3)
-        );
-        assert_eq!(
-            g.parse_square_prefix("e1e0").unwrap(),
-            (g.parse_square("e1").unwrap(), 2)
+            g.parse_square_prefix("b2b1").unwrap(),
+            (g.parse_square("b2").unwrap(), 2)
         );
         assert_eq!(BOARD_8X8.parse_square_prefix("a1a2").unwrap(), (0, 2));
     }

@@ -7,16 +7,17 @@ pub mod bitboard;
 pub mod color;
 pub mod geometry;
 pub mod repetition;
+pub mod tunables;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use color::Color;
 pub use geometry::{Geometry, Square, SquareError};
 
-/// Capacity of a [`MoveList`], the standard list: more than the legal plies of any position of
-/// chess, Mystic, Muster, Mulligan Stew and Mitosis (orthodox chess peaks at 218; drops onto
-/// every empty square plus moves stay well below). A variant with more plies per position
-/// chooses a larger list through `GameMove::List` (Mutatis Mutandis does).
+/// Capacity of a [`MoveList`], the standard list: above the legal plies of any position of
+/// most games (an 8x8 board with the orthodox pieces peaks at 218; drops onto every empty
+/// square plus moves stay well below). A game with more plies per position chooses a larger
+/// list through `GameMove::List`.
 pub const MAX_MOVES: usize = 512;
 
 /// The standard fixed-capacity list of plies, on the stack: move generation never allocates.

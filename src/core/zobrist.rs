@@ -16,7 +16,7 @@ impl SplitMix64 {
 
     /// The next 64 random bits.
     #[inline]
-    pub fn next_u64(&mut self) -> u64 {
+    pub const fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -29,6 +29,23 @@ impl SplitMix64 {
     pub fn below(&mut self, n: u64) -> u64 {
         ((self.next_u64() as u128 * n as u128) >> 64) as u64
     }
+}
+
+/// The first `N` zobrist keys of the stream seeded with `seed`, at compile time when called in
+/// a `const` (so a key table can be a plain `static`, read without a first-use check). The
+/// same keys, in the same order, as [`keys`]`(seed, N)`. No key is zero.
+pub const fn key_array<const N: usize>(seed: u64) -> [u64; N] {
+    let mut rng = SplitMix64::new(seed);
+    let mut out = [0u64; N];
+    let mut i = 0;
+    while i < N {
+        let k = rng.next_u64();
+        if k != 0 {
+            out[i] = k;
+            i += 1;
+        }
+    }
+    out
 }
 
 /// `n` zobrist keys from the stream seeded with `seed` (each variant uses its own seed so keys
@@ -58,5 +75,6 @@ mod tests {
         s.dedup();
         assert_eq!(s.len(), 1000);
         assert_ne!(keys(8, 4), keys(7, 4));
+        assert_eq!(key_array::<1000>(7).as_slice(), a.as_slice());
     }
 }

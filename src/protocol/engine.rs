@@ -168,6 +168,13 @@ impl Engine {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), ProtocolError> {
+        #[cfg(feature = "spsa")]
+        if let Some(result) = crate::search::params::spsa_setoption(name, value) {
+            if let Err(message) = result {
+                self.out.error(message);
+            }
+            return Ok(());
+        }
         let change = options::parse_setoption(name, value)?;
         match change {
             OptionChange::Variant(v) => {

@@ -3,9 +3,7 @@
 //! ends after [`PLIES`] plies, won by the side with the larger total.
 
 use crate::core::{Color, MoveList};
-use crate::variants::{
-    FenError, Game, GameMove, GameResult, MoveError, Outcome, Terminal, VariantInfo,
-};
+use crate::variants::{FenError, Game, GameMove, MoveError, Scope, VariantInfo, Verdict};
 
 /// Plies in a whole game.
 pub const PLIES: usize = 6;
@@ -50,6 +48,7 @@ impl Game for TwoStep {
     const PIECES: &'static [crate::variants::PieceInfo] = &[];
 
     type Move = Pick;
+    type EvalParams = crate::core::tunables::NoParams;
     const INFO: VariantInfo = VariantInfo {
         name: "twostep",
         files: 1,
@@ -102,30 +101,16 @@ impl Game for TwoStep {
     fn eval_report(&self) -> String {
         format!("total {}", self.evaluate())
     }
-    fn no_moves_terminal(&self) -> Terminal {
+    fn verdict(&self, _: Scope) -> Option<Verdict> {
+        None
+    }
+    /// The game ends when every pick is made (no legal ply left): the larger total wins.
+    fn no_moves_verdict(&self) -> Verdict {
         match self.evaluate() {
-            e if e > 0 => Terminal::Win,
-            e if e < 0 => Terminal::Loss,
-            _ => Terminal::Draw,
+            e if e > 0 => Verdict::win("all picks made"),
+            e if e < 0 => Verdict::loss("all picks made"),
+            _ => Verdict::draw("all picks made"),
         }
-    }
-    fn is_draw(&self, _: usize) -> bool {
-        false
-    }
-    fn outcome(&self) -> Option<Outcome> {
-        if self.picks.len() < PLIES {
-            return None;
-        }
-        let (w, b) = (self.total(Color::White), self.total(Color::Black));
-        let result = match w.cmp(&b) {
-            std::cmp::Ordering::Greater => GameResult::WhiteWins,
-            std::cmp::Ordering::Less => GameResult::BlackWins,
-            std::cmp::Ordering::Equal => GameResult::Draw,
-        };
-        Some(Outcome {
-            result,
-            reason: "all picks made".into(),
-        })
     }
     fn parse_move(&self, token: &str) -> Result<Pick, MoveError> {
         let m = match token {

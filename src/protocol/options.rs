@@ -132,7 +132,8 @@ pub fn uci_option_lines() -> Vec<String> {
     let spin = |name: &str, default: i64, (min, max): (i64, i64)| {
         format!("option name {name} type spin default {default} min {min} max {max}")
     };
-    vec![
+    #[allow(unused_mut)]
+    let mut lines = vec![
         variant,
         spin("Threads", 1, THREADS_RANGE),
         spin("Hash", HASH_DEFAULT as i64, HASH_RANGE),
@@ -147,7 +148,10 @@ pub fn uci_option_lines() -> Vec<String> {
         "option name UCI_LimitStrength type check default false".to_string(),
         spin("UCI_Elo", skill::ELO_DEFAULT, skill::ELO_RANGE),
         "option name UCI_ShowWDL type check default false".to_string(),
-    ]
+    ];
+    #[cfg(feature = "spsa")]
+    lines.extend(crate::search::params::spsa_option_lines());
+    lines
 }
 
 /// The largest TT the machine can hold without swapping, in MiB: half of the memory the kernel

@@ -4,7 +4,7 @@
 
 use crate::perft::{self, Unit};
 use crate::variants::PlyList;
-use crate::variants::{Game, MoveError};
+use crate::variants::{Game, MoveError, Scope};
 
 /// One turn of a line of plies.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,7 +27,7 @@ pub fn is_legal<G: Game>(pos: &G, m: G::Move) -> bool {
 /// Whether the turn that `side` was playing is over in `pos` (after one of its plies): the side
 /// to move changed, or the game was decided, or the variant has one ply per turn.
 pub fn turn_over<G: Game>(pos: &G, side: crate::core::Color) -> bool {
-    !G::MULTI_PLY_TURNS || pos.side_to_move() != side || pos.decided().is_some()
+    !G::MULTI_PLY_TURNS || pos.side_to_move() != side || pos.verdict(Scope::Wins).is_some()
 }
 
 /// Groups a line of plies played from `root` into turns. The line is cut at the first ply that

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use arrayvec::ArrayVec;
 
 use crate::core::MoveBuffer;
-use crate::variants::{Game, GameMove, PlyList, Terminal};
+use crate::variants::{debug_validate, Game, GameMove, PlyList, Scope, Terminal};
 
 use super::ordering::{cont_key, OrderTables, Picker, NO_CONT};
 use super::params::SearchParams;
@@ -59,8 +59,9 @@ pub struct Shared<'a> {
     pub params: SearchParams,
     /// LMR reductions derived from `params`.
     pub lmr: LmrTable,
-    /// When the search started (the `time` of `info` lines counts from here).
-    pub start: std::time::Instant,
+    /// When the search started on `control.clock` (the `time` of `info` lines counts from
+    /// here), in the clock's milliseconds.
+    pub start: u64,
 }
 
 impl Shared<'_> {
@@ -250,7 +251,12 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// search started.
     pub fn progress(&self) -> (u64, u64) {
         self.publish_nodes();
-        let time_ms = self.shared.start.elapsed().as_millis() as u64;
+        let time_ms = self
+            .shared
+            .control
+            .clock
+            .now_ms()
+            .saturating_sub(self.shared.start);
         (self.shared.total_nodes(), time_ms)
     }
 
@@ -393,11 +399,8 @@ impl<'a, G: Game> Searcher<'a, G> {
         self.seldepth = self.seldepth.max(ply);
         let root = ply == 0;
         if !root {
-            if self.pos.is_draw(ply) {
-                return 0;
-            }
-            if let Some(t) = self.pos.search_decided() {
-                return terminal_score(t, ply);
+            if let Some(v) = self.pos.verdict(Scope::Search(ply)) {
+                return terminal_score(v.terminal, ply);
             }
             if ply >= MAX_PLY {
                 return self.eval();
@@ -507,7 +510,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut picker = Picker::new();
         picker.generate(&self.pos, false);
         if picker.is_empty() {
-            return terminal_score(self.pos.no_moves_terminal(), ply);
+            return terminal_score(self.pos.no_moves_verdict().terminal, ply);
         }
         let prev = self.stack[ply].mv;
         let conts = self.conts(ply);
@@ -547,6 +550,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 continue;
             }
             self.pos.make(m);
+            debug_validate(&self.pos, "make");
             self.shared.tt.prefetch(self.pos.key());
             let flipped = self.pos.side_to_move() != side;
             let gives_check = self.pos.in_check();
@@ -593,6 +597,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
             self.pos.unmake();
+            debug_validate(&self.pos, "unmake");
             if self.stopped {
                 return 0;
             }
@@ -656,11 +661,8 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply > 0 {
-            if self.pos.is_draw(ply) {
-                return 0;
-            }
-            if let Some(t) = self.pos.search_decided() {
-                return terminal_score(t, ply);
+            if let Some(v) = self.pos.verdict(Scope::Search(ply)) {
+                return terminal_score(v.terminal, ply);
             }
         }
         if ply >= MAX_PLY {
@@ -695,7 +697,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut picker = Picker::new();
         picker.generate(&self.pos, !in_check);
         if in_check && picker.is_empty() {
-            return terminal_score(self.pos.no_moves_terminal(), ply);
+            return terminal_score(self.pos.no_moves_verdict().terminal, ply);
         }
         let conts = self.conts(ply);
         picker.score(
@@ -763,7 +765,8 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         let mut list = PlyList::<G::Move>::default();
         while pv.len() < max_len.min(MAX_PLY) {
-            if self.pos.search_decided().is_some() || (made > 0 && self.pos.is_draw(made)) {
+            // The root is not decided (the search does not start otherwise).
+            if made > 0 && self.pos.verdict(Scope::Search(made)).is_some() {
                 break;
             }
             let Some(e) = self.shared.tt.probe(self.pos.key()) else {

@@ -12,13 +12,14 @@
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc;
-use std::time::Instant;
+use std::sync::Arc;
 
 use crate::core::MoveBuffer;
 use crate::variants::PlyList;
-use crate::variants::{Game, Terminal};
+use crate::variants::{Game, Scope, Terminal};
 
 pub mod alphabeta;
+pub mod clock;
 pub mod ordering;
 pub mod params;
 pub mod score;
@@ -27,12 +28,13 @@ pub mod smp;
 pub mod time;
 pub mod tt;
 
+pub use clock::{Clock, RealClock};
 pub use skill::Skill;
 pub use tt::Tt;
 
 use alphabeta::{Counter, Searcher, Shared};
 use score::MAX_PLY;
-use smp::{IterLimits, Outcome, MAX_DEPTH};
+use smp::{IterLimits, ThreadResult, MAX_DEPTH};
 
 /// What `go` asked for (protocol.md 4). Times in milliseconds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -85,13 +87,33 @@ impl Default for SearchOptions {
     }
 }
 
-/// Flags the protocol thread sets while a search runs.
-#[derive(Debug, Default)]
+/// Flags the protocol thread sets while a search runs, and the clock the search reads.
+#[derive(Debug)]
 pub struct SearchControl {
     /// Set by `stop` (or `quit`): finish as soon as possible and report the best move.
     pub stop: AtomicBool,
     /// True while pondering; `ponderhit` clears it and the search continues on the clock.
     pub pondering: AtomicBool,
+    /// The time source of time management and of the times reported ([`RealClock`] by
+    /// default; tests use a [`clock::ManualClock`] or a [`clock::TickingClock`]).
+    pub clock: Arc<dyn Clock>,
+}
+
+impl Default for SearchControl {
+    fn default() -> Self {
+        SearchControl::with_clock(Arc::new(RealClock))
+    }
+}
+
+impl SearchControl {
+    /// Flags down, time read on `clock`.
+    pub fn with_clock(clock: Arc<dyn Clock>) -> SearchControl {
+        SearchControl {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            clock,
+        }
+    }
 }
 
 /// A score for the protocol: centipawns, or a mate distance in moves (positive: the side to
@@ -174,7 +196,7 @@ pub fn search<G: Game>(
         root,
         limits,
         options,
-        &params::PARAMS,
+        &params::active(),
         &[],
         tt,
         control,
@@ -199,7 +221,7 @@ pub fn search_among<G: Game>(
         root,
         limits,
         options,
-        &params::PARAMS,
+        &params::active(),
         allowed,
         tt,
         control,
@@ -232,13 +254,16 @@ fn run<G: Game>(
     control: &SearchControl,
     report: &mut dyn FnMut(&InfoReport<'_, G::Move>),
 ) -> SearchResult<G::Move> {
-    let start = Instant::now();
+    let clock = control.clock.clone();
+    let start = clock.now_ms();
     tt.new_search();
     let mut root_moves = PlyList::<G::Move>::default();
     root.legal_moves(&mut root_moves);
+    // The game's own view of the root (what `outcome` reports): nothing to search.
     let terminal = root
-        .search_decided()
-        .or_else(|| root_moves.is_empty().then(|| root.no_moves_terminal()));
+        .verdict(Scope::Game)
+        .or_else(|| root_moves.is_empty().then(|| root.no_moves_verdict()))
+        .map(|v| v.terminal);
     if let Some(t) = terminal {
         // Over by rule: nothing to search. Infinite/ponder searches still wait for `stop`.
         let pondering = limits.ponder && control.pondering.load(Relaxed);
@@ -262,7 +287,7 @@ fn run<G: Game>(
             depth: 0,
             seldepth: 0,
             nodes: 0,
-            time_ms: start.elapsed().as_millis() as u64,
+            time_ms: clock.now_ms().saturating_sub(start),
             hashfull: tt.hashfull(),
         };
     }
@@ -305,13 +330,14 @@ fn run<G: Game>(
         root.side_to_move(),
         options.move_overhead_ms,
         params,
+        clock.clone(),
     );
     let pondering = limits.ponder && control.pondering.load(Relaxed);
     let main_limits = smp::main_limits(time, limits.nodes, pondering);
     let fallback_limits = main_limits.clone();
     let (tx, rx) = mpsc::channel::<smp::Info<G::Move>>();
 
-    let outcome: Outcome<G::Move> = std::thread::scope(|s| {
+    let result: ThreadResult<G::Move> = std::thread::scope(|s| {
         let shared = &shared;
         let iter_limits = &iter_limits;
         let allowed = &allowed;
@@ -350,7 +376,7 @@ fn run<G: Game>(
                 }
                 h.join().unwrap_or_else(|_| {
                     shared.abort.store(true, Relaxed);
-                    Outcome {
+                    ThreadResult {
                         best: None,
                         score: 0,
                         pv: Vec::new(),
@@ -400,37 +426,37 @@ fn run<G: Game>(
     });
 
     let nodes = shared.total_nodes();
-    let mut outcome = outcome;
-    if skill.enabled() && !outcome.lines.is_empty() {
+    let mut result = result;
+    if skill.enabled() && !result.lines.is_empty() {
         // The turn played at this strength: one of the last completed iteration's lines.
-        let scores: Vec<i32> = outcome.lines.iter().map(|l| l.0).collect();
+        let scores: Vec<i32> = result.lines.iter().map(|l| l.0).collect();
         let chosen = skill.pick(&scores, root.key());
-        let (score, pv) = outcome.lines.swap_remove(chosen);
-        outcome.best = pv.first().copied();
-        outcome.score = score;
-        outcome.pv = pv;
+        let (score, pv) = result.lines.swap_remove(chosen);
+        result.best = pv.first().copied();
+        result.score = score;
+        result.pv = pv;
     }
-    let best = outcome
+    let best = result
         .best
         .filter(|m| root_moves.contains(m))
         .or_else(|| smp::fallback(&root_moves));
-    let mut pv = outcome.pv;
+    let mut pv = result.pv;
     if pv.first() != best.as_ref() {
         pv = best.into_iter().collect();
     }
-    let score = if outcome.score.abs() >= score::INF {
+    let score = if result.score.abs() >= score::INF {
         Score::Cp(0)
     } else {
-        score::to_protocol(outcome.score, root, &pv)
+        score::to_protocol(result.score, root, &pv)
     };
     SearchResult {
         best,
         pv,
         score,
-        depth: outcome.depth,
-        seldepth: outcome.seldepth.max(outcome.depth).min(MAX_PLY as u32),
+        depth: result.depth,
+        seldepth: result.seldepth.max(result.depth).min(MAX_PLY as u32),
         nodes,
-        time_ms: start.elapsed().as_millis() as u64,
+        time_ms: clock.now_ms().saturating_sub(start),
         hashfull: tt.hashfull(),
     }
 }

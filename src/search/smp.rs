@@ -37,7 +37,7 @@ pub struct Info<M> {
 }
 
 /// The outcome of one thread's iterative deepening.
-pub struct Outcome<M> {
+pub struct ThreadResult<M> {
     /// Best move of the deepest completed iteration (or of a partial one, see `search`).
     pub best: Option<M>,
     /// Its score (internal).
@@ -65,7 +65,7 @@ pub struct IterLimits {
     pub root_moves: usize,
     /// Infinite search: never return before `stop`.
     pub infinite: bool,
-    /// Keep the lines of the last completed iteration in [`Outcome::lines`] (a limited
+    /// Keep the lines of the last completed iteration in [`ThreadResult::lines`] (a limited
     /// strength chooses among them).
     pub keep_lines: bool,
 }
@@ -76,8 +76,8 @@ impl<G: Game> Searcher<'_, G> {
         &mut self,
         lim: &IterLimits,
         tx: Option<&Sender<Info<G::Move>>>,
-    ) -> Outcome<G::Move> {
-        let mut out = Outcome {
+    ) -> ThreadResult<G::Move> {
+        let mut out = ThreadResult {
             best: None,
             score: -INF,
             pv: Vec::new(),
@@ -239,7 +239,7 @@ impl<G: Game> Searcher<'_, G> {
     fn main_done(
         &mut self,
         lim: &IterLimits,
-        out: &Outcome<G::Move>,
+        out: &ThreadResult<G::Move>,
         stable: u64,
         prev_score: Option<i32>,
     ) -> bool {
@@ -310,14 +310,14 @@ pub fn helper_skips(id: usize, depth: i32) -> bool {
 /// between proven results the better score wins. Threads without a result do not vote. Returns
 /// the index of the chosen outcome (0 when only the main thread has a result). Outcomes
 /// shallower than `min_depth` do not vote (a depth-limited search answers at its depth).
-pub fn vote<M: Copy + PartialEq>(outs: &[Outcome<M>], min_depth: u32) -> usize {
-    let valid = |o: &Outcome<M>| {
+pub fn vote<M: Copy + PartialEq>(outs: &[ThreadResult<M>], min_depth: u32) -> usize {
+    let valid = |o: &ThreadResult<M>| {
         o.best.is_some() && o.depth > 0 && o.depth >= min_depth && o.score.abs() < INF
     };
     let Some(min) = outs.iter().filter(|o| valid(o)).map(|o| o.score).min() else {
         return 0;
     };
-    let weight = |o: &Outcome<M>| i64::from(o.score - min + 14) * i64::from(o.depth);
+    let weight = |o: &ThreadResult<M>| i64::from(o.score - min + 14) * i64::from(o.depth);
     let votes = |m: Option<M>| -> i64 {
         outs.iter()
             .filter(|o| valid(o) && o.best == m)
@@ -371,8 +371,8 @@ pub fn fallback<M: GameMove>(moves: &[M]) -> Option<M> {
 mod tests {
     use super::*;
 
-    fn out(best: u32, score: i32, depth: u32) -> Outcome<u32> {
-        Outcome {
+    fn out(best: u32, score: i32, depth: u32) -> ThreadResult<u32> {
+        ThreadResult {
             best: Some(best),
             score,
             pv: vec![best],

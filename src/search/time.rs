@@ -2,19 +2,22 @@
 //! a hard limit (abort mid-iteration), both in milliseconds from the start of the search, or
 //! from `ponderhit` when the search began as a ponder search.
 
-use std::time::Instant;
-
 use crate::core::Color;
 
+use std::sync::Arc;
+
+use super::clock::Clock;
 use super::params::SearchParams;
 use super::score::is_mate;
 use super::Limits;
 
-/// Time limits of one search. `None` limits never stop the search.
+/// Time limits of one search, read on a [`Clock`]. `None` limits never stop the search.
 #[derive(Clone, Debug)]
 pub struct TimeManager {
-    /// When the clock for this turn started (search start, or `ponderhit`).
-    start: Instant,
+    /// The time source.
+    clock: Arc<dyn Clock>,
+    /// When the clock for this turn started (search start, or `ponderhit`), in the clock's ms.
+    start: u64,
     /// Don't start an iteration after this many ms (before stability scaling).
     soft_ms: Option<u64>,
     /// Abort the running iteration after this many ms.
@@ -23,11 +26,18 @@ pub struct TimeManager {
 
 impl TimeManager {
     /// Limits for `side` to move under `limits`, keeping `overhead_ms` back for I/O, with the
-    /// time parameters of `p`.
-    pub fn new(limits: &Limits, side: Color, overhead_ms: u64, p: &SearchParams) -> Self {
-        let start = Instant::now();
+    /// time parameters of `p`, counted on `clock` from now.
+    pub fn new(
+        limits: &Limits,
+        side: Color,
+        overhead_ms: u64,
+        p: &SearchParams,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
+        let start = clock.now_ms();
         if limits.infinite {
             return TimeManager {
+                clock,
                 start,
                 soft_ms: None,
                 hard_ms: None,
@@ -36,6 +46,7 @@ impl TimeManager {
         if let Some(mt) = limits.movetime {
             let t = mt.saturating_sub(overhead_ms).max(1);
             return TimeManager {
+                clock,
                 start,
                 soft_ms: Some(t),
                 hard_ms: Some(t),
@@ -47,6 +58,7 @@ impl TimeManager {
         };
         let Some(time) = time else {
             return TimeManager {
+                clock,
                 start,
                 soft_ms: None,
                 hard_ms: None,
@@ -70,6 +82,7 @@ impl TimeManager {
             .max(1);
         let hard = (soft * p.time_hard_permille / 1000).min(max).max(1);
         TimeManager {
+            clock,
             start,
             soft_ms: Some(soft),
             hard_ms: Some(hard),
@@ -78,12 +91,12 @@ impl TimeManager {
 
     /// Restarts the clock now (on `ponderhit`).
     pub fn restart(&mut self) {
-        self.start = Instant::now();
+        self.start = self.clock.now_ms();
     }
 
     /// Milliseconds since the clock started.
     pub fn elapsed_ms(&self) -> u64 {
-        self.start.elapsed().as_millis() as u64
+        self.clock.now_ms().saturating_sub(self.start)
     }
 
     /// Whether the search has any time limit at all.
@@ -126,6 +139,7 @@ pub fn think_scale(p: &SearchParams, stable: u64, prev: Option<i32>, score: i32)
 
 #[cfg(test)]
 mod tests {
+    use super::super::clock::RealClock;
     use super::super::params::PARAMS;
     use super::*;
 
@@ -136,7 +150,7 @@ mod tests {
             winc: Some(100),
             ..Limits::default()
         };
-        let tm = TimeManager::new(&l, Color::White, 10, &PARAMS);
+        let tm = TimeManager::new(&l, Color::White, 10, &PARAMS, Arc::new(RealClock));
         let (s, h) = (tm.soft_ms.unwrap(), tm.hard_ms.unwrap());
         assert!(s > 100 && s < 1000, "soft {s}");
         assert!(h >= s && h <= 6000, "hard {h}");
@@ -146,19 +160,19 @@ mod tests {
             binc: Some(100),
             ..Limits::default()
         };
-        let tm = TimeManager::new(&l, Color::Black, 10, &PARAMS);
+        let tm = TimeManager::new(&l, Color::Black, 10, &PARAMS, Arc::new(RealClock));
         assert!(tm.hard_ms.unwrap() <= 20);
         let l = Limits {
             movetime: Some(500),
             ..Limits::default()
         };
-        let tm = TimeManager::new(&l, Color::Black, 10, &PARAMS);
+        let tm = TimeManager::new(&l, Color::Black, 10, &PARAMS, Arc::new(RealClock));
         assert_eq!((tm.soft_ms, tm.hard_ms), (Some(490), Some(490)));
         let l = Limits {
             depth: Some(5),
             ..Limits::default()
         };
-        assert!(!TimeManager::new(&l, Color::White, 10, &PARAMS).is_timed());
+        assert!(!TimeManager::new(&l, Color::White, 10, &PARAMS, Arc::new(RealClock)).is_timed());
     }
 
     #[test]

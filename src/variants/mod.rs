@@ -6,6 +6,7 @@
 
 use std::fmt::Debug;
 
+use crate::core::tunables::Tunables;
 use crate::core::{Color, MoveBuffer};
 
 pub mod chess;
@@ -15,6 +16,7 @@ pub mod mulligan_stew;
 pub mod muster;
 pub mod mutatis_mutandis;
 pub mod mystic;
+pub mod orthodox;
 
 /// A ply's representation. `Default` is the null move (never legal).
 pub trait GameMove: Copy + Eq + Default + Debug + Send + Sync + 'static {
@@ -94,6 +96,94 @@ pub enum Terminal {
     Loss,
     /// Drawn.
     Draw,
+}
+
+/// Which rules [`Game::verdict`] applies.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// The win rules that hold whatever the history and the counters (Kings captured,
+    /// Mitosis's bare and one-piece wins, Muster's start in check): what perft applies
+    /// (protocol.md 7) and what ends a multi-ply turn early.
+    Wins,
+    /// Every rule that ends the game by itself (draws by repetition or a move counter that
+    /// need no claim included): what [`Game::outcome`] reports.
+    Game,
+    /// The game's rules and the draws the player to move may claim (FIDE 9.2, 9.3): what a
+    /// referee records ([`Game::adjudicated_outcome`]).
+    Claims,
+    /// The rules the search applies at a node this many plies from the root: the game's and
+    /// the claimable ones, with a repetition of a position reached inside the tree counting
+    /// as a draw at once (before the root, a threefold one is needed).
+    Search(usize),
+}
+
+/// A rule that ends the game, seen from the side to move, with its name.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The result for the side to move.
+    pub terminal: Terminal,
+    /// The rule, as printed in `info string result <result> {<reason>}` (`checkmate`,
+    /// `threefold repetition`, ...).
+    pub reason: &'static str,
+    /// How the rule decided, when it judges (Mitosis's adjudication: `more pieces`), else
+    /// empty; printed after the reason and a colon.
+    pub detail: &'static str,
+}
+
+impl Verdict {
+    /// A loss of the side to move by `reason`.
+    pub const fn loss(reason: &'static str) -> Verdict {
+        Verdict {
+            terminal: Terminal::Loss,
+            reason,
+            detail: "",
+        }
+    }
+
+    /// A win of the side to move by `reason`.
+    pub const fn win(reason: &'static str) -> Verdict {
+        Verdict {
+            terminal: Terminal::Win,
+            reason,
+            detail: "",
+        }
+    }
+
+    /// A draw by `reason`.
+    pub const fn draw(reason: &'static str) -> Verdict {
+        Verdict {
+            terminal: Terminal::Draw,
+            reason,
+            detail: "",
+        }
+    }
+
+    /// The same verdict with `detail` (see [`Verdict::detail`]).
+    pub const fn with_detail(self, detail: &'static str) -> Verdict {
+        Verdict { detail, ..self }
+    }
+
+    /// The game result when `side` is to move.
+    pub fn result(&self, side: Color) -> GameResult {
+        match self.terminal {
+            Terminal::Win => GameResult::win_for(side),
+            Terminal::Loss => GameResult::win_for(!side),
+            Terminal::Draw => GameResult::Draw,
+        }
+    }
+
+    /// The [`Outcome`] when `side` is to move: the result and `reason` (`reason: detail`).
+    pub fn outcome(&self, side: Color) -> Outcome {
+        let reason = if self.detail.is_empty() {
+            self.reason.to_string()
+        } else {
+            format!("{}: {}", self.reason, self.detail)
+        };
+        Outcome {
+            result: self.result(side),
+            reason,
+        }
+    }
 }
 
 /// What the protocol announces about a variant after `setoption name UCI_Variant`
@@ -199,17 +289,45 @@ pub enum MoveError {
     Ambiguous(String),
 }
 
-/// A variant's rules, positions and evaluator: everything the generic search, perft, protocol
-/// and arena need. One ply = one decision of one player (a move, drop, swap, purchase, skipped
-/// portion, placement); `make` decides whether the side to move changes.
+/// A variant's rules, notation, evaluator and search hints: everything the generic search,
+/// perft, protocol and arena need. One ply = one decision of one player (a move, drop, swap,
+/// purchase, skipped portion, placement); `make` decides whether the side to move changes.
 ///
-/// Hot-path methods (`legal_moves`, `make`, `unmake`, `key`, `evaluate`, ...) never allocate.
+/// The items come in four groups, in this order:
+/// 1. **Rules**: the description of the board, positions, legal plies, make/unmake, the key,
+///    and the end of the game. The end is given by two hooks, [`Game::verdict`] (the rules
+///    that end the game before the legal plies are looked at, in one of four [`Scope`]s) and
+///    [`Game::no_moves_verdict`] (what having no legal ply means); [`Game::outcome`],
+///    [`Game::claimable_draw`] and [`Game::adjudicated_outcome`] are derived from them.
+/// 2. **Notation**: FEN, move tokens, PGN, the `d` board, game records, variant commands.
+/// 3. **Evaluation**: the static evaluation and its report.
+/// 4. **Search hints**: what quiescence tries and in which order, SEE, null moves.
+///
+/// Hot-path methods (`legal_moves`, `make`, `unmake`, `key`, `verdict` with
+/// [`Scope::Search`], `evaluate`, ...) never allocate.
 pub trait Game: Clone + Send + Sync + Sized + 'static {
+    // ---------------------------------------------------------------------------------------
+    // 1. Rules
+    // ---------------------------------------------------------------------------------------
+
     /// The variant's ply type.
     type Move: GameMove;
 
     /// Board shape and protocol announcement.
     const INFO: VariantInfo;
+
+    /// The label of the bottom rank as the board prints it (1; Mitosis counts from 0).
+    const FIRST_RANK: u8 = 1;
+
+    /// The piece types of the variant, for a GUI (the `variant` command): every type that can
+    /// appear in a FEN of the variant, in the order of its rules file.
+    const PIECES: &'static [PieceInfo];
+
+    /// The names of the cells of the files x ranks box that are not squares (protocol.md 2:
+    /// `*` in the FEN; Mitosis's corners of ranks 0 and 10), for a GUI. None by default.
+    fn holes() -> Vec<String> {
+        Vec::new()
+    }
 
     /// True when one turn can hold several plies of the same side (Mulligan Stew portions,
     /// Mitosis placements). Perft by turns only walks plies when this is set.
@@ -220,14 +338,6 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// protocol and the referee then hand each whole turn token to [`Game::parse_move`]
     /// instead of splitting it at `;` into plies (protocol.md 3).
     const COMPOUND_PLIES: bool = false;
-
-    /// Depth (plies) of `menagerie bench` for this variant: deep enough to exercise the
-    /// search, short enough to run in seconds.
-    const BENCH_DEPTH: u32 = 12;
-
-    /// FENs searched by `menagerie bench` for this variant (a fixed set: its node count is the
-    /// search's behaviour fingerprint). Empty means the start position alone.
-    const BENCH_FENS: &'static [&'static str] = &[];
 
     /// The standard start position.
     fn startpos() -> Self;
@@ -240,26 +350,11 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         None
     }
 
-    /// Parses a FEN (the variant's rules file defines its fields).
-    ///
-    /// Errors: a [`FenError`] naming the field and the reason.
-    fn from_fen(fen: &str) -> Result<Self, FenError>;
-
-    /// The canonical FEN of the current position.
-    fn fen(&self) -> String;
-
     /// The side whose ply it is.
     fn side_to_move(&self) -> Color;
 
     /// Appends every legal ply of the current position to `list` (which the caller clears).
     fn legal_moves(&self, list: &mut PlyList<Self::Move>);
-
-    /// Appends the plies quiescence search should try (captures, promotions, ...): by default
-    /// the legal plies that [`Game::is_tactical`] accepts. Variants override it for speed.
-    fn tactical_moves(&self, list: &mut PlyList<Self::Move>) {
-        self.legal_moves(list);
-        list.retain(|m| self.is_tactical(*m));
-    }
 
     /// Plays a legal ply, pushing what `unmake` needs onto the position's own undo stack.
     fn make(&mut self, m: Self::Move);
@@ -275,67 +370,53 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         false
     }
 
-    /// Whether quiescence search should look at this ply (captures, promotions).
-    fn is_tactical(&self, m: Self::Move) -> bool;
+    /// The rule of `scope` that ends the game in this position before its legal plies are
+    /// looked at, from the side to move's point of view; `None` while no such rule applies.
+    /// A position without legal plies that no such rule decides is judged by
+    /// [`Game::no_moves_verdict`] (so a variant where checkmate takes precedence over a draw
+    /// by a move counter returns `None` for [`Scope::Game`] when there is no legal ply).
+    ///
+    /// The scopes nest: a [`Scope::Wins`] verdict is also the [`Scope::Game`] verdict; a
+    /// [`Scope::Game`] verdict is also the [`Scope::Claims`] one, and the search
+    /// ([`Scope::Search`]) sees it with the same result. Only [`Scope::Search`] is in the hot
+    /// path; it must not allocate.
+    fn verdict(&self, scope: Scope) -> Option<Verdict>;
 
-    /// Ordering score of a tactical ply (e.g. MVV-LVA): higher is tried first.
-    fn tactical_order(&self, m: Self::Move) -> i32 {
-        let _ = m;
-        0
-    }
-
-    /// Static exchange evaluation test: does playing `m` win at least `threshold` centipawns
-    /// of material once all exchanges on its square are played out? Default: always true
-    /// (variants without SEE never prune on it).
-    fn see_ge(&self, m: Self::Move, threshold: i32) -> bool {
-        let _ = (m, threshold);
-        true
-    }
-
-    /// Static evaluation in centipawns from the side to move's point of view.
-    fn evaluate(&self) -> i32;
-
-    /// The evaluation broken into its terms, as printed by the `eval` command (protocol.md 6).
-    fn eval_report(&self) -> String;
-
-    /// A decision that does not depend on the legal plies (e.g. Mulligan Stew: both Kings
-    /// captured), seen from the side to move. Default: none.
-    fn decided(&self) -> Option<Terminal> {
-        None
-    }
-
-    /// Every decision the search applies inside its tree: [`Game::decided`] plus rules that
-    /// perft ignores (protocol.md 5) but that end the game, such as an adjudication by a move
-    /// counter (Mitosis's capture clock). Default: [`Game::decided`].
-    fn search_decided(&self) -> Option<Terminal> {
-        self.decided()
-    }
-
-    /// What a position without legal plies means for the side to move (checkmate: `Loss`,
-    /// stalemate: `Draw`).
-    fn no_moves_terminal(&self) -> Terminal;
-
-    /// Draw rules the search applies inside its tree: repetition (a repeat of a position at or
-    /// after the root, `plies_from_root` plies deep, counts once; before the root, threefold),
-    /// move-count rules and dead positions.
-    fn is_draw(&self, plies_from_root: usize) -> bool;
+    /// What a position without legal plies means for the side to move (checkmate: a loss;
+    /// stalemate: a draw), and the rule's name.
+    fn no_moves_verdict(&self) -> Verdict;
 
     /// The game's outcome by its rules (checkmate, stalemate, a draw that ends the game by
-    /// itself, ...), or `None` while it goes on. A draw that a player may only claim is not an
-    /// outcome: see [`Game::claimable_draw`]. Not used in the search's hot path.
-    fn outcome(&self) -> Option<Outcome>;
+    /// itself, ...), or `None` while it goes on: [`Game::verdict`] with [`Scope::Game`], else
+    /// [`Game::no_moves_verdict`] when there is no legal ply. A draw that a player may only
+    /// claim is not an outcome: see [`Game::claimable_draw`]. Not for the hot path (it
+    /// generates the legal plies). Derived: variants do not override it.
+    fn outcome(&self) -> Option<Outcome> {
+        let side = self.side_to_move();
+        if let Some(v) = self.verdict(Scope::Game) {
+            return Some(v.outcome(side));
+        }
+        let mut list = PlyList::<Self::Move>::default();
+        self.legal_moves(&mut list);
+        list.is_empty()
+            .then(|| self.no_moves_verdict().outcome(side))
+    }
 
     /// A draw the player to move may claim but which does not end the game by itself, as the
     /// reason printed in `info string draw claimable {<reason>}` (orthodox chess: FIDE 9.2
-    /// `threefold repetition`, 9.3 `fifty-move rule`); `None` when no claim is open. Only asked
-    /// while [`Game::outcome`] is `None`. Default: none (the variant's rules file makes every
-    /// draw end the game at once). Not used in the search's hot path.
+    /// `threefold repetition`, 9.3 `fifty-move rule`): the [`Scope::Claims`] verdict of a
+    /// position whose [`Game::outcome`] is `None`. Derived: variants do not override it.
     fn claimable_draw(&self) -> Option<&'static str> {
-        None
+        if self.outcome().is_some() {
+            return None;
+        }
+        self.verdict(Scope::Claims)
+            .filter(|v| v.terminal == Terminal::Draw)
+            .map(|v| v.reason)
     }
 
     /// The result a referee records: [`Game::outcome`], else the [`Game::claimable_draw`] as a
-    /// draw (a claim is made as soon as it is possible: what the arena adjudicates).
+    /// draw (a claim is made as soon as it is possible: what the arena adjudicates). Derived.
     fn adjudicated_outcome(&self) -> Option<Outcome> {
         self.outcome().or_else(|| {
             self.claimable_draw().map(|reason| Outcome {
@@ -361,44 +442,28 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         Ok(())
     }
 
-    /// The win/draw/loss model of `UCI_ShowWDL` for this variant's scores.
-    const WDL: WdlModel = WdlModel::GENERIC;
-
-    /// Whether a null move (passing) is sound enough for null-move pruning here.
-    fn null_move_allowed(&self) -> bool {
-        false
+    /// Checks that the position is consistent, for tests and debug builds (perft and the
+    /// search call it after make/unmake at a sampled rate when debug assertions are on):
+    /// by default, the FEN reads back to the same FEN and the same key. Variants add their
+    /// own invariants (an incremental key equal to one computed from scratch, bitboards that
+    /// agree with the mailbox).
+    ///
+    /// Errors: what is inconsistent, with the FEN.
+    fn validate(&self) -> Result<(), String> {
+        fen_round_trip(self)
     }
 
-    /// The label of the bottom rank as the board prints it (1; Mitosis counts from 0).
-    const FIRST_RANK: u8 = 1;
+    // ---------------------------------------------------------------------------------------
+    // 2. Notation
+    // ---------------------------------------------------------------------------------------
 
-    /// The piece types of the variant, for a GUI (the `variant` command): every type that can
-    /// appear in a FEN of the variant, in the order of its rules file.
-    const PIECES: &'static [PieceInfo];
+    /// Parses a FEN (the variant's rules file defines its fields).
+    ///
+    /// Errors: a [`FenError`] naming the field and the reason.
+    fn from_fen(fen: &str) -> Result<Self, FenError>;
 
-    /// The names of the cells of the files x ranks box that are not squares (protocol.md 2:
-    /// `*` in the FEN; Mitosis's corners of ranks 0 and 10), for a GUI. None by default.
-    fn holes() -> Vec<String> {
-        Vec::new()
-    }
-
-    /// How many quiet (non-tactical) check evasions quiescence searches at a node in check once
-    /// it has a score above a mate: a search hint for variants where nearly every ply is an
-    /// evasion and capture-check chains would otherwise expand every quiet reply at every link
-    /// (Mutatis Mutandis). Unlimited by default.
-    const QSEARCH_QUIET_EVASIONS: usize = usize::MAX;
-
-    /// Whether the search uses the "improving" test (the static evaluation rose since the same
-    /// side's previous node) to prune and reduce less where it rises and more where it does
-    /// not: a search hint, on by default. A game whose evaluation carries no information (a
-    /// flat evaluation) turns it off; the search then prunes and reduces as it did before the
-    /// test existed.
-    const SEARCH_IMPROVING: bool = true;
-
-    /// Passes the turn (only called when [`Game::null_move_allowed`]); undone by `unmake`.
-    fn make_null(&mut self) {
-        unreachable!("make_null called on a variant without null moves")
-    }
+    /// The canonical FEN of the current position.
+    fn fen(&self) -> String;
 
     /// Parses a single-ply token of protocol.md 3 against the legal plies of this position.
     ///
@@ -454,6 +519,98 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         let _ = probe;
         Err(format!("unknown command '{line}'"))
     }
+
+    // ---------------------------------------------------------------------------------------
+    // 3. Evaluation
+    // ---------------------------------------------------------------------------------------
+
+    /// The evaluator's tunable parameters, declared once with [`crate::tunables!`]
+    /// ([`crate::core::tunables::NoParams`] for an evaluator without any).
+    type EvalParams: Tunables;
+
+    /// The parameter set the engine plays with ([`Game::evaluate`] uses it). Default: the
+    /// declared defaults of [`Game::EvalParams`]; a variant sharing another's parameter type
+    /// with other values (Muster uses chess's) returns its own.
+    fn eval_params() -> &'static Self::EvalParams {
+        Self::EvalParams::defaults()
+    }
+
+    /// Static evaluation in centipawns from the side to move's point of view, with the
+    /// parameters [`Game::eval_params`].
+    fn evaluate(&self) -> i32;
+
+    /// Static evaluation in centipawns from the side to move's point of view with the
+    /// parameters `p` (tuning, experiments): equal to [`Game::evaluate`] when `p` is
+    /// [`Game::eval_params`]. Default (an evaluator without parameters): [`Game::evaluate`].
+    fn evaluate_with(&self, p: &Self::EvalParams) -> i32 {
+        let _ = p;
+        self.evaluate()
+    }
+
+    /// The evaluation broken into its terms, as printed by the `eval` command (protocol.md 6).
+    fn eval_report(&self) -> String;
+
+    /// The win/draw/loss model of `UCI_ShowWDL` for this variant's scores.
+    const WDL: WdlModel = WdlModel::GENERIC;
+
+    /// Depth (plies) of `menagerie bench` for this variant: deep enough to exercise the
+    /// search, short enough to run in seconds.
+    const BENCH_DEPTH: u32 = 12;
+
+    /// FENs searched by `menagerie bench` for this variant (a fixed set: its node count is the
+    /// search's behaviour fingerprint). Empty means the start position alone.
+    const BENCH_FENS: &'static [&'static str] = &[];
+
+    // ---------------------------------------------------------------------------------------
+    // 4. Search hints
+    // ---------------------------------------------------------------------------------------
+
+    /// Appends the plies quiescence search should try (captures, promotions, ...): by default
+    /// the legal plies that [`Game::is_tactical`] accepts. Variants override it for speed.
+    fn tactical_moves(&self, list: &mut PlyList<Self::Move>) {
+        self.legal_moves(list);
+        list.retain(|m| self.is_tactical(*m));
+    }
+
+    /// Whether quiescence search should look at this ply (captures, promotions).
+    fn is_tactical(&self, m: Self::Move) -> bool;
+
+    /// Ordering score of a tactical ply (e.g. MVV-LVA): higher is tried first.
+    fn tactical_order(&self, m: Self::Move) -> i32 {
+        let _ = m;
+        0
+    }
+
+    /// Static exchange evaluation test: does playing `m` win at least `threshold` centipawns
+    /// of material once all exchanges on its square are played out? Default: always true
+    /// (variants without SEE never prune on it).
+    fn see_ge(&self, m: Self::Move, threshold: i32) -> bool {
+        let _ = (m, threshold);
+        true
+    }
+
+    /// How many quiet (non-tactical) check evasions quiescence searches at a node in check once
+    /// it has a score above a mate: a search hint for variants where nearly every ply is an
+    /// evasion and capture-check chains would otherwise expand every quiet reply at every link
+    /// (Mutatis Mutandis). Unlimited by default.
+    const QSEARCH_QUIET_EVASIONS: usize = usize::MAX;
+
+    /// Whether the search uses the "improving" test (the static evaluation rose since the same
+    /// side's previous node) to prune and reduce less where it rises and more where it does
+    /// not: a search hint, on by default. A game whose evaluation carries no information (a
+    /// flat evaluation) turns it off; the search then prunes and reduces as it did before the
+    /// test existed.
+    const SEARCH_IMPROVING: bool = true;
+
+    /// Whether a null move (passing) is sound enough for null-move pruning here.
+    fn null_move_allowed(&self) -> bool {
+        false
+    }
+
+    /// Passes the turn (only called when [`Game::null_move_allowed`]); undone by `unmake`.
+    fn make_null(&mut self) {
+        unreachable!("make_null called on a variant without null moves")
+    }
 }
 
 /// The score [`Game::variant_command`]'s probe reports for a won position (centipawns).
@@ -467,6 +624,41 @@ pub struct ProbeLimits {
     pub nodes: u64,
     /// Most milliseconds spent.
     pub movetime_ms: u64,
+}
+
+/// Debug builds only: checks `pos` with [`Game::validate`] at a sampled rate (the positions
+/// whose key is 0 modulo 64, so the sample is the same on every run) and panics with the error
+/// and `after` (what was just played). Perft and the search call it after make and unmake;
+/// with debug assertions off it compiles to nothing, so release play and speed do not change.
+#[inline(always)]
+pub fn debug_validate<G: Game>(pos: &G, after: &str) {
+    #[cfg(debug_assertions)]
+    if pos.key() & 63 == 0 {
+        if let Err(e) = pos.validate() {
+            panic!("invalid position after {after}: {e}");
+        }
+    }
+    #[cfg(not(debug_assertions))]
+    let _ = (pos, after);
+}
+
+/// The default [`Game::validate`]: the FEN of `pos` reads back to the same FEN and key.
+///
+/// Errors: the FEN, and what differs.
+pub fn fen_round_trip<G: Game>(pos: &G) -> Result<(), String> {
+    let fen = pos.fen();
+    let again = G::from_fen(&fen).map_err(|e| format!("{fen}: does not read back: {e}"))?;
+    if again.fen() != fen {
+        return Err(format!("{fen}: reads back as {}", again.fen()));
+    }
+    if again.key() != pos.key() {
+        return Err(format!(
+            "{fen}: key {:016x}, but {:016x} read from the FEN",
+            pos.key(),
+            again.key()
+        ));
+    }
+    Ok(())
 }
 
 /// Splits `1.e4 e5 2.Nf3 ... 1-0` into move words: move numbers (`12.`, `12...`) and result

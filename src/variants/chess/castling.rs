@@ -16,9 +16,8 @@
 //! inner one.
 
 use super::position::{BK, BQ, WK, WQ};
-use super::types::{Kind, Piece};
-use super::Chess;
 use crate::core::Color;
+use crate::variants::orthodox::{Board, Kind, Piece};
 use crate::variants::FenError;
 
 /// The castling geometry of one game: the Rook each right castles with and the squares each
@@ -103,17 +102,17 @@ const fn span(a: u8, b: u8) -> u64 {
 }
 
 /// Reads the castling field of a FEN into the rights (bits [`WK`] [`WQ`] [`BK`] [`BQ`]) and the
-/// game's castling geometry, for the pieces of `pos` (rules in the module documentation).
+/// game's castling geometry, for the pieces of `board` (rules in the module documentation).
 ///
 /// Errors: field `castling`: an unknown letter, a right given twice, a right whose King is not
 /// on its first rank, or whose Rook is not there (no Rook outside the King on that side for
 /// `K`/`Q`, no Rook on the named file for a letter).
-pub(crate) fn parse_field(pos: &Chess, field: &str) -> Result<(u8, CastlingSetup), FenError> {
+pub(crate) fn parse_field(board: &Board, field: &str) -> Result<(u8, CastlingSetup), FenError> {
     let err = |reason: String| FenError::new("castling", reason);
     if field == "-" {
         return Ok((0, CastlingSetup::ORTHODOX));
     }
-    let kings = [pos.king_sq(Color::White), pos.king_sq(Color::Black)];
+    let kings = [board.king_sq(Color::White), board.king_sq(Color::Black)];
     let mut rooks: [Option<u8>; 4] = [None; 4];
     for c in field.chars() {
         let color = if c.is_ascii_uppercase() {
@@ -125,7 +124,7 @@ pub(crate) fn parse_field(pos: &Chess, field: &str) -> Result<(u8, CastlingSetup
         let king = kings[color.index()];
         let king_file = king & 7;
         let own_rooks =
-            (0..8u8).filter(|f| pos.piece_at(base + f) == Piece::new(color, Kind::Rook));
+            (0..8u8).filter(|f| board.piece_at(base + f) == Piece::new(color, Kind::Rook));
         let (side, rook) = match c.to_ascii_lowercase() {
             'k' => (0, own_rooks.filter(|&f| f > king_file).max()),
             'q' => (1, own_rooks.filter(|&f| f < king_file).min()),
@@ -158,10 +157,10 @@ pub(crate) fn parse_field(pos: &Chess, field: &str) -> Result<(u8, CastlingSetup
     Ok((rights, CastlingSetup::new(kings, rooks)))
 }
 
-/// Appends the X-FEN castling field of `pos` to `s` (python-chess's spelling: `K`/`Q` for the
-/// outermost Rook of its side, the Rook's file letter otherwise; `-` when no right is left).
-pub(crate) fn write_field(pos: &Chess, s: &mut String) {
-    let rights = pos.castling_rights();
+/// Appends the X-FEN castling field of the `rights` of geometry `setup` on `board` to `s`
+/// (python-chess's spelling: `K`/`Q` for the outermost Rook of its side, the Rook's file letter
+/// otherwise; `-` when no right is left).
+pub(crate) fn write_field(board: &Board, rights: u8, setup: &CastlingSetup, s: &mut String) {
     if rights == 0 {
         s.push('-');
         return;
@@ -171,13 +170,13 @@ pub(crate) fn write_field(pos: &Chess, s: &mut String) {
             continue;
         }
         let color = if i < 2 { Color::White } else { Color::Black };
-        let rook = pos.castling_setup.rook_from[i];
+        let rook = setup.rook_from[i];
         let base = rook & !7;
         let file = rook & 7;
         let outer = if i & 1 == 0 { file + 1..8 } else { 0..file };
         let outermost = !outer
             .into_iter()
-            .any(|f| pos.piece_at(base + f) == Piece::new(color, Kind::Rook));
+            .any(|f| board.piece_at(base + f) == Piece::new(color, Kind::Rook));
         let letter = match (outermost, i & 1) {
             (true, 0) => 'k',
             (true, _) => 'q',

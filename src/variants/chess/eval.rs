@@ -26,10 +26,9 @@
 pub mod params;
 
 use self::params::{EvalParams, MOBILITY_CENTER, PHASE_MAX, PHASE_WEIGHT, S};
-use super::attacks;
 use super::position::Chess;
-use super::types::Kind;
 use crate::core::Color;
+use crate::variants::orthodox::{attacks, Board, Kind};
 
 pub use self::params::{DEFAULT, DEFAULT_PARAMS};
 
@@ -214,7 +213,7 @@ struct PieceAcc {
 /// What the per-piece loop of one side needs to see.
 struct PieceView<'a> {
     outposts: u64,
-    pos: &'a Chess,
+    pos: &'a Board,
     p: &'a EvalParams,
     us: Color,
     occ: u64,
@@ -277,7 +276,7 @@ impl PieceView<'_> {
 /// Everything for one side `us`, as a pair for that side (the caller subtracts Black's from
 /// White's), and the side's share of the game phase.
 #[inline(always)]
-fn side<T: Trace>(pos: &Chess, p: &EvalParams, us: Color, t: &mut T) -> (S, i32) {
+fn side<T: Trace>(pos: &Board, stm: Color, p: &EvalParams, us: Color, t: &mut T) -> (S, i32) {
     let them = !us;
     let occ = pos.occupied();
     let our_pawns = pos.pieces(us, Kind::Pawn);
@@ -386,11 +385,7 @@ fn side<T: Trace>(pos: &Chess, p: &EvalParams, us: Color, t: &mut T) -> (S, i32)
         }
     }
 
-    let tempo = if pos.stm() == us {
-        p.tempo
-    } else {
-        S::default()
-    };
+    let tempo = if stm == us { p.tempo } else { S::default() };
 
     t.add(Term::Material, us, material);
     t.add(Term::Psqt, us, psqt);
@@ -422,7 +417,7 @@ fn side<T: Trace>(pos: &Chess, p: &EvalParams, us: Color, t: &mut T) -> (S, i32)
 }
 
 /// Piece material (knights to queens, middlegame values) of `c`, in centipawns.
-fn piece_material(pos: &Chess, p: &EvalParams, c: Color) -> i32 {
+fn piece_material(pos: &Board, p: &EvalParams, c: Color) -> i32 {
     [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen]
         .iter()
         .map(|&k| pos.pieces(c, k).count_ones() as i32 * p.material[k.index()].mg)
@@ -433,7 +428,7 @@ fn piece_material(pos: &Chess, p: &EvalParams, c: Color) -> i32 {
 /// ahead cannot make progress (no pawns and little extra material; opposite-coloured
 /// bishops alone).
 #[inline(always)]
-fn eg_scale(pos: &Chess, p: &EvalParams, eg: i32) -> i32 {
+fn eg_scale(pos: &Board, p: &EvalParams, eg: i32) -> i32 {
     if eg == 0 {
         return 64;
     }
@@ -461,9 +456,9 @@ fn eg_scale(pos: &Chess, p: &EvalParams, eg: i32) -> i32 {
 
 /// White's total pair (endgame part scaled by [`eg_scale`]) and the phase.
 #[inline(always)]
-fn eval_white<T: Trace>(pos: &Chess, p: &EvalParams, t: &mut T) -> (S, i32) {
-    let (w, wph) = side(pos, p, Color::White, t);
-    let (b, bph) = side(pos, p, Color::Black, t);
+fn eval_white<T: Trace>(pos: &Board, stm: Color, p: &EvalParams, t: &mut T) -> (S, i32) {
+    let (w, wph) = side(pos, stm, p, Color::White, t);
+    let (b, bph) = side(pos, stm, p, Color::Black, t);
     let mut total = w - b;
     total.eg = total.eg * eg_scale(pos, p, total.eg) / 64;
     (total, (wph + bph).min(PHASE_MAX))
@@ -472,8 +467,16 @@ fn eval_white<T: Trace>(pos: &Chess, p: &EvalParams, t: &mut T) -> (S, i32) {
 /// Static evaluation with the parameter set `p`, in centipawns from the side to move's view.
 /// For the tuner; the engine uses [`evaluate`].
 pub fn evaluate_with(pos: &Chess, p: &EvalParams) -> i32 {
-    let (total, ph) = eval_white(pos, p, &mut NoTrace);
-    taper(total, ph) * pos.stm().sign()
+    evaluate_board(pos.board(), pos.stm, p)
+}
+
+/// Static evaluation of the pieces of `board` with `stm` to move, with the parameter set `p`,
+/// in centipawns from `stm`'s view: what chess and the variants played on the orthodox board
+/// (with their own parameter sets) evaluate. Never allocates.
+#[inline]
+pub fn evaluate_board(board: &Board, stm: Color, p: &EvalParams) -> i32 {
+    let (total, ph) = eval_white(board, stm, p, &mut NoTrace);
+    taper(total, ph) * stm.sign()
 }
 
 /// Static evaluation in centipawns from the side to move's point of view (positive: the side
@@ -490,10 +493,16 @@ pub fn report(pos: &Chess) -> String {
     report_with(pos, &DEFAULT_PARAMS)
 }
 
-/// [`report`] with explicit parameters (variants built on chess that declare their own).
+/// [`report`] with explicit parameters.
 pub fn report_with(pos: &Chess, params: &EvalParams) -> String {
+    report_board(pos.board(), pos.stm, params)
+}
+
+/// [`report`] of the pieces of `board` with `stm` to move and the parameters `params` (the
+/// variants played on the orthodox board declare their own).
+pub fn report_board(pos: &Board, stm: Color, params: &EvalParams) -> String {
     let mut table = Table::default();
-    let (total, ph) = eval_white(pos, params, &mut table);
+    let (total, ph) = eval_white(pos, stm, params, &mut table);
     let mut out = String::new();
     out.push_str("     Term    |       White        |       Black        |       Total\n");
     out.push_str("             |   MG    EG  Taper  |   MG    EG  Taper  |   MG    EG  Taper\n");
@@ -531,7 +540,7 @@ pub fn report_with(pos: &Chess, params: &EvalParams) -> String {
     ));
     out.push_str(&format!(
         "Final evaluation: {white} cp (White's view), {} cp (side to move)",
-        white * pos.stm().sign()
+        white * stm.sign()
     ));
     out
 }

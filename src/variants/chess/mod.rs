@@ -3,62 +3,29 @@
 //! repetition, the 50-move rule: FIDE 9.2, 9.3) and those that end the game by themselves
 //! (fivefold repetition, the 75-move rule: FIDE 9.6).
 //!
-//! Board: 8x8 `u64` bitboards with magic-bitboard sliders ([`attacks`]); a fully legal move
-//! generator using check and pin masks ([`movegen`]); make/unmake with an undo stack
-//! ([`position`]); tapered evaluation ([`eval`]).
+//! Board: the orthodox [`Board`](crate::variants::orthodox::Board) (8x8 `u64` bitboards with
+//! magic-bitboard sliders) and its legal generator, plus castling ([`movegen`], [`castling`]);
+//! make/unmake with an undo stack ([`position`]); tapered evaluation ([`eval`]).
 
-pub mod attacks;
 pub mod castling;
 pub mod eval;
 pub mod movegen;
 pub mod position;
 pub mod san;
-pub mod see;
-pub mod types;
 
+pub use crate::variants::orthodox::{Kind, Move, MoveKind, Piece};
 pub use position::{Chess, START_FEN};
-pub use types::{Kind, Move, MoveKind, Piece};
 
-use crate::core::geometry::BOARD_8X8;
 use crate::core::{Color, MoveList};
-use crate::variants::{
-    FenError, Game, GameResult, MoveError, Outcome, PieceInfo, Terminal, VariantInfo,
-    VariantSettings,
+use crate::variants::orthodox::rules::{
+    self, DEAD_POSITION, FIDE_AUTOMATIC_DRAWS, FIFTY_MOVES_AND_THREEFOLD,
 };
-
-/// The orthodox pieces (FIDE Laws, article 3), shared by chess, Mystic and Muster.
-pub const ORTHODOX_PIECES: &[PieceInfo] = &[
-    PieceInfo {
-        code: "K",
-        name: "King",
-        movement: "K: one step in any direction; castling (FIDE 3.8)",
-    },
-    PieceInfo {
-        code: "Q",
-        name: "Queen",
-        movement: "Q: any distance along files, ranks and diagonals",
-    },
-    PieceInfo {
-        code: "R",
-        name: "Rook",
-        movement: "R: any distance along files and ranks",
-    },
-    PieceInfo {
-        code: "B",
-        name: "Bishop",
-        movement: "B: any distance along diagonals",
-    },
-    PieceInfo {
-        code: "N",
-        name: "Knight",
-        movement: "N: leaps (1,2)",
-    },
-    PieceInfo {
-        code: "P",
-        name: "Pawn",
-        movement: "mfWcfF, mfnD from its second rank; en passant; promotes on the last rank",
-    },
-];
+use crate::variants::orthodox::{
+    coordinate_token, parse_coordinates, see, square_names, ORTHODOX_PIECES,
+};
+use crate::variants::{
+    FenError, Game, MoveError, PieceInfo, Scope, VariantInfo, VariantSettings, Verdict,
+};
 
 impl Game for Chess {
     type Move = Move;
@@ -95,15 +62,15 @@ impl Game for Chess {
     const PIECES: &'static [PieceInfo] = ORTHODOX_PIECES;
 
     fn startpos() -> Self {
-        Chess::parse_fen(START_FEN).expect("start FEN is valid")
+        Chess::read_fen(START_FEN).expect("start FEN is valid")
     }
 
     fn from_fen(fen: &str) -> Result<Self, FenError> {
-        Chess::parse_fen(fen)
+        Chess::read_fen(fen)
     }
 
     fn fen(&self) -> String {
-        self.to_fen()
+        self.write_fen()
     }
 
     #[inline(always)]
@@ -133,7 +100,7 @@ impl Game for Chess {
 
     #[inline(always)]
     fn key(&self) -> u64 {
-        self.key
+        self.full_key()
     }
 
     #[inline(always)]
@@ -144,71 +111,83 @@ impl Game for Chess {
     #[inline(always)]
     fn is_tactical(&self, m: Move) -> bool {
         // A Chess960 castling may land the King on its own Rook's square: not a capture.
-        (!self.board[m.to() as usize].is_none() && m.kind() != MoveKind::Castle)
+        (!self.board.piece_at(m.to()).is_none() && m.kind() != MoveKind::Castle)
             || matches!(m.kind(), MoveKind::EnPassant | MoveKind::PromoQueen)
     }
 
     #[inline]
     fn tactical_order(&self, m: Move) -> i32 {
-        see::mvv_lva(self, m)
+        see::mvv_lva(&self.board, m)
     }
 
     #[inline]
     fn see_ge(&self, m: Move, threshold: i32) -> bool {
-        see::see_ge(self, m, threshold)
+        see::see_ge(&self.board, m, threshold)
     }
+
+    type EvalParams = eval::params::EvalParams;
 
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
+    }
+
+    fn evaluate_with(&self, p: &eval::params::EvalParams) -> i32 {
+        eval::evaluate_with(self, p)
     }
 
     fn eval_report(&self) -> String {
         eval::report(self)
     }
 
-    fn no_moves_terminal(&self) -> Terminal {
-        if self.checkers != 0 {
-            Terminal::Loss
-        } else {
-            Terminal::Draw
-        }
-    }
-
+    /// FIDE 5.1.1 checkmate and 5.2.1 stalemate come first ([`Game::no_moves_verdict`]);
+    /// then the draws that end the game by themselves: 9.6.1 fivefold repetition, 9.6.2 the
+    /// 75-move rule, 5.2.2 dead positions. Threefold repetition (9.2) and the 50-move rule
+    /// (9.3) may only be claimed ([`Scope::Claims`]). The search applies the 50-move rule
+    /// (unless the position is checkmate), repetitions and dead positions.
     #[inline]
-    fn is_draw(&self, plies_from_root: usize) -> bool {
-        (self.halfmove >= 100 && !self.is_checkmate_slow())
-            || self.is_repetition(plies_from_root)
-            || self.insufficient_material()
-    }
-
-    /// FIDE 5.1.1 checkmate, 5.2.1 stalemate, 5.2.2 dead position, and the draws that end the
-    /// game by themselves: 9.6.1 fivefold repetition, 9.6.2 the 75-move rule (a checkmate on
-    /// the last move takes precedence). Threefold repetition and the 50-move rule are only
-    /// claimable ([`Game::claimable_draw`]).
-    fn outcome(&self) -> Option<Outcome> {
-        let mut list = MoveList::new();
-        self.generate_legal(&mut list);
-        fide_outcome(
-            self.stm,
-            list.is_empty(),
-            self.checkers != 0,
-            self.halfmove,
-            &FIDE_AUTOMATIC_DRAWS,
-            |n| self.repetitions(n - 1) >= n - 1,
-            || self.insufficient_material(),
-        )
-    }
-
-    /// FIDE 9.3: the last 50 moves of each player made no pawn move and no capture (the
-    /// halfmove clock is at least 100); FIDE 9.2: the position has appeared three times.
-    fn claimable_draw(&self) -> Option<&'static str> {
-        if self.halfmove >= 100 {
-            Some("fifty-move rule")
-        } else if self.repetitions(2) >= 2 {
-            Some("threefold repetition")
-        } else {
-            None
+    fn verdict(&self, scope: Scope) -> Option<Verdict> {
+        match scope {
+            Scope::Wins => None,
+            Scope::Search(plies_from_root) => rules::search_draw(
+                self.halfmove,
+                || self.is_checkmate_slow(),
+                || self.is_repetition(plies_from_root),
+                || self.board.insufficient_material(),
+            ),
+            Scope::Game | Scope::Claims => {
+                if !self.has_legal_move() {
+                    return None;
+                }
+                let repeated = |n: usize| self.repetitions(n - 1) >= n - 1;
+                FIDE_AUTOMATIC_DRAWS
+                    .verdict(self.halfmove, repeated)
+                    .or_else(|| self.board.insufficient_material().then_some(DEAD_POSITION))
+                    .or_else(|| {
+                        (scope == Scope::Claims)
+                            .then(|| FIFTY_MOVES_AND_THREEFOLD.verdict(self.halfmove, repeated))
+                            .flatten()
+                    })
+            }
         }
+    }
+
+    fn no_moves_verdict(&self) -> Verdict {
+        rules::no_moves_verdict(self.checkers != 0)
+    }
+
+    /// The default check (the FEN reads back with the same key), the board's bitboards and
+    /// key, and the incremental key against one computed from scratch.
+    fn validate(&self) -> Result<(), String> {
+        if !self.board.is_consistent() {
+            return Err(format!("{}: inconsistent board", self.write_fen()));
+        }
+        if self.compute_key() != self.full_key() {
+            return Err(format!("{}: incremental key differs", self.write_fen()));
+        }
+        if self.checkers != self.board.checkers(self.stm) {
+            return Err(format!("{}: wrong checkers", self.write_fen()));
+        }
+        crate::variants::fen_round_trip(self)
     }
 
     /// `UCI_Chess960`: castling tokens King-takes-Rook (protocol.md 3). The castling rules
@@ -219,7 +198,7 @@ impl Game for Chess {
     }
 
     fn null_move_allowed(&self) -> bool {
-        self.checkers == 0 && self.has_pieces(self.stm)
+        self.checkers == 0 && self.board.has_pieces(self.stm)
     }
 
     fn make_null(&mut self) {
@@ -277,96 +256,14 @@ impl Game for Chess {
     }
 
     fn display(&self) -> String {
-        let mut s = String::new();
-        s.push_str(" +---+---+---+---+---+---+---+---+\n");
-        for rank in (0..8).rev() {
-            for file in 0..8 {
-                let p = self.board[rank * 8 + file];
-                s.push_str(" | ");
-                s.push(if p.is_none() { ' ' } else { p.letter() });
-            }
-            s.push_str(&format!(
-                " | {}\n +---+---+---+---+---+---+---+---+\n",
-                rank + 1
-            ));
-        }
-        s.push_str("   a   b   c   d   e   f   g   h\n\n");
-        s.push_str(&format!("Fen: {}\nKey: {:016X}\n", self.to_fen(), self.key));
-        let mut checkers = String::new();
-        let mut c = self.checkers;
-        while c != 0 {
-            let sq = c.trailing_zeros() as u8;
-            c &= c - 1;
-            checkers.push_str(&format!("{} ", BOARD_8X8.name(sq)));
-        }
-        s.push_str(&format!("Checkers: {}", checkers.trim_end()));
-        s
+        format!(
+            "{}Fen: {}\nKey: {:016X}\nCheckers: {}",
+            self.board.diagram(),
+            self.write_fen(),
+            self.full_key(),
+            square_names(self.checkers)
+        )
     }
-}
-
-/// The draws by a move counter and by repetition that end a game by themselves, for
-/// [`fide_outcome`].
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct AutomaticDraws {
-    /// Halfmove clock (plies without a capture or a pawn move) at which the game is drawn.
-    pub clock_plies: u16,
-    /// Reason printed for that draw.
-    pub clock_reason: &'static str,
-    /// Number of occurrences of one position that draw the game.
-    pub occurrences: usize,
-    /// Reason printed for that draw.
-    pub repetition_reason: &'static str,
-}
-
-/// FIDE 9.6: the game is drawn by itself at the fifth occurrence of a position (9.6.1) and
-/// after 75 moves of each player without a pawn move or a capture (9.6.2).
-pub const FIDE_AUTOMATIC_DRAWS: AutomaticDraws = AutomaticDraws {
-    clock_plies: 150,
-    clock_reason: "seventy-five-move rule",
-    occurrences: 5,
-    repetition_reason: "fivefold repetition",
-};
-
-/// The claimable draws of FIDE 9.2 and 9.3 (threefold repetition, 50 moves) made automatic,
-/// as the rules files of variants built on chess decide (rules/mystic.md 3, rules/muster.md 7).
-pub const ENGINE_AUTOMATIC_DRAWS: AutomaticDraws = AutomaticDraws {
-    clock_plies: 100,
-    clock_reason: "fifty-move rule",
-    occurrences: 3,
-    repetition_reason: "threefold repetition",
-};
-
-/// The end rules of the games built on orthodox chess (chess, Mystic): for `side` to move,
-/// checkmate or stalemate when it has no legal ply (`no_moves`), else the move-counter and
-/// repetition draws of `draws` (`halfmove` is the clock; `repeated(n)` tells whether the
-/// position has occurred `n` times) and dead positions (`dead`); `repeated` and `dead` are
-/// only evaluated when needed. `None` while the game goes on.
-pub fn fide_outcome(
-    side: Color,
-    no_moves: bool,
-    in_check: bool,
-    halfmove: u16,
-    draws: &AutomaticDraws,
-    repeated: impl FnOnce(usize) -> bool,
-    dead: impl FnOnce() -> bool,
-) -> Option<Outcome> {
-    let (result, reason) = if no_moves && in_check {
-        (GameResult::win_for(!side), "checkmate")
-    } else if no_moves {
-        (GameResult::Draw, "stalemate")
-    } else if halfmove >= draws.clock_plies {
-        (GameResult::Draw, draws.clock_reason)
-    } else if repeated(draws.occurrences) {
-        (GameResult::Draw, draws.repetition_reason)
-    } else if dead() {
-        (GameResult::Draw, "insufficient material")
-    } else {
-        return None;
-    };
-    Some(Outcome {
-        result,
-        reason: reason.into(),
-    })
 }
 
 impl Chess {
@@ -382,6 +279,13 @@ impl Chess {
         }
     }
 
+    /// Whether the side to move has a legal move (not for the hot path).
+    fn has_legal_move(&self) -> bool {
+        let mut list = MoveList::new();
+        self.generate_legal(&mut list);
+        !list.is_empty()
+    }
+
     /// Checkmate takes precedence over the 50-move rule (FIDE 9.3): only checked when the
     /// clock has run out, so the cost does not matter.
     fn is_checkmate_slow(&self) -> bool {
@@ -392,47 +296,4 @@ impl Chess {
         self.generate_legal(&mut list);
         list.is_empty()
     }
-}
-
-/// The coordinate token `e2e4` / `e7e8q` (protocol.md 3) of a move from `from` to `to` (square
-/// indices, a1 = 0) promoting to `promo`.
-pub fn coordinate_token(from: u8, to: u8, promo: Option<Kind>) -> String {
-    let mut s = format!("{}{}", BOARD_8X8.name(from), BOARD_8X8.name(to));
-    if let Some(k) = promo {
-        s.push(k.letter());
-    }
-    s
-}
-
-/// Splits a coordinate token `e2e4` / `e7e8q` (protocol.md 3) into from-square, to-square and
-/// promotion kind, without looking at a position.
-///
-/// # Errors
-/// [`MoveError::Malformed`] for a token that is not 4-5 ASCII characters, names a square off
-/// the 8x8 board, or carries a promotion letter other than `q r b n`.
-pub fn parse_coordinates(token: &str) -> Result<(u8, u8, Option<Kind>), MoveError> {
-    let malformed = |reason: &str| MoveError::Malformed {
-        token: token.to_string(),
-        reason: reason.to_string(),
-    };
-    if !token.is_ascii() || !(4..=5).contains(&token.len()) {
-        return Err(malformed(
-            "expected from-square, to-square and an optional promotion letter",
-        ));
-    }
-    let from = BOARD_8X8
-        .parse_square(&token[0..2])
-        .map_err(|e| malformed(&e.to_string()))?;
-    let to = BOARD_8X8
-        .parse_square(&token[2..4])
-        .map_err(|e| malformed(&e.to_string()))?;
-    let promo = match token.as_bytes().get(4) {
-        None => None,
-        Some(b'q') => Some(Kind::Queen),
-        Some(b'r') => Some(Kind::Rook),
-        Some(b'b') => Some(Kind::Bishop),
-        Some(b'n') => Some(Kind::Knight),
-        Some(_) => return Err(malformed("promotion letter must be one of q r b n")),
-    };
-    Ok((from, to, promo))
 }

@@ -4,21 +4,21 @@
 //! check or a checkmate. Not a hot path: it generates the legal moves and plays the move on a
 //! copy.
 
-use super::types::{Kind, Move, MoveKind};
 use super::Chess;
 use crate::core::geometry::BOARD_8X8;
 use crate::core::MoveList;
+use crate::variants::orthodox::{Kind, Move, MoveKind};
 
 /// The SAN of `m`, a legal move of `pos`.
 pub fn san(pos: &Chess, m: Move) -> String {
     let mut s = String::new();
     let (from, to) = (m.from(), m.to());
-    let kind = pos.piece_at(from).kind();
+    let kind = pos.board().piece_at(from).kind();
     if m.kind() == MoveKind::Castle {
         // The King lands on the g-file (O-O) or the c-file (O-O-O), in Chess960 too.
         s.push_str(if to % 8 == 6 { "O-O" } else { "O-O-O" });
     } else {
-        let capture = !pos.piece_at(to).is_none() || m.kind() == MoveKind::EnPassant;
+        let capture = !pos.board().piece_at(to).is_none() || m.kind() == MoveKind::EnPassant;
         let name = |sq: u8| BOARD_8X8.name(sq).to_string();
         if kind == Kind::Pawn {
             if capture {
@@ -31,7 +31,7 @@ pub fn san(pos: &Chess, m: Move) -> String {
             let rivals: Vec<u8> = legal
                 .iter()
                 .filter(|o| o.to() == to && o.from() != from)
-                .filter(|o| pos.piece_at(o.from()).kind() == kind)
+                .filter(|o| pos.board().piece_at(o.from()).kind() == kind)
                 .map(|o| o.from())
                 .collect();
             if !rivals.is_empty() {

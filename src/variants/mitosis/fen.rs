@@ -4,7 +4,7 @@ use super::position::{
     base_mask, pawn_start_row, promotion_row, Mitosis, BASES, BASE_SQUARES, FILES, MAIN,
 };
 use super::types::{Kind, Move, Parts, Piece};
-use crate::core::geometry::BOARD_MITOSIS;
+use super::BOARD_MITOSIS;
 use crate::core::{Bitboard, Color, MoveList, Square};
 use crate::variants::{FenError, MoveError};
 
@@ -26,7 +26,7 @@ impl Mitosis {
     ///
     /// Errors: a [`FenError`] naming the field (`board`, `pending`, `side to move`,
     /// `castling`, `en passant`, `clock`, `fullmove`) and the reason.
-    pub fn parse_fen(fen: &str) -> Result<Mitosis, FenError> {
+    pub(super) fn read_fen(fen: &str) -> Result<Mitosis, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.len() < 2 {
             return Err(FenError::new(
@@ -94,7 +94,7 @@ impl Mitosis {
     }
 
     /// The canonical FEN (rules/mitosis.md 7).
-    pub fn to_fen(&self) -> String {
+    pub(super) fn write_fen(&self) -> String {
         let mut s = String::with_capacity(96);
         for row in (0..11).rev() {
             let mut empty = 0;

@@ -24,7 +24,7 @@
 //!   not an enemy pawn can use them; they are part of the zobrist key.
 //! - The capture clock is not advanced by a placement ply (it counts board moves).
 //! - Perft applies only the win rules 6.1-6.2 (protocol.md 5); the search also applies the
-//!   draws of 6.1-6.2 and the clock adjudication of 6.3 through [`Game::search_decided`].
+//!   draws of 6.1-6.2 and the clock adjudication of 6.3 through [`Game::verdict`].
 
 pub mod eval;
 pub mod fen;
@@ -36,10 +36,37 @@ pub use fen::START_FEN;
 pub use position::Mitosis;
 pub use types::{Kind, Move, Parts, Piece};
 
-use crate::core::geometry::BOARD_MITOSIS;
+use crate::core::geometry::Geometry;
 use crate::core::{Bitboard, Color, MoveList, Square};
-use crate::variants::{FenError, Game, MoveError, Outcome, PieceInfo, Terminal, VariantInfo};
+use crate::variants::{
+    FenError, Game, MoveError, PieceInfo, Scope, Terminal, VariantInfo, Verdict,
+};
 use position::{BASE_SQUARES, MAIN, TABLES};
+
+/// The board of Mitosis: 9 files x ranks 0..10, where ranks 0 and 10 only have files d-f (the
+/// bases); corners light (rules/mitosis.md 1).
+pub const BOARD_MITOSIS: Geometry = {
+    let files = 9u8;
+    let mut cells: u128 = 0;
+    let mut row = 0;
+    while row < 11 {
+        let mut f = 0;
+        while f < 9 {
+            if (row != 0 && row != 10) || (f >= 3 && f <= 5) {
+                cells |= 1u128 << (row * files as usize + f);
+            }
+            f += 1;
+        }
+        row += 1;
+    }
+    Geometry {
+        files,
+        ranks: 11,
+        first_rank: 0,
+        cells,
+        light_parity: 1,
+    }
+};
 
 impl Mitosis {
     /// Appends the legal placements of the pending components (rules/mitosis.md 4, 6): all of
@@ -178,15 +205,15 @@ impl Game for Mitosis {
     ];
 
     fn startpos() -> Self {
-        Mitosis::parse_fen(START_FEN).expect("start FEN is valid")
+        Mitosis::read_fen(START_FEN).expect("start FEN is valid")
     }
 
     fn from_fen(fen: &str) -> Result<Self, FenError> {
-        Mitosis::parse_fen(fen)
+        Mitosis::read_fen(fen)
     }
 
     fn fen(&self) -> String {
-        self.to_fen()
+        self.write_fen()
     }
 
     #[inline(always)]
@@ -291,52 +318,43 @@ impl Game for Mitosis {
         gain >= threshold
     }
 
+    type EvalParams = eval::MitosisParams;
+
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
+    }
+
+    fn evaluate_with(&self, p: &eval::MitosisParams) -> i32 {
+        eval::evaluate_with(self, p)
     }
 
     fn eval_report(&self) -> String {
         eval::report(self)
     }
 
-    /// The bare rule and the one-piece wins (rules/mitosis.md 6.1-6.2): the win rules perft
-    /// applies (protocol.md 5).
-    fn decided(&self) -> Option<Terminal> {
-        match rules::material_verdict(self) {
-            Some((rules::Verdict::Win(side), _)) => Some(if side == self.stm() {
-                Terminal::Win
-            } else {
-                Terminal::Loss
-            }),
-            _ => None,
+    /// rules/mitosis.md 6, in order: the bare rule, the one-piece wins and the draws of
+    /// 6.1-6.2, then the 50-move capture clock adjudication (6.3); no repetition rule (6.5).
+    /// Perft applies only the wins of 6.1-6.2 ([`Scope::Wins`], protocol.md 7); the game and
+    /// the search apply them all.
+    fn verdict(&self, scope: Scope) -> Option<Verdict> {
+        let stm = self.stm();
+        if let Some((v, reason)) = rules::material_verdict(self) {
+            if scope == Scope::Wins && v == rules::Verdict::Draw {
+                return None;
+            }
+            return Some(verdict(v.terminal(stm), reason, ""));
         }
+        if scope == Scope::Wins || self.clock() < rules::CLOCK_LIMIT {
+            return None;
+        }
+        let (v, how) = rules::adjudicate(self);
+        Some(verdict(v.terminal(stm), "fifty-move rule", how))
     }
 
-    /// Every rule the search applies: [`Game::decided`], the draws of 6.1-6.2 and the capture
-    /// clock adjudication of 6.3.
-    fn search_decided(&self) -> Option<Terminal> {
-        let v = rules::material_verdict(self)
-            .map(|(v, _)| v)
-            .or_else(|| (self.clock() >= rules::CLOCK_LIMIT).then(|| rules::adjudicate(self).0));
-        v.map(|v| v.terminal(self.stm()))
-    }
-
-    fn no_moves_terminal(&self) -> Terminal {
-        rules::adjudicate(self).0.terminal(self.stm())
-    }
-
-    /// The draws of rules/mitosis.md 6.1-6.2 (no pieces, same lone piece) and a clock
-    /// adjudication that ends level; no repetition rule (6.5).
-    fn is_draw(&self, _plies_from_root: usize) -> bool {
-        matches!(
-            rules::material_verdict(self),
-            Some((rules::Verdict::Draw, _))
-        ) || (self.clock() >= rules::CLOCK_LIMIT
-            && rules::adjudicate(self).0 == rules::Verdict::Draw)
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        rules::outcome(self)
+    /// rules/mitosis.md 6.4: without a legal move the game is adjudicated as by the clock.
+    fn no_moves_verdict(&self) -> Verdict {
+        let (v, how) = rules::adjudicate(self);
+        verdict(v.terminal(self.stm()), "no legal move", how)
     }
 
     /// Null moves only without pending parts and with some pieces besides pawns and King
@@ -387,5 +405,62 @@ impl Game for Mitosis {
             self.main_count(Color::Black),
             self.clock()
         )
+    }
+}
+
+/// A [`Verdict`] of `terminal` by `reason`, with `detail` (empty for none).
+const fn verdict(terminal: Terminal, reason: &'static str, detail: &'static str) -> Verdict {
+    Verdict {
+        terminal,
+        reason,
+        detail,
+    }
+}
+
+#[cfg(test)]
+mod geometry_tests {
+    use super::BOARD_MITOSIS;
+    use crate::core::attacks::{RayTable, ORTHOGONAL};
+    use crate::core::{Bitboard, SquareError};
+
+    #[test]
+    fn cells_and_names() {
+        // rules/mitosis.md 1: 9x9 plus d0-f0 and d10-f10; corners light.
+        let g = BOARD_MITOSIS;
+        assert_eq!(g.squares().count(), 81 + 6);
+        for name in ["d0", "e0", "f0", "d10", "e10", "f10", "a1", "i9"] {
+            let sq = g.parse_square(name).unwrap();
+            assert_eq!(g.name(sq).to_string(), name);
+        }
+        for bad in ["a0", "c0", "g10", "i10"] {
+            assert_eq!(
+                g.parse_square(bad),
+                Err(SquareError::OffBoard(bad.to_string()))
+            );
+        }
+        assert!(g.is_light(g.parse_square("a1").unwrap()));
+        assert!(g.is_light(g.parse_square("i9").unwrap()));
+        assert_eq!(
+            g.parse_square_prefix("d10d9").unwrap(),
+            (g.parse_square("d10").unwrap(), 3)
+        );
+        assert_eq!(
+            g.parse_square_prefix("e1e0").unwrap(),
+            (g.parse_square("e1").unwrap(), 2)
+        );
+    }
+
+    #[test]
+    fn rook_rays_reach_the_bases() {
+        // On the raw geometry a rook on e0 (base) sees e1..e10 and d0, f0; the base rules that
+        // forbid ending in a base are the variant's (rules/mitosis.md 1).
+        let m = BOARD_MITOSIS;
+        let rm = RayTable::<u128>::new(&m, &ORTHOGONAL);
+        let e0 = m.parse_square("e0").unwrap();
+        assert_eq!(rm.rider_attacks(e0, 0).count(), 10 + 2);
+        let d0 = m.parse_square("d0").unwrap();
+        assert!(rm.rider_attacks(e0, 0).has(d0 as usize));
+        // Rays stop at cells that are not squares: nothing west of d0.
+        assert_eq!(rm.rider_attacks(d0, 0).count(), 10 + 2);
     }
 }

@@ -8,8 +8,8 @@
 use std::sync::LazyLock;
 
 use super::types::{Kind, Move, Parts, Piece};
+use super::BOARD_MITOSIS;
 use crate::core::attacks::{LeaperTable, RayTable, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
-use crate::core::geometry::BOARD_MITOSIS;
 use crate::core::{zobrist, Bitboard, Color, MoveList, Square};
 
 /// Number of cells of the bounding rectangle (9 x 11).
@@ -308,9 +308,9 @@ impl Mitosis {
         self.colors[0] | self.colors[1]
     }
 
-    /// The side to move.
+    /// The side to move (inside the module; elsewhere [`Game::side_to_move`](crate::variants::Game::side_to_move)).
     #[inline(always)]
-    pub fn stm(&self) -> Color {
+    pub(super) fn stm(&self) -> Color {
         self.stm
     }
 

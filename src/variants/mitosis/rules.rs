@@ -5,8 +5,8 @@ use std::cmp::Ordering;
 
 use super::position::Mitosis;
 use super::types::Kind;
-use crate::core::{Color, MoveList};
-use crate::variants::{Game, GameResult, Outcome, Terminal};
+use crate::core::Color;
+use crate::variants::{GameResult, Terminal};
 
 /// Plies without a capture after which the game is adjudicated (rules/mitosis.md 6.3 \[D10\]).
 pub const CLOCK_LIMIT: u16 = 100;
@@ -114,27 +114,4 @@ pub fn adjudicate(pos: &Mitosis) -> (Verdict, &'static str) {
         }
     }
     (Verdict::Draw, "identical armies")
-}
-
-/// The outcome by rules/mitosis.md 6, checked in order: 6.1-6.2, the 50-move clock (6.3), no
-/// legal move (6.4). Reasons name the rule, e.g. `fifty-move rule: more pieces`.
-pub fn outcome(pos: &Mitosis) -> Option<Outcome> {
-    let (verdict, reason) = if let Some((v, r)) = material_verdict(pos) {
-        (v, r.to_string())
-    } else if pos.clock() >= CLOCK_LIMIT {
-        let (v, how) = adjudicate(pos);
-        (v, format!("fifty-move rule: {how}"))
-    } else {
-        let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
-        if !list.is_empty() {
-            return None;
-        }
-        let (v, how) = adjudicate(pos);
-        (v, format!("no legal move: {how}"))
-    };
-    Some(Outcome {
-        result: verdict.result(),
-        reason,
-    })
 }

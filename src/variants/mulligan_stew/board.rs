@@ -7,8 +7,11 @@
 use std::sync::LazyLock;
 
 use crate::core::attacks::{LeaperTable, RayTable, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
-use crate::core::geometry::BOARD_6X7;
+use crate::core::geometry::Geometry;
 use crate::core::{Color, Square};
+
+/// The board of Mulligan Stew: 6 files x 7 ranks, a1 dark (rules/mulligan-stew.md 1).
+pub const BOARD_6X7: Geometry = Geometry::rectangle(6, 7, 0);
 
 /// Number of squares (6 files x 7 ranks).
 pub const NSQ: usize = 42;

@@ -9,76 +9,74 @@
 //!   value is what they can capture (a 1-2 square diagonal reach).
 //! - **Promotion**: a Pawn's advance is worth what the pool can give it (rules 4).
 //!
-//! Every parameter is declared once in [`PARAMS`] (centipawns).
+//! Every parameter is declared once in [`StewParams`] (centipawns).
 
 use super::board::{attacks, last_rank, Kind, LIGHT, TABLES};
 use super::position::Stew;
 use crate::core::{Color, Square};
 use crate::variants::Game;
 
-/// Tunable parameters (centipawns), declared once: (name, value).
-pub static PARAMS: &[(&str, i32)] = &[
-    ("mage_board", 330),
-    ("queen", 900),
-    ("rook", 480),
-    ("cardinal", 620),
-    ("assassin", 280),
-    ("pawn", 100),
-    // A Mage still in hand: a drop on any empty square of either colour, when it is needed.
-    ("mage_hand", 420),
-    // Having a second King: one capture no longer loses the game.
-    ("second_king", 450),
-    // Per own King that an enemy piece attacks (it can be taken in the enemy's next turn).
-    ("king_attacked", 120),
-    // The enemy can take every King we have left in its next turn (light + dark attackers).
-    ("kings_lost_threat", 700),
-    // Same threat seen by the side to move against the enemy (it moves first: a real edge).
-    ("kings_win_threat", 900),
-    // Per enemy piece whose capture range touches a square next to one of our Kings.
-    ("king_zone_attacker", 12),
-    // Pawn advance per rank, scaled by the best piece the pool can give (per 900).
-    ("pawn_rank", 14),
-    // Per pool piece while the side still has Pawns (promotion material in waiting), per mille
-    // of its value.
-    ("pool_permille", 120),
-    // Per enemy piece an Assassin can capture right now.
-    ("assassin_target", 25),
-];
+crate::tunables! {
+    /// The parameters of the Mulligan Stew evaluation (centipawns).
+    #[derive(Copy)]
+    pub struct StewParams, default STEW_DEFAULT {
+        /// A Mage on the board.
+        mage_board: i32 = 425, (0, 1500, 5);
+        /// A Queen.
+        queen: i32 = 732, (0, 2000, 5);
+        /// A Rook.
+        rook: i32 = 344, (0, 1500, 5);
+        /// A Cardinal.
+        cardinal: i32 = 607, (0, 1500, 5);
+        /// An Assassin.
+        assassin: i32 = 234, (0, 1500, 5);
+        /// A Pawn.
+        pawn: i32 = 124, (0, 500, 2);
+        /// A Mage still in hand: a drop on any empty square of either colour, when it is needed.
+        mage_hand: i32 = 500, (0, 1500, 5);
+        /// Having a second King: one capture no longer loses the game.
+        second_king: i32 = 557, (0, 2000, 10);
+        /// Per own King that an enemy piece attacks (it can be taken in the enemy's next turn).
+        king_attacked: i32 = 68, (0, 1000, 5);
+        /// The enemy can take every King we have left in its next turn (light + dark attackers).
+        kings_lost_threat: i32 = 77, (0, 3000, 10);
+        /// Same threat seen by the side to move against the enemy (it moves first: a real edge).
+        kings_win_threat: i32 = 0, (0, 3000, 10);
+        /// Per enemy piece whose capture range touches a square next to one of our Kings.
+        king_zone_attacker: i32 = 14, (0, 100, 1);
+        /// Pawn advance per rank, scaled by the best piece the pool can give (per 900).
+        pawn_rank: i32 = 30, (0, 100, 1);
+        /// Per pool piece while the side still has Pawns (promotion material in waiting), per
+        /// mille of its value.
+        pool_permille: i32 = 0, (0, 1000, 10);
+        /// Per enemy piece an Assassin can capture right now.
+        assassin_target: i32 = 31, (0, 200, 2);
+    }
+}
 
-const MAGE: usize = 0;
-const QUEEN: usize = 1;
-const ROOK: usize = 2;
-const CARDINAL: usize = 3;
-const ASSASSIN: usize = 4;
-const PAWN: usize = 5;
-const MAGE_HAND: usize = 6;
-const SECOND_KING: usize = 7;
-const KING_ATTACKED: usize = 8;
-const KINGS_LOST: usize = 9;
-const KINGS_WIN: usize = 10;
-const ZONE: usize = 11;
-const PAWN_RANK: usize = 12;
-const POOL_PERMILLE: usize = 13;
-const ASSASSIN_TARGET: usize = 14;
+/// [`STEW_DEFAULT`] as a static: the parameters the engine plays with.
+pub static STEW_PARAMS: StewParams = STEW_DEFAULT;
 
+/// Material value of a piece kind on the board with the parameters `p`, centipawns (King: 0;
+/// a second King is the `second_king` term).
 #[inline(always)]
-fn p(i: usize) -> i32 {
-    PARAMS[i].1
+pub fn value_with(p: &StewParams, kind: Kind) -> i32 {
+    match kind {
+        Kind::King => 0,
+        Kind::Mage => p.mage_board,
+        Kind::Queen => p.queen,
+        Kind::Rook => p.rook,
+        Kind::Cardinal => p.cardinal,
+        Kind::Assassin => p.assassin,
+        Kind::Pawn => p.pawn,
+    }
 }
 
 /// Material value of a piece kind on the board, centipawns (King: 0; a second King is the
-/// `second_king` term).
+/// `second_king` term), with the parameters the engine plays with (move ordering uses it).
 #[inline(always)]
 pub fn value(kind: Kind) -> i32 {
-    match kind {
-        Kind::King => 0,
-        Kind::Mage => p(MAGE),
-        Kind::Queen => p(QUEEN),
-        Kind::Rook => p(ROOK),
-        Kind::Cardinal => p(CARDINAL),
-        Kind::Assassin => p(ASSASSIN),
-        Kind::Pawn => p(PAWN),
-    }
+    value_with(&STEW_PARAMS, kind)
 }
 
 /// The terms of one side, in centipawns (positive = good for that side).
@@ -182,20 +180,22 @@ fn king_danger(pos: &Stew, m: &Maps, side: Color, light: bool, dark: bool) -> (u
 }
 
 /// The terms of `side` (the side to move and its portion decide who threatens whom).
-fn terms_with(pos: &Stew, m: &Maps, side: Color) -> Terms {
+// Inlined into `evaluate`, where the parameters are the static in play and fold to constants.
+#[inline(always)]
+fn terms_with(pos: &Stew, p: &StewParams, m: &Maps, side: Color) -> Terms {
     let stm = pos.side_to_move();
     let d = pos.is_d_portion();
     let mut t = Terms::default();
     // Material.
     for kind in Kind::ALL {
-        t.material += value(kind) * pos.pieces(side, kind).count_ones() as i32;
+        t.material += value_with(p, kind) * pos.pieces(side, kind).count_ones() as i32;
     }
     if pos.in_hand(side) {
-        t.material += p(MAGE_HAND);
+        t.material += p.mage_hand;
     }
     let nkings = pos.pieces(side, Kind::King).count_ones();
     if nkings >= 2 {
-        t.kings = p(SECOND_KING);
+        t.kings = p.second_king;
     }
     // Safety: the enemy's next turn has both portions; when the enemy is the side to move in
     // its D portion, only its dark-square pieces can still capture.
@@ -205,13 +205,13 @@ fn terms_with(pos: &Stew, m: &Maps, side: Color) -> Terms {
         (!d, true)
     };
     let (takeable, attacked) = king_danger(pos, m, side, light, dark);
-    t.safety -= attacked as i32 * p(KING_ATTACKED) + m.near[side.index()] * p(ZONE);
+    t.safety -= attacked as i32 * p.king_attacked + m.near[side.index()] * p.king_zone_attacker;
     if nkings > 0 && takeable >= nkings {
         t.safety -= if stm == side {
             // We move first and may still run or take the attacker.
-            p(KINGS_LOST) / 2
+            p.kings_lost_threat / 2
         } else {
-            p(KINGS_LOST)
+            p.kings_lost_threat
         };
     }
     // Our own threat, with the portions we still have this turn.
@@ -219,16 +219,17 @@ fn terms_with(pos: &Stew, m: &Maps, side: Color) -> Terms {
         let enemy_kings = pos.pieces(!side, Kind::King).count_ones();
         let (take, _) = king_danger(pos, m, !side, !d, true);
         if enemy_kings > 0 && take >= enemy_kings {
-            t.threat += p(KINGS_WIN);
+            t.threat += p.kings_win_threat;
         }
     }
     // Promotion: Pawn advance scaled by the best piece the pool offers (rules 4).
-    let best = Kind::POOL
-        .iter()
-        .filter(|&&k| pos.can_promote_to(side, k))
-        .map(|&k| value(k))
-        .max()
-        .unwrap_or(0);
+    // (A plain loop: an iterator chain here is not inlined into the large `evaluate`.)
+    let mut best = 0;
+    for k in Kind::POOL {
+        if pos.can_promote_to(side, k) {
+            best = best.max(value_with(p, k));
+        }
+    }
     let pawns = pos.pieces(side, Kind::Pawn);
     let mut b = pawns;
     while b != 0 {
@@ -240,28 +241,36 @@ fn terms_with(pos: &Stew, m: &Maps, side: Color) -> Terms {
             Color::Black => 5 - rank,
         }
         .max(0);
-        t.promotion += adv * p(PAWN_RANK) * best / 900;
+        t.promotion += adv * p.pawn_rank * best / 900;
     }
     if pawns != 0 {
         for kind in Kind::POOL {
             t.promotion +=
-                pos.pool_count(side, kind) as i32 * value(kind) * p(POOL_PERMILLE) / 1000;
+                pos.pool_count(side, kind) as i32 * value_with(p, kind) * p.pool_permille / 1000;
         }
     }
-    t.assassins = m.assassin_targets[side.index()] * p(ASSASSIN_TARGET);
+    t.assassins = m.assassin_targets[side.index()] * p.assassin_target;
     t
 }
 
 /// The terms of `side`, in centipawns (positive = good for `side`).
 pub fn terms(pos: &Stew, side: Color) -> Terms {
-    terms_with(pos, &maps(pos), side)
+    terms_with(pos, &STEW_PARAMS, &maps(pos), side)
+}
+
+/// Static evaluation with the parameters `p`, in centipawns from the side to move's point of
+/// view.
+#[inline(always)]
+pub fn evaluate_with(pos: &Stew, p: &StewParams) -> i32 {
+    let us = pos.side_to_move();
+    let m = maps(pos);
+    terms_with(pos, p, &m, us).total() - terms_with(pos, p, &m, !us).total()
 }
 
 /// Static evaluation in centipawns from the side to move's point of view.
+#[inline]
 pub fn evaluate(pos: &Stew) -> i32 {
-    let us = pos.side_to_move();
-    let m = maps(pos);
-    terms_with(pos, &m, us).total() - terms_with(pos, &m, !us).total()
+    evaluate_with(pos, &STEW_PARAMS)
 }
 
 /// The evaluation term by term, for the `eval` command.
@@ -320,8 +329,12 @@ mod tests {
         // The side to move facing that threat scores it; the owner of the Kings pays for it.
         let x = pos("1kk3/6/C5/6/6/6/1R2KK[-] w - - 0 1 pool:-/-");
         let m = maps(&x);
-        assert_eq!(terms_with(&x, &m, Color::White).threat, p(KINGS_WIN));
-        assert!(terms_with(&x, &m, Color::Black).safety <= -p(KINGS_LOST));
+        let p = &STEW_PARAMS;
+        assert_eq!(
+            terms_with(&x, p, &m, Color::White).threat,
+            p.kings_win_threat
+        );
+        assert!(terms_with(&x, p, &m, Color::Black).safety <= -p.kings_lost_threat);
     }
 
     #[test]

@@ -1,9 +1,9 @@
 //! FEN of Mulligan Stew (rules/mulligan-stew.md 7):
 //! `<board>[<hand>] <side> - - <clock> <fullmove> pool:<W>/<B> [portion:D [moved:<square>]]`.
 
+use super::board::BOARD_6X7;
 use super::board::{Kind, Piece, NO_SQ, NSQ};
 use super::position::{Stew, MAX_POOL};
-use crate::core::geometry::BOARD_6X7;
 use crate::core::Color;
 use crate::variants::fen_board::parse_board_rows;
 use crate::variants::FenError;

@@ -22,7 +22,7 @@ pub use position::Stew;
 
 use crate::core::{Color, MoveList};
 use crate::variants::{
-    FenError, Game, GameResult, MoveError, Outcome, PieceInfo, Terminal, VariantInfo,
+    FenError, Game, MoveError, PieceInfo, Scope, Terminal, VariantInfo, Verdict,
 };
 
 /// The 200-ply clock (rules 6): a draw when the clock is at least this at an L portion.
@@ -177,49 +177,60 @@ impl Game for Stew {
         v + gain - attacker
     }
 
+    type EvalParams = eval::StewParams;
+
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
+    }
+
+    fn evaluate_with(&self, p: &eval::StewParams) -> i32 {
+        eval::evaluate_with(self, p)
     }
 
     fn eval_report(&self) -> String {
         eval::report(self)
     }
 
-    /// rules 6: a side without Kings has lost, even in the middle of a turn.
-    #[inline(always)]
-    fn decided(&self) -> Option<Terminal> {
-        self.decided_now()
+    /// rules 6: a side without Kings has lost, even in the middle of a turn (every scope);
+    /// then, judged at the start of an L portion, threefold repetition and the 200-ply clock
+    /// (the search: a repetition inside its tree at once).
+    #[inline]
+    fn verdict(&self, scope: Scope) -> Option<Verdict> {
+        const KINGS: &str = "both kings captured";
+        match self.decided_now() {
+            Some(Terminal::Loss) => return Some(Verdict::loss(KINGS)),
+            Some(Terminal::Win) => return Some(Verdict::win(KINGS)),
+            _ => {}
+        }
+        if self.portion_d {
+            return None;
+        }
+        match scope {
+            Scope::Wins => None,
+            Scope::Search(plies_from_root) => {
+                if self.clock >= CLOCK_LIMIT {
+                    Some(Verdict::draw("200-ply clock"))
+                } else if self.is_repetition(plies_from_root) {
+                    Some(Verdict::draw("repetition"))
+                } else {
+                    None
+                }
+            }
+            Scope::Game | Scope::Claims => {
+                if self.repetitions(2) >= 2 {
+                    Some(Verdict::draw("threefold repetition"))
+                } else if self.clock >= CLOCK_LIMIT {
+                    Some(Verdict::draw("200-ply clock"))
+                } else {
+                    None
+                }
+            }
+        }
     }
 
     /// Never reached: a portion without moves is the skip `0000` (rules 5).
-    fn no_moves_terminal(&self) -> Terminal {
-        Terminal::Draw
-    }
-
-    /// The 200-ply clock and repetition, judged at the start of an L portion (rules 6).
-    fn is_draw(&self, plies_from_root: usize) -> bool {
-        !self.portion_d && (self.clock >= CLOCK_LIMIT || self.is_repetition(plies_from_root))
-    }
-
-    /// rules 6: no King left (a win), the 200-ply clock and threefold repetition (draws).
-    fn outcome(&self) -> Option<Outcome> {
-        let (result, reason) = if self.kingless(self.side) {
-            (GameResult::win_for(!self.side), "both kings captured")
-        } else if self.kingless(!self.side) {
-            (GameResult::win_for(self.side), "both kings captured")
-        } else if self.portion_d {
-            return None;
-        } else if self.repetitions(2) >= 2 {
-            (GameResult::Draw, "threefold repetition")
-        } else if self.clock >= CLOCK_LIMIT {
-            (GameResult::Draw, "200-ply clock")
-        } else {
-            return None;
-        };
-        Some(Outcome {
-            result,
-            reason: reason.into(),
-        })
+    fn no_moves_verdict(&self) -> Verdict {
+        Verdict::draw("no legal ply")
     }
 
     /// A null move passes a whole turn, so only at the start of an L portion (never in the
@@ -277,7 +288,7 @@ impl Game for Stew {
                 "L (light)"
             },
             self.moved_square()
-                .map(|s| format!(", moved {}", crate::core::geometry::BOARD_6X7.name(s)))
+                .map(|s| format!(", moved {}", board::BOARD_6X7.name(s)))
                 .unwrap_or_default(),
             hand(Color::White),
             hand(Color::Black),

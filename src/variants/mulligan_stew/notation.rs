@@ -2,9 +2,9 @@
 //! notation (rules 8, "Importing the seed's notation").
 
 use super::board::Kind;
+use super::board::BOARD_6X7;
 use super::moves::{Action, StewMove};
 use super::position::Stew;
-use crate::core::geometry::BOARD_6X7;
 use crate::core::{MoveList, Square};
 use crate::variants::MoveError;
 

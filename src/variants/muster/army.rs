@@ -2,7 +2,7 @@
 //! on that colour's home half, with exactly one King on files e-h.
 
 use crate::core::Color;
-use crate::variants::chess::{Kind, Piece};
+use crate::variants::orthodox::{Kind, Piece};
 
 /// The regular (orthodox) White army in half-FEN (rules/muster.md 2).
 pub const REGULAR_WHITE: &str = "8/8/PPPPPPPP/RNBQKBNR";

@@ -1,5 +1,5 @@
 //! Evaluation of Muster Chess: the orthodox evaluator (tapered material, piece-square tables,
-//! mobility, pawn structure, passed pawns, King safety, threats) on the board underneath, with
+//! mobility, pawn structure, passed pawns, King safety, threats) on the board, with
 //! the parameters declared here.
 //!
 //! The orthodox terms assume no setup: there is no castling or development term, material and
@@ -13,7 +13,7 @@
 
 use super::Muster;
 use crate::variants::chess::eval::params::{EvalParams, DEFAULT, S};
-use crate::variants::chess::eval::{evaluate_with, report_with};
+use crate::variants::chess::eval::{evaluate_board, report_board};
 
 /// The King's middlegame values on its own first rank, files a-h (centipawns): symmetric, so
 /// no file is favoured because an orthodox castling lands there.
@@ -39,12 +39,12 @@ const fn muster_params() -> EvalParams {
 /// Static evaluation in centipawns from the side to move's point of view. Never allocates.
 #[inline]
 pub fn evaluate(pos: &Muster) -> i32 {
-    evaluate_with(&pos.chess, &MUSTER_PARAMS)
+    evaluate_board(&pos.board, pos.stm, &MUSTER_PARAMS)
 }
 
 /// The evaluation term by term, for the `eval` command.
 pub fn report(pos: &Muster) -> String {
-    report_with(&pos.chess, &MUSTER_PARAMS)
+    report_board(&pos.board, pos.stm, &MUSTER_PARAMS)
 }
 
 #[cfg(test)]

@@ -5,9 +5,8 @@
 use super::position::Muster;
 use crate::core::geometry::BOARD_8X8;
 use crate::core::Color;
-use crate::variants::chess::attacks::FILE_A;
-use crate::variants::chess::position::NO_EP;
-use crate::variants::chess::{Chess, Kind, Piece};
+use crate::variants::orthodox::attacks::FILE_A;
+use crate::variants::orthodox::{Board, Kind, Piece, NO_EP};
 use crate::variants::FenError;
 
 /// The start position: both regular armies (rules/muster.md 2, 8 E9).
@@ -35,7 +34,7 @@ impl Muster {
     /// rank), `side to move`, `castling` (a token that is neither a square nor `KQkq`),
     /// `en passant` (squares that are not the passed squares of a legal push), `halfmove
     /// clock`, `fullmove number`.
-    pub fn parse_fen(fen: &str) -> Result<Muster, FenError> {
+    pub(super) fn read_fen(fen: &str) -> Result<Muster, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if !(4..=6).contains(&fields.len()) {
             return Err(FenError::new(
@@ -43,55 +42,51 @@ impl Muster {
                 format!("expected 4 to 6 fields, found {}", fields.len()),
             ));
         }
-        let mut chess = Chess::parse_placement(fields[0])?;
-        let wp = chess.pieces(Color::White, Kind::Pawn);
-        let bp = chess.pieces(Color::Black, Kind::Pawn);
+        let board = Board::from_placement(fields[0])?;
+        let wp = board.pieces(Color::White, Kind::Pawn);
+        let bp = board.pieces(Color::Black, Kind::Pawn);
         if wp & (0xFF << 56) != 0 || bp & 0xFF != 0 {
             return Err(FenError::new(
                 "board",
                 "a pawn stands on its promotion rank (White on rank 8, Black on rank 1)",
             ));
         }
-        chess.stm = Color::from_fen(fields[1]).ok_or_else(|| {
+        let stm = Color::from_fen(fields[1]).ok_or_else(|| {
             FenError::new(
                 "side to move",
                 format!("expected 'w' or 'b', found '{}'", fields[1]),
             )
         })?;
-        let rights = parse_castling(&chess, fields[2])?;
-        let (ep, victim) = parse_ep(&chess, fields[3])?;
+        let rights = parse_castling(&board, fields[2])?;
+        let (ep, victim) = parse_ep(&board, stm, fields[3])?;
+        let start_capture = board.checkers(!stm) != 0;
+        let mut pos = Muster::new(board, stm);
         if let Some(h) = fields.get(4) {
-            chess.halfmove = h
+            pos.halfmove = h
                 .parse()
                 .map_err(|_| FenError::new("halfmove clock", format!("'{h}' is not a number")))?;
         }
         if let Some(f) = fields.get(5) {
-            chess.fullmove = f
+            pos.fullmove = f
                 .parse()
                 .map_err(|_| FenError::new("fullmove number", format!("'{f}' is not a number")))?;
-            if chess.fullmove == 0 {
+            if pos.fullmove == 0 {
                 return Err(FenError::new("fullmove number", "must be at least 1"));
             }
         }
-        let them = !chess.stm;
-        let start_capture =
-            chess.attackers_to(chess.king_sq(them), chess.occupied(), chess.stm) != 0;
-        let mut pos = Muster::from_board(chess);
         pos.rights = rights;
         pos.ep = ep;
         pos.ep_victim = victim;
         pos.start_capture = start_capture;
         pos.ep_live = pos.legal_ep_squares();
-        pos.extra_key = pos.compute_extra_key();
+        pos.state_key = pos.compute_state_key();
         Ok(pos)
     }
 
     /// The canonical FEN (rules/muster.md 5.4): rights as rook squares, White's first, each in
     /// square order; the en passant field lists every passed square in ascending order.
-    pub fn to_fen(&self) -> String {
-        let c = &self.chess;
-        let full = c.to_fen();
-        let placement = full.split(' ').next().unwrap_or_default();
+    pub(super) fn write_fen(&self) -> String {
+        let placement = self.board.placement();
         let castling = if self.rights == [0, 0] {
             "-".to_string()
         } else {
@@ -104,9 +99,9 @@ impl Muster {
         };
         format!(
             "{placement} {} {castling} {ep} {} {}",
-            c.stm.fen_char(),
-            c.halfmove,
-            c.fullmove
+            self.stm.fen_char(),
+            self.halfmove,
+            self.fullmove
         )
     }
 }
@@ -114,7 +109,7 @@ impl Muster {
 /// The castling field: `-`, or squares and the aliases `K Q k q` (= h1 a1 h8 a8). Entries
 /// whose square does not hold a rook of that colour on its King's rank or file are ignored
 /// (rules/muster.md 5.4).
-fn parse_castling(chess: &Chess, field: &str) -> Result<[u64; 2], FenError> {
+fn parse_castling(board: &Board, field: &str) -> Result<[u64; 2], FenError> {
     let mut rights = [0u64; 2];
     if field == "-" {
         return Ok(rights);
@@ -151,12 +146,12 @@ fn parse_castling(chess: &Chess, field: &str) -> Result<[u64; 2], FenError> {
                 s
             }
         };
-        let p = chess.piece_at(sq);
+        let p = board.piece_at(sq);
         if p.is_none() || p.kind() != Kind::Rook {
             continue;
         }
         let color = p.color();
-        if cross(chess.king_sq(color)) & (1u64 << sq) != 0 {
+        if cross(board.king_sq(color)) & (1u64 << sq) != 0 {
             rights[color.index()] |= 1u64 << sq;
         }
     }
@@ -165,7 +160,7 @@ fn parse_castling(chess: &Chess, field: &str) -> Result<[u64; 2], FenError> {
 
 /// The en passant field: `-` or the squares passed by the last push, ascending (rules/muster.md
 /// 5.4). Returns the squares and the pushed pawn's square.
-fn parse_ep(chess: &Chess, field: &str) -> Result<(u64, u8), FenError> {
+fn parse_ep(board: &Board, stm: Color, field: &str) -> Result<(u64, u8), FenError> {
     if field == "-" {
         return Ok((0, NO_EP));
     }
@@ -189,7 +184,7 @@ fn parse_ep(chess: &Chess, field: &str) -> Result<(u64, u8), FenError> {
         ));
     }
     // The mover is the side not to move; its pawn stands one square beyond the furthest one.
-    let mover = !chess.stm;
+    let mover = !stm;
     let (victim, origin) = match mover {
         Color::White => (squares[squares.len() - 1] as i32 + 8, squares[0] as i32 - 8),
         Color::Black => (squares[0] as i32 - 8, squares[squares.len() - 1] as i32 + 8),
@@ -208,13 +203,13 @@ fn parse_ep(chess: &Chess, field: &str) -> Result<(u64, u8), FenError> {
             "not the squares passed by a pawn push of the side that just moved",
         ));
     }
-    if chess.piece_at(victim as u8) != Piece::new(mover, Kind::Pawn) {
+    if board.piece_at(victim as u8) != Piece::new(mover, Kind::Pawn) {
         return Err(bad(
             "no pawn of the side that just moved beyond the squares",
         ));
     }
-    if squares.iter().any(|&s| !chess.piece_at(s).is_none())
-        || !chess.piece_at(origin as u8).is_none()
+    if squares.iter().any(|&s| !board.piece_at(s).is_none())
+        || !board.piece_at(origin as u8).is_none()
     {
         return Err(bad("the passed squares and the origin must be empty"));
     }

@@ -2,11 +2,12 @@
 //! pawns that push up to three squares from the first rank (with en passant on every passed
 //! square), and castling with any unmoved rook on the King's rank or file.
 //!
-//! Built on the orthodox board ([`Chess`]): its legal generator supplies every piece move,
-//! capture, single push, push from the second rank and promotion; this module adds the
-//! first-rank pushes, en passant and castling ([`movegen`]), keeps the castling rights per rook
-//! square and the passed squares ([`position`]), reads and writes the FEN ([`fen`]) and the
-//! armies ([`army`]), and answers the Muster commands of the protocol ([`pregame`]).
+//! Played on the orthodox [`Board`](crate::variants::orthodox::Board): its legal generator
+//! supplies every piece move, capture, single push, push from the second rank and promotion;
+//! this module adds the first-rank pushes, en passant and castling ([`movegen`]), keeps the
+//! side to move, clocks, castling rights per rook square and the passed squares with its own
+//! make/unmake ([`position`]), reads and writes the FEN ([`fen`]) and the armies ([`army`]),
+//! and answers the Muster commands of the protocol ([`pregame`]).
 //!
 //! Figures (release, one thread, 2-core machine shared with other builds, 2026-11-21):
 //! `menagerie perft --variant muster --depth 6` (regular armies, 119060324 nodes, as orthodox)
@@ -25,13 +26,13 @@ pub use fen::START_FEN;
 pub use position::Muster;
 
 use crate::core::{Color, MoveList};
-use crate::variants::chess::{
-    coordinate_token, fide_outcome, parse_coordinates, Chess, Kind, Move, MoveKind,
-    ENGINE_AUTOMATIC_DRAWS,
+use crate::variants::orthodox::rules::{self, DEAD_POSITION, FIFTY_MOVES_AND_THREEFOLD};
+use crate::variants::orthodox::{
+    coordinate_token, parse_coordinates, see, square_names, Board, Kind, Move, MoveKind,
+    ORTHODOX_PIECES,
 };
 use crate::variants::{
-    FenError, Game, GameResult, MoveError, Outcome, ProbeLimits, Terminal, VariantInfo,
-    VariantSettings,
+    FenError, Game, MoveError, ProbeLimits, Scope, VariantInfo, VariantSettings, Verdict,
 };
 
 /// Why the game is over when the side not to move starts in check (rules/muster.md 3, D3).
@@ -43,14 +44,13 @@ impl Muster {
     /// en passant, clocks `0 1`.
     pub fn from_armies(white: &Army, black: &Army) -> Muster {
         let placement = army::start_placement(white, black);
-        let chess = Chess::parse_placement(&placement).expect("two legal armies form a board");
-        let rights = Muster::start_rights(&chess);
-        let start_capture =
-            chess.attackers_to(chess.king_sq(Color::Black), chess.occupied(), Color::White) != 0;
-        let mut pos = Muster::from_board(chess);
+        let board = Board::from_placement(&placement).expect("two legal armies form a board");
+        let rights = Muster::start_rights(&board);
+        let start_capture = board.checkers(Color::Black) != 0;
+        let mut pos = Muster::new(board, Color::White);
         pos.rights = rights;
         pos.start_capture = start_capture;
-        pos.extra_key = pos.compute_extra_key();
+        pos.state_key = pos.compute_state_key();
         pos
     }
 
@@ -64,11 +64,11 @@ impl Muster {
     /// declined: a move played from a start position that was already won).
     #[inline(always)]
     fn king_lost(&self) -> bool {
-        self.chess.pieces(self.chess.stm, Kind::King) == 0
+        self.board.pieces(self.stm, Kind::King) == 0
     }
 
     fn is_checkmate_slow(&self) -> bool {
-        if self.chess.checkers == 0 {
+        if self.checkers == 0 {
             return false;
         }
         let mut list = MoveList::new();
@@ -93,7 +93,7 @@ impl Game for Muster {
     };
 
     /// The orthodox pieces (rules/muster.md 1); Pawns and castling are generalised (4, 5).
-    const PIECES: &'static [crate::variants::PieceInfo] = crate::variants::chess::ORTHODOX_PIECES;
+    const PIECES: &'static [crate::variants::PieceInfo] = ORTHODOX_PIECES;
 
     /// Regular armies, Kiwipete-like castling positions, unusual armies (rank-1 pawns, many
     /// queens, no pawns) and an endgame.
@@ -109,20 +109,20 @@ impl Game for Muster {
     const COMMANDS: &'static [&'static str] = &["muster"];
 
     fn startpos() -> Self {
-        Muster::parse_fen(START_FEN).expect("start FEN is valid")
+        Muster::read_fen(START_FEN).expect("start FEN is valid")
     }
 
     fn from_fen(fen: &str) -> Result<Self, FenError> {
-        Muster::parse_fen(fen)
+        Muster::read_fen(fen)
     }
 
     fn fen(&self) -> String {
-        self.to_fen()
+        self.write_fen()
     }
 
     #[inline(always)]
     fn side_to_move(&self) -> Color {
-        self.chess.stm
+        self.stm
     }
 
     #[inline(always)]
@@ -156,7 +156,7 @@ impl Game for Muster {
 
     #[inline(always)]
     fn in_check(&self) -> bool {
-        self.chess.checkers != 0
+        self.checkers != 0
     }
 
     /// Captures (en passant included) and queen promotions; never castling, though a short
@@ -166,13 +166,13 @@ impl Game for Muster {
         match m.kind() {
             MoveKind::Castle => false,
             MoveKind::EnPassant | MoveKind::PromoQueen => true,
-            _ => !self.chess.board[m.to() as usize].is_none(),
+            _ => !self.board.piece_at(m.to()).is_none(),
         }
     }
 
     #[inline]
     fn tactical_order(&self, m: Move) -> i32 {
-        crate::variants::chess::see::mvv_lva(&self.chess, m)
+        see::mvv_lva(&self.board, m)
     }
 
     /// SEE of the orthodox board; en passant (whose victim may stand elsewhere than behind
@@ -181,72 +181,81 @@ impl Game for Muster {
     fn see_ge(&self, m: Move, threshold: i32) -> bool {
         match m.kind() {
             MoveKind::EnPassant | MoveKind::Castle => true,
-            _ => crate::variants::chess::see::see_ge(&self.chess, m, threshold),
+            _ => see::see_ge(&self.board, m, threshold),
         }
+    }
+
+    /// The orthodox parameter set, with Muster's own values ([`eval::MUSTER_PARAMS`]).
+    type EvalParams = crate::variants::chess::eval::params::EvalParams;
+
+    fn eval_params() -> &'static Self::EvalParams {
+        &eval::MUSTER_PARAMS
     }
 
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
     }
 
+    fn evaluate_with(&self, p: &Self::EvalParams) -> i32 {
+        crate::variants::chess::eval::evaluate_board(&self.board, self.stm, p)
+    }
+
     fn eval_report(&self) -> String {
         eval::report(self)
     }
 
-    /// rules/muster.md 3 D3: the side to move can take the King at once.
-    /// A King taken after such a start is a loss for its side.
-    #[inline(always)]
-    fn decided(&self) -> Option<Terminal> {
-        if self.king_lost() {
-            Some(Terminal::Loss)
-        } else if self.start_capture && self.king_capturable() {
-            Some(Terminal::Win)
-        } else {
-            None
-        }
-    }
-
-    fn no_moves_terminal(&self) -> Terminal {
-        if self.chess.checkers != 0 {
-            Terminal::Loss
-        } else {
-            Terminal::Draw
-        }
-    }
-
+    /// rules/muster.md 3 D3 (a start with the side not to move in check is won at once by
+    /// the side to move; a King taken after such a start loses) in every scope; then the
+    /// orthodox end rules of rules/muster.md 7: checkmate and stalemate first
+    /// ([`Game::no_moves_verdict`]), the 50-move rule and threefold repetition (ending the
+    /// game by themselves), dead positions. The search applies the 50-move rule unless the
+    /// position is checkmate, repetitions and dead positions.
     #[inline]
-    fn is_draw(&self, plies_from_root: usize) -> bool {
-        (self.chess.halfmove >= 100 && !self.is_checkmate_slow())
-            || self.is_repetition(plies_from_root)
-            || self.chess.insufficient_material()
-    }
-
-    /// rules/muster.md 7 (orthodox end rules) and 3 D3 (a start with the side not to move in
-    /// check is won at once by the side to move).
-    fn outcome(&self) -> Option<Outcome> {
+    fn verdict(&self, scope: Scope) -> Option<Verdict> {
         if self.king_capturable() {
-            return Some(Outcome {
-                result: GameResult::win_for(self.chess.stm),
-                reason: START_CHECK_REASON.into(),
-            });
+            return Some(Verdict::win(START_CHECK_REASON));
         }
         if self.king_lost() {
-            return Some(Outcome {
-                result: GameResult::win_for(!self.chess.stm),
-                reason: "King captured".into(),
-            });
+            return Some(Verdict::loss("King captured"));
         }
-        let mut list = MoveList::new();
-        self.generate_legal(&mut list);
-        fide_outcome(
-            self.chess.stm,
-            list.is_empty(),
-            self.chess.checkers != 0,
-            self.chess.halfmove,
-            &ENGINE_AUTOMATIC_DRAWS,
-            |n| self.repetitions(n - 1) >= n - 1,
-            || self.chess.insufficient_material(),
-        )
+        match scope {
+            Scope::Wins => None,
+            Scope::Search(plies_from_root) => rules::search_draw(
+                self.halfmove,
+                || self.is_checkmate_slow(),
+                || self.is_repetition(plies_from_root),
+                || self.board.insufficient_material(),
+            ),
+            Scope::Game | Scope::Claims => {
+                let mut list = MoveList::new();
+                self.generate_legal(&mut list);
+                if list.is_empty() {
+                    return None;
+                }
+                FIFTY_MOVES_AND_THREEFOLD
+                    .verdict(self.halfmove, |n| self.repetitions(n - 1) >= n - 1)
+                    .or_else(|| self.board.insufficient_material().then_some(DEAD_POSITION))
+            }
+        }
+    }
+
+    fn no_moves_verdict(&self) -> Verdict {
+        rules::no_moves_verdict(self.checkers != 0)
+    }
+
+    /// The board's bitboards and key, the incremental key against one computed from scratch,
+    /// and the FEN read back (not after a King was taken under D3: no FEN has that).
+    fn validate(&self) -> Result<(), String> {
+        if !self.board.is_consistent() {
+            return Err(format!("{}: inconsistent board", self.write_fen()));
+        }
+        if self.compute_key() != self.full_key() {
+            return Err(format!("{}: incremental key differs", self.write_fen()));
+        }
+        if self.king_lost() {
+            return Ok(());
+        }
+        crate::variants::fen_round_trip(self)
     }
 
     /// `UCI_Chess960 true` is refused: rules/muster.md 5.3 writes every castling as the King's
@@ -263,7 +272,7 @@ impl Game for Muster {
     }
 
     fn null_move_allowed(&self) -> bool {
-        self.chess.checkers == 0 && self.chess.has_pieces(self.chess.stm)
+        self.checkers == 0 && self.board.has_pieces(self.stm)
     }
 
     fn make_null(&mut self) {
@@ -305,20 +314,13 @@ impl Game for Muster {
     }
 
     fn display(&self) -> String {
-        let mut s = self.chess.display();
-        if let Some(i) = s.find("Fen: ") {
-            let tail = s[i..].find('\n').map(|j| s[i + j..].to_string());
-            s.truncate(i);
-            s.push_str(&format!("Fen: {}", self.to_fen()));
-            if let Some(t) = tail {
-                s.push_str(&t);
-            }
-        }
-        s = s.replace(
-            &format!("Key: {:016X}", self.chess.key),
-            &format!("Key: {:016X}", self.full_key()),
-        );
-        s
+        format!(
+            "{}Fen: {}\nKey: {:016X}\nCheckers: {}",
+            self.board.diagram(),
+            self.write_fen(),
+            self.full_key(),
+            square_names(self.checkers)
+        )
     }
 
     fn variant_command(

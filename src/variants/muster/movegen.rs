@@ -1,14 +1,13 @@
-//! Legal move generation of Muster Chess: the orthodox generator of the board underneath
-//! (pieces, captures, single pushes, pushes of two from the second rank, promotions; it sees no
-//! castling rights and no en passant square) plus what Muster adds: pushes of two and three
+//! Legal move generation of Muster Chess: the orthodox generator of the board (pieces, captures,
+//! single pushes, pushes of two from the second rank, promotions; given no en passant square)
+//! plus what Muster adds: pushes of two and three
 //! from the first rank (rules/muster.md 4.1), en passant on every passed square (4.3) and
 //! castling with any unmoved rook on the King's rank or file (5).
 
 use super::position::{king_steps, step, Muster};
 use crate::core::{Color, MoveList};
-use crate::variants::chess::attacks;
-use crate::variants::chess::position::NO_EP;
-use crate::variants::chess::{Kind, Move, MoveKind};
+use crate::variants::orthodox::movegen::{generate, generate_tactical};
+use crate::variants::orthodox::{attacks, Kind, Move, MoveKind, Piece, NO_EP};
 
 /// The four orthogonal unit steps (file, rank): castling directions (rules/muster.md 5).
 const DIRECTIONS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
@@ -19,15 +18,22 @@ const FIRST_RANK: [u64; 2] = [0xFF, 0xFF << 56];
 impl Muster {
     /// Appends every legal move (rules/muster.md 4, 5; orthodox otherwise).
     pub fn generate_legal(&self, list: &mut MoveList<Move>) {
-        self.chess.generate_legal(list);
+        generate::<false>(
+            &self.board,
+            self.stm,
+            self.checkers,
+            NO_EP,
+            list,
+            |_, _, _| {},
+        );
         self.generate_extra(list, false);
     }
 
     /// Appends the moves quiescence tries: captures (en passant included) and queen
     /// promotions; every legal move when in check.
     pub fn generate_tactical(&self, list: &mut MoveList<Move>) {
-        self.chess.generate_tactical(list);
-        self.generate_extra(list, self.chess.checkers == 0);
+        generate_tactical(&self.board, self.stm, self.checkers, NO_EP, list);
+        self.generate_extra(list, self.checkers == 0);
     }
 
     fn generate_extra(&self, list: &mut MoveList<Move>, tactical: bool) {
@@ -35,13 +41,12 @@ impl Muster {
         if tactical {
             return;
         }
-        let c = &self.chess;
-        let checkers = c.checkers;
+        let checkers = self.checkers;
         if checkers & checkers.wrapping_sub(1) != 0 {
             return; // double check: only the King moves
         }
         self.generate_long_pushes(list);
-        if checkers == 0 && self.rights[c.stm.index()] != 0 {
+        if checkers == 0 && self.rights[self.stm.index()] != 0 {
             self.generate_castling(list);
         }
     }
@@ -49,21 +54,21 @@ impl Muster {
     /// Pushes of two and three squares from the first rank (rules/muster.md 4.1); the single
     /// push and the pushes from the second rank come from the orthodox generator.
     fn generate_long_pushes(&self, list: &mut MoveList<Move>) {
-        let c = &self.chess;
-        let us = c.stm;
+        let c = &self.board;
+        let us = self.stm;
         let pawns = c.pieces(us, Kind::Pawn) & FIRST_RANK[us.index()];
         if pawns == 0 {
             return;
         }
         let occ = c.occupied();
         let ksq = c.king_sq(us);
-        let checkers = c.checkers;
+        let checkers = self.checkers;
         let check_mask = if checkers != 0 {
             attacks::between(ksq, checkers.trailing_zeros() as u8) | checkers
         } else {
             !0
         };
-        let pinned = c.pinned();
+        let pinned = c.pinned(us);
         let up: i8 = if us == Color::White { 8 } else { -8 };
         let mut b = pawns;
         while b != 0 {
@@ -91,8 +96,8 @@ impl Muster {
     /// leaves the own King safe (rules/muster.md 4.3: checked as after the whole move).
     #[inline]
     fn ep_is_legal(&self, from: u8, to: u8) -> bool {
-        let c = &self.chess;
-        let us = c.stm;
+        let c = &self.board;
+        let us = self.stm;
         let victim = 1u64 << self.ep_victim;
         let after = (c.occupied() ^ (1u64 << from) ^ victim) | (1u64 << to);
         c.attackers_to(c.king_sq(us), after, !us) & !victim == 0
@@ -103,8 +108,8 @@ impl Muster {
         if self.ep == 0 || self.ep_victim == NO_EP {
             return;
         }
-        let c = &self.chess;
-        let us = c.stm;
+        let c = &self.board;
+        let us = self.stm;
         let pawns = c.pieces(us, Kind::Pawn);
         let mut squares = self.ep;
         while squares != 0 {
@@ -126,8 +131,8 @@ impl Muster {
         if self.ep == 0 || self.ep_victim == NO_EP {
             return 0;
         }
-        let c = &self.chess;
-        let us = c.stm;
+        let c = &self.board;
+        let us = self.stm;
         let pawns = c.pieces(us, Kind::Pawn);
         let mut live = 0;
         let mut squares = self.ep;
@@ -152,8 +157,8 @@ impl Muster {
     /// the far side. Not in check; passed squares not attacked (now); the King not in check
     /// after the move.
     fn generate_castling(&self, list: &mut MoveList<Move>) {
-        let c = &self.chess;
-        let us = c.stm;
+        let c = &self.board;
+        let us = self.stm;
         let them = !us;
         let rights = self.rights[us.index()];
         let ksq = c.king_sq(us);
@@ -162,7 +167,7 @@ impl Muster {
             let Some((rsq, d)) = self.first_piece(ksq, dir) else {
                 continue;
             };
-            if rights & (1u64 << rsq) == 0 || c.board[rsq as usize] != rook_of(us) {
+            if rights & (1u64 << rsq) == 0 || c.piece_at(rsq) != Piece::new(us, Kind::Rook) {
                 continue;
             }
             let s = king_steps(d);
@@ -185,9 +190,4 @@ impl Muster {
             }
         }
     }
-}
-
-#[inline(always)]
-fn rook_of(c: Color) -> crate::variants::chess::Piece {
-    crate::variants::chess::Piece::new(c, Kind::Rook)
 }

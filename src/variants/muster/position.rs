@@ -1,12 +1,11 @@
-//! The Muster Chess position: the orthodox board ([`Chess`], whose own castling and en passant
-//! state stay empty) plus castling rights per rook square (rules/muster.md 5.4) and the passed
-//! squares of the last multi-square push (rules/muster.md 4.3); make/unmake with an undo stack.
+//! The Muster Chess position: the orthodox [`Board`], the side to move and the clocks, the
+//! castling rights per rook square (rules/muster.md 5.4) and the passed squares of the last
+//! multi-square push (rules/muster.md 4.3); make/unmake with an undo stack.
 
 use std::sync::LazyLock;
 
 use crate::core::{zobrist, Color};
-use crate::variants::chess::position::NO_EP;
-use crate::variants::chess::{Chess, Kind, Move, MoveKind, Piece};
+use crate::variants::orthodox::{Board, Kind, Move, MoveKind, Piece, KEYS as BOARD_KEYS, NO_EP};
 
 /// Capacity reserved for the undo stack (game plus search depth rarely exceed it).
 const STACK_RESERVE: usize = 1024;
@@ -40,16 +39,24 @@ pub(crate) struct Undo {
     pub ep_victim: u8,
     pub ep_live: u64,
     pub halfmove: u16,
+    /// The full key before the ply (also what repetition compares).
     pub key: u64,
-    pub extra_key: u64,
     pub checkers: u64,
 }
 
 /// A Muster Chess position with its game history (rules/muster.md).
 #[derive(Clone)]
 pub struct Muster {
-    /// The pieces, side to move, clocks and checkers (its castling/en passant fields unused).
-    pub(crate) chess: Chess,
+    /// The pieces.
+    pub(crate) board: Board,
+    /// The side to move.
+    pub(crate) stm: Color,
+    /// Plies since the last capture or pawn move (rules/muster.md 7: the 50-move rule).
+    pub(crate) halfmove: u16,
+    /// The move number (FEN).
+    pub(crate) fullmove: u16,
+    /// Pieces giving check to the side to move.
+    pub(crate) checkers: u64,
     /// Castling rights per colour: bitboards of rook squares (rules/muster.md 5.4).
     pub(crate) rights: [u64; 2],
     /// The squares passed by the last multi-square push, 0 when none (rules/muster.md 4.3).
@@ -58,8 +65,8 @@ pub struct Muster {
     pub(crate) ep_victim: u8,
     /// The en passant squares with a legal capture (what repetition compares, rules 7).
     pub(crate) ep_live: u64,
-    /// Zobrist part of the rights and the live en passant squares.
-    pub(crate) extra_key: u64,
+    /// The key of the state beside the pieces: side to move, rights, live en passant squares.
+    pub(crate) state_key: u64,
     /// True when the side not to move was in check in the position the game started from
     /// (rules/muster.md 3, D3: White wins at once).
     pub(crate) start_capture: bool,
@@ -98,28 +105,40 @@ pub(crate) fn step(sq: u8, (df, dr): (i8, i8)) -> u8 {
 }
 
 impl Muster {
-    /// A position on the board `chess` (its castling and en passant state are ignored) with
-    /// no rights and no en passant squares.
-    pub(crate) fn from_board(mut chess: Chess) -> Muster {
-        chess.castling = 0;
-        chess.ep = NO_EP;
-        chess.key = chess.compute_key();
-        chess.checkers = chess.compute_checkers();
-        Muster {
-            chess,
+    /// A position on `board` with `stm` to move, clocks `0 1`, no rights and no en passant
+    /// squares.
+    pub(crate) fn new(board: Board, stm: Color) -> Muster {
+        let mut pos = Muster {
+            checkers: 0,
+            board,
+            stm,
+            halfmove: 0,
+            fullmove: 1,
             rights: [0; 2],
             ep: 0,
             ep_victim: NO_EP,
             ep_live: 0,
-            extra_key: 0,
+            state_key: 0,
             start_capture: false,
             stack: Vec::with_capacity(STACK_RESERVE),
-        }
+        };
+        pos.refresh_checkers();
+        pos
     }
 
-    /// The orthodox board underneath (pieces, side to move, clocks, checkers).
-    pub fn board(&self) -> &Chess {
-        &self.chess
+    /// The pieces.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The checkers of the side to move (none once its King was taken: rules/muster.md 3).
+    #[inline(always)]
+    pub(crate) fn refresh_checkers(&mut self) {
+        self.checkers = if self.board.pieces(self.stm, Kind::King) != 0 {
+            self.board.checkers(self.stm)
+        } else {
+            0
+        };
     }
 
     /// Rook squares of `color` that still carry a castling right (rules/muster.md 5.4).
@@ -134,20 +153,25 @@ impl Muster {
 
     /// Rights at the start of a game (rules/muster.md 5.4): every rook on the rank or file of
     /// its own King.
-    pub fn start_rights(chess: &Chess) -> [u64; 2] {
+    pub fn start_rights(board: &Board) -> [u64; 2] {
         let mut r = [0; 2];
         for c in Color::ALL {
-            let k = chess.king_sq(c);
-            let lines = crate::variants::chess::attacks::FILE_A << (k % 8) | 0xFFu64 << (k & 56);
-            r[c.index()] = chess.pieces(c, Kind::Rook) & lines;
+            let k = board.king_sq(c);
+            let lines = crate::variants::orthodox::attacks::FILE_A << (k % 8) | 0xFFu64 << (k & 56);
+            r[c.index()] = board.pieces(c, Kind::Rook) & lines;
         }
         r
     }
 
-    /// The zobrist part of the rights and live en passant squares, from scratch.
-    pub(crate) fn compute_extra_key(&self) -> u64 {
+    /// The key of the state beside the pieces (side to move, rights, live en passant
+    /// squares), from scratch.
+    pub(crate) fn compute_state_key(&self) -> u64 {
         let keys = &*KEYS;
-        let mut k = 0;
+        let mut k = if self.stm == Color::Black {
+            BOARD_KEYS.side
+        } else {
+            0
+        };
         for c in 0..2 {
             let mut b = self.rights[c];
             while b != 0 {
@@ -165,7 +189,7 @@ impl Muster {
 
     /// The full zobrist key computed from scratch (for tests of the incremental key).
     pub fn compute_key(&self) -> u64 {
-        self.chess.compute_key() ^ self.compute_extra_key()
+        self.board.compute_key() ^ self.compute_state_key()
     }
 
     /// Recomputes which en passant squares have a legal capture and updates the key.
@@ -173,7 +197,7 @@ impl Muster {
         let live = self.legal_ep_squares();
         let mut diff = live ^ self.ep_live;
         while diff != 0 {
-            self.extra_key ^= KEYS.ep[diff.trailing_zeros() as usize];
+            self.state_key ^= KEYS.ep[diff.trailing_zeros() as usize];
             diff &= diff - 1;
         }
         self.ep_live = live;
@@ -184,7 +208,7 @@ impl Muster {
         for (c, (n, o)) in new.iter().zip(self.rights).enumerate() {
             let mut diff = n ^ o;
             while diff != 0 {
-                self.extra_key ^= KEYS.rights[c][diff.trailing_zeros() as usize];
+                self.state_key ^= KEYS.rights[c][diff.trailing_zeros() as usize];
                 diff &= diff - 1;
             }
         }
@@ -204,7 +228,7 @@ impl Muster {
                 return None;
             }
             let sq = (r * 8 + f) as u8;
-            if !self.chess.board[sq as usize].is_none() {
+            if !self.board.piece_at(sq).is_none() {
                 return Some((sq, d));
             }
         }
@@ -216,7 +240,7 @@ impl Muster {
     fn clear_en_passant(&mut self) {
         let mut b = self.ep_live;
         while b != 0 {
-            self.extra_key ^= KEYS.ep[b.trailing_zeros() as usize];
+            self.state_key ^= KEYS.ep[b.trailing_zeros() as usize];
             b &= b - 1;
         }
         self.ep_live = 0;
@@ -224,44 +248,49 @@ impl Muster {
         self.ep_victim = NO_EP;
     }
 
-    /// Plays a legal move of this position (rules/muster.md 4, 5). Pushes an undo record.
-    pub fn make_move(&mut self, m: Move) {
-        let from = m.from();
-        let to = m.to();
-        let us = self.chess.stm;
-        let mut undo = Undo {
-            mv: m,
+    /// The undo record of the current state for a ply `mv`.
+    #[inline(always)]
+    fn undo_record(&self, mv: Move) -> Undo {
+        Undo {
+            mv,
             captured: Piece::NONE,
             rook_from: 0,
             rights: self.rights,
             ep: self.ep,
             ep_victim: self.ep_victim,
             ep_live: self.ep_live,
-            halfmove: self.chess.halfmove,
-            key: self.chess.key,
-            extra_key: self.extra_key,
-            checkers: self.chess.checkers,
-        };
+            halfmove: self.halfmove,
+            key: self.full_key(),
+            checkers: self.checkers,
+        }
+    }
+
+    /// Plays a legal move of this position (rules/muster.md 4, 5). Pushes an undo record.
+    pub fn make_move(&mut self, m: Move) {
+        let from = m.from();
+        let to = m.to();
+        let us = self.stm;
+        let mut undo = self.undo_record(m);
         let victim = self.ep_victim;
         self.clear_en_passant();
-        let c = &mut self.chess;
-        c.halfmove += 1;
-        let moving = c.board[from as usize];
+        self.halfmove += 1;
+        let moving = self.board.piece_at(from);
         let mut rights = self.rights;
         match m.kind() {
             MoveKind::Normal => {
-                if !c.board[to as usize].is_none() {
-                    undo.captured = c.remove(to);
-                    c.halfmove = 0;
+                let b = &mut self.board;
+                if !b.piece_at(to).is_none() {
+                    undo.captured = b.remove(to);
+                    self.halfmove = 0;
                 }
-                c.shift(from, to);
+                b.shift(from, to);
                 if moving.kind() == Kind::Pawn {
-                    c.halfmove = 0;
+                    self.halfmove = 0;
                 }
             }
             MoveKind::DoublePush => {
-                c.shift(from, to);
-                c.halfmove = 0;
+                self.board.shift(from, to);
+                self.halfmove = 0;
                 // rules/muster.md 4.3: every square strictly between origin and destination.
                 let (lo, hi) = if from < to { (from, to) } else { (to, from) };
                 let mut sq = lo + 8;
@@ -272,30 +301,31 @@ impl Muster {
                 self.ep_victim = to;
             }
             MoveKind::EnPassant => {
-                undo.captured = c.remove(victim);
-                c.shift(from, to);
-                c.halfmove = 0;
+                undo.captured = self.board.remove(victim);
+                self.board.shift(from, to);
+                self.halfmove = 0;
             }
             MoveKind::Castle => {
                 // rules/muster.md 5.2: the rook is the first piece from the King towards `to`.
                 let dir = orth_step(from, to).expect("castling along a rank or file");
                 let (rook_from, _) = self.first_piece_on(from, dir);
-                let c = &mut self.chess;
                 undo.rook_from = rook_from;
                 let rook_to = (to as i8 - dir.0 - 8 * dir.1) as u8;
-                let king = c.remove(from);
-                let rook = c.remove(rook_from);
-                c.put(to, king);
-                c.put(rook_to, rook);
+                let b = &mut self.board;
+                let king = b.remove(from);
+                let rook = b.remove(rook_from);
+                b.put(to, king);
+                b.put(rook_to, rook);
             }
             _ => {
-                if !c.board[to as usize].is_none() {
-                    undo.captured = c.remove(to);
+                let b = &mut self.board;
+                if !b.piece_at(to).is_none() {
+                    undo.captured = b.remove(to);
                 }
-                c.remove(from);
+                b.remove(from);
                 let promo = m.promotion().unwrap_or(Kind::Queen);
-                c.put(to, Piece::new(us, promo));
-                c.halfmove = 0;
+                b.put(to, Piece::new(us, promo));
+                self.halfmove = 0;
             }
         }
         // rules/muster.md 5.4: a move from or to a rook square removes its right; a King
@@ -309,18 +339,13 @@ impl Muster {
         if rights != self.rights {
             self.set_rights(rights);
         }
-        let c = &mut self.chess;
-        c.stm = !us;
-        c.key ^= crate::variants::chess::position::KEYS.side;
+        self.stm = !us;
+        self.state_key ^= BOARD_KEYS.side;
         if us == Color::Black {
-            c.fullmove += 1;
+            self.fullmove += 1;
         }
         // A King is only ever taken in a start position won under D3 (rules/muster.md 3).
-        c.checkers = if c.pieces(c.stm, Kind::King) != 0 {
-            c.compute_checkers()
-        } else {
-            0
-        };
+        self.refresh_checkers();
         if self.ep != 0 {
             self.refresh_ep_live();
         }
@@ -334,25 +359,12 @@ impl Muster {
 
     /// Passes the move (null-move pruning; never when in check). Undone by `unmake_move`.
     pub fn make_null_move(&mut self) {
-        let undo = Undo {
-            mv: Move::NULL,
-            captured: Piece::NONE,
-            rook_from: 0,
-            rights: self.rights,
-            ep: self.ep,
-            ep_victim: self.ep_victim,
-            ep_live: self.ep_live,
-            halfmove: self.chess.halfmove,
-            key: self.chess.key,
-            extra_key: self.extra_key,
-            checkers: self.chess.checkers,
-        };
+        let undo = self.undo_record(Move::NULL);
         self.clear_en_passant();
-        let c = &mut self.chess;
-        c.halfmove += 1;
-        c.stm = !c.stm;
-        c.key ^= crate::variants::chess::position::KEYS.side;
-        c.checkers = 0;
+        self.halfmove += 1;
+        self.stm = !self.stm;
+        self.state_key ^= BOARD_KEYS.side;
+        self.checkers = 0;
         self.stack.push(undo);
     }
 
@@ -362,77 +374,75 @@ impl Muster {
             .stack
             .pop()
             .expect("unmake without a move to take back");
-        let c = &mut self.chess;
-        c.stm = !c.stm;
-        let us = c.stm;
+        self.stm = !self.stm;
+        let us = self.stm;
         let m = u.mv;
         if m != Move::NULL {
             if us == Color::Black {
-                c.fullmove -= 1;
+                self.fullmove -= 1;
             }
             let (from, to) = (m.from(), m.to());
+            let b = &mut self.board;
             match m.kind() {
                 MoveKind::Normal | MoveKind::DoublePush => {
-                    c.shift(to, from);
+                    b.shift(to, from);
                     if !u.captured.is_none() {
-                        c.put(to, u.captured);
+                        b.put(to, u.captured);
                     }
                 }
                 MoveKind::EnPassant => {
-                    c.shift(to, from);
-                    c.put(u.ep_victim, u.captured);
+                    b.shift(to, from);
+                    b.put(u.ep_victim, u.captured);
                 }
                 MoveKind::Castle => {
                     let dir = orth_step(from, to).expect("castling along a rank or file");
                     let rook_to = (to as i8 - dir.0 - 8 * dir.1) as u8;
-                    let rook = c.remove(rook_to);
-                    let king = c.remove(to);
-                    c.put(from, king);
-                    c.put(u.rook_from, rook);
+                    let rook = b.remove(rook_to);
+                    let king = b.remove(to);
+                    b.put(from, king);
+                    b.put(u.rook_from, rook);
                 }
                 _ => {
-                    c.remove(to);
-                    c.put(from, Piece::new(us, Kind::Pawn));
+                    b.remove(to);
+                    b.put(from, Piece::new(us, Kind::Pawn));
                     if !u.captured.is_none() {
-                        c.put(to, u.captured);
+                        b.put(to, u.captured);
                     }
                 }
             }
         }
-        c.halfmove = u.halfmove;
-        c.key = u.key;
-        c.checkers = u.checkers;
+        self.halfmove = u.halfmove;
+        self.state_key = u.key ^ self.board.key();
+        self.checkers = u.checkers;
         self.rights = u.rights;
         self.ep = u.ep;
         self.ep_victim = u.ep_victim;
         self.ep_live = u.ep_live;
-        self.extra_key = u.extra_key;
     }
 
     /// The full zobrist key (board, side, rights, live en passant squares).
     #[inline(always)]
     pub fn full_key(&self) -> u64 {
-        self.chess.key ^ self.extra_key
+        self.board.key() ^ self.state_key
     }
 
     /// Times the current position occurred before (same key), back to the last irreversible
     /// move; stops after `stop_after` matches.
     pub(crate) fn repetitions(&self, stop_after: usize) -> usize {
         let n = self.stack.len();
-        let reach = (self.chess.halfmove as usize).min(n);
+        let reach = (self.halfmove as usize).min(n);
         crate::core::repetition::count(self.full_key(), reach, stop_after, |i| {
-            let u = &self.stack[n - i];
-            u.key ^ u.extra_key
+            self.stack[n - i].key
         })
     }
 
-    /// Repetition inside the search tree (see `Chess::is_repetition`).
+    /// Repetition inside the search tree: a repeat after the root counts once, one from
+    /// before the root needs two earlier occurrences.
     pub(crate) fn is_repetition(&self, plies_from_root: usize) -> bool {
         let n = self.stack.len();
-        let reach = (self.chess.halfmove as usize).min(n);
+        let reach = (self.halfmove as usize).min(n);
         crate::core::repetition::in_search(self.full_key(), reach, plies_from_root, |i| {
-            let u = &self.stack[n - i];
-            u.key ^ u.extra_key
+            self.stack[n - i].key
         })
     }
 }

@@ -18,7 +18,7 @@ use super::army::{home_half, Army};
 use super::position::Muster;
 use crate::core::zobrist::SplitMix64;
 use crate::core::Color;
-use crate::variants::chess::Kind;
+use crate::variants::orthodox::Kind;
 use crate::variants::{ProbeLimits, PROBE_MATE};
 
 /// Time used when a command gives no `movetime` (ms).

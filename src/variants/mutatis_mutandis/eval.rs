@@ -24,107 +24,93 @@ use super::piece::{State, STATE_COUNT};
 use super::position::{DropWindow, Mutatis};
 use super::tables::tables;
 
-/// The evaluator's tunable parameters (centipawns unless said otherwise).
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct EvalParams {
-    /// Worth of each state alone (rules 2 order of [`State::ALL`]); royals 0.
-    pub state_value: [i32; STATE_COUNT],
-    /// Share of the successor state's worth in a piece's value (per mille): the rest is the
-    /// current state's (rules 2: the piece becomes its successor when it acts).
-    pub next_share_permille: i32,
-    /// A reserve piece's worth (per mille of its value) while its drop window is far.
-    pub reserve_permille: i32,
-    /// ... and once the window is open or the drop is due.
-    pub reserve_due_permille: i32,
-    /// Per royal piece of the side that is attacked (check or an attacked Wuss).
-    pub royal_attacked: i32,
-    /// Per enemy piece reaching a square of a royal's neighbourhood (the royal's square and
-    /// its 8 neighbours), counted per square.
-    pub royal_zone_attacker: i32,
-    /// A Wuss on the board: a second royal that cannot capture.
-    pub wuss_liability: i32,
-    /// Per mille of a frozen enemy piece's value credited to the side that freezes it.
-    pub frozen_permille: i32,
-    /// Per friendly piece protected by a Shield of the side.
-    pub shielded_piece: i32,
-    /// Per square of mobility of a piece (displacement reach and passive queen slides).
-    pub mobility: i32,
-    /// Per row a pawn-state piece has advanced beyond its second row.
-    pub pawn_advance: i32,
-    /// Bonus for the side to move.
-    pub tempo: i32,
+crate::tunables! {
+    /// The evaluator's tunable parameters (centipawns unless said otherwise).
+    #[derive(Copy)]
+    pub struct EvalParams, default PARAMS {
+        /// Worth of each state alone (rules 2 order of [`State::ALL`]; royals near 0).
+        state_value: [i32; STATE_COUNT] = state_values(), (0, 2500, 5);
+        /// Share of the successor state's worth in a piece's value (per mille): the rest is the
+        /// current state's (rules 2: the piece becomes its successor when it acts).
+        next_share_permille: i32 = 451, (0, 1000, 10);
+        /// A reserve piece's worth (per mille of its value) while its drop window is far.
+        reserve_permille: i32 = 901, (0, 1500, 10);
+        /// ... and once the window is open or the drop is due.
+        reserve_due_permille: i32 = 933, (0, 1500, 10);
+        /// Per royal piece of the side that is attacked (check or an attacked Wuss).
+        royal_attacked: i32 = 60, (0, 500, 4);
+        /// Per enemy piece reaching a square of a royal's neighbourhood (the royal's square and
+        /// its 8 neighbours), counted per square.
+        royal_zone_attacker: i32 = 45, (0, 50, 1);
+        /// A Wuss on the board: a second royal that cannot capture.
+        wuss_liability: i32 = 71, (0, 500, 4);
+        /// Per mille of a frozen enemy piece's value credited to the side that freezes it.
+        frozen_permille: i32 = 376, (0, 1000, 10);
+        /// Per friendly piece protected by a Shield of the side.
+        shielded_piece: i32 = 100, (0, 100, 1);
+        /// Per square of mobility of a piece (displacement reach and passive queen slides).
+        mobility: i32 = 11, (0, 30, 1);
+        /// Per row a pawn-state piece has advanced beyond its second row.
+        pawn_advance: i32 = 20, (0, 100, 1);
+        /// Bonus for the side to move.
+        tempo: i32 = 47, (0, 100, 1);
+    }
 }
 
 const fn state_values() -> [i32; STATE_COUNT] {
-    // Order of State::ALL (rules 2 table).
+    // Order of State::ALL (rules 2 table); Texel-tuned (issue 15).
     [
-        0,    // K
+        38,   // K
         0,    // MK
-        950,  // Q
-        560,  // SS
-        1250, // AM
-        1150, // SQ
-        820,  // AR
-        800,  // DR
-        450,  // NR
-        430,  // RO
-        900,  // C
-        820,  // A
-        480,  // DA
-        760,  // OC
-        700,  // DK
-        560,  // DH
-        300,  // N
-        430,  // NG
-        720,  // GR
-        640,  // AA
-        560,  // CR
-        360,  // CB
-        500,  // R
-        400,  // CY
-        400,  // NW
-        390,  // NF
-        450,  // PV
-        220,  // CP
-        480,  // CH
-        420,  // SW
-        450,  // LL
-        520,  // AC
-        420,  // WI
-        420,  // AD
-        520,  // IM
-        330,  // SH
-        350,  // MA
-        120,  // WU
-        300,  // HN
-        460,  // N11
-        420,  // N02
-        420,  // N31
-        360,  // N33
-        360,  // N04
-        260,  // OX
-        420,  // SE
-        100,  // P
-        100,  // BP
-        115,  // SP
+        818,  // Q
+        808,  // SS
+        1119, // AM
+        1234, // SQ
+        953,  // AR
+        658,  // DR
+        758,  // NR
+        569,  // RO
+        749,  // C
+        819,  // A
+        698,  // DA
+        801,  // OC
+        652,  // DK
+        719,  // DH
+        194,  // N
+        223,  // NG
+        823,  // GR
+        428,  // AA
+        486,  // CR
+        631,  // CB
+        560,  // R
+        434,  // CY
+        368,  // NW
+        25,   // NF
+        376,  // PV
+        2,    // CP
+        786,  // CH
+        335,  // SW
+        558,  // LL
+        732,  // AC
+        387,  // WI
+        489,  // AD
+        869,  // IM
+        532,  // SH
+        242,  // MA
+        144,  // WU
+        151,  // HN
+        784,  // N11
+        430,  // N02
+        560,  // N31
+        392,  // N33
+        326,  // N04
+        328,  // OX
+        649,  // SE
+        92,   // P
+        36,   // BP
+        61,   // SP
     ]
 }
-
-/// The parameters the engine plays with.
-pub const PARAMS: EvalParams = EvalParams {
-    state_value: state_values(),
-    next_share_permille: 330,
-    reserve_permille: 800,
-    reserve_due_permille: 920,
-    royal_attacked: 60,
-    royal_zone_attacker: 5,
-    wuss_liability: 90,
-    frozen_permille: 400,
-    shielded_piece: 12,
-    mobility: 3,
-    pawn_advance: 12,
-    tempo: 12,
-};
 
 /// A piece's material worth in `state` (rules 2 blend with the successor), centipawns.
 #[inline(always)]
@@ -257,6 +243,7 @@ pub fn terms(pos: &Mutatis, p: &EvalParams) -> [Terms; 2] {
 }
 
 /// Static evaluation with parameters `p`, centipawns from the side to move's point of view.
+#[inline]
 pub fn evaluate_with(pos: &Mutatis, p: &EvalParams) -> i32 {
     let [w, b] = terms(pos, p);
     let white = w.total() - b.total();
@@ -268,6 +255,7 @@ pub fn evaluate_with(pos: &Mutatis, p: &EvalParams) -> i32 {
 }
 
 /// Static evaluation with [`PARAMS`] (centipawns, side to move's point of view).
+#[inline]
 pub fn evaluate(pos: &Mutatis) -> i32 {
     evaluate_with(pos, &PARAMS)
 }

@@ -3,8 +3,7 @@
 use crate::core::zobrist::SplitMix64;
 use crate::core::Color;
 use crate::variants::{
-    FenError, Game, GameResult, MoveError, Outcome, PieceInfo, PlyList, ProbeLimits, Terminal,
-    VariantInfo,
+    FenError, Game, MoveError, PieceInfo, PlyList, ProbeLimits, Scope, VariantInfo, Verdict,
 };
 
 use super::board::{iter, square_name};
@@ -132,55 +131,65 @@ impl Game for Mutatis {
         see::see_ge(self, &m.action, threshold)
     }
 
+    type EvalParams = eval::EvalParams;
+
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
+    }
+
+    fn evaluate_with(&self, p: &eval::EvalParams) -> i32 {
+        eval::evaluate_with(self, p)
     }
 
     fn eval_report(&self) -> String {
         eval::report(self)
     }
 
-    /// rules 5: no legal turn with a royal attacked loses (checkmate or Wuss mate); without,
-    /// stalemate is a draw.
-    fn no_moves_terminal(&self) -> Terminal {
-        if self.royal_in_danger() {
-            Terminal::Loss
-        } else {
-            Terminal::Draw
+    /// rules 5: the 50-move rule and threefold repetition (the search: any repetition
+    /// inside its tree), after checkmate, Wuss mate and stalemate ([`Game::no_moves_verdict`]).
+    #[inline]
+    fn verdict(&self, scope: Scope) -> Option<Verdict> {
+        match scope {
+            Scope::Wins => None,
+            Scope::Search(plies_from_root) => {
+                if self.half >= FIFTY_MOVE_PLIES {
+                    Some(Verdict::draw("fifty-move rule"))
+                } else if self.is_repetition(plies_from_root) {
+                    Some(Verdict::draw("repetition"))
+                } else {
+                    None
+                }
+            }
+            Scope::Game | Scope::Claims => {
+                let mut list = TurnList::new();
+                self.generate_turns(&mut list, false);
+                if list.is_empty() {
+                    None
+                } else if self.repetitions(2) >= 2 {
+                    Some(Verdict::draw("threefold repetition"))
+                } else if self.half >= FIFTY_MOVE_PLIES {
+                    Some(Verdict::draw("fifty-move rule"))
+                } else {
+                    None
+                }
+            }
         }
     }
 
-    /// rules 5: the 50-move rule and repetition.
-    fn is_draw(&self, plies_from_root: usize) -> bool {
-        self.half >= FIFTY_MOVE_PLIES || self.is_repetition(plies_from_root)
-    }
-
-    /// rules 5: checkmate, Wuss mate, stalemate, threefold repetition, the 50-move rule.
-    fn outcome(&self) -> Option<Outcome> {
-        let mut list = TurnList::new();
-        self.generate_turns(&mut list, false);
-        let (result, reason) = if list.is_empty() {
-            let b = &self.board;
-            let king_attacked = iter(royals(b, self.side))
-                .filter(|&sq| b.piece(sq).is_some_and(|p| p.state.family() == 1))
-                .any(|sq| super::generate::attacked(b, sq));
-            if king_attacked {
-                (GameResult::win_for(!self.side), "checkmate")
-            } else if self.royal_in_danger() {
-                (GameResult::win_for(!self.side), "wuss mate")
-            } else {
-                (GameResult::Draw, "stalemate")
-            }
-        } else if self.repetitions(2) >= 2 {
-            (GameResult::Draw, "threefold repetition")
-        } else if self.half >= FIFTY_MOVE_PLIES {
-            (GameResult::Draw, "fifty-move rule")
+    /// rules 5: no legal turn with the King attacked is checkmate, with another royal
+    /// attacked a Wuss mate (both lost); without, stalemate (a draw).
+    fn no_moves_verdict(&self) -> Verdict {
+        if !self.royal_in_danger() {
+            return Verdict::draw("stalemate");
+        }
+        let b = &self.board;
+        let king_attacked = iter(royals(b, self.side))
+            .filter(|&sq| b.piece(sq).is_some_and(|p| p.state.family() == 1))
+            .any(|sq| super::generate::attacked(b, sq));
+        Verdict::loss(if king_attacked {
+            "checkmate"
         } else {
-            return None;
-        };
-        Some(Outcome {
-            result,
-            reason: reason.into(),
+            "wuss mate"
         })
     }
 

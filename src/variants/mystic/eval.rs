@@ -2,40 +2,56 @@
 //!
 //! Ideas (issue: Mystic): coins are material in waiting, worth less than what they buy because
 //! spending them costs tempo; their value depends on what they can still buy (Pawns in stock,
-//! the 3-buy threshold that unlocks upgrades). All parameters are declared once in [`PARAMS`].
+//! the 3-buy threshold that unlocks upgrades). All parameters are declared once in
+//! [`MysticParams`].
 
 use super::{Mystic, BUYS_FOR_UPGRADES};
 use crate::core::Color;
-use crate::variants::chess::{attacks, eval as chess_eval, Kind};
+use crate::variants::chess::eval::params::{s, EvalParams};
+use crate::variants::chess::eval::{self as chess_eval, evaluate_board, report_board};
+use crate::variants::orthodox::{attacks, Kind};
+use crate::variants::Game;
 
-/// Tunable parameters (centipawns), declared once: (name, value).
-pub static PARAMS: &[(&str, i32)] = &[
-    // Value of one coin while the side can still buy Pawns and has not unlocked upgrades.
-    ("coin_before_unlock", 70),
-    // Value of one coin once upgrades are unlocked (2 coins turn a Pawn into a minor).
-    ("coin_after_unlock", 85),
-    // Value of one coin when nothing can be bought or upgraded with it (no stock, no pieces).
-    ("coin_idle", 15),
-    // Bonus for having unlocked upgrades (3 buys done).
-    ("unlocked", 30),
-    // Penalty per empty square of the enemy drop zone from which a bought Pawn would check
-    // our King (only while the enemy has a coin and a Pawn in stock).
-    ("drop_check_square", 18),
-];
+crate::tunables! {
+    /// The parameters of the Mystic evaluation (centipawns): the orthodox set for the board and
+    /// the economy's own.
+    pub struct MysticParams, default MYSTIC_DEFAULT {
+        /// The orthodox evaluation of the board (its own items, ranges and steps), with
+        /// Mystic's own material and tempo ([`mystic_board`]).
+        board: EvalParams = mystic_board(), nested;
+        /// Value of one coin while the side can still buy Pawns and has not unlocked upgrades.
+        coin_before_unlock: i32 = 106, (0, 300, 4);
+        /// Value of one coin once upgrades are unlocked (2 coins turn a Pawn into a minor).
+        coin_after_unlock: i32 = 115, (0, 300, 4);
+        /// Value of one coin when nothing can be bought or upgraded with it (no stock, no pieces).
+        coin_idle: i32 = 15, (0, 200, 2);
+        /// Bonus for having unlocked upgrades (3 buys done).
+        unlocked: i32 = -58, (-100, 200, 4);
+        /// Penalty per empty square of the enemy drop zone from which a bought Pawn would check
+        /// our King (only while the enemy has a coin and a Pawn in stock).
+        drop_check_square: i32 = 55, (0, 100, 2);
+    }
+}
 
-const COIN_BEFORE: usize = 0;
-const COIN_AFTER: usize = 1;
-const COIN_IDLE: usize = 2;
-const UNLOCKED: usize = 3;
-const DROP_CHECK: usize = 4;
-
-#[inline(always)]
-fn p(i: usize) -> i32 {
-    PARAMS[i].1
+/// The board's parameters: the orthodox defaults with Mystic's own material and tempo
+/// (Texel-tuned on Mystic self-play: material is bought and upgraded, so the orthodox
+/// values do not carry over; centipawns, (middlegame, endgame)).
+pub const fn mystic_board() -> EvalParams {
+    let mut p = chess_eval::DEFAULT;
+    p.material = [
+        s(96, 87),
+        s(448, 306),
+        s(331, 389),
+        s(339, 707),
+        s(1112, 1237),
+        s(0, 0),
+    ];
+    p.tempo = s(12, 11);
+    p
 }
 
 /// The economy term of `side` in centipawns (White's view is the caller's business).
-fn economy(pos: &Mystic, side: Color) -> i32 {
+fn economy(pos: &Mystic, p: &MysticParams, side: Color) -> i32 {
     let coins = pos.coins(side) as i32;
     let c = pos.board();
     let can_buy = pos.available(side, Kind::Pawn);
@@ -45,18 +61,18 @@ fn economy(pos: &Mystic, side: Color) -> i32 {
         | c.pieces(side, Kind::Rook);
     let unlocked = pos.bought(side) >= BUYS_FOR_UPGRADES;
     let per_coin = if unlocked && (upgradable != 0 || can_buy) {
-        p(COIN_AFTER)
+        p.coin_after_unlock
     } else if can_buy {
-        p(COIN_BEFORE)
+        p.coin_before_unlock
     } else {
-        p(COIN_IDLE)
+        p.coin_idle
     };
-    coins * per_coin + if unlocked { p(UNLOCKED) } else { 0 }
+    coins * per_coin + if unlocked { p.unlocked } else { 0 }
 }
 
 /// King exposure to purchases, in centipawns (a penalty for `side`): drops mean a King is
 /// never safe from a sudden pawn check (rules/mystic.md 2: a drop may give check).
-fn drop_exposure(pos: &Mystic, side: Color) -> i32 {
+fn drop_exposure(pos: &Mystic, p: &MysticParams, side: Color) -> i32 {
     let them = !side;
     if pos.coins(them) == 0 || !pos.available(them, Kind::Pawn) {
         return 0;
@@ -65,27 +81,40 @@ fn drop_exposure(pos: &Mystic, side: Color) -> i32 {
     let ksq = c.king_sq(side);
     // An enemy pawn on s attacks the King when the King's own pawn-attack set (as `side`) holds s.
     let squares = attacks::pawn(side, ksq) & Mystic::drop_zone(them) & !c.occupied();
-    squares.count_ones() as i32 * p(DROP_CHECK)
+    squares.count_ones() as i32 * p.drop_check_square
+}
+
+/// [`MYSTIC_DEFAULT`] as a static: the parameters the engine plays with.
+pub static MYSTIC_PARAMS: MysticParams = MYSTIC_DEFAULT;
+
+/// Static evaluation with the parameters `p`, in centipawns from the side to move's point of
+/// view.
+#[inline]
+pub fn evaluate_with(pos: &Mystic, p: &MysticParams) -> i32 {
+    let us = pos.side_to_move();
+    let board = evaluate_board(pos.board(), us, &p.board);
+    board + economy(pos, p, us) - economy(pos, p, !us) - drop_exposure(pos, p, us)
+        + drop_exposure(pos, p, !us)
 }
 
 /// Static evaluation in centipawns from the side to move's point of view.
+#[inline]
 pub fn evaluate(pos: &Mystic) -> i32 {
-    let us = pos.board().stm();
-    let board = chess_eval::evaluate(pos.board());
-    board + economy(pos, us) - economy(pos, !us) - drop_exposure(pos, us) + drop_exposure(pos, !us)
+    evaluate_with(pos, &MYSTIC_PARAMS)
 }
 
 /// The evaluation term by term, for the `eval` command.
 pub fn report(pos: &Mystic) -> String {
-    let w = economy(pos, Color::White);
-    let b = economy(pos, Color::Black);
+    let p = &MYSTIC_PARAMS;
+    let w = economy(pos, p, Color::White);
+    let b = economy(pos, p, Color::Black);
     let (xw, xb) = (
-        drop_exposure(pos, Color::White),
-        drop_exposure(pos, Color::Black),
+        drop_exposure(pos, p, Color::White),
+        drop_exposure(pos, p, Color::Black),
     );
     format!(
         "{}\n\nMystic terms (centipawns)\n  economy        white {w}  black {b}  net {}\n  drop exposure  white -{xw}  black -{xb}  net {}\n\nFinal evaluation (side to move): {}",
-        chess_eval::report(pos.board()),
+        report_board(pos.board(), pos.side_to_move(), &p.board),
         w - b,
         xb - xw,
         evaluate(pos)
@@ -95,17 +124,17 @@ pub fn report(pos: &Mystic) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::Game;
 
     #[test]
     fn exposure_counts_checking_drop_squares() {
         // White King on e4: Black can drop on d5 and f5 to give check (zone ranks 5-7).
         let e4 = Mystic::from_fen("4k3/8/8/8/4K3/8/8/8 w - - 0 1 coins:0/3 bought:0/0").unwrap();
-        assert_eq!(drop_exposure(&e4, Color::White), 2 * p(DROP_CHECK));
-        assert_eq!(drop_exposure(&e4, Color::Black), 0, "White has no coins");
+        let p = &MYSTIC_PARAMS;
+        assert_eq!(drop_exposure(&e4, p, Color::White), 2 * p.drop_check_square);
+        assert_eq!(drop_exposure(&e4, p, Color::Black), 0, "White has no coins");
         // On e1 no drop can reach it.
         let q = Mystic::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1 coins:0/3 bought:0/0").unwrap();
-        assert_eq!(drop_exposure(&q, Color::White), 0);
+        assert_eq!(drop_exposure(&q, p, Color::White), 0);
         // The evaluation is symmetric under colour flip.
         let a =
             Mystic::from_fen("4k3/3p4/8/2q5/8/4P3/3B4/4K3 w - - 0 9 coins:5/7 bought:3/2").unwrap();

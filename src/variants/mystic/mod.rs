@@ -1,26 +1,27 @@
 //! Mystic Chess (rules/mystic.md): only the Kings at the start, 20 coins a side to buy Pawns
 //! (drops) and to upgrade pieces in place along P -> B/N -> R -> Q.
 //!
-//! Built on the orthodox position ([`Chess`]): board moves come from its legal generator (with
-//! no castling rights, castling never arises: rules/mystic.md 6.1); drops and upgrades are
-//! placement plies of the same position, so the undo stack, the 50-move clock and check
-//! detection are shared. This module adds the economy (coins, the bought counter, the stock
-//! limits) and the variant's FEN tags, tokens and end rules.
+//! Played on the orthodox [`Board`](crate::variants::orthodox::Board): board moves come from
+//! the orthodox generator (castling never arises: rules/mystic.md 6.1); purchases and upgrades
+//! are placement plies. The position ([`position`]) keeps the side to move, en passant, the
+//! clocks and the economy (coins, the bought counter) with its own make/unmake; this module
+//! adds the stock limits, the variant's tokens and end rules.
 
 pub mod eval;
 pub mod notation;
+pub mod position;
 
-use std::sync::LazyLock;
+pub use position::Mystic;
 
 use crate::core::geometry::BOARD_8X8;
-use crate::core::{repetition, zobrist, Color, MoveList};
-use crate::variants::chess::attacks;
-use crate::variants::chess::position::NO_EP;
-use crate::variants::chess::{
-    fide_outcome, Chess, Kind, Move, MoveKind, Piece, ENGINE_AUTOMATIC_DRAWS,
+use crate::core::{Color, MoveList};
+use crate::variants::orthodox::movegen::{generate, generate_tactical};
+use crate::variants::orthodox::rules::{self, DEAD_POSITION, FIFTY_MOVES_AND_THREEFOLD};
+use crate::variants::orthodox::{
+    attacks, coordinate_token, see, Kind, Move, MoveKind, Piece, ORTHODOX_PIECES,
 };
 use crate::variants::{
-    FenError, Game, GameMove, MoveError, Outcome, PieceInfo, Terminal, VariantInfo,
+    FenError, Game, GameMove, MoveError, PieceInfo, Scope, VariantInfo, Verdict,
 };
 
 /// The start position (rules/mystic.md 4).
@@ -46,99 +47,52 @@ pub const fn upgrade_cost(from: Kind, to: Kind) -> Option<u8> {
     }
 }
 
-/// A Mystic ply: an orthodox move, a Pawn purchase (drop) or an upgrade. Packs the underlying
-/// [`Move`] (an upgrade or drop is a chess placement move) in 16 bits.
+/// A Mystic ply in 16 bits: an orthodox [`Move`] (bit 15 clear), or with bit 15 set a
+/// *placement*, a Pawn purchase (drop) or an upgrade in place: the square in bits 0-5 and the
+/// placed [`Piece`] in bits 6-9. 0 is the null move.
 #[derive(Copy, Clone, PartialEq, Eq, Default, Hash, Debug)]
-pub struct MysticMove(pub Move);
+pub struct MysticMove(u16);
+
+impl MysticMove {
+    /// The board move `m`.
+    #[inline(always)]
+    pub const fn board(m: Move) -> MysticMove {
+        MysticMove(m.0)
+    }
+
+    /// The placement of `piece` on `sq`: a purchase on an empty square, an upgrade on an own
+    /// piece.
+    #[inline(always)]
+    pub const fn placement(sq: u8, piece: Piece) -> MysticMove {
+        MysticMove(0x8000 | sq as u16 | (piece.0 as u16) << 6)
+    }
+
+    /// The (square, piece) of a placement, `None` for a board move.
+    #[inline(always)]
+    pub const fn as_placement(self) -> Option<(u8, Piece)> {
+        if self.0 & 0x8000 != 0 {
+            Some(((self.0 & 63) as u8, Piece(((self.0 >> 6) & 15) as u8)))
+        } else {
+            None
+        }
+    }
+
+    /// The board move (meaningless for a placement).
+    #[inline(always)]
+    pub const fn as_move(self) -> Move {
+        Move(self.0)
+    }
+}
 
 impl GameMove for MysticMove {
     type List<T: Copy + Send + Sync> = crate::core::MoveList<T>;
     #[inline(always)]
     fn pack(self) -> u32 {
-        self.0 .0 as u32
+        self.0 as u32
     }
-}
-
-struct Keys {
-    coins: [[u64; 21]; 2],
-    bought: [[u64; 4]; 2],
-    ep_file: [u64; 8],
-}
-
-static KEYS: LazyLock<Keys> = LazyLock::new(|| {
-    let k = zobrist::keys(0x6d79_7374, 2 * 21 + 2 * 4 + 8);
-    let mut coins = [[0; 21]; 2];
-    let mut bought = [[0; 4]; 2];
-    let mut ep_file = [0; 8];
-    for s in 0..2 {
-        coins[s].copy_from_slice(&k[s * 21..s * 21 + 21]);
-        bought[s].copy_from_slice(&k[42 + s * 4..42 + s * 4 + 4]);
-    }
-    ep_file.copy_from_slice(&k[50..58]);
-    Keys {
-        coins,
-        bought,
-        ep_file,
-    }
-});
-
-#[derive(Copy, Clone, Debug)]
-struct Undo {
-    coins: [u8; 2],
-    bought: [u8; 2],
-    ep_field: u8,
-    extra_key: u64,
-}
-
-/// A Mystic Chess position: the orthodox board plus coins, bought counters and the FEN en
-/// passant field (set after every double step, rules/mystic.md 4).
-#[derive(Clone)]
-pub struct Mystic {
-    chess: Chess,
-    coins: [u8; 2],
-    bought: [u8; 2],
-    ep_field: u8,
-    /// Zobrist part for coins, bought counters and the en passant field.
-    extra_key: u64,
-    stack: Vec<Undo>,
-    /// Full keys of earlier positions (index = ply of the game), for repetition.
-    history: Vec<u64>,
 }
 
 impl Mystic {
-    /// The orthodox board underneath (pieces, side to move, clocks).
-    pub fn board(&self) -> &Chess {
-        &self.chess
-    }
-
-    /// Coins left for `side` (0..=20).
-    pub fn coins(&self, side: Color) -> u8 {
-        self.coins[side.index()]
-    }
-
-    /// Pawns `side` has bought, capped at 3 (rules/mystic.md 4).
-    pub fn bought(&self, side: Color) -> u8 {
-        self.bought[side.index()]
-    }
-
-    /// Whether `side` may still place another piece of `kind` (rules/mystic.md 1: stock).
-    #[inline]
-    pub fn available(&self, side: Color, kind: Kind) -> bool {
-        self.chess.pieces(side, kind).count_ones() < STOCK_LIMIT[kind.index()]
-    }
-
-    fn compute_extra_key(&self) -> u64 {
-        let k = &*KEYS;
-        let mut x = 0;
-        for s in 0..2 {
-            x ^= k.coins[s][self.coins[s] as usize] ^ k.bought[s][self.bought[s] as usize];
-        }
-        if self.ep_field != NO_EP {
-            x ^= k.ep_file[(self.ep_field & 7) as usize];
-        }
-        x
-    }
-
     /// The drop zone of `side`: ranks 2-4 for White, 5-7 for Black (rules/mystic.md 2).
     pub const fn drop_zone(side: Color) -> u64 {
         match side {
@@ -148,13 +102,20 @@ impl Mystic {
     }
 
     fn generate(&self, list: &mut MoveList<MysticMove>, tactical_only: bool) {
-        let c = &self.chess;
-        let us = c.stm();
+        let c = &self.board;
+        let us = self.stm;
         let mut board_moves = MoveList::new();
         if tactical_only {
-            c.generate_tactical(&mut board_moves);
+            generate_tactical(c, us, self.checkers, self.ep, &mut board_moves);
         } else {
-            c.generate_legal(&mut board_moves);
+            generate::<false>(
+                c,
+                us,
+                self.checkers,
+                self.ep,
+                &mut board_moves,
+                |_, _, _| {},
+            );
         }
         for &m in &board_moves {
             // A promotion needs its type in stock (rules/mystic.md 2 and 6.6).
@@ -163,9 +124,9 @@ impl Mystic {
                     continue;
                 }
             }
-            list.push(MysticMove(m));
+            list.push(MysticMove::board(m));
         }
-        let checkers = c.checkers();
+        let checkers = self.checkers;
         if tactical_only && checkers == 0 {
             // Quiescence also tries the upgrade with the largest material swing, R -> Q
             // (the smaller steps roughly pay for their coins and would bloat it).
@@ -177,7 +138,7 @@ impl Mystic {
                 while b != 0 {
                     let sq = b.trailing_zeros() as u8;
                     b &= b - 1;
-                    list.push(MysticMove(Move::placement(sq, Piece::new(us, Kind::Queen))));
+                    list.push(MysticMove::placement(sq, Piece::new(us, Kind::Queen)));
                 }
             }
             return;
@@ -197,7 +158,7 @@ impl Mystic {
             while targets != 0 {
                 let sq = targets.trailing_zeros() as u8;
                 targets &= targets - 1;
-                list.push(MysticMove(Move::placement(sq, pawn)));
+                list.push(MysticMove::placement(sq, pawn));
             }
         }
         // Upgrades: never in check (rules/mystic.md 2), after 3 buys, paid and in stock.
@@ -210,7 +171,7 @@ impl Mystic {
                     for to in [Kind::Bishop, Kind::Knight, Kind::Rook, Kind::Queen] {
                         if let Some(cost) = upgrade_cost(from, to) {
                             if coins >= cost && self.available(us, to) {
-                                list.push(MysticMove(Move::placement(sq, Piece::new(us, to))));
+                                list.push(MysticMove::placement(sq, Piece::new(us, to)));
                             }
                         }
                     }
@@ -219,44 +180,10 @@ impl Mystic {
         }
     }
 
-    fn repetitions(&self, stop_after: usize) -> usize {
-        let n = self.history.len();
-        let reach = (self.chess.halfmove_clock() as usize).min(n);
-        repetition::count(self.key(), reach, stop_after, |i| self.history[n - i])
-    }
-
-    fn is_repetition(&self, plies_from_root: usize) -> bool {
-        let n = self.history.len();
-        let reach = (self.chess.halfmove_clock() as usize).min(n);
-        repetition::in_search(self.key(), reach, plies_from_root, |i| self.history[n - i])
-    }
-
-    /// Common start of every ply: saves the undo record and the key for repetition, and clears
-    /// the en passant field (valid for one ply only).
-    #[inline(always)]
-    fn begin_ply(&mut self) {
-        self.stack.push(Undo {
-            coins: self.coins,
-            bought: self.bought,
-            ep_field: self.ep_field,
-            extra_key: self.extra_key,
-        });
-        self.history.push(self.key());
-        if self.ep_field != NO_EP {
-            self.extra_key ^= KEYS.ep_file[(self.ep_field & 7) as usize];
-            self.ep_field = NO_EP;
-        }
-    }
-
     /// Dead position: the FIDE material cases, only when both sides have 0 coins
     /// (rules/mystic.md 3 and 6.8).
     pub fn insufficient_material(&self) -> bool {
-        self.coins == [0, 0] && self.chess.insufficient_material()
-    }
-
-    /// The zobrist key computed from scratch.
-    pub fn compute_key(&self) -> u64 {
-        self.chess.compute_key() ^ self.compute_extra_key()
+        self.coins == [0, 0] && self.board.insufficient_material()
     }
 }
 
@@ -277,7 +204,7 @@ impl Game for Mystic {
 
     /// The orthodox pieces (rules/mystic.md 1); Pawns are bought with `P@sq`, pieces upgraded
     /// in place.
-    const PIECES: &'static [PieceInfo] = crate::variants::chess::ORTHODOX_PIECES;
+    const PIECES: &'static [PieceInfo] = ORTHODOX_PIECES;
 
     fn startpos() -> Self {
         Self::from_fen(START_FEN).expect("start FEN is valid")
@@ -286,118 +213,16 @@ impl Game for Mystic {
     /// `<board> <side> - <ep> <halfmove> <fullmove> coins:<W>/<B> bought:<W>/<B>` (rules/mystic.md 4);
     /// missing tags take the start values (20 coins, 0 bought).
     fn from_fen(fen: &str) -> Result<Self, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        let split = fields
-            .iter()
-            .position(|f| f.contains(':'))
-            .unwrap_or(fields.len());
-        let (orthodox, tags) = fields.split_at(split);
-        if orthodox.len() < 4 {
-            return Err(FenError::new(
-                "fen",
-                format!("expected at least 4 fields, found {}", orthodox.len()),
-            ));
-        }
-        if orthodox[2] != "-" {
-            return Err(FenError::new(
-                "castling",
-                "Mystic Chess has no castling: the field must be '-'",
-            ));
-        }
-        let chess = Chess::from_fen(&orthodox.join(" "))?;
-        for kind in Kind::ALL {
-            for side in Color::ALL {
-                let n = chess.pieces(side, kind).count_ones();
-                if n > STOCK_LIMIT[kind.index()] {
-                    return Err(FenError::new(
-                        "board",
-                        format!(
-                            "{side:?} has {n} pieces of kind {kind:?}, more than one set holds"
-                        ),
-                    ));
-                }
-            }
-        }
-        let ep_field = if orthodox[3] == "-" {
-            NO_EP
-        } else {
-            BOARD_8X8
-                .parse_square(orthodox[3])
-                .map_err(|e| FenError::new("en passant", e.to_string()))?
-        };
-        let mut coins = [START_COINS; 2];
-        let mut bought = [0u8; 2];
-        let mut seen = (false, false);
-        for tag in tags {
-            let (name, value) = tag.split_once(':').unwrap_or((tag, ""));
-            let pair = |limit: u8, field: &'static str| -> Result<[u8; 2], FenError> {
-                let (w, b) = value.split_once('/').ok_or_else(|| {
-                    FenError::new(field, format!("expected <white>/<black>, found '{value}'"))
-                })?;
-                let parse = |s: &str| -> Result<u8, FenError> {
-                    let v: u8 = s
-                        .parse()
-                        .map_err(|_| FenError::new(field, format!("'{s}' is not a number")))?;
-                    if v > limit {
-                        return Err(FenError::new(field, format!("{v} is more than {limit}")));
-                    }
-                    Ok(v)
-                };
-                Ok([parse(w)?, parse(b)?])
-            };
-            match name {
-                "coins" if !seen.0 => {
-                    coins = pair(START_COINS, "coins")?;
-                    seen.0 = true;
-                }
-                "bought" if !seen.1 => {
-                    bought = pair(BUYS_FOR_UPGRADES, "bought")?;
-                    seen.1 = true;
-                }
-                "coins" | "bought" => {
-                    return Err(FenError::new("tags", format!("'{name}' given twice")))
-                }
-                _ => return Err(FenError::new("tags", format!("unknown tag '{tag}'"))),
-            }
-        }
-        let mut pos = Mystic {
-            chess,
-            coins,
-            bought,
-            ep_field,
-            extra_key: 0,
-            stack: Vec::with_capacity(1024),
-            history: Vec::with_capacity(1024),
-        };
-        pos.extra_key = pos.compute_extra_key();
-        Ok(pos)
+        Mystic::read_fen(fen)
     }
 
     fn fen(&self) -> String {
-        let c = self.chess.to_fen();
-        let f: Vec<&str> = c.split(' ').collect();
-        let ep = if self.ep_field == NO_EP {
-            "-".to_string()
-        } else {
-            BOARD_8X8.name(self.ep_field).to_string()
-        };
-        format!(
-            "{} {} - {} {} {} coins:{}/{} bought:{}/{}",
-            f[0],
-            f[1],
-            ep,
-            f[4],
-            f[5],
-            self.coins[0],
-            self.coins[1],
-            self.bought[0],
-            self.bought[1]
-        )
+        self.write_fen()
     }
 
     #[inline(always)]
     fn side_to_move(&self) -> Color {
-        self.chess.stm()
+        self.stm
     }
 
     fn legal_moves(&self, list: &mut MoveList<MysticMove>) {
@@ -409,126 +234,116 @@ impl Game for Mystic {
     }
 
     fn make(&mut self, m: MysticMove) {
-        let k = &*KEYS;
-        let us = self.chess.stm();
-        let s = us.index();
-        self.begin_ply();
-        let mv = m.0;
-        if let Some((sq, piece)) = mv.as_placement() {
-            let old = self.chess.piece_at(sq);
-            let cost = if old.is_none() {
-                1
-            } else {
-                upgrade_cost(old.kind(), piece.kind()).unwrap_or(0)
-            };
-            self.extra_key ^= k.coins[s][self.coins[s] as usize];
-            self.coins[s] -= cost;
-            self.extra_key ^= k.coins[s][self.coins[s] as usize];
-            if old.is_none() && self.bought[s] < BUYS_FOR_UPGRADES {
-                self.extra_key ^= k.bought[s][self.bought[s] as usize];
-                self.bought[s] += 1;
-                self.extra_key ^= k.bought[s][self.bought[s] as usize];
-            }
-            self.chess.make_placement(sq, piece);
-        } else {
-            if mv.kind() == MoveKind::DoublePush {
-                self.ep_field = (mv.from() + mv.to()) / 2;
-                self.extra_key ^= k.ep_file[(self.ep_field & 7) as usize];
-            }
-            self.chess.make_move(mv);
-        }
+        self.make_ply(m);
     }
 
     fn unmake(&mut self) {
-        let u = self.stack.pop().expect("unmake without a ply to take back");
-        self.history.pop();
-        self.chess.unmake_move();
-        self.coins = u.coins;
-        self.bought = u.bought;
-        self.ep_field = u.ep_field;
-        self.extra_key = u.extra_key;
+        self.unmake_ply();
     }
 
     #[inline(always)]
     fn key(&self) -> u64 {
-        self.chess.key ^ self.extra_key
+        self.full_key()
     }
 
     #[inline(always)]
     fn in_check(&self) -> bool {
-        self.chess.checkers() != 0
+        self.checkers != 0
     }
 
     /// Captures, queen promotions and the R -> Q upgrade (see `tactical_moves`).
     fn is_tactical(&self, m: MysticMove) -> bool {
-        match m.0.as_placement() {
-            Some((sq, piece)) => piece.kind() == Kind::Queen && !self.chess.piece_at(sq).is_none(),
-            None => self.chess.is_tactical(m.0),
+        match m.as_placement() {
+            Some((sq, piece)) => piece.kind() == Kind::Queen && !self.board.piece_at(sq).is_none(),
+            None => {
+                let mv = m.as_move();
+                !self.board.piece_at(mv.to()).is_none()
+                    || matches!(mv.kind(), MoveKind::EnPassant | MoveKind::PromoQueen)
+            }
         }
     }
 
     fn tactical_order(&self, m: MysticMove) -> i32 {
-        if m.0.as_placement().is_some() {
+        if m.as_placement().is_some() {
             0
         } else {
-            self.chess.tactical_order(m.0)
+            see::mvv_lva(&self.board, m.as_move())
         }
     }
 
     fn see_ge(&self, m: MysticMove, threshold: i32) -> bool {
-        m.0.as_placement().is_some() || self.chess.see_ge(m.0, threshold)
+        m.as_placement().is_some() || see::see_ge(&self.board, m.as_move(), threshold)
     }
+
+    type EvalParams = eval::MysticParams;
 
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
+    }
+
+    fn evaluate_with(&self, p: &eval::MysticParams) -> i32 {
+        eval::evaluate_with(self, p)
     }
 
     fn eval_report(&self) -> String {
         eval::report(self)
     }
 
-    fn no_moves_terminal(&self) -> Terminal {
-        if self.in_check() {
-            Terminal::Loss
-        } else {
-            Terminal::Draw
+    /// rules/mystic.md 3: checkmate and stalemate first (every action counts:
+    /// [`Game::no_moves_verdict`]), then the 50-move rule and threefold repetition (ending the
+    /// game by themselves), and dead positions only at 0 coins each. The search applies the
+    /// 50-move rule unless the position is checkmate, repetitions and dead positions.
+    #[inline]
+    fn verdict(&self, scope: Scope) -> Option<Verdict> {
+        match scope {
+            Scope::Wins => None,
+            Scope::Search(plies_from_root) => rules::search_draw(
+                self.halfmove,
+                || {
+                    let mut l = MoveList::new();
+                    self.legal_moves(&mut l);
+                    l.is_empty() && self.in_check()
+                },
+                || self.is_repetition(plies_from_root),
+                || self.insufficient_material(),
+            ),
+            Scope::Game | Scope::Claims => {
+                let mut list = MoveList::new();
+                self.legal_moves(&mut list);
+                if list.is_empty() {
+                    return None;
+                }
+                FIFTY_MOVES_AND_THREEFOLD
+                    .verdict(self.halfmove, |n| self.repetitions(n - 1) >= n - 1)
+                    .or_else(|| self.insufficient_material().then_some(DEAD_POSITION))
+            }
         }
     }
 
-    fn is_draw(&self, plies_from_root: usize) -> bool {
-        if self.chess.halfmove_clock() >= 100 {
-            let mut l = MoveList::new();
-            self.legal_moves(&mut l);
-            return !(l.is_empty() && self.in_check());
-        }
-        self.is_repetition(plies_from_root) || self.insufficient_material()
+    fn no_moves_verdict(&self) -> Verdict {
+        rules::no_moves_verdict(self.in_check())
     }
 
-    /// rules/mystic.md 3: checkmate, stalemate (every action counts), the 50-move rule,
-    /// threefold repetition, and dead positions only at 0 coins each.
-    fn outcome(&self) -> Option<Outcome> {
-        let mut list = MoveList::new();
-        self.legal_moves(&mut list);
-        fide_outcome(
-            self.side_to_move(),
-            list.is_empty(),
-            self.in_check(),
-            self.chess.halfmove_clock(),
-            &ENGINE_AUTOMATIC_DRAWS,
-            |n| self.repetitions(n - 1) >= n - 1,
-            || self.insufficient_material(),
-        )
+    /// The board's bitboards and key, the incremental key against one computed from scratch,
+    /// and the FEN read back.
+    fn validate(&self) -> Result<(), String> {
+        if !self.board.is_consistent() {
+            return Err(format!("{}: inconsistent board", self.fen()));
+        }
+        if self.compute_key() != self.full_key() {
+            return Err(format!("{}: incremental key differs", self.fen()));
+        }
+        crate::variants::fen_round_trip(self)
     }
 
     fn null_move_allowed(&self) -> bool {
         // Zugzwang is rare while a side can spend coins; with no pieces but pawns it is not.
         let us = self.side_to_move();
-        !self.in_check() && (self.coins[us.index()] > 0 || self.chess.has_pieces(us))
+        !self.in_check() && (self.coins[us.index()] > 0 || self.board.has_pieces(us))
     }
 
     fn make_null(&mut self) {
-        self.begin_ply();
-        self.chess.make_null_move();
+        self.make_null_ply();
     }
 
     /// Tokens of rules/mystic.md 5: `e2e4`, `e7e8q`, `P@d2`, `f3f3b`.
@@ -542,7 +357,7 @@ impl Game for Mystic {
             let sq = BOARD_8X8
                 .parse_square(sq)
                 .map_err(|e| malformed(&e.to_string()))?;
-            Move::placement(sq, Piece::new(us, Kind::Pawn))
+            MysticMove::placement(sq, Piece::new(us, Kind::Pawn))
         } else if token.contains('@') {
             return Err(malformed("only Pawns are bought: write P@<square>"));
         } else {
@@ -566,36 +381,44 @@ impl Game for Mystic {
             if from == to {
                 let kind =
                     kind.ok_or_else(|| malformed("an upgrade names the new piece: e.g. f3f3b"))?;
-                Move::placement(from, Piece::new(us, kind))
+                MysticMove::placement(from, Piece::new(us, kind))
             } else {
-                let c = self.chess.parse_move(token);
-                match c {
-                    Ok(m) => m,
-                    Err(MoveError::Illegal(_)) => {
-                        return Err(MoveError::Illegal(token.to_string()))
-                    }
-                    Err(e) => return Err(e),
-                }
+                let mut list = MoveList::new();
+                self.legal_moves(&mut list);
+                return list
+                    .iter()
+                    .copied()
+                    .find(|m| {
+                        let mv = m.as_move();
+                        m.as_placement().is_none()
+                            && mv.from() == from
+                            && mv.to() == to
+                            && mv.promotion() == kind
+                    })
+                    .ok_or_else(|| MoveError::Illegal(token.to_string()));
             }
         };
         let mut list = MoveList::new();
         self.legal_moves(&mut list);
         list.iter()
             .copied()
-            .find(|m| m.0 == wanted)
+            .find(|m| *m == wanted)
             .ok_or_else(|| MoveError::Illegal(token.to_string()))
     }
 
     fn move_token(&self, m: MysticMove) -> String {
-        match m.0.as_placement() {
-            Some((sq, _)) if self.chess.piece_at(sq).is_none() => {
+        match m.as_placement() {
+            Some((sq, _)) if self.board.piece_at(sq).is_none() => {
                 format!("P@{}", BOARD_8X8.name(sq))
             }
             Some((sq, piece)) => {
                 let n = BOARD_8X8.name(sq);
                 format!("{n}{n}{}", piece.kind().letter())
             }
-            None => self.chess.move_token(m.0),
+            None => {
+                let mv = m.as_move();
+                coordinate_token(mv.from(), mv.to(), mv.promotion())
+            }
         }
     }
 
@@ -604,10 +427,7 @@ impl Game for Mystic {
     }
 
     fn display(&self) -> String {
-        let mut s = self.chess.display();
-        if let Some(i) = s.find("Fen: ") {
-            s.truncate(i);
-        }
+        let mut s = self.board.diagram();
         s.push_str(&format!(
             "Fen: {}\nKey: {:016X}\nCoins: white {} black {}\nBought: white {} black {} (upgrades after {})",
             self.fen(),

@@ -5,7 +5,7 @@
 use super::{Mystic, MysticMove};
 use crate::core::geometry::BOARD_8X8;
 use crate::core::MoveList;
-use crate::variants::chess::Kind;
+use crate::variants::orthodox::Kind;
 use crate::variants::{Game, MoveError};
 
 /// Splits a game record (`1.@d2 @d7 2.@e2 ...  1/2-1/2`) into its move strings, dropping move
@@ -83,8 +83,8 @@ pub fn import_move(pos: &Mystic, text: &str) -> Result<MysticMove, MoveError> {
         list.iter()
             .copied()
             .filter(|m| {
-                let mv = m.0;
-                if mv.as_placement().is_some() || mv.to() != dest || mv.promotion() != promo {
+                let mv = m.as_move();
+                if m.as_placement().is_some() || mv.to() != dest || mv.promotion() != promo {
                     return false;
                 }
                 if board.piece_at(mv.from()).kind() != kind {

@@ -5,9 +5,10 @@
 //! danger weights, which are abstract "attack units" turned into centipawns by a quadratic
 //! (see [`EvalParams::king_danger_div`]).
 //!
-//! The tuner (`menagerie-tuning`) sees the table as a flat list of named `i32`s through
-//! [`EvalParams::visit_mut`], [`EvalParams::values`] and [`EvalParams::set_values`]; the engine
-//! reads the fields directly from [`DEFAULT`].
+//! The set is declared once with [`crate::tunables!`] (name, default, range, step): the tuner
+//! (`menagerie-tuning`) sees it as a flat list of named scalars through
+//! [`crate::core::tunables::Tunables`] (`material[1].mg`, `psqt[5][6].eg`, `tempo.mg`); the
+//! engine reads the fields directly from [`DEFAULT_PARAMS`].
 //!
 //! Piece-square tables are written as a board diagram seen from White (rank 8 on the first row,
 //! a-file on the left) and stored indexed by square from White's side (a1 = 0); Black uses the
@@ -74,79 +75,6 @@ impl std::ops::Mul<i32> for S {
     fn mul(self, k: i32) -> S {
         s(self.mg * k, self.eg * k)
     }
-}
-
-/// The full parameter set of the orthodox chess evaluation. Arrays indexed by piece kind use
-/// [`crate::variants::chess::Kind::index`] (pawn 0 .. king 5).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EvalParams {
-    /// Material value per piece kind (the King's is 0).
-    pub material: [S; 6],
-    /// Piece-square tables per kind, indexed by square from White's side (a1 = 0).
-    pub psqt: [[S; 64]; 6],
-    /// Bonus per safe reachable square above/below the kind's typical count
-    /// ([`MOBILITY_CENTER`]); used for knight, bishop, rook and queen.
-    pub mobility: [S; 6],
-    /// Penalty for a pawn with an own pawn in front of it on its file.
-    pub doubled: S,
-    /// Penalty for a pawn with no own pawn on an adjacent file.
-    pub isolated: S,
-    /// Penalty for a pawn that no own pawn can protect when it advances and whose stop square
-    /// an enemy pawn attacks.
-    pub backward: S,
-    /// Bonus for a pawn defended by an own pawn or standing next to one (phalanx), by
-    /// relative rank (index 0 = rank 1).
-    pub connected: [S; 8],
-    /// Knight on an outpost: relative rank 4-6, defended by an own pawn, out of reach of
-    /// every enemy pawn.
-    pub outpost_knight: S,
-    /// Bishop on an outpost (as for the knight).
-    pub outpost_bishop: S,
-    /// Passed pawn bonus by relative rank (index 0 = rank 1 .. 7 = rank 8).
-    pub passed: [S; 8],
-    /// Per square of distance from the own King to the passer's stop square, multiplied by
-    /// the passer's rank weight (relative rank minus 2, at least 0).
-    pub passed_own_king: S,
-    /// Per square of distance from the enemy King to the passer's stop square, multiplied by
-    /// the passer's rank weight.
-    pub passed_enemy_king: S,
-    /// King danger units contributed by each enemy piece (by kind) attacking the King zone.
-    pub king_attacker_weight: [i32; 6],
-    /// King danger units per King-zone square attacked by enemy pieces (counted per piece).
-    pub king_zone_square: i32,
-    /// Percentage of the danger units kept, by number of attacking pieces (7+ uses index 7).
-    pub king_attackers_scale: [i32; 8],
-    /// Middlegame penalty = min(units^2 / `king_danger_div`, `king_danger_max`) (centipawns),
-    /// endgame = units / 16.
-    pub king_danger_div: i32,
-    /// Cap of the middlegame King-danger penalty (centipawns).
-    pub king_danger_max: i32,
-    /// King shelter: own pawn one rank in front of the King (on the King's file or next to it).
-    pub shield_close: S,
-    /// King shelter: own pawn two ranks in front.
-    pub shield_far: S,
-    /// King shelter: no own pawn at all in front of the King on such a file.
-    pub shield_missing: S,
-    /// Bonus for having two or more bishops.
-    pub bishop_pair: S,
-    /// Rook on a file without pawns.
-    pub rook_open: S,
-    /// Rook on a file without own pawns but with enemy pawns.
-    pub rook_semi_open: S,
-    /// Bonus for the side to move.
-    pub tempo: S,
-    /// Per enemy piece (not pawn or King) attacked by one of our pawns.
-    pub threat_by_pawn: S,
-    /// Per enemy rook or queen attacked by one of our knights or bishops.
-    pub threat_by_minor: S,
-    /// Endgame scale (out of 64) when the side ahead has no pawns and at most
-    /// [`EvalParams::pawnless_margin`] more piece material (KR v KB, KB v K...).
-    pub scale_pawnless: i32,
-    /// Piece-material lead (middlegame values, centipawns) up to which a pawnless side is
-    /// scaled down by [`EvalParams::scale_pawnless`].
-    pub pawnless_margin: i32,
-    /// Endgame scale (out of 64) with one bishop each on opposite colours and no other pieces.
-    pub scale_opposite_bishops: i32,
 }
 
 /// Typical number of safe squares per kind, subtracted before the mobility weight applies
@@ -304,175 +232,144 @@ const KING_EG: [i32; 64] = [
     -60, -40, -30, -25, -25, -30, -40, -60,
 ];
 
-/// The engine's parameter values (hand-set, PeSTO-like magnitudes; not yet tuned).
-pub const DEFAULT: EvalParams = EvalParams {
-    material: [
-        s(85, 105),
-        s(330, 300),
-        s(345, 320),
-        s(470, 540),
-        s(1000, 960),
-        s(0, 0),
-    ],
-    psqt: [
-        table(PAWN_MG, PAWN_EG),
-        table(KNIGHT_MG, KNIGHT_EG),
-        table(BISHOP_MG, BISHOP_EG),
-        table(ROOK_MG, ROOK_EG),
-        table(QUEEN_MG, QUEEN_EG),
-        table(KING_MG, KING_EG),
-    ],
-    mobility: [s(0, 0), s(6, 5), s(5, 6), s(3, 7), s(2, 4), s(0, 0)],
-    doubled: s(-10, -24),
-    isolated: s(-12, -14),
-    backward: s(-8, -10),
-    connected: [
-        s(0, 0),
-        s(3, 1),
-        s(5, 3),
-        s(8, 6),
-        s(15, 14),
-        s(28, 28),
-        s(45, 45),
-        s(0, 0),
-    ],
-    outpost_knight: s(24, 12),
-    outpost_bishop: s(12, 6),
-    passed: [
-        s(0, 0),
-        s(2, 8),
-        s(4, 12),
-        s(10, 24),
-        s(25, 45),
-        s(55, 95),
-        s(95, 150),
-        s(0, 0),
-    ],
-    passed_own_king: s(0, -3),
-    passed_enemy_king: s(0, 6),
-    king_attacker_weight: [0, 20, 20, 40, 80, 0],
-    king_zone_square: 6,
-    king_attackers_scale: [0, 0, 50, 75, 88, 94, 97, 99],
-    king_danger_div: 48,
-    king_danger_max: 800,
-    shield_close: s(12, 0),
-    shield_far: s(6, 0),
-    shield_missing: s(-18, 0),
-    bishop_pair: s(30, 55),
-    rook_open: s(40, 15),
-    rook_semi_open: s(18, 10),
-    tempo: s(18, 8),
-    threat_by_pawn: s(48, 30),
-    threat_by_minor: s(30, 20),
-    scale_pawnless: 8,
-    pawnless_margin: 350,
-    scale_opposite_bishops: 32,
-};
+// The engine's parameter values: hand-set, PeSTO-like magnitudes (not yet tuned).
+crate::tunables! {
+    /// The full parameter set of the orthodox chess evaluation. Arrays indexed by piece kind use
+    /// [`crate::variants::chess::Kind::index`] (pawn 0 .. king 5).
+    #[derive(Eq)]
+    pub struct EvalParams, default DEFAULT {
+        /// Material value per piece kind (the King's is 0).
+        material: [S; 6] = [
+            s(85, 105),
+            s(330, 300),
+            s(345, 320),
+            s(470, 540),
+            s(1000, 960),
+            s(0, 0),
+        ], (0, 2500, 5);
+        /// Piece-square tables per kind, indexed by square from White's side (a1 = 0).
+        psqt: [[S; 64]; 6] = [
+            table(PAWN_MG, PAWN_EG),
+            table(KNIGHT_MG, KNIGHT_EG),
+            table(BISHOP_MG, BISHOP_EG),
+            table(ROOK_MG, ROOK_EG),
+            table(QUEEN_MG, QUEEN_EG),
+            table(KING_MG, KING_EG),
+        ], (-250, 250, 2);
+        /// Bonus per safe reachable square above/below the kind's typical count
+        /// ([`MOBILITY_CENTER`]); used for knight, bishop, rook and queen.
+        mobility: [S; 6] = [s(0, 0), s(6, 5), s(5, 6), s(3, 7), s(2, 4), s(0, 0)], (-20, 40, 1);
+        /// Penalty for a pawn with an own pawn in front of it on its file.
+        doubled: S = s(-10, -24), (-100, 50, 2);
+        /// Penalty for a pawn with no own pawn on an adjacent file.
+        isolated: S = s(-12, -14), (-100, 50, 2);
+        /// Penalty for a pawn that no own pawn can protect when it advances and whose stop square
+        /// an enemy pawn attacks.
+        backward: S = s(-8, -10), (-100, 50, 2);
+        /// Bonus for a pawn defended by an own pawn or standing next to one (phalanx), by
+        /// relative rank (index 0 = rank 1).
+        connected: [S; 8] = [
+            s(0, 0),
+            s(3, 1),
+            s(5, 3),
+            s(8, 6),
+            s(15, 14),
+            s(28, 28),
+            s(45, 45),
+            s(0, 0),
+        ], (-50, 150, 2);
+        /// Knight on an outpost: relative rank 4-6, defended by an own pawn, out of reach of
+        /// every enemy pawn.
+        outpost_knight: S = s(24, 12), (-50, 100, 2);
+        /// Bishop on an outpost (as for the knight).
+        outpost_bishop: S = s(12, 6), (-50, 100, 2);
+        /// Passed pawn bonus by relative rank (index 0 = rank 1 .. 7 = rank 8).
+        passed: [S; 8] = [
+            s(0, 0),
+            s(2, 8),
+            s(4, 12),
+            s(10, 24),
+            s(25, 45),
+            s(55, 95),
+            s(95, 150),
+            s(0, 0),
+        ], (-50, 300, 3);
+        /// Per square of distance from the own King to the passer's stop square, multiplied by
+        /// the passer's rank weight (relative rank minus 2, at least 0).
+        passed_own_king: S = s(0, -3), (-30, 30, 1);
+        /// Per square of distance from the enemy King to the passer's stop square, multiplied by
+        /// the passer's rank weight.
+        passed_enemy_king: S = s(0, 6), (-30, 30, 1);
+        /// King danger units contributed by each enemy piece (by kind) attacking the King zone.
+        king_attacker_weight: [i32; 6] = [0, 20, 20, 40, 80, 0], (0, 200, 4);
+        /// King danger units per King-zone square attacked by enemy pieces (counted per piece).
+        king_zone_square: i32 = 6, (0, 40, 1);
+        /// Percentage of the danger units kept, by number of attacking pieces (7+ uses index 7).
+        king_attackers_scale: [i32; 8] = [0, 0, 50, 75, 88, 94, 97, 99], (0, 100, 3);
+        /// Middlegame penalty = min(units^2 / `king_danger_div`, `king_danger_max`) (centipawns),
+        /// endgame = units / 16.
+        king_danger_div: i32 = 48, (8, 200, 2);
+        /// Cap of the middlegame King-danger penalty (centipawns).
+        king_danger_max: i32 = 800, (0, 2000, 20);
+        /// King shelter: own pawn one rank in front of the King (on the King's file or next to it).
+        shield_close: S = s(12, 0), (-60, 60, 2);
+        /// King shelter: own pawn two ranks in front.
+        shield_far: S = s(6, 0), (-60, 60, 2);
+        /// King shelter: no own pawn at all in front of the King on such a file.
+        shield_missing: S = s(-18, 0), (-60, 60, 2);
+        /// Bonus for having two or more bishops.
+        bishop_pair: S = s(30, 55), (0, 120, 2);
+        /// Rook on a file without pawns.
+        rook_open: S = s(40, 15), (-20, 100, 2);
+        /// Rook on a file without own pawns but with enemy pawns.
+        rook_semi_open: S = s(18, 10), (-20, 100, 2);
+        /// Bonus for the side to move.
+        tempo: S = s(18, 8), (0, 60, 1);
+        /// Per enemy piece (not pawn or King) attacked by one of our pawns.
+        threat_by_pawn: S = s(48, 30), (0, 150, 2);
+        /// Per enemy rook or queen attacked by one of our knights or bishops.
+        threat_by_minor: S = s(30, 20), (0, 150, 2);
+        /// Endgame scale (out of 64) when the side ahead has no pawns and at most
+        /// [`EvalParams::pawnless_margin`] more piece material (KR v KB, KB v K...).
+        scale_pawnless: i32 = 8, (0, 64, 1);
+        /// Piece-material lead (middlegame values, centipawns) up to which a pawnless side is
+        /// scaled down by [`EvalParams::scale_pawnless`].
+        pawnless_margin: i32 = 350, (0, 1000, 10);
+        /// Endgame scale (out of 64) with one bishop each on opposite colours and no other pieces.
+        scale_opposite_bishops: i32 = 32, (0, 64, 1);
+    }
+}
 
 /// [`DEFAULT`] as a static, so the hot path reads one fixed address.
 pub static DEFAULT_PARAMS: EvalParams = DEFAULT;
 
-const KIND_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
+impl crate::core::tunables::TunableValue for S {
+    const LEN: usize = 2;
 
-impl EvalParams {
-    /// Calls `f(name, value)` for every tunable `i32`, in a fixed order. Names look like
-    /// `material.knight.mg`, `psqt.rook.e4.eg`, `passed.6.eg`, `king_zone_square`.
-    pub fn visit_mut(&mut self, mut f: impl FnMut(&str, &mut i32)) {
-        let pair = |name: &str, v: &mut S, f: &mut dyn FnMut(&str, &mut i32)| {
-            f(&format!("{name}.mg"), &mut v.mg);
-            f(&format!("{name}.eg"), &mut v.eg);
-        };
-        for (k, v) in self.material.iter_mut().enumerate().take(5) {
-            pair(&format!("material.{}", KIND_NAMES[k]), v, &mut f);
+    #[inline]
+    fn get_at(&self, i: usize) -> i64 {
+        match i {
+            0 => self.mg as i64,
+            1 => self.eg as i64,
+            _ => 0,
         }
-        for (k, t) in self.psqt.iter_mut().enumerate() {
-            for (sq, v) in t.iter_mut().enumerate() {
-                let name = format!(
-                    "psqt.{}.{}{}",
-                    KIND_NAMES[k],
-                    (b'a' + (sq % 8) as u8) as char,
-                    sq / 8 + 1
-                );
-                pair(&name, v, &mut f);
-            }
-        }
-        for (k, v) in self.mobility.iter_mut().enumerate().take(5).skip(1) {
-            pair(&format!("mobility.{}", KIND_NAMES[k]), v, &mut f);
-        }
-        pair("doubled", &mut self.doubled, &mut f);
-        pair("isolated", &mut self.isolated, &mut f);
-        pair("backward", &mut self.backward, &mut f);
-        for (r, v) in self.connected.iter_mut().enumerate().take(7).skip(1) {
-            pair(&format!("connected.{r}"), v, &mut f);
-        }
-        pair("outpost_knight", &mut self.outpost_knight, &mut f);
-        pair("outpost_bishop", &mut self.outpost_bishop, &mut f);
-        for (r, v) in self.passed.iter_mut().enumerate().take(7).skip(1) {
-            pair(&format!("passed.{r}"), v, &mut f);
-        }
-        pair("passed_own_king", &mut self.passed_own_king, &mut f);
-        pair("passed_enemy_king", &mut self.passed_enemy_king, &mut f);
-        for (k, v) in self
-            .king_attacker_weight
-            .iter_mut()
-            .enumerate()
-            .take(5)
-            .skip(1)
-        {
-            f(&format!("king_attacker_weight.{}", KIND_NAMES[k]), v);
-        }
-        f("king_zone_square", &mut self.king_zone_square);
-        for (n, v) in self.king_attackers_scale.iter_mut().enumerate() {
-            f(&format!("king_attackers_scale.{n}"), v);
-        }
-        f("king_danger_div", &mut self.king_danger_div);
-        f("king_danger_max", &mut self.king_danger_max);
-        pair("shield_close", &mut self.shield_close, &mut f);
-        pair("shield_far", &mut self.shield_far, &mut f);
-        pair("shield_missing", &mut self.shield_missing, &mut f);
-        pair("bishop_pair", &mut self.bishop_pair, &mut f);
-        pair("rook_open", &mut self.rook_open, &mut f);
-        pair("rook_semi_open", &mut self.rook_semi_open, &mut f);
-        pair("tempo", &mut self.tempo, &mut f);
-        pair("threat_by_pawn", &mut self.threat_by_pawn, &mut f);
-        pair("threat_by_minor", &mut self.threat_by_minor, &mut f);
-        f("scale_pawnless", &mut self.scale_pawnless);
-        f("pawnless_margin", &mut self.pawnless_margin);
-        f("scale_opposite_bishops", &mut self.scale_opposite_bishops);
     }
 
-    /// The names of every tunable parameter, in [`EvalParams::visit_mut`] order.
-    pub fn names(&self) -> Vec<String> {
-        let mut copy = self.clone();
-        let mut out = Vec::new();
-        copy.visit_mut(|n, _| out.push(n.to_string()));
-        out
+    #[inline]
+    fn set_at(&mut self, i: usize, v: i64) {
+        let v = v.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+        match i {
+            0 => self.mg = v,
+            1 => self.eg = v,
+            _ => {}
+        }
     }
 
-    /// Every tunable value (centipawns or danger units), in [`EvalParams::visit_mut`] order.
-    pub fn values(&self) -> Vec<i32> {
-        let mut copy = self.clone();
-        let mut out = Vec::new();
-        copy.visit_mut(|_, v| out.push(*v));
-        out
+    fn write_suffix(i: usize, out: &mut String) {
+        out.push_str(if i == 0 { ".mg" } else { ".eg" });
     }
 
-    /// Overwrites every tunable value from `values` (same order and length as
-    /// [`EvalParams::values`]).
-    ///
-    /// # Panics
-    /// When `values` has the wrong length.
-    pub fn set_values(&mut self, values: &[i32]) {
-        let mut i = 0;
-        self.visit_mut(|_, v| {
-            *v = values[i];
-            i += 1;
-        });
-        assert_eq!(i, values.len(), "parameter vector length mismatch");
-    }
-
-    /// Number of tunable values.
-    pub fn count(&self) -> usize {
-        self.values().len()
+    fn write_rust(&self, out: &mut String) {
+        out.push_str(&format!("s({}, {})", self.mg, self.eg));
     }
 }

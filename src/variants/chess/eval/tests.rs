@@ -1,5 +1,12 @@
+use super::params::EvalParams;
 use super::*;
 use crate::variants::chess::Chess;
+use crate::variants::Game;
+
+/// [`eval_white`] of a chess position.
+fn eval_white_of<T: Trace>(pos: &Chess, p: &EvalParams, t: &mut T) -> (S, i32) {
+    eval_white(pos.board(), pos.side_to_move(), p, t)
+}
 
 /// Varied positions: openings, middlegames, endgames, castling rights, en passant.
 pub(crate) const FENS: &[&str] = &[
@@ -86,7 +93,7 @@ pub(crate) fn mirror_fen(fen: &str) -> String {
 }
 
 fn pos(fen: &str) -> Chess {
-    Chess::parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    Chess::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 #[test]
@@ -150,7 +157,7 @@ fn king_shelter_and_attack_matter() {
     // knight bear down on it.
     let king = |fen: &str| {
         let mut tab = Table::default();
-        let (_, ph) = eval_white(&pos(fen), &DEFAULT, &mut tab);
+        let (_, ph) = eval_white_of(&pos(fen), &DEFAULT, &mut tab);
         let [w, b] = tab.terms[Term::KingSafety as usize];
         taper(w - b, ph)
     };
@@ -164,7 +171,7 @@ fn king_shelter_and_attack_matter() {
 fn bishop_pair_and_open_file() {
     let t = |fen: &str| {
         let mut tab = Table::default();
-        let _ = eval_white(&pos(fen), &DEFAULT, &mut tab);
+        let _ = eval_white_of(&pos(fen), &DEFAULT, &mut tab);
         tab.terms[Term::Pieces as usize]
     };
     let pieces = t("4k3/8/8/8/8/8/8/2B1KB1R w - - 0 1");
@@ -188,20 +195,19 @@ fn report_matches_evaluate() {
 
 #[test]
 fn parameters_round_trip_and_are_named_uniquely() {
+    use crate::core::tunables::Tunables;
     let mut p = DEFAULT.clone();
     let v = p.values();
-    let names = p.names();
+    let names = EvalParams::flat_names();
     assert_eq!(v.len(), names.len());
     assert!(v.len() > 800);
     let unique: std::collections::HashSet<_> = names.iter().collect();
     assert_eq!(unique.len(), names.len());
-    p.set_values(&v);
+    p.set_values(&v).unwrap();
     assert_eq!(p, DEFAULT);
+    assert_eq!(p.get("psqt[1][27].eg"), Some(DEFAULT.psqt[1][27].eg as i64));
     // Changing one parameter changes the evaluation through evaluate_with.
-    let mut bumped = v.clone();
-    let i = names.iter().position(|n| n == "tempo.mg").unwrap();
-    bumped[i] += 7;
-    p.set_values(&bumped);
+    p.set("tempo.mg", DEFAULT.tempo.mg as i64 + 7).unwrap();
     let start = pos(FENS[0]);
     assert_eq!(evaluate_with(&start, &p), evaluate(&start) + 7);
 }
@@ -234,36 +240,10 @@ fn symmetric_along_random_playouts() {
     let positions = playout_positions(4, 80);
     assert!(positions.len() > 5_000);
     for p in &positions {
-        let fen = p.to_fen();
+        let fen = p.fen();
         let m = pos(&mirror_fen(&fen));
         assert_eq!(evaluate(p), evaluate(&m), "{fen}");
     }
-}
-
-/// Speed check, run by hand: `cargo test --release --lib eval_speed -- --ignored --nocapture`
-/// (`EVAL_SPEED_ROUNDS` sets the number of rounds, default 100).
-#[test]
-#[ignore]
-fn eval_speed() {
-    let positions = playout_positions(4, 80);
-    // Best round of many: the machine is shared, the minimum is the least disturbed.
-    let mut best = f64::MAX;
-    let mut sum = 0i64;
-    let rounds: usize = std::env::var("EVAL_SPEED_ROUNDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(100);
-    for _ in 0..rounds {
-        let t = std::time::Instant::now();
-        for p in &positions {
-            sum += evaluate(std::hint::black_box(p)) as i64;
-        }
-        best = best.min(t.elapsed().as_nanos() as f64 / positions.len() as f64);
-    }
-    let n = positions.len();
-    println!(
-        "evaluate: {best:.1} ns/call (best of {rounds} rounds over {n} positions, checksum {sum})"
-    );
 }
 
 /// Prints the `eval` table for a few positions: `cargo test --release --lib show_reports --
@@ -297,7 +277,7 @@ fn drawish_endgames_are_scaled_down() {
 fn pawn_threat_on_a_piece_counts() {
     let threat = |fen: &str| {
         let mut tab = Table::default();
-        let _ = eval_white(&pos(fen), &DEFAULT, &mut tab);
+        let _ = eval_white_of(&pos(fen), &DEFAULT, &mut tab);
         tab.terms[Term::Threats as usize][0]
     };
     assert_eq!(
@@ -315,7 +295,7 @@ fn pawn_threat_on_a_piece_counts() {
 fn connected_pawns_and_outposts() {
     let term = |fen: &str, term: Term| {
         let mut tab = Table::default();
-        let _ = eval_white(&pos(fen), &DEFAULT, &mut tab);
+        let _ = eval_white_of(&pos(fen), &DEFAULT, &mut tab);
         tab.terms[term as usize][0]
     };
     // d4 defended by c3, c3 itself not connected (no phalanx, not defended).
@@ -340,7 +320,7 @@ fn connected_pawns_and_outposts() {
     );
     // Mirrored for Black: knight d4 defended by e5.
     let mut tab = Table::default();
-    let _ = eval_white(
+    let _ = eval_white_of(
         &pos("4k3/8/8/4p3/3n4/8/8/4K3 w - - 0 1"),
         &DEFAULT,
         &mut tab,

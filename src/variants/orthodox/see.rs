@@ -1,4 +1,4 @@
-//! Static exchange evaluation (SEE) and MVV-LVA ordering for orthodox chess.
+//! Static exchange evaluation (SEE) and MVV-LVA ordering on the orthodox [`Board`].
 //!
 //! [`see_ge`] plays out the captures on a move's destination square, each side always
 //! recapturing with its least valuable attacker, and answers whether the side making the move
@@ -7,7 +7,7 @@
 //! occupancy. Pins are ignored, as usual for SEE.
 
 use super::attacks;
-use super::position::Chess;
+use super::board::Board;
 use super::types::{Kind, Move, MoveKind};
 use crate::core::Color;
 
@@ -26,13 +26,13 @@ fn value(k: Kind) -> i32 {
 /// promoted piece minus a pawn; the promoted piece is then what stands to be recaptured.
 /// Later recaptures by pawns onto the last rank are not treated as promotions. Castling
 /// exchanges nothing: true iff `threshold <= 0`.
-pub fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
+pub fn see_ge(pos: &Board, m: Move, threshold: i32) -> bool {
     if m.kind() == MoveKind::Castle {
         return threshold <= 0;
     }
     let (from, to) = (m.from(), m.to());
-    let us = pos.stm();
-    let mover = pos.piece_at(from).kind();
+    let moving = pos.piece_at(from);
+    let (us, mover) = (moving.color(), moving.kind());
     let mut occ = pos.occupied() ^ (1u64 << from);
 
     let mut gain = match m.kind() {
@@ -121,7 +121,7 @@ pub fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
 /// Most-valuable-victim / least-valuable-attacker ordering score of a capture or promotion:
 /// the victim's value (plus the promotion gain) times 8, minus the attacker's kind index.
 /// Quiet non-promotions score 0. Higher is tried first.
-pub fn mvv_lva(pos: &Chess, m: Move) -> i32 {
+pub fn mvv_lva(pos: &Board, m: Move) -> i32 {
     let victim = match m.kind() {
         MoveKind::EnPassant => value(Kind::Pawn),
         MoveKind::Castle => 0,
@@ -145,6 +145,8 @@ pub fn mvv_lva(pos: &Chess, m: Move) -> i32 {
 mod tests {
     use super::*;
     use crate::core::geometry::BOARD_8X8;
+    use crate::variants::chess::Chess;
+    use crate::variants::Game;
 
     fn sq(name: &str) -> u8 {
         BOARD_8X8.parse_square(name).unwrap()
@@ -156,13 +158,13 @@ mod tests {
 
     /// Checks `see_ge` against an exact expected SEE value: true at the value, false above.
     fn assert_see(fen: &str, m: Move, expected: i32) {
-        let pos = Chess::parse_fen(fen).unwrap();
+        let pos = Chess::from_fen(fen).unwrap();
         assert!(
-            see_ge(&pos, m, expected),
+            see_ge(pos.board(), m, expected),
             "{fen} {m:?}: see should be >= {expected}"
         );
         assert!(
-            !see_ge(&pos, m, expected + 1),
+            !see_ge(pos.board(), m, expected + 1),
             "{fen} {m:?}: see should be < {}",
             expected + 1
         );
@@ -182,8 +184,8 @@ mod tests {
         // Rxd5 exd5: +100 - 500.
         let fen = "4k3/8/4p3/3p4/8/8/8/3RK3 w - - 0 1";
         assert_see(fen, mv("d1", "d5", MoveKind::Normal), -400);
-        let pos = Chess::parse_fen(fen).unwrap();
-        assert!(!see_ge(&pos, mv("d1", "d5", MoveKind::Normal), 0));
+        let pos = Chess::from_fen(fen).unwrap();
+        assert!(!see_ge(pos.board(), mv("d1", "d5", MoveKind::Normal), 0));
     }
 
     #[test]
@@ -292,31 +294,32 @@ mod tests {
 
     #[test]
     fn castling_is_neutral() {
-        let pos = Chess::parse_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+        let pos = Chess::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
         let m = mv("e1", "g1", MoveKind::Castle);
-        assert!(see_ge(&pos, m, 0));
-        assert!(see_ge(&pos, m, -50));
-        assert!(!see_ge(&pos, m, 1));
+        assert!(see_ge(pos.board(), m, 0));
+        assert!(see_ge(pos.board(), m, -50));
+        assert!(!see_ge(pos.board(), m, 1));
     }
 
     #[test]
     fn mvv_lva_orders_victims_then_attackers() {
-        let pos = Chess::parse_fen("4k3/8/2q1r3/3P4/8/8/8/4K3 w - - 0 1").unwrap();
-        let pxq = mvv_lva(&pos, mv("d5", "c6", MoveKind::Normal));
-        let pxr = mvv_lva(&pos, mv("d5", "e6", MoveKind::Normal));
+        let pos = Chess::from_fen("4k3/8/2q1r3/3P4/8/8/8/4K3 w - - 0 1").unwrap();
+        let pxq = mvv_lva(pos.board(), mv("d5", "c6", MoveKind::Normal));
+        let pxr = mvv_lva(pos.board(), mv("d5", "e6", MoveKind::Normal));
         assert!(pxq > pxr && pxr > 0);
-        let quiet = mvv_lva(&pos, mv("d5", "d6", MoveKind::Normal));
+        let quiet = mvv_lva(pos.board(), mv("d5", "d6", MoveKind::Normal));
         assert_eq!(quiet, 0);
         // Same victim: the pawn attacker beats the queen attacker.
-        let pos = Chess::parse_fen("4k3/8/8/3r4/4P3/8/8/3QK3 w - - 0 1").unwrap();
+        let pos = Chess::from_fen("4k3/8/8/3r4/4P3/8/8/3QK3 w - - 0 1").unwrap();
         assert!(
-            mvv_lva(&pos, mv("e4", "d5", MoveKind::Normal))
-                > mvv_lva(&pos, mv("d1", "d5", MoveKind::Normal))
+            mvv_lva(pos.board(), mv("e4", "d5", MoveKind::Normal))
+                > mvv_lva(pos.board(), mv("d1", "d5", MoveKind::Normal))
         );
     }
 
     /// Reference SEE by the classic swap list (exact value, no threshold), for cross-checks.
-    fn see_value(pos: &Chess, m: Move) -> i32 {
+    fn see_value(chess: &Chess, m: Move) -> i32 {
+        let pos = chess.board();
         if m.kind() == MoveKind::Castle {
             return 0;
         }
@@ -336,7 +339,7 @@ mod tests {
             gains[0] += value(p) - 100;
             last = p;
         }
-        let mut side = !pos.stm();
+        let mut side = !chess.side_to_move();
         let mut d = 0;
         loop {
             let att = (pos.attackers_to(to, occ, Color::White)
@@ -375,10 +378,10 @@ mod tests {
         let mut checked = 0;
         for fen in crate::variants::chess::eval::tests::FENS {
             for _game in 0..6 {
-                let mut pos = Chess::parse_fen(fen).unwrap();
+                let mut pos = Chess::from_fen(fen).unwrap();
                 for _ply in 0..60 {
                     let mut list = MoveList::new();
-                    pos.generate_legal(&mut list);
+                    pos.legal_moves(&mut list);
                     if list.is_empty() {
                         break;
                     }
@@ -388,16 +391,16 @@ mod tests {
                         // generated, so the reference's King rule only applies to recaptures.
                         for t in [v - 1, v, v + 1, 0, -100, 100] {
                             assert_eq!(
-                                see_ge(&pos, m, t),
+                                see_ge(pos.board(), m, t),
                                 v >= t,
                                 "{} {m:?} t={t} v={v}",
-                                pos.to_fen()
+                                pos.fen()
                             );
                         }
                         checked += 1;
                     }
                     let m = list[rng.below(list.len() as u64) as usize];
-                    pos.make_move(m);
+                    pos.make(m);
                 }
             }
         }

@@ -1,4 +1,4 @@
-//! Orthodox chess pieces and the packed 16-bit move.
+//! The orthodox pieces and the packed 16-bit move of chess, Muster and Mystic.
 
 use crate::core::Color;
 use crate::variants::GameMove;
@@ -143,10 +143,9 @@ pub enum MoveKind {
     PromoQueen = 7,
 }
 
-/// A chess ply in 16 bits: from (6 bits), to (6 bits), [`MoveKind`] (3 bits), bit 15 clear.
-/// The value 0 (a1a1 normal) is the null move. With bit 15 set it is instead a *placement*
-/// (a drop or in-place change, for variants built on chess): square in bits 0-5, the placed
-/// [`Piece`] in bits 6-9; see [`Move::placement`].
+/// A move of the orthodox pieces in 16 bits: from (6 bits), to (6 bits), [`MoveKind`] (3 bits),
+/// bit 15 clear (a variant may use it for plies of its own, as Mystic does for purchases).
+/// The value 0 (a1a1 normal) is the null move.
 #[derive(Copy, Clone, PartialEq, Eq, Default, Hash)]
 pub struct Move(pub u16);
 
@@ -158,22 +157,6 @@ impl Move {
     #[inline(always)]
     pub const fn new(from: u8, to: u8, kind: MoveKind) -> Move {
         Move(from as u16 | (to as u16) << 6 | (kind as u16) << 12)
-    }
-
-    /// A placement of `piece` on `sq` (drop or in-place change; see [`Move`]).
-    #[inline(always)]
-    pub const fn placement(sq: u8, piece: Piece) -> Move {
-        Move(0x8000 | sq as u16 | (piece.0 as u16) << 6)
-    }
-
-    /// The (square, piece) of a placement, `None` for an ordinary move.
-    #[inline(always)]
-    pub const fn as_placement(self) -> Option<(u8, Piece)> {
-        if self.0 & 0x8000 != 0 {
-            Some(((self.0 & 63) as u8, Piece(((self.0 >> 6) & 15) as u8)))
-        } else {
-            None
-        }
     }
 
     /// Origin square.
