@@ -428,6 +428,8 @@ mod portions {
             portions: 2,
         };
         const MULTI_PLY_TURNS: bool = true;
+        // A flat evaluation: nothing to improve on.
+        const SEARCH_IMPROVING: bool = false;
         fn startpos() -> Self {
             Self::new(10)
         }
@@ -856,4 +858,27 @@ fn losing_side_takes_the_repetition() {
     );
     assert_eq!(pos.move_token(r.best.unwrap()), "c6b8");
     assert_eq!(r.score, Score::Cp(0));
+}
+
+#[test]
+fn two_threads_reach_a_fixed_depth() {
+    let _serial = serial();
+    let pos = Chess::startpos();
+    let tt = Tt::new(16);
+    let control = SearchControl::default();
+    let limits = Limits {
+        depth: Some(9),
+        ..Limits::default()
+    };
+    let options = SearchOptions {
+        threads: 2,
+        ..SearchOptions::default()
+    };
+    // The search ends when a thread completed depth 9, and its result is that deep.
+    let r = search(&pos, &limits, &options, &tt, &control, &mut |_| {});
+    let mut list = menagerie::core::MoveList::new();
+    pos.legal_moves(&mut list);
+    assert!(list.contains(&r.best.unwrap()));
+    assert_eq!(r.pv.first(), r.best.as_ref());
+    assert!(r.depth >= 8, "depth {}", r.depth);
 }

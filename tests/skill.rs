@@ -106,8 +106,8 @@ fn average_values<G: Game>(positions: usize, levels: &[u32]) -> Vec<f64> {
         .collect()
 }
 
-/// Plays `menagerie match` between the engine specs `first` and `second` in `variant` (4
-/// games from its book, 2000 nodes a turn, resignation at 800 cp): the first one's points.
+/// Plays `menagerie match` between the engine specs `first` and `second` in `variant` (8
+/// games from its book, 5000 nodes a turn, resignation at 800 cp): the first one's points.
 fn match_points(variant: &str, first: &str, second: &str) -> f64 {
     let bin = env!("CARGO_BIN_EXE_menagerie");
     let book = format!("{}/tests/data/{variant}.epd", env!("CARGO_MANIFEST_DIR"));
@@ -121,9 +121,9 @@ fn match_points(variant: &str, first: &str, second: &str) -> f64 {
             "--variant",
             variant,
             "--games",
-            "4",
+            "8",
             "--nodes",
-            "2000",
+            "5000",
             "--openings",
             &book,
             "--resign",
@@ -148,8 +148,9 @@ fn match_points(variant: &str, first: &str, second: &str) -> f64 {
 }
 
 /// In every variant the full search beats level 0 (`UCI_LimitStrength` with the lowest
-/// `UCI_Elo`) in a short match at fixed nodes: at least 3.5 of 4 points. Deterministic: one
-/// thread, fixed nodes, fixed openings.
+/// `UCI_Elo`) in a short match at fixed nodes: at least 6.5 of 8 points (Mutatis Mutandis and
+/// Mitosis are sharp enough that a depth-2 search wins a game now and then, which is why the
+/// match has 8 games). Deterministic: one thread, fixed nodes, fixed openings.
 #[test]
 fn every_variant_plays_worse_at_level_0() {
     for &v in Variant::ALL {
@@ -159,8 +160,8 @@ fn every_variant_plays_worse_at_level_0() {
             "option.UCI_LimitStrength=true option.UCI_Elo=1000 name=weak",
         );
         assert!(
-            points >= 3.5,
-            "{}: the full search scored {points}/4",
+            points >= 6.5,
+            "{}: the full search scored {points}/8",
             v.name()
         );
     }

@@ -12,7 +12,7 @@ use arrayvec::ArrayVec;
 use crate::core::MoveBuffer;
 use crate::variants::{debug_validate, Game, GameMove, PlyList, Scope, Terminal};
 
-use super::ordering::{OrderTables, Picker};
+use super::ordering::{cont_key, OrderTables, Picker, NO_CONT};
 use super::params::SearchParams;
 use super::score::{
     from_tt, is_mate, mate_in, mated_in, to_tt, EVAL_LIMIT, INF, MATE_BOUND, MAX_PLY,
@@ -50,6 +50,9 @@ pub struct Shared<'a> {
     pub control: &'a SearchControl,
     /// Set by the main thread when every thread must stop.
     pub abort: AtomicBool,
+    /// Set by a helper thread that completed the last iteration of a depth-limited search:
+    /// the main thread then stops too.
+    pub finished: AtomicBool,
     /// Nodes searched, one counter per thread (published every 1024 nodes and at the end).
     pub nodes: Vec<Counter>,
     /// The tunables of this search.
@@ -75,6 +78,27 @@ struct Frame<M> {
     mv: M,
     /// Whether this node was reached by a null move.
     null: bool,
+    /// The continuation-history key of `mv` ([`NO_CONT`] for the root or a null move).
+    cont: u16,
+    /// The node's static evaluation (centipawns, side to move; `-INF` in check or not yet
+    /// evaluated) and the side it is for, for the "improving" test two plies later.
+    eval: i32,
+    /// The side to move at the node (0 White, 1 Black).
+    side: u8,
+}
+
+impl<M: GameMove> Frame<M> {
+    /// The frame of a node reached by the ply `m`.
+    #[inline(always)]
+    fn of(m: M) -> Self {
+        Frame {
+            mv: m,
+            null: false,
+            cont: cont_key(m.pack()),
+            eval: -INF,
+            side: 2,
+        }
+    }
 }
 
 /// Limits only the main thread enforces.
@@ -145,6 +169,9 @@ impl<'a, G: Game> Searcher<'a, G> {
             stack: [Frame {
                 mv: G::Move::default(),
                 null: false,
+                cont: NO_CONT,
+                eval: -INF,
+                side: 2,
             }; MAX_PLY + 2],
             nodes: 0,
             seldepth: 0,
@@ -210,6 +237,11 @@ impl<'a, G: Game> Searcher<'a, G> {
         &self.pv[0][..self.pv_len[0]]
     }
 
+    /// The flag a helper sets when it completed the last iteration of a depth-limited search.
+    pub fn shared_finished(&self) -> &'a AtomicBool {
+        &self.shared.finished
+    }
+
     /// The TT of this search.
     pub fn shared_tt(&self) -> &'a Tt {
         self.shared.tt
@@ -249,7 +281,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             main.time.restart();
         }
         let mut stop = shared.control.stop.load(Relaxed);
-        if !main.pondering && main.time.hard_expired() {
+        if !main.pondering && (main.time.hard_expired() || shared.finished.load(Relaxed)) {
             stop = true;
         }
         if shared.nodes.len() > 1 {
@@ -287,6 +319,19 @@ impl<'a, G: Game> Searcher<'a, G> {
     #[inline]
     fn eval(&self) -> i32 {
         self.pos.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// The continuation-history keys of the plies one and two before the node at `ply`.
+    #[inline(always)]
+    fn conts(&self, ply: usize) -> [u16; 2] {
+        [
+            self.stack[ply].cont,
+            if ply >= 1 {
+                self.stack[ply - 1].cont
+            } else {
+                NO_CONT
+            },
+        ]
     }
 
     #[inline]
@@ -403,11 +448,29 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
         };
 
+        // Improving: the static evaluation rose since the same side's node two plies up, or
+        // four when that one is the other side's (turns of two plies); true when there is
+        // neither or that node was in check (never in check).
+        let side_u8 = self.pos.side_to_move().index() as u8;
+        self.stack[ply].eval = static_eval;
+        self.stack[ply].side = side_u8;
+        let before = |k: usize| {
+            ply.checked_sub(k)
+                .and_then(|i| self.stack.get(i))
+                .filter(|f| f.side == side_u8)
+        };
+        let improving = !G::SEARCH_IMPROVING
+            || (!in_check
+                && before(2)
+                    .or_else(|| before(4))
+                    .is_none_or(|f| f.eval == -INF || static_eval > f.eval));
+        // Without the test (Game::SEARCH_IMPROVING), reverse futility keeps its full margin.
+        let rfp_improving = G::SEARCH_IMPROVING && improving;
         if !pv_node && !in_check {
             // Reverse futility pruning.
             if depth <= p.rfp_max_depth
                 && !is_mate(beta)
-                && static_eval - p.rfp_margin * depth >= beta
+                && static_eval - p.rfp_margin * (depth - i32::from(rfp_improving)) >= beta
             {
                 return static_eval;
             }
@@ -425,6 +488,9 @@ impl<'a, G: Game> Searcher<'a, G> {
                 self.stack[ply + 1] = Frame {
                     mv: G::Move::default(),
                     null: true,
+                    cont: NO_CONT,
+                    eval: -INF,
+                    side: 2,
                 };
                 let s = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
                 self.pos.unmake();
@@ -447,7 +513,8 @@ impl<'a, G: Game> Searcher<'a, G> {
             return terminal_score(self.pos.no_moves_verdict().terminal, ply);
         }
         let prev = self.stack[ply].mv;
-        picker.score(&self.pos, tt_move, &self.tables, ply, prev);
+        let conts = self.conts(ply);
+        picker.score(&self.pos, tt_move, &self.tables, ply, prev, conts);
         self.tables.clear_killers(ply + 1);
 
         let side = self.pos.side_to_move();
@@ -459,7 +526,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         // Quiet plies searched (for the history malus) and quiet plies considered (for LMP).
         let mut quiets: ArrayVec<G::Move, 64> = ArrayVec::new();
         let mut quiet_count = 0usize;
-        let lmp_limit = (p.lmp_base + depth * depth) as usize;
+        let lmp_limit = ((p.lmp_base + depth * depth) / (2 - i32::from(improving))) as usize;
         let futile =
             depth <= p.fp_max_depth && static_eval + p.fp_base + p.fp_per_depth * depth <= alpha;
         let can_prune = !root && !in_check;
@@ -499,7 +566,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
             let ext = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
             let new_depth = depth - 1 + ext;
-            self.stack[ply + 1] = Frame { mv: m, null: false };
+            self.stack[ply + 1] = Frame::of(m);
             let mut score;
             if searched == 0 {
                 score = self.child(flipped, alpha, beta, new_depth, ply + 1, pv_node);
@@ -511,9 +578,14 @@ impl<'a, G: Game> Searcher<'a, G> {
                 {
                     r = self.shared.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
                     r -= i32::from(pv_node);
+                    r += i32::from(!improving);
                     r -= i32::from(gives_check || in_check);
                     r -= i32::from(Picker::<G::Move>::is_refutation(ord));
-                    r -= self.tables.history(side_ix, m) / p.lmr_history_divisor.max(1);
+                    let k = cont_key(m.pack());
+                    let h = self.tables.history(side_ix, m)
+                        + self.tables.cont(conts[0], k)
+                        + self.tables.cont(conts[1], k);
+                    r -= h / p.lmr_history_divisor.max(1);
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 score = self.child(flipped, alpha, alpha + 1, new_depth - r, ply + 1, false);
@@ -547,9 +619,17 @@ impl<'a, G: Game> Searcher<'a, G> {
                             let bonus = (depth * depth).min(p.history_bonus_max);
                             self.tables.record_cutoff(ply, side_ix, m, prev);
                             self.tables.update_history(side_ix, m, bonus, p.history_max);
+                            let k = cont_key(m.pack());
+                            for c in conts {
+                                self.tables.update_cont(c, k, bonus, p.history_max);
+                            }
                             for &q in &quiets {
                                 self.tables
                                     .update_history(side_ix, q, -bonus, p.history_max);
+                                let k = cont_key(q.pack());
+                                for c in conts {
+                                    self.tables.update_cont(c, k, -bonus, p.history_max);
+                                }
                             }
                         }
                         break;
@@ -619,7 +699,15 @@ impl<'a, G: Game> Searcher<'a, G> {
         if in_check && picker.is_empty() {
             return terminal_score(self.pos.no_moves_verdict().terminal, ply);
         }
-        picker.score(&self.pos, tt_move, &self.tables, ply, self.stack[ply].mv);
+        let conts = self.conts(ply);
+        picker.score(
+            &self.pos,
+            tt_move,
+            &self.tables,
+            ply,
+            self.stack[ply].mv,
+            conts,
+        );
         let side = self.pos.side_to_move();
         let mut best_move = G::Move::default();
         let mut raised = false;
@@ -638,7 +726,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             self.pos.make(m);
             self.shared.tt.prefetch(self.pos.key());
             let flipped = self.pos.side_to_move() != side;
-            self.stack[ply + 1] = Frame { mv: m, null: false };
+            self.stack[ply + 1] = Frame::of(m);
             let score = self.qchild(flipped, alpha, beta, ply + 1, pv_node);
             self.pos.unmake();
             if self.stopped {

@@ -311,6 +311,7 @@ fn run<G: Game>(
         tt,
         control,
         abort: AtomicBool::new(false),
+        finished: AtomicBool::new(false),
         nodes: (0..threads).map(|_| Counter::default()).collect(),
         params: *params,
         lmr: alphabeta::lmr_table(params),
@@ -340,6 +341,7 @@ fn run<G: Game>(
         let shared = &shared;
         let iter_limits = &iter_limits;
         let allowed = &allowed;
+        let mut helpers = Vec::with_capacity(threads - 1);
         let main_job = move |tx: mpsc::Sender<smp::Info<G::Move>>| {
             let mut searcher = Searcher::new(root.clone(), 0, shared, Some(main_limits));
             searcher.restrict_root(allowed);
@@ -351,20 +353,23 @@ fn run<G: Game>(
         for id in 1..threads {
             let pos = root.clone();
             // A helper that cannot be spawned is simply not there.
-            let _ = std::thread::Builder::new()
+            if let Ok(h) = std::thread::Builder::new()
                 .stack_size(THREAD_STACK)
                 .spawn_scoped(s, move || {
                     let mut searcher = Searcher::new(pos, id, shared, None);
                     searcher.restrict_root(allowed);
-                    searcher.iterate(iter_limits, None);
-                });
+                    searcher.iterate(iter_limits, None)
+                })
+            {
+                helpers.push(h);
+            }
         }
         let main_tx = tx.clone();
         let handle = std::thread::Builder::new()
             .stack_size(THREAD_STACK)
             .spawn_scoped(s, move || main_job(main_tx));
         drop(tx);
-        match handle {
+        let main_out = match handle {
             Ok(h) => {
                 for info in rx.iter().filter(|i| i.multipv <= options.multipv.max(1)) {
                     relay(root, &info, report);
@@ -396,7 +401,28 @@ fn run<G: Game>(
                 }
                 out
             }
+        };
+        // The main thread has set `abort`: the helpers stop and hand in their results, and
+        // with one line asked for (and full strength), the threads vote on the move.
+        let mut outs = Vec::with_capacity(threads);
+        outs.push(main_out);
+        for h in helpers {
+            if let Ok(o) = h.join() {
+                outs.push(o);
+            }
         }
+        let chosen = if iter_limits.multipv == 1 && !iter_limits.keep_lines {
+            // A depth-limited search answers with the deepest threads only.
+            let min_depth = if iter_limits.max_depth < MAX_DEPTH {
+                outs.iter().map(|o| o.depth).max().unwrap_or(0)
+            } else {
+                0
+            };
+            smp::vote(&outs, min_depth)
+        } else {
+            0
+        };
+        outs.swap_remove(chosen)
     });
 
     let nodes = shared.total_nodes();

@@ -28,10 +28,27 @@ const KILLER_1: i32 = KILLER_0 - 1;
 const COUNTER: i32 = KILLER_0 - 2;
 const BAD_TACTICAL: i32 = -(1 << 28);
 
+/// Bits of a continuation-history key (what a ply did, hashed from [`GameMove::pack`]).
+const CONT_BITS: u32 = 10;
+/// Continuation-history keys.
+const CONT_KEYS: usize = 1 << CONT_BITS;
+/// The continuation-history key of "no ply" (the root, a null move): its row is never updated.
+pub const NO_CONT: u16 = 0;
+
+/// The continuation-history key of a ply: 1..[`CONT_KEYS`] (0 is [`NO_CONT`]).
+#[inline]
+pub fn cont_key(packed: u32) -> u16 {
+    let k = (packed.wrapping_mul(0x9E37_79B1) >> (32 - CONT_BITS)) as u16;
+    k.max(1)
+}
+
 /// Per-thread ordering statistics, kept across the iterations of one search.
 pub struct OrderTables<M: GameMove> {
     /// Quiet-move history per side (0 = White, 1 = Black), in `+-history_max`.
     history: Vec<i32>,
+    /// Continuation history: how good a quiet ply (column) was as the answer to the ply one
+    /// or two plies before it (row), by [`cont_key`]; in `+-history_max`.
+    cont: Vec<i16>,
     /// Two killers per ply.
     killers: [[M; 2]; MAX_PLY + 1],
     /// Reply to a move (indexed by [`move_index`] of the previous move), per side.
@@ -43,6 +60,7 @@ impl<M: GameMove> OrderTables<M> {
     pub fn new() -> Self {
         OrderTables {
             history: vec![0; 2 * HIST_SIZE],
+            cont: vec![0; CONT_KEYS * CONT_KEYS],
             killers: [[M::default(); 2]; MAX_PLY + 1],
             counter: vec![M::default(); 2 * HIST_SIZE],
         }
@@ -61,6 +79,30 @@ impl<M: GameMove> OrderTables<M> {
         let h = &mut self.history[side * HIST_SIZE + move_index(m.pack())];
         let b = bonus.clamp(-max, max);
         *h += b - *h * b.abs() / max;
+    }
+
+    /// Continuation history of the quiet ply with key `cur` after the ply with key `prev`.
+    #[inline]
+    pub fn cont(&self, prev: u16, cur: u16) -> i32 {
+        if prev == NO_CONT {
+            0
+        } else {
+            self.cont[prev as usize * CONT_KEYS + cur as usize] as i32
+        }
+    }
+
+    /// Adds `bonus` (with gravity, within `+-max`, `max` at most `i16::MAX`) to the
+    /// continuation history of `cur` after `prev` (no effect when `prev` is [`NO_CONT`]).
+    #[inline]
+    pub fn update_cont(&mut self, prev: u16, cur: u16, bonus: i32, max: i32) {
+        if prev == NO_CONT {
+            return;
+        }
+        let max = max.clamp(1, i16::MAX as i32);
+        let h = &mut self.cont[prev as usize * CONT_KEYS + cur as usize];
+        let b = bonus.clamp(-max, max);
+        let v = *h as i32;
+        *h = (v + b - v * b.abs() / max) as i16;
     }
 
     /// Records a quiet cutoff move at `ply`, and as the reply of `side` to `prev`.
@@ -91,6 +133,9 @@ impl<M: GameMove> OrderTables<M> {
     /// Ages the history between searches (halves every entry).
     pub fn age(&mut self) {
         for h in &mut self.history {
+            *h /= 2;
+        }
+        for h in &mut self.cont {
             *h /= 2;
         }
     }
@@ -151,6 +196,7 @@ impl<M: GameMove> Picker<M> {
         tables: &OrderTables<M>,
         ply: usize,
         prev: M,
+        conts: [u16; 2],
     ) {
         let side = pos.side_to_move().index();
         let killers = tables.killers(ply);
@@ -180,7 +226,8 @@ impl<M: GameMove> Picker<M> {
             } else if m == counter {
                 COUNTER
             } else {
-                tables.history(side, m)
+                let k = cont_key(m.pack());
+                tables.history(side, m) + tables.cont(conts[0], k) + tables.cont(conts[1], k)
             };
             self.scores.push(s);
         }

@@ -76,6 +76,11 @@ crate::tunables! {
         time_unstable_permille: u64 = 1600, (1000, 3000, 80);
         /// Soft limit scale once the best move has been stable for four iterations (permille).
         time_stable_permille: u64 = 650, (300, 1000, 30);
+        /// Soft limit scale added per centipawn the score fell since the previous iteration
+        /// (permille per centipawn).
+        time_falling_per_cp: u64 = 8, (0, 30, 1);
+        /// Soft limit scale for a falling score at most (permille).
+        time_falling_max_permille: u64 = 1500, (1000, 3000, 80);
     }
 }
 
@@ -159,8 +164,8 @@ mod tests {
     #[test]
     fn flat_view_by_name() {
         let mut p = PARAMS;
-        assert_eq!(SearchParams::NAMES.len(), 30);
-        assert_eq!(SearchParams::flat_names().len(), 30);
+        assert_eq!(SearchParams::NAMES.len(), 32);
+        assert_eq!(SearchParams::flat_names().len(), 32);
         for (i, name) in SearchParams::NAMES.iter().enumerate() {
             assert!(p.get(name).is_some(), "{name}");
             let spec = SearchParams::spec(i);

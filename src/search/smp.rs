@@ -9,7 +9,7 @@ use std::time::Duration;
 use crate::variants::{Game, GameMove};
 
 use super::alphabeta::{MainLimits, Searcher};
-use super::score::{is_mate, INF, MATE, MAX_PLY};
+use super::score::{is_mate, INF, MATE, MATE_BOUND, MAX_PLY};
 
 /// Deepest iteration (plies); leaves room below [`MAX_PLY`] for extensions and quiescence.
 pub const MAX_DEPTH: i32 = MAX_PLY as i32 - 8;
@@ -65,7 +65,7 @@ pub struct IterLimits {
     pub root_moves: usize,
     /// Infinite search: never return before `stop`.
     pub infinite: bool,
-    /// Keep the lines of the last completed iteration in [`Outcome::lines`] (a limited
+    /// Keep the lines of the last completed iteration in [`ThreadResult::lines`] (a limited
     /// strength chooses among them).
     pub keep_lines: bool,
 }
@@ -86,13 +86,19 @@ impl<G: Game> Searcher<'_, G> {
             lines: Vec::new(),
         };
         let mut stable = 0u64;
-        let mut depth = 1;
-        while depth <= lim.max_depth {
-            // Helpers: odd threads search one ply deeper than the main schedule.
+        // The score of the iteration before the last completed one (time management).
+        let mut prev_score = None;
+        let mut depth = 0;
+        while depth < lim.max_depth {
+            depth += 1;
+            // Helpers skip some depths, each on its own pattern, so that the threads spread
+            // over several depths instead of searching the same tree in step.
             let d = if self.id == 0 {
                 depth
+            } else if helper_skips(self.id, depth) {
+                continue;
             } else {
-                (depth + (self.id as i32 & 1)).min(MAX_DEPTH)
+                depth
             };
             self.root_depth = d;
             self.seldepth = 0;
@@ -152,6 +158,7 @@ impl<G: Game> Searcher<'_, G> {
                     stable = 0;
                 }
                 out.best = best.or(out.best);
+                prev_score = (out.depth > 0).then_some(out.score);
                 out.score = *score;
                 out.depth = d as u32;
                 out.seldepth = self.seldepth as u32;
@@ -184,10 +191,16 @@ impl<G: Game> Searcher<'_, G> {
             if !completed {
                 break;
             }
-            if self.id == 0 && self.main_done(lim, &out, stable) {
+            if self.id != 0 && d >= lim.max_depth && lim.max_depth < MAX_DEPTH && !lim.keep_lines {
+                // A helper finished the last depth of a depth-limited search: its result
+                // is as deep as the main thread's would be, so every thread may stop (not at a
+                // limited strength, which chooses among the main thread's lines).
+                self.shared_finished().store(true, Relaxed);
                 break;
             }
-            depth += 1;
+            if self.id == 0 && self.main_done(lim, &out, stable, prev_score) {
+                break;
+            }
         }
         self.publish_nodes();
         out
@@ -223,7 +236,13 @@ impl<G: Game> Searcher<'_, G> {
     }
 
     /// Whether the main thread should start no further iteration.
-    fn main_done(&mut self, lim: &IterLimits, out: &ThreadResult<G::Move>, stable: u64) -> bool {
+    fn main_done(
+        &mut self,
+        lim: &IterLimits,
+        out: &ThreadResult<G::Move>,
+        stable: u64,
+        prev_score: Option<i32>,
+    ) -> bool {
         self.poll();
         if self.stopped {
             return true;
@@ -246,17 +265,8 @@ impl<G: Game> Searcher<'_, G> {
         if is_mate(out.score) && out.depth >= plies_to_mate + 6 {
             return true;
         }
-        let p = &self.p;
-        let stability = p
-            .time_unstable_permille
-            .saturating_sub(
-                stable
-                    * p.time_unstable_permille
-                        .saturating_sub(p.time_stable_permille)
-                    / 4,
-            )
-            .max(p.time_stable_permille);
-        main.time.soft_expired(stability)
+        let scale = super::time::think_scale(&self.p, stable, prev_score, out.score);
+        main.time.soft_expired(scale)
     }
 
     /// Main thread, after its last iteration: an infinite or still-pondering search waits for
@@ -277,6 +287,68 @@ impl<G: Game> Searcher<'_, G> {
     }
 }
 
+/// Skip-pattern sizes of the helper threads (thread `i` uses entry `(i - 1) % 20`).
+const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+/// Skip-pattern phases of the helper threads.
+const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+/// Whether helper thread `id` (1 and up) skips the iteration at `depth`: helper `i` works on
+/// blocks of `SKIP_SIZE` depths, every other block, shifted by `SKIP_PHASE`, so that helpers
+/// are spread over the depths around the main thread's. Helper 1 searches the even depths,
+/// helper 2 the odd ones. Depth 1 is never skipped, so every thread has a result.
+pub fn helper_skips(id: usize, depth: i32) -> bool {
+    if id == 0 || depth <= 1 {
+        return false;
+    }
+    let i = (id - 1) % SKIP_SIZE.len();
+    ((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 != 0
+}
+
+/// Picks the result of a Lazy SMP search among the threads' outcomes (`outs[0]` is the main
+/// thread's): each thread votes for its best move with weight `(score - lowest score + 14) *
+/// depth`, and the thread whose move has the most votes wins; a proven win beats any vote, and
+/// between proven results the better score wins. Threads without a result do not vote. Returns
+/// the index of the chosen outcome (0 when only the main thread has a result). Outcomes
+/// shallower than `min_depth` do not vote (a depth-limited search answers at its depth).
+pub fn vote<M: Copy + PartialEq>(outs: &[ThreadResult<M>], min_depth: u32) -> usize {
+    let valid = |o: &ThreadResult<M>| {
+        o.best.is_some() && o.depth > 0 && o.depth >= min_depth && o.score.abs() < INF
+    };
+    let Some(min) = outs.iter().filter(|o| valid(o)).map(|o| o.score).min() else {
+        return 0;
+    };
+    let weight = |o: &ThreadResult<M>| i64::from(o.score - min + 14) * i64::from(o.depth);
+    let votes = |m: Option<M>| -> i64 {
+        outs.iter()
+            .filter(|o| valid(o) && o.best == m)
+            .map(weight)
+            .sum()
+    };
+    let mut best = if valid(&outs[0]) {
+        0
+    } else {
+        match outs.iter().position(valid) {
+            Some(i) => i,
+            None => return 0,
+        }
+    };
+    for (i, o) in outs.iter().enumerate() {
+        if i == best || !valid(o) {
+            continue;
+        }
+        let b = &outs[best];
+        if is_mate(b.score) {
+            // A proven result: only a better one replaces it.
+            if o.score > b.score {
+                best = i;
+            }
+        } else if o.score >= MATE_BOUND || (!is_mate(o.score) && votes(o.best) > votes(b.best)) {
+            best = i;
+        }
+    }
+    best
+}
+
 /// Builds the main thread's limits.
 pub fn main_limits(
     time: super::time::TimeManager,
@@ -293,4 +365,54 @@ pub fn main_limits(
 /// Picks the first legal move when nothing was searched.
 pub fn fallback<M: GameMove>(moves: &[M]) -> Option<M> {
     moves.first().copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn out(best: u32, score: i32, depth: u32) -> ThreadResult<u32> {
+        ThreadResult {
+            best: Some(best),
+            score,
+            pv: vec![best],
+            depth,
+            seldepth: depth,
+            lines: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn helper_skip_patterns() {
+        // Helper 1 searches the even depths, helper 2 the odd ones; depth 1 always.
+        let h1: Vec<i32> = (1..=8).filter(|&d| !helper_skips(1, d)).collect();
+        assert_eq!(h1, [1, 2, 4, 6, 8]);
+        let h2: Vec<i32> = (1..=8).filter(|&d| !helper_skips(2, d)).collect();
+        assert_eq!(h2, [1, 3, 5, 7]);
+        assert!((1..=8).all(|d| !helper_skips(0, d)));
+    }
+
+    #[test]
+    fn vote_prefers_agreement_and_depth() {
+        // Alone, the main thread's result stands.
+        assert_eq!(vote(&[out(1, 10, 8)], 0), 0);
+        // Two helpers agree on move 2 against the main thread's move 1.
+        assert_eq!(vote(&[out(1, 10, 8), out(2, 10, 8), out(2, 10, 8)], 0), 1);
+        // A deeper thread outweighs a shallower one at the same score.
+        assert_eq!(vote(&[out(1, 10, 8), out(2, 10, 10)], 0), 1);
+        assert_eq!(vote(&[out(1, 10, 10), out(2, 10, 8)], 0), 0);
+        // A thread without a result does not vote.
+        let mut none = out(2, 500, 20);
+        none.best = None;
+        assert_eq!(vote(&[out(1, 10, 8), none], 0), 0);
+        // A proven win beats the votes; a proven result is only replaced by a better one.
+        assert_eq!(vote(&[out(1, 50, 12), out(2, MATE - 5, 6)], 0), 1);
+        assert_eq!(vote(&[out(1, MATE - 5, 6), out(2, MATE - 9, 12)], 0), 0);
+        // A depth-limited search answers with a thread that reached the depth.
+        assert_eq!(vote(&[out(1, 90, 5), out(2, 10, 6)], 6), 1);
+        // With no result at all, the main thread's (empty) outcome is returned.
+        let mut empty = out(1, -INF, 0);
+        empty.best = None;
+        assert_eq!(vote(&[empty], 0), 0);
+    }
 }

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use super::clock::Clock;
 use super::params::SearchParams;
+use super::score::is_mate;
 use super::Limits;
 
 /// Time limits of one search, read on a [`Clock`]. `None` limits never stop the search.
@@ -118,6 +119,24 @@ impl TimeManager {
     }
 }
 
+/// The soft-limit scale (permille, 1000 neutral) for the main thread after an iteration: from
+/// the stability of the best move (`stable`: iterations it has not changed) and the trend of
+/// the score (`prev`: the previous iteration's score, `score`: this one's, internal scores from
+/// the root's side to move). Thinking goes on longer while the best move keeps changing or the
+/// score falls, and stops sooner once both are settled. Mate scores have no trend.
+pub fn think_scale(p: &SearchParams, stable: u64, prev: Option<i32>, score: i32) -> u64 {
+    let unstable = p.time_unstable_permille;
+    let stability = unstable
+        .saturating_sub(stable * unstable.saturating_sub(p.time_stable_permille) / 4)
+        .max(p.time_stable_permille);
+    let fall = match prev {
+        Some(prev) if !is_mate(prev) && !is_mate(score) && score < prev => (prev - score) as u64,
+        _ => 0,
+    };
+    let trend = (1000 + fall * p.time_falling_per_cp).min(p.time_falling_max_permille.max(1000));
+    stability * trend / 1000
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::clock::RealClock;
@@ -154,5 +173,32 @@ mod tests {
             ..Limits::default()
         };
         assert!(!TimeManager::new(&l, Color::White, 10, &PARAMS, Arc::new(RealClock)).is_timed());
+    }
+
+    #[test]
+    fn think_scale_follows_move_and_score() {
+        let p = PARAMS;
+        // A new best move: think longer; a best move stable for four iterations: shorter.
+        assert_eq!(think_scale(&p, 0, None, 0), p.time_unstable_permille);
+        assert_eq!(think_scale(&p, 4, Some(30), 30), p.time_stable_permille);
+        assert_eq!(think_scale(&p, 9, Some(30), 30), p.time_stable_permille);
+        let mid = think_scale(&p, 2, Some(30), 30);
+        assert!(mid < p.time_unstable_permille && mid > p.time_stable_permille);
+        // A rising score changes nothing; a falling one lengthens the think, up to a cap.
+        assert_eq!(think_scale(&p, 4, Some(30), 80), p.time_stable_permille);
+        let fell = think_scale(&p, 4, Some(30), 0);
+        assert_eq!(
+            fell,
+            p.time_stable_permille * (1000 + 30 * p.time_falling_per_cp) / 1000
+        );
+        let collapsed = think_scale(&p, 4, Some(30), -500);
+        assert_eq!(
+            collapsed,
+            p.time_stable_permille * p.time_falling_max_permille / 1000
+        );
+        assert!(fell > p.time_stable_permille && collapsed >= fell);
+        // Mate scores have no trend.
+        let mated = super::super::score::mated_in(7);
+        assert_eq!(think_scale(&p, 4, Some(30), mated), p.time_stable_permille);
     }
 }

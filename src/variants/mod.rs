@@ -595,6 +595,13 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// (Mutatis Mutandis). Unlimited by default.
     const QSEARCH_QUIET_EVASIONS: usize = usize::MAX;
 
+    /// Whether the search uses the "improving" test (the static evaluation rose since the same
+    /// side's previous node) to prune and reduce less where it rises and more where it does
+    /// not: a search hint, on by default. A game whose evaluation carries no information (a
+    /// flat evaluation) turns it off; the search then prunes and reduces as it did before the
+    /// test existed.
+    const SEARCH_IMPROVING: bool = true;
+
     /// Whether a null move (passing) is sound enough for null-move pruning here.
     fn null_move_allowed(&self) -> bool {
         false
