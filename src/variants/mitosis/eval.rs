@@ -29,34 +29,34 @@ crate::tunables! {
     #[derive(Copy)]
     pub struct MitosisParams, default MITOSIS_DEFAULT {
         /// Face values, by kind in rank order K G Q C A R B N P ([`Kind::index`]).
-        value: [i32; 9] = [0, 1500, 1227, 1089, 838, 425, 319, 164, 55], (0, 3000, 5);
+        value: [i32; 9] = [0, 1444, 1231, 1109, 849, 450, 344, 243, 85], (0, 3000, 5);
         /// Per main-board piece (the count of rules/mitosis.md 6.1 and 6.3), at every stage.
-        piece_count: i32 = 2, (-100, 200, 4);
+        piece_count: i32 = -44, (-100, 200, 4);
         /// Value (percent) of a piece standing in its base or pending, of its face value.
-        base_value_pct: i32 = 60, (0, 100, 2);
+        base_value_pct: i32 = 57, (0, 100, 2);
         /// Per main-board square a base piece can enter now.
-        base_entry: i32 = 11, (0, 40, 1);
+        base_entry: i32 = 10, (0, 40, 1);
         /// Per square next to the King (or a knight's leap away) covered by its own non-King
         /// pieces.
         king_cover: i32 = 0, (0, 60, 1);
         /// Percent of the minors at stake lost when the King can be taken from an uncovered
         /// square.
-        king_hanging_pct: i32 = 5, (0, 100, 2);
+        king_hanging_pct: i32 = 4, (0, 100, 2);
         /// Percent of the minors at stake, times the uncovered share of its approach squares.
-        king_exposure_pct: i32 = 2, (0, 50, 1);
+        king_exposure_pct: i32 = 5, (0, 50, 1);
         /// Per main-board piece more than the opponent, when little material is left.
-        endgame_count: i32 = 203, (0, 400, 4);
+        endgame_count: i32 = 281, (0, 400, 4);
         /// Bonus for winning the rank comparison, when little material is left.
-        endgame_rank: i32 = 336, (0, 400, 4);
+        endgame_rank: i32 = 289, (0, 400, 4);
         /// Total face value (both sides, main board) below which the endgame terms apply in
         /// full.
-        endgame_material: i32 = 3721, (500, 10000, 100);
+        endgame_material: i32 = 4652, (500, 10000, 100);
         /// Adjudication bonus at a full capture clock (scaled by clock / 100).
-        clock_verdict: i32 = 1001, (0, 2000, 20);
+        clock_verdict: i32 = 1746, (0, 2000, 20);
         /// Per attacked main-board square.
         mobility: i32 = 0, (0, 20, 1);
         /// Per rank a pawn advanced beyond its third rank.
-        pawn_advance: i32 = 7, (0, 60, 1);
+        pawn_advance: i32 = 10, (0, 60, 1);
     }
 }
 
