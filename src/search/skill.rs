@@ -5,7 +5,8 @@
 //!   `1 + floor(L)` plies;
 //! - **MultiPV**: at least [`SKILL_MULTIPV`] root lines are searched, and the turn played is
 //!   chosen among them with a level-dependent handicap: each line's score gets
-//!   `(w * (top - score) + delta * r) / 128` added, where `w = 120 - 2L` (the weakness), `top`
+//!   `(w * (top - score) + delta * r) / 128` added, where `w` is the weakness (`120 - 2L` up to
+//!   level 10, then `10 * (20 - L)`, see [`Skill::weakness_x100`]), `top`
 //!   the best line's score, `delta = min(top - last line's score, 100 cp)` and `r` a number
 //!   drawn in `0..w`; the line with the highest sum is played. Weak levels flatten the score
 //!   differences and add more noise.
@@ -14,6 +15,7 @@
 //! position's key, so one position and one setting always give the same turn (tests rely on
 //! it; games differ through their positions). Level 20 is the full search, unchanged.
 
+use crate::core::zobrist::SplitMix64;
 use crate::search::score::is_mate;
 
 /// The highest level: the unrestricted search.
@@ -25,21 +27,26 @@ pub const SKILL_MULTIPV: usize = 4;
 /// The largest `delta` of the noise term, in centipawns (a pawn).
 const DELTA_CAP: i64 = 100;
 
-/// `UCI_Elo`: the range of the spin, in Elo.
-pub const ELO_RANGE: (i64, i64) = (1000, 2700);
+/// `UCI_Elo`: the range of the spin, in Elo. The top is the full search's own measured
+/// strength (see [`ELO_TO_LEVEL`]); below the lowest anchor every value plays as level 0.
+pub const ELO_RANGE: (i64, i64) = (1000, 2220);
 
 /// `UCI_Elo`: the default of the spin (its lowest value, as Stockfish's).
 pub const ELO_DEFAULT: i64 = ELO_RANGE.0;
 
-/// The calibration of `UCI_Elo` (orthodox chess against Stockfish 15.1's own `UCI_Elo`, at
-/// 10+0.1; docs/protocol.md 2 gives the table): `(Elo, level x 100)` anchors, linear in
-/// between and clamped at the ends.
+/// The calibration of `UCI_Elo`: `(Elo, level x 100)` anchors, linear in between and clamped
+/// at the ends, measured on orthodox chess with `menagerie match` against Stockfish 15.1's
+/// own `UCI_Elo` at 10+0.1 (40 games each; docs/protocol.md 2, "Playing strength", gives the
+/// table): level 5 scored -70 against Stockfish 1500; level 11 under the earlier weakness
+/// (`w` 98, which the present formula gives at level 10.2; depth cap 12) +44 against 1800,
+/// placed here at 10.5; level 14 +191 against 1950; the full search -180 against 2400
+/// (about 2220). Level 0 is extrapolated from the slope between levels 5 and 10.5.
 const ELO_TO_LEVEL: &[(u32, u32)] = &[
-    (1000, 150),
-    (1500, 500),
-    (2000, 1100),
-    (2500, 1700),
-    (2700, 1900),
+    (1060, 0),
+    (1430, 500),
+    (1840, 1050),
+    (2140, 1400),
+    (2220, 2000),
 ];
 
 /// A strength setting: the level in hundredths (0 to 2000) and the seed of its draws.
@@ -116,6 +123,21 @@ impl Skill {
         }
     }
 
+    /// The weakness `w` of the level, in hundredths: `120 - 2L` up to level 10 (as Stockfish's),
+    /// then falling linearly to 0 at level 20 (`10 * (20 - L)`), so that the handicap fades
+    /// out towards the full search instead of stopping short of it (with `120 - 2L` throughout,
+    /// levels 11 and 17 measured the same, about 1840, and level 20 jumped to the full
+    /// strength). At least 1 below level 20.
+    pub fn weakness_x100(&self) -> i64 {
+        let l = i64::from(self.level_x100);
+        let w = if l <= 1000 {
+            12_000 - 2 * l
+        } else {
+            10 * (2000 - l)
+        };
+        w.max(1)
+    }
+
     /// The index of the line to play among root lines with internal `scores` (centipawns or
     /// mate bookkeeping, best first) at the position with zobrist key `key`. Always 0 at full
     /// strength or with a single line.
@@ -126,13 +148,12 @@ impl Skill {
         let top = i64::from(scores[0]);
         let last = i64::from(scores[scores.len() - 1]);
         let delta = (top - last).clamp(0, DELTA_CAP);
-        // The weakness 120 - 2L, in hundredths.
-        let weakness = 12_000 - 2 * i64::from(self.level_x100);
-        let mut rng = SplitMix(self.seed ^ key ^ 0x5EED_5EED_5EED_5EED);
+        let weakness = self.weakness_x100();
+        let mut rng = SplitMix64::new(self.seed ^ key ^ 0x5EED_5EED_5EED_5EED);
         let mut best = (i64::MIN, 0);
         for (i, &s) in scores.iter().enumerate() {
             let s = i64::from(s);
-            let r = (rng.next() % weakness as u64) as i64;
+            let r = (rng.next_u64() % weakness as u64) as i64;
             // A mate for the side to move is never given away for the noise.
             let push = if is_mate(scores[0]) && scores[0] > 0 {
                 0
@@ -144,19 +165,6 @@ impl Skill {
             }
         }
         best.1
-    }
-}
-
-/// A small deterministic generator (SplitMix64).
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
     }
 }
 
@@ -175,10 +183,10 @@ mod tests {
         assert_eq!(Skill::from_level(3).multipv(1), SKILL_MULTIPV);
         assert_eq!(Skill::full().multipv(1), 1);
         // The anchors, between them, and beyond the ends.
-        assert_eq!(Skill::from_elo(1500).level_x100, 500);
-        assert_eq!(Skill::from_elo(1750).level_x100, 800);
-        assert_eq!(Skill::from_elo(0).level_x100, 150);
-        assert_eq!(Skill::from_elo(9999).level_x100, 1900);
+        assert_eq!(Skill::from_elo(1430).level_x100, 500);
+        assert_eq!(Skill::from_elo(1635).level_x100, 775);
+        assert_eq!(Skill::from_elo(0).level_x100, 0);
+        assert_eq!(Skill::from_elo(9999), Skill::full());
         let mut last = 0;
         for elo in (ELO_RANGE.0..=ELO_RANGE.1).step_by(10) {
             let l = Skill::from_elo(elo as u32).level_x100;
