@@ -29,31 +29,31 @@ crate::tunables! {
     #[derive(Copy)]
     pub struct EvalParams, default PARAMS {
         /// Worth of each state alone (rules 2 order of [`State::ALL`]; royals near 0).
-        state_value: [i32; STATE_COUNT] = state_values(), (0, 2500, 5);
+        state_value: [i32; STATE_COUNT] = [0, 81, 823, 817, 1157, 1192, 1020, 801, 814, 608, 730, 892, 999, 821, 593, 758, 225, 503, 913, 474, 548, 754, 584, 471, 343, 384, 520, 88, 650, 408, 676, 800, 514, 549, 803, 808, 323, 0, 387, 907, 485, 658, 438, 374, 193, 641, 85, 72, 115], (0, 2500, 5);
         /// Share of the successor state's worth in a piece's value (per mille): the rest is the
         /// current state's (rules 2: the piece becomes its successor when it acts).
-        next_share_permille: i32 = 451, (0, 1000, 10);
+        next_share_permille: i32 = 386, (0, 1000, 10);
         /// A reserve piece's worth (per mille of its value) while its drop window is far.
-        reserve_permille: i32 = 901, (0, 1500, 10);
+        reserve_permille: i32 = 832, (0, 1500, 10);
         /// ... and once the window is open or the drop is due.
-        reserve_due_permille: i32 = 933, (0, 1500, 10);
+        reserve_due_permille: i32 = 849, (0, 1500, 10);
         /// Per royal piece of the side that is attacked (check or an attacked Wuss).
         royal_attacked: i32 = 60, (0, 500, 4);
         /// Per enemy piece reaching a square of a royal's neighbourhood (the royal's square and
         /// its 8 neighbours), counted per square.
-        royal_zone_attacker: i32 = 45, (0, 50, 1);
+        royal_zone_attacker: i32 = 50, (0, 50, 1);
         /// A Wuss on the board: a second royal that cannot capture.
-        wuss_liability: i32 = 71, (0, 500, 4);
+        wuss_liability: i32 = 36, (0, 500, 4);
         /// Per mille of a frozen enemy piece's value credited to the side that freezes it.
-        frozen_permille: i32 = 376, (0, 1000, 10);
+        frozen_permille: i32 = 230, (0, 1000, 10);
         /// Per friendly piece protected by a Shield of the side.
-        shielded_piece: i32 = 100, (0, 100, 1);
+        shielded_piece: i32 = 92, (0, 100, 1);
         /// Per square of mobility of a piece (displacement reach and passive queen slides).
-        mobility: i32 = 11, (0, 30, 1);
+        mobility: i32 = 12, (0, 30, 1);
         /// Per row a pawn-state piece has advanced beyond its second row.
-        pawn_advance: i32 = 20, (0, 100, 1);
+        pawn_advance: i32 = 23, (0, 100, 1);
         /// Bonus for the side to move.
-        tempo: i32 = 47, (0, 100, 1);
+        tempo: i32 = 56, (0, 100, 1);
     }
 }
 
