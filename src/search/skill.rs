@@ -37,14 +37,15 @@ pub const ELO_DEFAULT: i64 = ELO_RANGE.0;
 /// The calibration of `UCI_Elo`: `(Elo, level x 100)` anchors, linear in between and clamped
 /// at the ends, measured on orthodox chess with `menagerie match` against Stockfish 15.1's
 /// own `UCI_Elo` at 10+0.1 (40 games each; docs/protocol.md 2, "Playing strength", gives the
-/// table): level 5 scored -70 against Stockfish 1500; level 11 under the earlier weakness
-/// (`w` 98, which the present formula gives at level 10.2; depth cap 12) +44 against 1800,
-/// placed here at 10.5; level 14 +191 against 1950; the full search -180 against 2400
-/// (about 2220). Level 0 is extrapolated from the slope between levels 5 and 10.5.
+/// table): level 5 scored -70 against Stockfish 1500; level 9.96 -203 against 1800; level 11
+/// under the earlier, larger weakness (`w` 98; the same depth cap 12) +44 against 1800, a
+/// lower bound for today's level 11; level 14 +191 against 1950; the full search -180
+/// against 2400 (about 2220). Level 0 is extrapolated from the slope between levels 5 and 10.
 const ELO_TO_LEVEL: &[(u32, u32)] = &[
     (1060, 0),
     (1430, 500),
-    (1840, 1050),
+    (1600, 1000),
+    (1840, 1100),
     (2140, 1400),
     (2220, 2000),
 ];
@@ -184,7 +185,7 @@ mod tests {
         assert_eq!(Skill::full().multipv(1), 1);
         // The anchors, between them, and beyond the ends.
         assert_eq!(Skill::from_elo(1430).level_x100, 500);
-        assert_eq!(Skill::from_elo(1635).level_x100, 775);
+        assert_eq!(Skill::from_elo(1515).level_x100, 750);
         assert_eq!(Skill::from_elo(0).level_x100, 0);
         assert_eq!(Skill::from_elo(9999), Skill::full());
         let mut last = 0;
