@@ -29,7 +29,7 @@ crate::tunables! {
     #[derive(Copy)]
     pub struct EvalParams, default PARAMS {
         /// Worth of each state alone (rules 2 order of [`State::ALL`]; royals near 0).
-        state_value: [i32; STATE_COUNT] = [0, 81, 823, 817, 1157, 1192, 1020, 801, 814, 608, 730, 892, 999, 821, 593, 758, 225, 503, 913, 474, 548, 754, 584, 471, 343, 384, 520, 88, 650, 408, 676, 800, 514, 549, 803, 808, 323, 0, 387, 907, 485, 658, 438, 374, 193, 641, 85, 72, 115], (0, 2500, 5);
+        state_value: [i32; STATE_COUNT] = state_values(), (0, 2500, 5);
         /// Share of the successor state's worth in a piece's value (per mille): the rest is the
         /// current state's (rules 2: the piece becomes its successor when it acts).
         next_share_permille: i32 = 386, (0, 1000, 10);
@@ -60,55 +60,55 @@ crate::tunables! {
 const fn state_values() -> [i32; STATE_COUNT] {
     // Order of State::ALL (rules 2 table); Texel-tuned (issue 15).
     [
-        38,   // K
-        0,    // MK
-        818,  // Q
-        808,  // SS
-        1119, // AM
-        1234, // SQ
-        953,  // AR
-        658,  // DR
-        758,  // NR
-        569,  // RO
-        749,  // C
-        819,  // A
-        698,  // DA
-        801,  // OC
-        652,  // DK
-        719,  // DH
-        194,  // N
-        223,  // NG
-        823,  // GR
-        428,  // AA
-        486,  // CR
-        631,  // CB
-        560,  // R
-        434,  // CY
-        368,  // NW
-        25,   // NF
-        376,  // PV
-        2,    // CP
-        786,  // CH
-        335,  // SW
-        558,  // LL
-        732,  // AC
-        387,  // WI
-        489,  // AD
-        869,  // IM
-        532,  // SH
-        242,  // MA
-        144,  // WU
-        151,  // HN
-        784,  // N11
-        430,  // N02
-        560,  // N31
-        392,  // N33
-        326,  // N04
-        328,  // OX
-        649,  // SE
-        92,   // P
-        36,   // BP
-        61,   // SP
+        0,    // K
+        81,   // MK
+        823,  // Q
+        817,  // SS
+        1157, // AM
+        1192, // SQ
+        1020, // AR
+        801,  // DR
+        814,  // NR
+        608,  // RO
+        730,  // C
+        892,  // A
+        999,  // DA
+        821,  // OC
+        593,  // DK
+        758,  // DH
+        225,  // N
+        503,  // NG
+        913,  // GR
+        474,  // AA
+        548,  // CR
+        754,  // CB
+        584,  // R
+        471,  // CY
+        343,  // NW
+        384,  // NF
+        520,  // PV
+        88,   // CP
+        650,  // CH
+        408,  // SW
+        676,  // LL
+        800,  // AC
+        514,  // WI
+        549,  // AD
+        803,  // IM
+        808,  // SH
+        323,  // MA
+        0,    // WU
+        387,  // HN
+        907,  // N11
+        485,  // N02
+        658,  // N31
+        438,  // N33
+        374,  // N04
+        193,  // OX
+        641,  // SE
+        85,   // P
+        72,   // BP
+        115,  // SP
     ]
 }
 
