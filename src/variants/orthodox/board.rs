@@ -158,21 +158,14 @@ impl Board {
     /// Puts `p` on the empty square `sq`.
     #[inline(always)]
     pub fn put(&mut self, sq: u8, p: Piece) {
-        let b = 1u64 << sq;
-        self.squares[sq as usize] = p;
-        self.by_kind[p.kind().index()] |= b;
-        self.by_color[p.color().index()] |= b;
+        self.put_keyless(sq, p);
         self.key ^= KEYS.piece[p.index()][sq as usize];
     }
 
     /// Removes and returns the piece on the occupied square `sq`.
     #[inline(always)]
     pub fn remove(&mut self, sq: u8) -> Piece {
-        let p = self.squares[sq as usize];
-        let b = 1u64 << sq;
-        self.squares[sq as usize] = Piece::NONE;
-        self.by_kind[p.kind().index()] ^= b;
-        self.by_color[p.color().index()] ^= b;
+        let p = self.remove_keyless(sq);
         self.key ^= KEYS.piece[p.index()][sq as usize];
         p
     }
@@ -181,11 +174,7 @@ impl Board {
     #[inline(always)]
     pub fn shift(&mut self, from: u8, to: u8) {
         let p = self.squares[from as usize];
-        let b = (1u64 << from) | (1u64 << to);
-        self.squares[from as usize] = Piece::NONE;
-        self.squares[to as usize] = p;
-        self.by_kind[p.kind().index()] ^= b;
-        self.by_color[p.color().index()] ^= b;
+        self.shift_keyless(from, to);
         let k = &KEYS.piece[p.index()];
         self.key ^= k[from as usize] ^ k[to as usize];
     }
