@@ -92,10 +92,11 @@ impl<G: Game> Searcher<'_, G> {
         while depth < lim.max_depth {
             depth += 1;
             // Helpers skip some depths, each on its own pattern, so that the threads spread
-            // over several depths instead of searching the same tree in step.
+            // over several depths instead of searching the same tree in step. The last depth
+            // of a depth-limited search is never skipped: a helper would sit idle.
             let d = if self.id == 0 {
                 depth
-            } else if helper_skips(self.id, depth) {
+            } else if helper_skips(self.id, depth, lim.max_depth) {
                 continue;
             } else {
                 depth
@@ -295,9 +296,10 @@ const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4
 /// Whether helper thread `id` (1 and up) skips the iteration at `depth`: helper `i` works on
 /// blocks of `SKIP_SIZE` depths, every other block, shifted by `SKIP_PHASE`, so that helpers
 /// are spread over the depths around the main thread's. Helper 1 searches the even depths,
-/// helper 2 the odd ones. Depth 1 is never skipped, so every thread has a result.
-pub fn helper_skips(id: usize, depth: i32) -> bool {
-    if id == 0 || depth <= 1 {
+/// helper 2 the odd ones. Depth 1 is never skipped, so every thread has a result, nor is
+/// `max_depth`, the last depth of the search, where a helper that skipped would sit idle.
+pub fn helper_skips(id: usize, depth: i32, max_depth: i32) -> bool {
+    if id == 0 || depth <= 1 || depth >= max_depth {
         return false;
     }
     let i = (id - 1) % SKIP_SIZE.len();
@@ -385,11 +387,14 @@ mod tests {
     #[test]
     fn helper_skip_patterns() {
         // Helper 1 searches the even depths, helper 2 the odd ones; depth 1 always.
-        let h1: Vec<i32> = (1..=8).filter(|&d| !helper_skips(1, d)).collect();
+        let h1: Vec<i32> = (1..=8).filter(|&d| !helper_skips(1, d, MAX_DEPTH)).collect();
         assert_eq!(h1, [1, 2, 4, 6, 8]);
-        let h2: Vec<i32> = (1..=8).filter(|&d| !helper_skips(2, d)).collect();
+        let h2: Vec<i32> = (1..=8).filter(|&d| !helper_skips(2, d, MAX_DEPTH)).collect();
         assert_eq!(h2, [1, 3, 5, 7]);
-        assert!((1..=8).all(|d| !helper_skips(0, d)));
+        assert!((1..=8).all(|d| !helper_skips(0, d, MAX_DEPTH)));
+        // The last depth of a depth-limited search is searched by every helper.
+        assert!(!helper_skips(1, 5, 5) && helper_skips(1, 5, 6));
+        assert!(!helper_skips(2, 8, 8) && helper_skips(2, 8, 9));
     }
 
     #[test]
