@@ -531,7 +531,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             depth <= p.fp_max_depth && static_eval + p.fp_base + p.fp_per_depth * depth <= alpha;
         let can_prune = !root && !in_check;
 
-        while let Some((m, ord)) = picker.pick() {
+        while let Some((m, ord)) = picker.pick(&self.pos) {
             if root && !self.excluded.is_empty() && self.excluded.contains(&m) {
                 continue;
             }
@@ -712,7 +712,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut best_move = G::Move::default();
         let mut raised = false;
         let mut quiet_evasions = 0;
-        while let Some((m, ord)) = picker.pick() {
+        while let Some((m, ord)) = picker.pick(&self.pos) {
             if !in_check && Picker::<G::Move>::is_bad_tactical(ord) {
                 // Ordered last: every remaining tactical ply loses material.
                 break;

@@ -27,6 +27,8 @@ const KILLER_0: i32 = 1 << 27;
 const KILLER_1: i32 = KILLER_0 - 1;
 const COUNTER: i32 = KILLER_0 - 2;
 const BAD_TACTICAL: i32 = -(1 << 28);
+/// The MVV-LVA order of a tactical ply is clamped to +-this.
+const TACTICAL_SPAN: i32 = 1 << 20;
 
 /// Bits of a continuation-history key (what a ply did, hashed from [`GameMove::pack`]).
 const CONT_BITS: u32 = 10;
@@ -154,6 +156,11 @@ impl<M: GameMove> Default for OrderTables<M> {
 }
 
 /// Hands out the moves of a list, best-scored first (selection sort, lazily).
+///
+/// The static exchange of a tactical ply is evaluated only when it is about to be handed out
+/// (a losing one is then moved behind the quiet plies), so that a cut-off early in the list
+/// does not pay for the exchanges of the rest. The order is the same as if every exchange had
+/// been evaluated up front.
 pub struct Picker<M: GameMove> {
     /// The moves, reordered in place as they are picked.
     pub moves: PlyList<M>,
@@ -187,7 +194,10 @@ impl<M: GameMove> Picker<M> {
     }
 
     /// Scores the generated moves of `pos` at `ply`: `tt_move` (packed, 0 for none) first if
-    /// present; `prev` is the ply that led here (for the countermove).
+    /// present, then the tactical plies by MVV-LVA ([`Game::tactical_order`]; a losing one
+    /// goes behind the quiet plies when [`Picker::pick`] finds it out), then killers,
+    /// countermove and the quiet plies by history. `prev` is the ply that led here (for the
+    /// countermove), `conts` the continuation keys of the two plies before.
     #[inline]
     pub fn score<G: Game<Move = M>>(
         &mut self,
@@ -199,7 +209,7 @@ impl<M: GameMove> Picker<M> {
         conts: [u16; 2],
     ) {
         let side = pos.side_to_move().index();
-        let killers = tables.killers(ply);
+        let [k0, k1] = tables.killers(ply);
         let counter = if prev != M::default() {
             tables.counter[side * HIST_SIZE + move_index(prev.pack())]
         } else {
@@ -213,15 +223,11 @@ impl<M: GameMove> Picker<M> {
                 self.tt_move_found = true;
                 TT_SCORE
             } else if pos.is_tactical(m) {
-                let o = pos.tactical_order(m).clamp(-(1 << 20), 1 << 20);
-                if pos.see_ge(m, 0) {
-                    GOOD_TACTICAL + o
-                } else {
-                    BAD_TACTICAL + o
-                }
-            } else if m == killers[0] {
+                // Good until its static exchange, tested when it comes up, says otherwise.
+                GOOD_TACTICAL + pos.tactical_order(m).clamp(-TACTICAL_SPAN, TACTICAL_SPAN)
+            } else if m == k0 {
                 KILLER_0
-            } else if m == killers[1] {
+            } else if m == k1 {
                 KILLER_1
             } else if m == counter {
                 COUNTER
@@ -245,24 +251,35 @@ impl<M: GameMove> Picker<M> {
         self.moves.is_empty()
     }
 
-    /// The next best move and its ordering score, or `None` when all were handed out.
+    /// The next best move of `pos` (the position given to [`Picker::score`]) and its ordering
+    /// score, or `None` when all were handed out.
     #[inline]
-    pub fn pick(&mut self) -> Option<(M, i32)> {
+    pub fn pick<G: Game<Move = M>>(&mut self, pos: &G) -> Option<(M, i32)> {
         let n = self.moves.len();
         if self.next >= n {
             return None;
         }
-        let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+        loop {
+            let mut best = self.next;
+            for i in self.next + 1..n {
+                if self.scores[i] > self.scores[best] {
+                    best = i;
+                }
             }
+            let s = self.scores[best];
+            if (GOOD_TACTICAL - TACTICAL_SPAN..=GOOD_TACTICAL + TACTICAL_SPAN).contains(&s)
+                && !pos.see_ge(self.moves[best], 0)
+            {
+                // A losing exchange: behind the quiet plies, still in MVV-LVA order.
+                self.scores[best] = s - GOOD_TACTICAL + BAD_TACTICAL;
+                continue;
+            }
+            self.moves.swap(self.next, best);
+            self.scores.swap(self.next, best);
+            let r = (self.moves[self.next], self.scores[self.next]);
+            self.next += 1;
+            return Some(r);
         }
-        self.moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
-        let r = (self.moves[self.next], self.scores[self.next]);
-        self.next += 1;
-        Some(r)
     }
 
     /// Whether an ordering score marks the TT move.
@@ -281,5 +298,90 @@ impl<M: GameMove> Picker<M> {
     #[inline]
     pub fn is_refutation(score: i32) -> bool {
         (COUNTER..=KILLER_0).contains(&score)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::chess::Chess;
+
+    /// The order of the eager picker this one replaced: every exchange evaluated up front,
+    /// then a selection sort (first of equal scores wins).
+    fn eager_order(
+        pos: &Chess,
+        tt_move: u32,
+        tables: &OrderTables<<Chess as Game>::Move>,
+    ) -> Vec<String> {
+        let mut picker = Picker::new();
+        picker.generate(pos, false);
+        picker.score(pos, tt_move, tables, 0, Default::default(), [NO_CONT; 2]);
+        let mut moves: Vec<_> = picker.moves.to_vec();
+        let mut scores: Vec<i32> = picker.scores.to_vec();
+        for (m, s) in moves.iter().zip(scores.iter_mut()) {
+            if (GOOD_TACTICAL - TACTICAL_SPAN..=GOOD_TACTICAL + TACTICAL_SPAN).contains(s)
+                && !pos.see_ge(*m, 0)
+            {
+                *s += BAD_TACTICAL - GOOD_TACTICAL;
+            }
+        }
+        let mut out = Vec::new();
+        for next in 0..moves.len() {
+            let mut best = next;
+            for i in next + 1..moves.len() {
+                if scores[i] > scores[best] {
+                    best = i;
+                }
+            }
+            moves.swap(next, best);
+            scores.swap(next, best);
+            out.push(pos.move_token(moves[next]));
+        }
+        out
+    }
+
+    #[test]
+    fn lazy_exchanges_keep_the_eager_order() {
+        // Positions along seeded random playouts from tactical middlegames, with a TT move
+        // (every fifth legal ply) and some history, so every kind of score takes part.
+        let fens = [
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "2r3k1/1q3ppp/p2p4/1p1Pp3/4P1n1/P1N2N2/1PQ2PPP/2R3K1 b - - 0 1",
+        ];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rand = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut tables = OrderTables::new();
+        let mut checked = 0;
+        for fen in fens {
+            let mut pos = Chess::from_fen(fen).unwrap();
+            for _ in 0..40 {
+                let mut list = PlyList::<<Chess as Game>::Move>::default();
+                pos.legal_moves(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                let tt_move = list[(rand() % list.len() as u64) as usize].pack();
+                let quiet = list[(rand() % list.len() as u64) as usize];
+                tables.update_history(pos.side_to_move().index(), quiet, 500, 16384);
+                let expected = eager_order(&pos, tt_move, &tables);
+                let mut picker = Picker::new();
+                picker.generate(&pos, false);
+                picker.score(&pos, tt_move, &tables, 0, Default::default(), [NO_CONT; 2]);
+                let mut got = Vec::new();
+                while let Some((m, _)) = picker.pick(&pos) {
+                    got.push(pos.move_token(m));
+                }
+                assert_eq!(got, expected, "{}", pos.fen());
+                checked += 1;
+                pos.make(list[(rand() % list.len() as u64) as usize]);
+            }
+        }
+        assert!(checked > 60);
     }
 }

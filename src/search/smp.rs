@@ -387,9 +387,13 @@ mod tests {
     #[test]
     fn helper_skip_patterns() {
         // Helper 1 searches the even depths, helper 2 the odd ones; depth 1 always.
-        let h1: Vec<i32> = (1..=8).filter(|&d| !helper_skips(1, d, MAX_DEPTH)).collect();
+        let h1: Vec<i32> = (1..=8)
+            .filter(|&d| !helper_skips(1, d, MAX_DEPTH))
+            .collect();
         assert_eq!(h1, [1, 2, 4, 6, 8]);
-        let h2: Vec<i32> = (1..=8).filter(|&d| !helper_skips(2, d, MAX_DEPTH)).collect();
+        let h2: Vec<i32> = (1..=8)
+            .filter(|&d| !helper_skips(2, d, MAX_DEPTH))
+            .collect();
         assert_eq!(h2, [1, 3, 5, 7]);
         assert!((1..=8).all(|d| !helper_skips(0, d, MAX_DEPTH)));
         // The last depth of a depth-limited search is searched by every helper.
