@@ -304,6 +304,7 @@ impl<M: GameMove> Picker<M> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::zobrist::SplitMix64;
     use crate::variants::chess::Chess;
 
     /// The order of the eager picker this one replaced: every exchange evaluated up front,
@@ -342,20 +343,14 @@ mod tests {
 
     #[test]
     fn lazy_exchanges_keep_the_eager_order() {
-        // Positions along seeded random playouts from tactical middlegames, with a TT move
-        // (every fifth legal ply) and some history, so every kind of score takes part.
+        // Positions along seeded random playouts from tactical middlegames, each with a random
+        // legal ply as TT move and some history, so every kind of score takes part.
         let fens = [
             "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "2r3k1/1q3ppp/p2p4/1p1Pp3/4P1n1/P1N2N2/1PQ2PPP/2R3K1 b - - 0 1",
         ];
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut rand = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = SplitMix64::new(7);
         let mut tables = OrderTables::new();
         let mut checked = 0;
         for fen in fens {
@@ -366,8 +361,8 @@ mod tests {
                 if list.is_empty() {
                     break;
                 }
-                let tt_move = list[(rand() % list.len() as u64) as usize].pack();
-                let quiet = list[(rand() % list.len() as u64) as usize];
+                let tt_move = list[rng.below(list.len() as u64) as usize].pack();
+                let quiet = list[rng.below(list.len() as u64) as usize];
                 tables.update_history(pos.side_to_move().index(), quiet, 500, 16384);
                 let expected = eager_order(&pos, tt_move, &tables);
                 let mut picker = Picker::new();
@@ -379,7 +374,7 @@ mod tests {
                 }
                 assert_eq!(got, expected, "{}", pos.fen());
                 checked += 1;
-                pos.make(list[(rand() % list.len() as u64) as usize]);
+                pos.make(list[rng.below(list.len() as u64) as usize]);
             }
         }
         assert!(checked > 60);
