@@ -354,11 +354,14 @@ impl<'a, G: Game> Searcher<'a, G> {
         depth: i32,
         ply: usize,
         pv: bool,
+        cut: bool,
     ) -> i32 {
+        // `cut` is the child's node type when the ply hands the turn over; a ply that keeps
+        // the turn leaves the same side to refute or not, so the expectation flips.
         if flipped {
-            -self.negamax(-beta, -alpha, depth, ply, pv)
+            -self.negamax(-beta, -alpha, depth, ply, pv, cut)
         } else {
-            self.negamax(alpha, beta, depth, ply, pv)
+            self.negamax(alpha, beta, depth, ply, pv, !cut)
         }
     }
 
@@ -373,6 +376,7 @@ impl<'a, G: Game> Searcher<'a, G> {
 
     /// PVS alpha-beta: the score of the position at `ply` plies from the root, searched
     /// `depth` plies deep, within the window (`alpha`, `beta`) (centipawns, side to move).
+    /// `cut_node`: a zero-window node expected to fail high (its late plies are reduced more).
     pub fn negamax(
         &mut self,
         mut alpha: i32,
@@ -380,6 +384,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         mut depth: i32,
         ply: usize,
         pv_node: bool,
+        cut_node: bool,
     ) -> i32 {
         // `searchmoves`: inside the first turn only the allowed plies (a restricted node is
         // searched at least one ply deep, never by quiescence, which would try any capture);
@@ -492,7 +497,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                     eval: -INF,
                     side: 2,
                 };
-                let s = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                let s = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, !cut_node);
                 self.pos.unmake();
                 if self.stopped {
                     return 0;
@@ -569,7 +574,15 @@ impl<'a, G: Game> Searcher<'a, G> {
             self.stack[ply + 1] = Frame::of(m);
             let mut score;
             if searched == 0 {
-                score = self.child(flipped, alpha, beta, new_depth, ply + 1, pv_node);
+                score = self.child(
+                    flipped,
+                    alpha,
+                    beta,
+                    new_depth,
+                    ply + 1,
+                    pv_node,
+                    !pv_node && !cut_node,
+                );
             } else {
                 let mut r = 0;
                 if depth >= p.lmr_min_depth
@@ -586,14 +599,31 @@ impl<'a, G: Game> Searcher<'a, G> {
                         + self.tables.cont(conts[0], k)
                         + self.tables.cont(conts[1], k);
                     r -= h / p.lmr_history_divisor.max(1);
+                    r += p.lmr_cut_node * i32::from(cut_node);
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
-                score = self.child(flipped, alpha, alpha + 1, new_depth - r, ply + 1, false);
+                score = self.child(
+                    flipped,
+                    alpha,
+                    alpha + 1,
+                    new_depth - r,
+                    ply + 1,
+                    false,
+                    r > 0 || !cut_node,
+                );
                 if score > alpha && r > 0 {
-                    score = self.child(flipped, alpha, alpha + 1, new_depth, ply + 1, false);
+                    score = self.child(
+                        flipped,
+                        alpha,
+                        alpha + 1,
+                        new_depth,
+                        ply + 1,
+                        false,
+                        !cut_node,
+                    );
                 }
                 if pv_node && score > alpha && score < beta {
-                    score = self.child(flipped, alpha, beta, new_depth, ply + 1, true);
+                    score = self.child(flipped, alpha, beta, new_depth, ply + 1, true, false);
                 }
             }
             self.pos.unmake();

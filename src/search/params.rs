@@ -55,6 +55,8 @@ crate::tunables! {
         lmr_divisor_x100: i32 = 225, (100, 500, 15);
         /// LMR: one ply less (more) per this much positive (negative) history.
         lmr_history_divisor: i32 = 4096, (1024, 16384, 400);
+        /// LMR: extra reduction (plies) at an expected cut node.
+        lmr_cut_node: i32 = 2, (0, 3, 1);
         /// 1: a TT score whose bound allows it replaces the static evaluation for pruning; 0: off.
         tt_eval_refine: i32 = 1, (0, 1, 1);
         /// Internal iterative reduction: remaining depth (plies) from which a node without TT

@@ -216,7 +216,7 @@ impl<G: Game> Searcher<'_, G> {
             beta = (prev + delta).min(INF);
         }
         loop {
-            let s = self.negamax(alpha, beta, d, 0, true);
+            let s = self.negamax(alpha, beta, d, 0, true, false);
             if self.stopped {
                 return s;
             }
