@@ -422,9 +422,12 @@ impl<'a, G: Game> Searcher<'a, G> {
         let in_check = self.pos.in_check();
         let mut tt_move = 0;
         let mut tt_hint = None;
+        // The TT's score and depth, for ProbCut.
+        let mut tt_seen = None;
         if let Some(e) = self.shared.tt.probe(key) {
             tt_move = e.mv;
             let s = from_tt(e.score, ply);
+            tt_seen = Some((s, e.depth));
             if p.tt_eval_refine != 0 {
                 tt_hint = Some((s, e.bound));
             }
@@ -504,6 +507,61 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
                 if s >= beta {
                     return if is_mate(s) { beta } else { s };
+                }
+            }
+        }
+        // ProbCut: a tactical ply whose exchange alone reaches well above beta, and that holds
+        // there in quiescence and in a search four plies shallower, very likely cuts.
+        if !pv_node
+            && !in_check
+            && !restricted
+            && depth >= p.probcut_min_depth
+            && !is_mate(beta)
+            && !tt_seen.is_some_and(|(s, d)| d >= depth - 3 && s < beta + p.probcut_margin)
+        {
+            let rbeta = beta + p.probcut_margin;
+            let mut picker = Picker::new();
+            picker.generate(&self.pos, true);
+            picker.score(
+                &self.pos,
+                tt_move,
+                &self.tables,
+                ply,
+                self.stack[ply].mv,
+                self.conts(ply),
+            );
+            let side = self.pos.side_to_move();
+            while let Some((m, ord)) = picker.pick(&self.pos) {
+                if Picker::<G::Move>::is_bad_tactical(ord) {
+                    break;
+                }
+                if !self.pos.see_ge(m, rbeta - static_eval) {
+                    continue;
+                }
+                self.pos.make(m);
+                let flipped = self.pos.side_to_move() != side;
+                self.stack[ply + 1] = Frame::of(m);
+                let mut v = self.qchild(flipped, rbeta - 1, rbeta, ply + 1, false);
+                if v >= rbeta {
+                    v = self.child(
+                        flipped,
+                        rbeta - 1,
+                        rbeta,
+                        depth - 4,
+                        ply + 1,
+                        false,
+                        !cut_node,
+                    );
+                }
+                self.pos.unmake();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= rbeta {
+                    self.shared
+                        .tt
+                        .store(key, m.pack(), to_tt(v, ply), depth - 3, Bound::Lower);
+                    return v;
                 }
             }
         }

@@ -57,6 +57,10 @@ crate::tunables! {
         lmr_history_divisor: i32 = 4096, (1024, 16384, 400);
         /// LMR: extra reduction (plies) at an expected cut node.
         lmr_cut_node: i32 = 2, (0, 3, 1);
+        /// ProbCut: shallowest remaining depth (plies).
+        probcut_min_depth: i32 = 5, (3, 10, 1);
+        /// ProbCut: margin above beta (centipawns) a tactical ply must reach.
+        probcut_margin: i32 = 200, (50, 500, 15);
         /// 1: a TT score whose bound allows it replaces the static evaluation for pruning; 0: off.
         tt_eval_refine: i32 = 1, (0, 1, 1);
         /// Internal iterative reduction: remaining depth (plies) from which a node without TT
