@@ -882,3 +882,84 @@ fn two_threads_reach_a_fixed_depth() {
     assert_eq!(r.pv.first(), r.best.as_ref());
     assert!(r.depth >= 8, "depth {}", r.depth);
 }
+
+/// A fixed-depth, single-thread chess search with the tunables `params`.
+fn run_with_params(
+    fen: &str,
+    d: u32,
+    params: &menagerie::search::params::SearchParams,
+) -> SearchResult<<Chess as Game>::Move> {
+    let pos = Chess::from_fen(fen).expect("valid FEN");
+    let tt = Tt::new(16);
+    menagerie::search::search_with_params(
+        &pos,
+        &depth(d),
+        &SearchOptions::default(),
+        params,
+        &tt,
+        &SearchControl::default(),
+        &mut |_| {},
+    )
+}
+
+/// The deeper reduction at expected cut nodes and the reduction of losing tactical plies each
+/// cut the tree: with one of them switched off (all else as played) a fixed-depth search of
+/// three middlegames visits more nodes. ProbCut changes the tree (at these depths its cuts and
+/// its own searches about cancel out, so only the change is asserted). With all of them on, the
+/// search still finds the winning ply of positions where one ply wins outright.
+#[test]
+fn pruning_techniques_cut_the_tree_and_keep_tactics() {
+    use menagerie::search::params::{SearchParams, PARAMS};
+    let _serial = serial();
+    let middlegames = [
+        "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r2q1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9",
+    ];
+    let nodes = |params: &SearchParams| -> u64 {
+        middlegames
+            .iter()
+            .map(|fen| run_with_params(fen, 10, params).nodes)
+            .sum()
+    };
+    let played = nodes(&PARAMS);
+    let no_cut_node = SearchParams {
+        lmr_cut_node: 0,
+        ..PARAMS
+    };
+    let no_tactical_lmr = SearchParams {
+        lmr_tactical: 0,
+        ..PARAMS
+    };
+    for (name, params) in [
+        ("cut-node reduction", no_cut_node),
+        ("tactical LMR", no_tactical_lmr),
+    ] {
+        let without = nodes(&params);
+        assert!(
+            without > played,
+            "without {name}: {without} nodes, with it: {played}"
+        );
+    }
+    let no_probcut = SearchParams {
+        probcut_min_depth: i32::MAX,
+        ..PARAMS
+    };
+    assert_ne!(nodes(&no_probcut), played, "ProbCut never cut");
+    // Win At Chess 4 (Qxh7+, a mating attack) and 5 (Qc4+), and a mate in one.
+    let tactics = [
+        (
+            "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1",
+            "h6h7",
+        ),
+        ("5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1", "c6c4"),
+        (
+            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 0 1",
+            "h5f7",
+        ),
+    ];
+    for (fen, best) in tactics {
+        let r = run_with_params(fen, 8, &PARAMS);
+        assert_eq!(token(fen, &r), best, "{fen}");
+    }
+}

@@ -572,6 +572,7 @@ impl<'a, G: Game> Searcher<'a, G> {
 
         let mut picker = Picker::new();
         picker.generate(&self.pos, false);
+        let mut tt_tactical = false;
         if picker.is_empty() {
             return terminal_score(self.pos.no_moves_verdict().terminal, ply);
         }
@@ -602,6 +603,9 @@ impl<'a, G: Game> Searcher<'a, G> {
                 continue;
             }
             let tactical = self.pos.is_tactical(m);
+            if searched == 0 && Picker::<G::Move>::is_tt(ord) {
+                tt_tactical = tactical;
+            }
             // SEE pruning of losing tactical plies near the leaves.
             if can_prune
                 && best > -MATE_BOUND
@@ -643,9 +647,10 @@ impl<'a, G: Game> Searcher<'a, G> {
                 );
             } else {
                 let mut r = 0;
+                let bad_tactical = tactical && Picker::<G::Move>::is_bad_tactical(ord);
                 if depth >= p.lmr_min_depth
                     && searched as i32 >= p.lmr_min_index + i32::from(pv_node)
-                    && !tactical
+                    && (!tactical || (bad_tactical && p.lmr_tactical != 0))
                 {
                     r = self.shared.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
                     r -= i32::from(pv_node);
@@ -658,6 +663,8 @@ impl<'a, G: Game> Searcher<'a, G> {
                         + self.tables.cont(conts[1], k);
                     r -= h / p.lmr_history_divisor.max(1);
                     r += p.lmr_cut_node * i32::from(cut_node);
+                    // A tactical TT ply: the quiet plies are less likely to matter.
+                    r += p.lmr_tactical * i32::from(tt_tactical && !tactical);
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 score = self.child(

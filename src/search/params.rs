@@ -57,6 +57,9 @@ crate::tunables! {
         lmr_history_divisor: i32 = 4096, (1024, 16384, 400);
         /// LMR: extra reduction (plies) at an expected cut node.
         lmr_cut_node: i32 = 2, (0, 3, 1);
+        /// LMR of tactical plies: 1 reduces late losing tactical plies like quiet ones, and
+        /// quiet plies one ply more after a tactical TT ply; 0: off.
+        lmr_tactical: i32 = 1, (0, 1, 1);
         /// ProbCut: shallowest remaining depth (plies).
         probcut_min_depth: i32 = 5, (3, 10, 1);
         /// ProbCut: margin above beta (centipawns) a tactical ply must reach.
