@@ -71,6 +71,39 @@ impl Shared<'_> {
     }
 }
 
+/// The type of a node in the search tree: what its window and its parent expect of it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NodeType {
+    /// On the principal variation: searched with an open window.
+    Pv,
+    /// A zero-window node expected to fail high (some ply refutes the parent's ply).
+    Cut,
+    /// A zero-window node expected to fail low (every ply is tried).
+    All,
+}
+
+impl NodeType {
+    /// `Cut` when `cut`, else `All`.
+    #[inline(always)]
+    fn zero_window(cut: bool) -> Self {
+        if cut {
+            NodeType::Cut
+        } else {
+            NodeType::All
+        }
+    }
+
+    /// The same expectation seen from the other side: `Cut` and `All` swap, `Pv` stays.
+    #[inline(always)]
+    fn swapped(self) -> Self {
+        match self {
+            NodeType::Pv => NodeType::Pv,
+            NodeType::Cut => NodeType::All,
+            NodeType::All => NodeType::Cut,
+        }
+    }
+}
+
 /// Per-ply search state.
 #[derive(Copy, Clone)]
 struct Frame<M> {
@@ -344,7 +377,9 @@ impl<'a, G: Game> Searcher<'a, G> {
         self.pv_len[ply] = child_len + 1;
     }
 
-    /// Searches the child just made: negated when the ply flipped the side to move.
+    /// Searches the child just made: negated when the ply flipped the side to move. `node` is
+    /// the child's type when the ply hands the turn over; a ply that keeps the turn leaves the
+    /// same side to refute or not, so `Cut` and `All` swap.
     #[inline(always)]
     fn child(
         &mut self,
@@ -353,15 +388,12 @@ impl<'a, G: Game> Searcher<'a, G> {
         beta: i32,
         depth: i32,
         ply: usize,
-        pv: bool,
-        cut: bool,
+        node: NodeType,
     ) -> i32 {
-        // `cut` is the child's node type when the ply hands the turn over; a ply that keeps
-        // the turn leaves the same side to refute or not, so the expectation flips.
         if flipped {
-            -self.negamax(-beta, -alpha, depth, ply, pv, cut)
+            -self.negamax(-beta, -alpha, depth, ply, node)
         } else {
-            self.negamax(alpha, beta, depth, ply, pv, !cut)
+            self.negamax(alpha, beta, depth, ply, node.swapped())
         }
     }
 
@@ -376,16 +408,17 @@ impl<'a, G: Game> Searcher<'a, G> {
 
     /// PVS alpha-beta: the score of the position at `ply` plies from the root, searched
     /// `depth` plies deep, within the window (`alpha`, `beta`) (centipawns, side to move).
-    /// `cut_node`: a zero-window node expected to fail high (its late plies are reduced more).
+    /// `node`: the node's type (a cut node's late plies are reduced more).
     pub fn negamax(
         &mut self,
         mut alpha: i32,
         mut beta: i32,
         mut depth: i32,
         ply: usize,
-        pv_node: bool,
-        cut_node: bool,
+        node: NodeType,
     ) -> i32 {
+        let pv_node = node == NodeType::Pv;
+        let cut_node = node == NodeType::Cut;
         // `searchmoves`: inside the first turn only the allowed plies (a restricted node is
         // searched at least one ply deep, never by quiescence, which would try any capture);
         // the TT's value of the node (all plies) must not cut it.
@@ -500,7 +533,13 @@ impl<'a, G: Game> Searcher<'a, G> {
                     eval: -INF,
                     side: 2,
                 };
-                let s = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, !cut_node);
+                let s = -self.negamax(
+                    -beta,
+                    -beta + 1,
+                    depth - 1 - r,
+                    ply + 1,
+                    NodeType::zero_window(!cut_node),
+                );
                 self.pos.unmake();
                 if self.stopped {
                     return 0;
@@ -549,8 +588,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                         rbeta,
                         depth - 4,
                         ply + 1,
-                        false,
-                        !cut_node,
+                        NodeType::zero_window(!cut_node),
                     );
                 }
                 self.pos.unmake();
@@ -642,8 +680,11 @@ impl<'a, G: Game> Searcher<'a, G> {
                     beta,
                     new_depth,
                     ply + 1,
-                    pv_node,
-                    !pv_node && !cut_node,
+                    if pv_node {
+                        NodeType::Pv
+                    } else {
+                        NodeType::zero_window(!cut_node)
+                    },
                 );
             } else {
                 let mut r = 0;
@@ -673,8 +714,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                     alpha + 1,
                     new_depth - r,
                     ply + 1,
-                    false,
-                    r > 0 || !cut_node,
+                    NodeType::zero_window(r > 0 || !cut_node),
                 );
                 if score > alpha && r > 0 {
                     score = self.child(
@@ -683,12 +723,11 @@ impl<'a, G: Game> Searcher<'a, G> {
                         alpha + 1,
                         new_depth,
                         ply + 1,
-                        false,
-                        !cut_node,
+                        NodeType::zero_window(!cut_node),
                     );
                 }
                 if pv_node && score > alpha && score < beta {
-                    score = self.child(flipped, alpha, beta, new_depth, ply + 1, true, false);
+                    score = self.child(flipped, alpha, beta, new_depth, ply + 1, NodeType::Pv);
                 }
             }
             self.pos.unmake();

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use crate::variants::{Game, GameMove};
 
-use super::alphabeta::{MainLimits, Searcher};
+use super::alphabeta::{MainLimits, NodeType, Searcher};
 use super::score::{is_mate, INF, MATE, MATE_BOUND, MAX_PLY};
 
 /// Deepest iteration (plies); leaves room below [`MAX_PLY`] for extensions and quiescence.
@@ -216,7 +216,7 @@ impl<G: Game> Searcher<'_, G> {
             beta = (prev + delta).min(INF);
         }
         loop {
-            let s = self.negamax(alpha, beta, d, 0, true, false);
+            let s = self.negamax(alpha, beta, d, 0, NodeType::Pv);
             if self.stopped {
                 return s;
             }
