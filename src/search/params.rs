@@ -173,8 +173,8 @@ mod tests {
     #[test]
     fn flat_view_by_name() {
         let mut p = PARAMS;
-        assert_eq!(SearchParams::NAMES.len(), 32);
-        assert_eq!(SearchParams::flat_names().len(), 32);
+        assert_eq!(SearchParams::NAMES.len(), 36);
+        assert_eq!(SearchParams::flat_names().len(), 36);
         for (i, name) in SearchParams::NAMES.iter().enumerate() {
             assert!(p.get(name).is_some(), "{name}");
             let spec = SearchParams::spec(i);
@@ -198,7 +198,7 @@ mod tests {
     #[test]
     fn spsa_options() {
         let lines = spsa_option_lines();
-        assert_eq!(lines.len(), 30);
+        assert_eq!(lines.len(), 36);
         assert_eq!(
             lines[3],
             "option name rfp_margin type spin default 80 min 20 max 250"
