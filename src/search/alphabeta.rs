@@ -1,5 +1,6 @@
 //! One search thread: PVS alpha-beta with quiescence, TT, null move, reverse futility,
-//! futility / late-move / SEE pruning, LMR, check extension and mate-distance pruning.
+//! ProbCut, futility / late-move / SEE pruning, LMR (deeper at expected cut nodes, also of
+//! losing tactical plies), check extension and mate-distance pruning.
 //!
 //! Generic rule: after `make`, if the side to move changed the child's score is negated
 //! (`-search(-beta, -alpha)`), else it is used as is (`search(alpha, beta)`): some variants
