@@ -352,7 +352,10 @@ fn search_among_keeps_to_the_allowed_moves() {
         );
         assert!(firsts.iter().all(|m| lines.iter().any(|l| l[0] == *m)));
     }
-    // An unrestricted search afterwards (same TT) is not held back by the restricted entries.
+    // An unrestricted search afterwards (same TT entries) is not held back by the restricted
+    // entries. The histories the restricted searches learned would order the plies
+    // differently, so they are forgotten: only the entries are compared.
+    tt.histories.clear();
     let free = search(
         &pos,
         &depth(5),
@@ -919,7 +922,7 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
     let nodes = |params: &SearchParams| -> u64 {
         middlegames
             .iter()
-            .map(|fen| run_with_params(fen, 10, params).nodes)
+            .map(|fen| run_with_params(fen, 11, params).nodes)
             .sum()
     };
     let played = nodes(&PARAMS);
@@ -962,4 +965,54 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
         let r = run_with_params(fen, 8, &PARAMS);
         assert_eq!(token(fen, &r), best, "{fen}");
     }
+}
+
+/// The threads' histories outlive a search: a chess search leaves correction-history entries
+/// (keyed by the pawn structure) in the TT's store, where the next search takes them; clearing
+/// the TT forgets them. A game without a correction key (Mulligan Stew) learns none.
+#[test]
+fn histories_are_kept_between_searches_and_cleared_with_the_tt() {
+    let _serial = serial();
+    let tt = Tt::new(16);
+    let pos =
+        Chess::from_fen("r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7")
+            .unwrap();
+    search(
+        &pos,
+        &depth(8),
+        &SearchOptions::default(),
+        &tt,
+        &SearchControl::default(),
+        &mut |_| {},
+    );
+    let learned = tt.histories.take(0);
+    assert!(learned.corrections_in_use() > 0, "no correction learned");
+    let used = learned.corrections_in_use();
+    tt.histories.put(0, learned);
+    // A second search starts from (and adds to) what the first learned.
+    search(
+        &pos,
+        &depth(8),
+        &SearchOptions::default(),
+        &tt,
+        &SearchControl::default(),
+        &mut |_| {},
+    );
+    let after = tt.histories.take(0);
+    assert!(after.corrections_in_use() >= used);
+    tt.histories.put(0, after);
+    tt.clear();
+    assert_eq!(tt.histories.take(0).corrections_in_use(), 0);
+
+    let tt = Tt::new(16);
+    let stew = menagerie::variants::mulligan_stew::Stew::startpos();
+    search(
+        &stew,
+        &depth(4),
+        &SearchOptions::default(),
+        &tt,
+        &SearchControl::default(),
+        &mut |_| {},
+    );
+    assert_eq!(tt.histories.take(0).corrections_in_use(), 0);
 }

@@ -3,6 +3,15 @@
 //! Keys come from a seeded SplitMix64 stream, so they are the same in every run and every
 //! build, which keeps `bench` node counts and TT behaviour reproducible.
 
+/// SplitMix64's output function: a bijective, well-mixed hash of 64 bits (to key a table by a
+/// bitboard computed on the fly, e.g. a pawn hash).
+#[inline]
+pub const fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// SplitMix64: a small, fast, well-mixed generator (Steele, Lea, Flood 2014). Deterministic
 /// for a given seed. Used for zobrist keys and for seeded randomness in tests and tools.
 #[derive(Clone, Debug)]
@@ -18,10 +27,7 @@ impl SplitMix64 {
     #[inline]
     pub const fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        mix64(self.0)
     }
 
     /// A uniform number in `0..n` (`n > 0`), by multiply-shift (bias below 2^-32 for small n).

@@ -197,7 +197,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             pos: root,
             id,
             shared,
-            tables: OrderTables::new(),
+            tables: OrderTables::with_histories(shared.tt.histories.take(id)),
             pv: vec![[G::Move::default(); MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
             stack: [Frame {
@@ -355,6 +355,22 @@ impl<'a, G: Game> Searcher<'a, G> {
         self.pos.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
+    /// The static evaluation plus the correction history's correction for this position, the
+    /// evaluation itself, and the correction key when the game has one (centipawns, side to
+    /// move).
+    #[inline(always)]
+    fn corrected_eval(&self) -> (i32, i32, Option<u64>) {
+        let raw = self.eval();
+        match self.pos.correction_key() {
+            Some(k) => {
+                let side = self.pos.side_to_move().index();
+                let c = self.tables.correction(side, k);
+                ((raw + c).clamp(-EVAL_LIMIT, EVAL_LIMIT), raw, Some(k))
+            }
+            None => (raw, raw, None),
+        }
+    }
+
     /// The continuation-history keys of the plies one and two before the node at `ply`.
     #[inline(always)]
     fn conts(&self, ply: usize) -> [u16; 2] {
@@ -478,10 +494,13 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
         }
         // The static evaluation, sharpened by a TT score whose bound points the right way.
+        // The corrected evaluation before the TT's sharpening, and the correction key.
+        let (mut corrected, mut raw_eval, mut corr_key) = (-INF, -INF, None);
         let static_eval = if in_check {
             -INF
         } else {
-            let e = self.eval();
+            (corrected, raw_eval, corr_key) = self.corrected_eval();
+            let e = corrected;
             match tt_hint {
                 Some((s, Bound::Lower)) if s > e && !is_mate(s) => s,
                 Some((s, Bound::Upper)) if s < e && !is_mate(s) => s,
@@ -778,10 +797,25 @@ impl<'a, G: Game> Searcher<'a, G> {
         let (bound, packed) = tt_record(best, beta, raised, best_move);
         // A root search with excluded moves (MultiPV lines 2..) is not the root's true value,
         // nor is a restricted node's below the root (the root keeps its entry for ordering).
-        if (!root || self.excluded.is_empty()) && (root || !restricted) {
+        let true_value = (!root || self.excluded.is_empty()) && (root || !restricted);
+        if true_value {
             self.shared
                 .tt
                 .store(key, packed, to_tt(best, ply), depth, bound);
+        }
+        // Correction history: a quiet result (no tactical best ply) whose bound says which
+        // way the corrected evaluation erred teaches the correction of this structure.
+        if let Some(k) = corr_key.filter(|_| true_value && !is_mate(best)) {
+            let quiet = !raised || !self.pos.is_tactical(best_move);
+            let informative = match bound {
+                Bound::Lower => best > corrected,
+                Bound::Upper => best < corrected,
+                Bound::Exact => true,
+            };
+            if quiet && informative {
+                self.tables
+                    .update_correction(side_ix, k, best - raw_eval, depth);
+            }
         }
         best
     }
@@ -823,7 +857,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         if in_check {
             best = -INF;
         } else {
-            best = self.eval();
+            best = self.corrected_eval().0;
             if best >= beta {
                 return best;
             }
@@ -930,6 +964,14 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// Halves the history between searches of the same thread (unused by fresh searchers).
     pub fn age_tables(&mut self) {
         self.tables.age();
+    }
+}
+
+impl<G: Game> Drop for Searcher<'_, G> {
+    /// Hands the thread's learned histories back to the TT's store for its next search.
+    fn drop(&mut self) {
+        let hist = std::mem::take(&mut self.tables.hist);
+        self.shared.tt.histories.put(self.id, hist);
     }
 }
 

@@ -1,7 +1,11 @@
 //! Move ordering: TT move, winning tactical plies by the variant's MVV-LVA
 //! ([`Game::tactical_order`]) with losing ones ([`Game::see_ge`] fails) pushed back, two killers
-//! per ply, a countermove, and a butterfly-style history of quiet plies. Moves are indexed
-//! by a hash of [`GameMove::pack`], so nothing here knows a variant.
+//! per ply, a countermove, and a butterfly-style history of quiet plies with continuation
+//! histories one and two plies back. Moves are indexed by a hash of [`GameMove::pack`], so
+//! nothing here knows a variant. Also the correction history, which the search adds to the
+//! static evaluation: learned per [`Game::correction_key`] from how far searched scores fell
+//! from the evaluation. The histories ([`Histories`]) outlive a search in the TT's
+//! [`HistoryStore`]; killers and countermoves do not.
 //!
 //! The picker does a selection sort over a fixed-capacity score list: no allocation.
 
@@ -37,6 +41,12 @@ const CONT_KEYS: usize = 1 << CONT_BITS;
 /// The continuation-history key of "no ply" (the root, a null move): its row is never updated.
 pub const NO_CONT: u16 = 0;
 
+/// The correction-history index of a [`Game::correction_key`].
+#[inline]
+fn corr_index(key: u64) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CORR_BITS)) as usize
+}
+
 /// The continuation-history key of a ply: 1..[`CONT_KEYS`] (0 is [`NO_CONT`]).
 #[inline]
 pub fn cont_key(packed: u32) -> u16 {
@@ -44,13 +54,92 @@ pub fn cont_key(packed: u32) -> u16 {
     k.max(1)
 }
 
-/// Per-thread ordering statistics, kept across the iterations of one search.
-pub struct OrderTables<M: GameMove> {
+/// Bits of the correction-history index (per side).
+const CORR_BITS: u32 = 14;
+/// Entries of the correction history per side.
+const CORR_SIZE: usize = 1 << CORR_BITS;
+/// A correction-history entry holds centipawns times this.
+const CORR_GRAIN: i32 = 256;
+/// Largest correction, in centipawns.
+const CORR_MAX_CP: i32 = 64;
+
+/// The statistics a search thread learns, kept from one search to the next (in the
+/// [`HistoryStore`] of the TT): untyped, indexed by hashes of [`GameMove::pack`] and of
+/// [`Game::correction_key`], so the same tables serve every variant.
+pub struct Histories {
     /// Quiet-move history per side (0 = White, 1 = Black), in `+-history_max`.
     history: Vec<i32>,
     /// Continuation history: how good a quiet ply (column) was as the answer to the ply one
     /// or two plies before it (row), by [`cont_key`]; in `+-history_max`.
     cont: Vec<i16>,
+    /// Correction history per side: how far the static evaluation of positions with the same
+    /// [`Game::correction_key`] fell from their searched scores (centipawns times
+    /// [`CORR_GRAIN`], within `+-CORR_MAX_CP` centipawns).
+    corr: Vec<i16>,
+}
+
+impl Histories {
+    /// Zeroed tables.
+    pub fn new() -> Self {
+        Histories {
+            history: vec![0; 2 * HIST_SIZE],
+            cont: vec![0; CONT_KEYS * CONT_KEYS],
+            corr: vec![0; 2 * CORR_SIZE],
+        }
+    }
+}
+
+impl Histories {
+    /// How many correction-history entries are not zero (a measure of what was learned).
+    pub fn corrections_in_use(&self) -> usize {
+        self.corr.iter().filter(|&&v| v != 0).count()
+    }
+}
+
+impl Default for Histories {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Each search thread's [`Histories`], kept between searches: a thread takes its tables when
+/// its search starts and hands them back when it ends. Locked twice per thread and search,
+/// never in the tree.
+#[derive(Default)]
+pub struct HistoryStore {
+    slots: std::sync::Mutex<Vec<Option<Box<Histories>>>>,
+}
+
+impl HistoryStore {
+    /// The tables of thread `id`: those it handed back last, or zeroed ones.
+    pub fn take(&self, id: usize) -> Box<Histories> {
+        let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        slots
+            .get_mut(id)
+            .and_then(Option::take)
+            .unwrap_or_else(|| Box::new(Histories::new()))
+    }
+
+    /// Keeps `tables` for the next search of thread `id`.
+    pub fn put(&self, id: usize, tables: Box<Histories>) {
+        let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        if slots.len() <= id {
+            slots.resize_with(id + 1, || None);
+        }
+        slots[id] = Some(tables);
+    }
+
+    /// Forgets every thread's tables (a new game, or a cleared TT).
+    pub fn clear(&self) {
+        self.slots.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+}
+
+/// Per-thread ordering statistics: the [`Histories`] kept between searches, and the killers
+/// and countermoves of this search.
+pub struct OrderTables<M: GameMove> {
+    /// The learned histories (handed back to the [`HistoryStore`] at the end of a search).
+    pub hist: Box<Histories>,
     /// Two killers per ply.
     killers: [[M; 2]; MAX_PLY + 1],
     /// Reply to a move (indexed by [`move_index`] of the previous move), per side.
@@ -60,25 +149,47 @@ pub struct OrderTables<M: GameMove> {
 impl<M: GameMove> OrderTables<M> {
     /// Empty tables (allocated once per search thread).
     pub fn new() -> Self {
+        Self::with_histories(Box::default())
+    }
+
+    /// Tables around learned `hist`, with no killers or countermoves.
+    pub fn with_histories(hist: Box<Histories>) -> Self {
         OrderTables {
-            history: vec![0; 2 * HIST_SIZE],
-            cont: vec![0; CONT_KEYS * CONT_KEYS],
+            hist,
             killers: [[M::default(); 2]; MAX_PLY + 1],
             counter: vec![M::default(); 2 * HIST_SIZE],
         }
     }
 
+    /// The static-evaluation correction for `side` (0 or 1) at a position whose
+    /// [`Game::correction_key`] is `key`, in centipawns.
+    #[inline]
+    pub fn correction(&self, side: usize, key: u64) -> i32 {
+        self.hist.corr[side * CORR_SIZE + corr_index(key)] as i32 / CORR_GRAIN
+    }
+
+    /// Moves the correction of `side` at `key` towards `diff` (the searched score minus the
+    /// raw static evaluation, centipawns) with weight `depth` (plies, at most 16 of 256).
+    #[inline]
+    pub fn update_correction(&mut self, side: usize, key: u64, diff: i32, depth: i32) {
+        let w = (depth + 1).clamp(1, 16);
+        let h = &mut self.hist.corr[side * CORR_SIZE + corr_index(key)];
+        let target = diff.clamp(-CORR_MAX_CP, CORR_MAX_CP) * CORR_GRAIN;
+        let v = (*h as i32 * (256 - w) + target * w) / 256;
+        *h = v.clamp(-CORR_MAX_CP * CORR_GRAIN, CORR_MAX_CP * CORR_GRAIN) as i16;
+    }
+
     /// History score of a quiet move for `side` (0 or 1).
     #[inline]
     pub fn history(&self, side: usize, m: M) -> i32 {
-        self.history[side * HIST_SIZE + move_index(m.pack())]
+        self.hist.history[side * HIST_SIZE + move_index(m.pack())]
     }
 
     /// Adds `bonus` (may be negative) with gravity, keeping values inside `+-max`.
     #[inline]
     pub fn update_history(&mut self, side: usize, m: M, bonus: i32, max: i32) {
         let max = max.max(1);
-        let h = &mut self.history[side * HIST_SIZE + move_index(m.pack())];
+        let h = &mut self.hist.history[side * HIST_SIZE + move_index(m.pack())];
         let b = bonus.clamp(-max, max);
         *h += b - *h * b.abs() / max;
     }
@@ -89,7 +200,7 @@ impl<M: GameMove> OrderTables<M> {
         if prev == NO_CONT {
             0
         } else {
-            self.cont[prev as usize * CONT_KEYS + cur as usize] as i32
+            self.hist.cont[prev as usize * CONT_KEYS + cur as usize] as i32
         }
     }
 
@@ -101,7 +212,7 @@ impl<M: GameMove> OrderTables<M> {
             return;
         }
         let max = max.clamp(1, i16::MAX as i32);
-        let h = &mut self.cont[prev as usize * CONT_KEYS + cur as usize];
+        let h = &mut self.hist.cont[prev as usize * CONT_KEYS + cur as usize];
         let b = bonus.clamp(-max, max);
         let v = *h as i32;
         *h = (v + b - v * b.abs() / max) as i16;
@@ -134,10 +245,10 @@ impl<M: GameMove> OrderTables<M> {
 
     /// Ages the history between searches (halves every entry).
     pub fn age(&mut self) {
-        for h in &mut self.history {
+        for h in &mut self.hist.history {
             *h /= 2;
         }
-        for h in &mut self.cont {
+        for h in &mut self.hist.cont {
             *h /= 2;
         }
     }
@@ -378,5 +489,63 @@ mod tests {
             }
         }
         assert!(checked > 60);
+    }
+}
+
+#[cfg(test)]
+mod history_tests {
+    use super::*;
+    use crate::variants::chess::Chess;
+
+    type Tables = OrderTables<<Chess as Game>::Move>;
+
+    #[test]
+    fn correction_follows_the_searched_scores_within_its_bound() {
+        let mut t = Tables::new();
+        let (key, other) = (0x1234_5678_9ABC_DEF0, 0x0FED_CBA9_8765_4321);
+        assert_eq!(t.correction(0, key), 0);
+        // Scores 40 cp above the evaluation, at depth 8: the correction climbs towards 40.
+        let mut last = 0;
+        for _ in 0..150 {
+            t.update_correction(0, key, 40, 8);
+            let c = t.correction(0, key);
+            assert!(c >= last && c <= 40, "{last} -> {c}");
+            last = c;
+        }
+        assert!(last >= 38, "after 150 updates: {last}");
+        // Per side and per key.
+        assert_eq!(t.correction(1, key), 0);
+        assert_eq!(t.correction(0, other), 0);
+        // A huge error counts as the largest correction, no more.
+        for _ in 0..200 {
+            t.update_correction(1, key, -5000, 16);
+        }
+        let c = t.correction(1, key);
+        assert!((-CORR_MAX_CP..=-60).contains(&c), "{c}");
+        // Deeper results weigh more: one update at depth 15 moves further than at depth 1.
+        let (mut shallow, mut deep) = (Tables::new(), Tables::new());
+        shallow.update_correction(0, key, 64, 1);
+        deep.update_correction(0, key, 64, 15);
+        assert!(
+            deep.hist.corr.iter().map(|&v| v.abs()).max()
+                > shallow.hist.corr.iter().map(|&v| v.abs()).max()
+        );
+    }
+
+    #[test]
+    fn the_store_keeps_each_threads_tables_until_cleared() {
+        let store = HistoryStore::default();
+        let mut t = Tables::with_histories(store.take(1));
+        t.update_correction(0, 99, 30, 10);
+        let learned = t.correction(0, 99);
+        assert_ne!(learned, 0);
+        store.put(1, std::mem::take(&mut t.hist));
+        // Another thread's slot is fresh; thread 1 gets its own tables back.
+        assert_eq!(Tables::with_histories(store.take(0)).correction(0, 99), 0);
+        let again = Tables::with_histories(store.take(1));
+        assert_eq!(again.correction(0, 99), learned);
+        store.put(1, again.hist);
+        store.clear();
+        assert_eq!(Tables::with_histories(store.take(1)).correction(0, 99), 0);
     }
 }

@@ -11,6 +11,8 @@
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
+use super::ordering::HistoryStore;
+
 /// What a stored score means relative to the true value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -60,9 +62,15 @@ struct Bucket {
 /// The buckets come from a zeroed allocation (all-zero words are empty entries): for a large
 /// table the system maps zero pages lazily, so making even a 64 GiB table takes no time and the
 /// memory is touched by the search as it fills the table.
+///
+/// The TT also keeps each search thread's learned histories between searches
+/// ([`Tt::histories`]): like the entries, they are forgotten when the table is cleared or made
+/// anew (`ucinewgame`, `Hash`, a new variant).
 pub struct Tt {
     buckets: Buckets,
     generation: AtomicU8,
+    /// The search threads' histories, kept from one search to the next.
+    pub histories: HistoryStore,
 }
 
 /// The bucket array: one zeroed allocation of 8-byte words, one bucket longer than needed and
@@ -168,6 +176,7 @@ impl Tt {
         Tt {
             buckets,
             generation: AtomicU8::new(0),
+            histories: HistoryStore::default(),
         }
     }
 
@@ -181,10 +190,11 @@ impl Tt {
         std::mem::size_of_val(self.buckets.as_slice()) / (1024 * 1024)
     }
 
-    /// Empties every entry (bench) by writing each word: this touches the whole table, so the
-    /// protocol replaces a large table by a new [`Tt::new`] instead. Not to be called while a
-    /// search runs.
+    /// Empties every entry (bench) and forgets the threads' histories. Writes each word: this
+    /// touches the whole table, so the protocol replaces a large table by a new [`Tt::new`]
+    /// instead. Not to be called while a search runs.
     pub fn clear(&self) {
+        self.histories.clear();
         for b in self.buckets.as_slice() {
             for w in &b.words {
                 w[0].store(0, Relaxed);

@@ -602,6 +602,14 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// test existed.
     const SEARCH_IMPROVING: bool = true;
 
+    /// A hash of the part of the position whose evaluation errors tend to persist (in chess,
+    /// the pawn structure), for the search's correction history: positions with the same key
+    /// share a learned correction of [`Game::evaluate`]. `None` (the default) turns the
+    /// correction off.
+    fn correction_key(&self) -> Option<u64> {
+        None
+    }
+
     /// Whether a null move (passing) is sound enough for null-move pruning here.
     fn null_move_allowed(&self) -> bool {
         false

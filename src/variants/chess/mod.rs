@@ -125,6 +125,11 @@ impl Game for Chess {
         see::see_ge(&self.board, m, threshold)
     }
 
+    #[inline]
+    fn correction_key(&self) -> Option<u64> {
+        Some(self.board.pawn_hash())
+    }
+
     type EvalParams = eval::params::EvalParams;
 
     fn evaluate(&self) -> i32 {

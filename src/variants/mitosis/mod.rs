@@ -252,6 +252,18 @@ impl Game for Mitosis {
         self.key
     }
 
+    /// The pawn structure: a hash of both sides' pawns.
+    #[inline]
+    fn correction_key(&self) -> Option<u64> {
+        let [w, b] = [Color::White, Color::Black].map(|c| self.pieces(c, Kind::Pawn));
+        let half = |x: u128| {
+            crate::core::zobrist::mix64(x as u64 ^ ((x >> 64) as u64).wrapping_mul(0x9E37))
+        };
+        Some(crate::core::zobrist::mix64(
+            half(w) ^ half(b).rotate_left(17),
+        ))
+    }
+
     /// Captures, promotions, and placements (a pending node has nothing else).
     fn is_tactical(&self, m: Move) -> bool {
         m.is_placement() || m.promotion().is_some() || m.is_ep() || self.piece_at(m.to()).is_some()

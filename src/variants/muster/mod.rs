@@ -159,6 +159,12 @@ impl Game for Muster {
         self.checkers != 0
     }
 
+    /// The pawn structure ([`crate::variants::orthodox::Board::pawn_hash`]).
+    #[inline]
+    fn correction_key(&self) -> Option<u64> {
+        Some(self.board.pawn_hash())
+    }
+
     /// Captures (en passant included) and queen promotions; never castling, though a short
     /// castling lands on the own rook (rules/muster.md 5.2).
     #[inline(always)]

@@ -251,6 +251,12 @@ impl Game for Mystic {
         self.checkers != 0
     }
 
+    /// The pawn structure ([`crate::variants::orthodox::Board::pawn_hash`]).
+    #[inline]
+    fn correction_key(&self) -> Option<u64> {
+        Some(self.board.pawn_hash())
+    }
+
     /// Captures, queen promotions and the R -> Q upgrade (see `tactical_moves`).
     fn is_tactical(&self, m: MysticMove) -> bool {
         match m.as_placement() {

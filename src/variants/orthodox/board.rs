@@ -111,6 +111,14 @@ impl Board {
         self.by_kind[kind.index()] & self.by_color[color.index()]
     }
 
+    /// A hash of both sides' pawns (computed, not kept: a few multiplications), the key of the
+    /// search's correction history ([`crate::variants::Game::correction_key`]).
+    #[inline]
+    pub fn pawn_hash(&self) -> u64 {
+        let black = zobrist::mix64(self.pieces(Color::Black, Kind::Pawn) ^ 0x5A5A);
+        zobrist::mix64(self.pieces(Color::White, Kind::Pawn) ^ black)
+    }
+
     /// Bitboard of all pieces of `kind`, both colours.
     #[inline(always)]
     pub fn kind_bb(&self, kind: Kind) -> u64 {
