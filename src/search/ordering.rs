@@ -47,7 +47,7 @@ fn corr_index(key: u64) -> usize {
     (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CORR_BITS)) as usize
 }
 
-/// The continuation-history key of a ply: 1..[`CONT_KEYS`] (0 is [`NO_CONT`]).
+/// The continuation-history key of a ply: 1..`CONT_KEYS` (1024; 0 is [`NO_CONT`]).
 #[inline]
 pub fn cont_key(packed: u32) -> u16 {
     let k = (packed.wrapping_mul(0x9E37_79B1) >> (32 - CONT_BITS)) as u16;

@@ -6,7 +6,7 @@
 //! Depths are in plies, margins and scores in centipawns, times in permille or milliseconds.
 //!
 //! With the cargo feature `spsa`, every parameter is also a `spin` option of the protocol
-//! ([`spsa_option_lines`], [`spsa_setoption`]) and [`active`] returns the values set there, so
+//! (`spsa_option_lines`, `spsa_setoption`, built with the `spsa` feature) and [`active`] returns the values set there, so
 //! that `menagerie match` can play differently parameterised engines (`scripts/spsa.py`).
 
 pub use crate::core::tunables::Tunables;
@@ -100,7 +100,7 @@ impl Default for SearchParams {
 }
 
 /// The parameters a new search uses: [`PARAMS`], or with the `spsa` feature the values last
-/// set through [`spsa_setoption`] (starting from [`PARAMS`]).
+/// set through `spsa_setoption` (starting from [`PARAMS`]).
 #[cfg(not(feature = "spsa"))]
 #[inline(always)]
 pub fn active() -> SearchParams {

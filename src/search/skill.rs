@@ -28,7 +28,7 @@ pub const SKILL_MULTIPV: usize = 4;
 const DELTA_CAP: i64 = 100;
 
 /// `UCI_Elo`: the range of the spin, in Elo. The top is the full search's own measured
-/// strength (see [`ELO_TO_LEVEL`]); below the lowest anchor every value plays as level 0.
+/// strength (see `ELO_TO_LEVEL`); below the lowest anchor every value plays as level 0.
 pub const ELO_RANGE: (i64, i64) = (1000, 2220);
 
 /// `UCI_Elo`: the default of the spin (its lowest value, as Stockfish's).
@@ -82,7 +82,7 @@ impl Skill {
         }
     }
 
-    /// The level `UCI_Elo` `elo` plays at (see [`ELO_TO_LEVEL`]; outside the anchors, the
+    /// The level `UCI_Elo` `elo` plays at (see `ELO_TO_LEVEL`; outside the anchors, the
     /// nearest end).
     pub fn from_elo(elo: u32) -> Skill {
         let table = ELO_TO_LEVEL;

@@ -7,7 +7,7 @@
 //! first ([`fit_k`]) and then held.
 //!
 //! The optimiser is Adam over the selected parameters of the variant's
-//! [`Game::EvalParams`](menagerie::variants::Game::EvalParams), generic over
+//! [`menagerie::variants::Game::EvalParams`], generic over
 //! [`Game`] through [`Game::evaluate_with`]. Its gradient comes from a linearisation of the
 //! evaluation around the current values, measured by central differences per parameter and
 //! position ([`Linearised`]): exact for the terms linear in a parameter (material, tables,

@@ -2,7 +2,7 @@
 //! pawns that push up to three squares from the first rank (with en passant on every passed
 //! square), and castling with any unmoved rook on the King's rank or file.
 //!
-//! Played on the orthodox [`Board`](crate::variants::orthodox::Board): its legal generator
+//! Played on the orthodox [`crate::variants::orthodox::Board`]: its legal generator
 //! supplies every piece move, capture, single push, push from the second rank and promotion;
 //! this module adds the first-rank pushes, en passant and castling ([`movegen`]), keeps the
 //! side to move, clocks, castling rights per rook square and the passed squares with its own

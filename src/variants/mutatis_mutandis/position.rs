@@ -2,7 +2,7 @@
 //! pieces, the side to move, cornering flags, clocks, both reserves, and make/unmake of a turn
 //! with its morph, promotion, drop and flag updates.
 //!
-//! `make` patches the board through one writer ([`play_turn`]) that the legality test also
+//! `make` patches the board through one writer (`play_turn`) that the legality test also
 //! uses on a scratch board, so the rules of a turn's effect are written once. Each write is
 //! logged in a small `Copy` undo record (square, previous piece) and restored in reverse.
 
@@ -232,7 +232,7 @@ pub(crate) static KEYS: LazyLock<Keys> = LazyLock::new(|| {
     }
 });
 
-/// Writes logged by [`play_turn`] at most: the action's squares and captures, the cornering
+/// Writes logged by `play_turn` at most: the action's squares and captures, the cornering
 /// squares, the drop (rules 6, 7, 9, 8), with room to spare.
 pub const MAX_WRITES: usize = 16;
 
