@@ -967,6 +967,18 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
     }
 }
 
+/// A single-thread search of `pos` to `d` plies with `tt`, its reports dropped.
+fn search_to_depth<G: Game>(pos: &G, d: u32, tt: &Tt) {
+    search(
+        pos,
+        &depth(d),
+        &SearchOptions::default(),
+        tt,
+        &SearchControl::default(),
+        &mut |_| {},
+    );
+}
+
 /// The threads' histories outlive a search: a chess search leaves correction-history entries
 /// (keyed by the pawn structure) in the TT's store, where the next search takes them; clearing
 /// the TT forgets them. A game without a correction key (Mulligan Stew) learns none.
@@ -977,27 +989,13 @@ fn histories_are_kept_between_searches_and_cleared_with_the_tt() {
     let pos =
         Chess::from_fen("r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7")
             .unwrap();
-    search(
-        &pos,
-        &depth(8),
-        &SearchOptions::default(),
-        &tt,
-        &SearchControl::default(),
-        &mut |_| {},
-    );
+    search_to_depth(&pos, 8, &tt);
     let learned = tt.histories.take(0);
     assert!(learned.corrections_in_use() > 0, "no correction learned");
     let used = learned.corrections_in_use();
     tt.histories.put(0, learned);
     // A second search starts from (and adds to) what the first learned.
-    search(
-        &pos,
-        &depth(8),
-        &SearchOptions::default(),
-        &tt,
-        &SearchControl::default(),
-        &mut |_| {},
-    );
+    search_to_depth(&pos, 8, &tt);
     let after = tt.histories.take(0);
     assert!(after.corrections_in_use() >= used);
     tt.histories.put(0, after);
@@ -1006,13 +1004,6 @@ fn histories_are_kept_between_searches_and_cleared_with_the_tt() {
 
     let tt = Tt::new(16);
     let stew = menagerie::variants::mulligan_stew::Stew::startpos();
-    search(
-        &stew,
-        &depth(4),
-        &SearchOptions::default(),
-        &tt,
-        &SearchControl::default(),
-        &mut |_| {},
-    );
+    search_to_depth(&stew, 4, &tt);
     assert_eq!(tt.histories.take(0).corrections_in_use(), 0);
 }
