@@ -905,9 +905,10 @@ fn run_with_params(
     )
 }
 
-/// The deeper reduction at expected cut nodes and the reduction of losing tactical plies each
-/// cut the tree: with one of them switched off (all else as played) a fixed-depth search of
-/// three middlegames visits more nodes. ProbCut changes the tree (at these depths its cuts and
+/// The deeper reduction at expected cut nodes, the reduction of losing tactical plies,
+/// and quiescence delta pruning each cut the tree: with one of them switched
+/// off (all else as played) a fixed-depth search of three middlegames visits more nodes;
+/// singular extensions make it larger. ProbCut changes the tree (at these depths its cuts and
 /// its own searches about cancel out, so only the change is asserted). With all of them on, the
 /// search still finds the winning ply of positions where one ply wins outright.
 #[test]
@@ -934,9 +935,14 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
         lmr_tactical: 0,
         ..PARAMS
     };
+    let no_delta = SearchParams {
+        qs_delta_margin: i32::MAX / 4,
+        ..PARAMS
+    };
     for (name, params) in [
         ("cut-node reduction", no_cut_node),
         ("tactical LMR", no_tactical_lmr),
+        ("quiescence delta pruning", no_delta),
     ] {
         let without = nodes(&params);
         assert!(
@@ -949,6 +955,17 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
         ..PARAMS
     };
     assert_ne!(nodes(&no_probcut), played, "ProbCut never cut");
+    // Singular extensions search the TT ply of some nodes a ply deeper (and the others of
+    // some a ply shallower): at a fixed depth the tree grows.
+    let no_singular = SearchParams {
+        se_min_depth: i32::MAX,
+        ..PARAMS
+    };
+    let without = nodes(&no_singular);
+    assert!(
+        without < played,
+        "without singular extensions: {without} nodes, with them: {played}"
+    );
     // Win At Chess 4 (Qxh7+, a mating attack) and 5 (Qc4+), and a mate in one.
     let tactics = [
         (

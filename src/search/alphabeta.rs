@@ -13,7 +13,7 @@ use arrayvec::ArrayVec;
 use crate::core::MoveBuffer;
 use crate::variants::{debug_validate, Game, GameMove, PlyList, Scope, Terminal};
 
-use super::ordering::{cont_key, OrderTables, Picker, NO_CONT};
+use super::ordering::{capture_index, cont_key, OrderTables, Picker, NO_CONT};
 use super::params::SearchParams;
 use super::score::{
     from_tt, is_mate, mate_in, mated_in, to_tt, EVAL_LIMIT, INF, MATE_BOUND, MAX_PLY,
@@ -119,6 +119,9 @@ struct Frame<M> {
     eval: i32,
     /// The side to move at the node (0 White, 1 Black).
     side: u8,
+    /// The ply left out of this node's search (`M::default()`: none): set while a singular
+    /// extension tests whether the TT ply is the only good one.
+    excluded: M,
 }
 
 impl<M: GameMove> Frame<M> {
@@ -131,6 +134,7 @@ impl<M: GameMove> Frame<M> {
             cont: cont_key(m.pack()),
             eval: -INF,
             side: 2,
+            excluded: M::default(),
         }
     }
 }
@@ -197,7 +201,8 @@ impl<'a, G: Game> Searcher<'a, G> {
             pos: root,
             id,
             shared,
-            tables: OrderTables::with_histories(shared.tt.histories.take(id)),
+            tables: OrderTables::with_histories(shared.tt.histories.take(id))
+                .capture_divisor(shared.params.capture_hist_divisor),
             pv: vec![[G::Move::default(); MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
             stack: [Frame {
@@ -206,6 +211,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 cont: NO_CONT,
                 eval: -INF,
                 side: 2,
+                excluded: G::Move::default(),
             }; MAX_PLY + 2],
             nodes: 0,
             seldepth: 0,
@@ -447,6 +453,10 @@ impl<'a, G: Game> Searcher<'a, G> {
             depth = 1;
         }
         self.pv_len[ply] = 0;
+        // A stopped search unwinds without counting more nodes (a node limit is exact).
+        if self.stopped {
+            return 0;
+        }
         self.nodes += 1;
         if self.check_stop() {
             return 0;
@@ -470,19 +480,24 @@ impl<'a, G: Game> Searcher<'a, G> {
         let p = self.p;
         let key = self.pos.key();
         let in_check = self.pos.in_check();
+        // A singular-extension search of this node leaves one ply out: its value is not the
+        // node's, so the TT neither cuts it nor keeps it.
+        let excluded = self.stack[ply].excluded;
+        let excluding = excluded != G::Move::default();
         let mut tt_move = 0;
         let mut tt_hint = None;
-        // The TT's score and depth, for ProbCut.
+        // The TT's score, depth and bound, for ProbCut and singular extensions.
         let mut tt_seen = None;
         if let Some(e) = self.shared.tt.probe(key) {
             tt_move = e.mv;
             let s = from_tt(e.score, ply);
-            tt_seen = Some((s, e.depth));
+            tt_seen = Some((s, e.depth, e.bound));
             if p.tt_eval_refine != 0 {
                 tt_hint = Some((s, e.bound));
             }
             if !pv_node
                 && !restricted
+                && !excluding
                 && e.depth >= depth
                 && match e.bound {
                     Bound::Exact => true,
@@ -539,6 +554,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             if depth >= p.nmp_min_depth
                 && static_eval >= beta
                 && !self.stack[ply].null
+                && !excluding
                 && !is_mate(beta)
                 && self.pos.null_move_allowed()
             {
@@ -552,6 +568,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                     cont: NO_CONT,
                     eval: -INF,
                     side: 2,
+                    excluded: G::Move::default(),
                 };
                 let s = -self.negamax(
                     -beta,
@@ -574,9 +591,10 @@ impl<'a, G: Game> Searcher<'a, G> {
         if !pv_node
             && !in_check
             && !restricted
+            && !excluding
             && depth >= p.probcut_min_depth
             && !is_mate(beta)
-            && !tt_seen.is_some_and(|(s, d)| d >= depth - 3 && s < beta + p.probcut_margin)
+            && !tt_seen.is_some_and(|(s, d, _)| d >= depth - 3 && s < beta + p.probcut_margin)
         {
             let rbeta = beta + p.probcut_margin;
             let mut picker = Picker::new();
@@ -647,6 +665,8 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut searched = 0usize;
         // Quiet plies searched (for the history malus) and quiet plies considered (for LMP).
         let mut quiets: ArrayVec<G::Move, 64> = ArrayVec::new();
+        // Capture-history indices of the tactical plies searched (for the malus).
+        let mut captures: ArrayVec<usize, 32> = ArrayVec::new();
         let mut quiet_count = 0usize;
         let lmp_limit = ((p.lmp_base + depth * depth) / (2 - i32::from(improving))) as usize;
         let futile =
@@ -657,12 +677,53 @@ impl<'a, G: Game> Searcher<'a, G> {
             if root && !self.excluded.is_empty() && self.excluded.contains(&m) {
                 continue;
             }
+            if excluding && m == excluded {
+                continue;
+            }
             if restricted && !self.allowed_next(ply, m) {
                 continue;
             }
             let tactical = self.pos.is_tactical(m);
+            // Singular extension: when the TT ply, searched deep enough to fail high or be
+            // exact, is the only ply near its score (every other ply fails low against a bar
+            // a little under it in a search of half the depth), it is searched a ply deeper.
+            // When even the others reach beta, the node cuts (multi-cut); when the TT score
+            // alone is above beta, the TT ply is searched a ply shallower instead.
+            let mut se_ext = 0;
             if searched == 0 && Picker::<G::Move>::is_tt(ord) {
                 tt_tactical = tactical;
+                if let Some((tt_score, tt_depth, tt_bound)) = tt_seen {
+                    if !root
+                        && !excluding
+                        && !restricted
+                        && depth >= p.se_min_depth
+                        && tt_depth >= depth - 3
+                        && tt_bound != Bound::Upper
+                        && !is_mate(tt_score)
+                        && (ply as i32) < 2 * self.root_depth
+                    {
+                        let sbeta = tt_score - p.se_margin * depth;
+                        self.stack[ply].excluded = m;
+                        let v = self.negamax(
+                            sbeta - 1,
+                            sbeta,
+                            (depth - 1) / 2,
+                            ply,
+                            NodeType::zero_window(cut_node),
+                        );
+                        self.stack[ply].excluded = G::Move::default();
+                        if self.stopped {
+                            return 0;
+                        }
+                        if v < sbeta {
+                            se_ext = 1;
+                        } else if sbeta >= beta {
+                            return sbeta;
+                        } else if tt_score >= beta {
+                            se_ext = -1;
+                        }
+                    }
+                }
             }
             // SEE pruning of losing tactical plies near the leaves.
             if can_prune
@@ -689,7 +750,11 @@ impl<'a, G: Game> Searcher<'a, G> {
                     continue;
                 }
             }
-            let ext = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+            let ext = if se_ext != 0 {
+                se_ext
+            } else {
+                i32::from(gives_check && (ply as i32) < 2 * self.root_depth)
+            };
             let new_depth = depth - 1 + ext;
             self.stack[ply + 1] = Frame::of(m);
             let mut score;
@@ -769,8 +834,18 @@ impl<'a, G: Game> Searcher<'a, G> {
                         self.root_best = Some((m, score));
                     }
                     if score >= beta {
+                        let bonus = (depth * depth).min(p.history_bonus_max);
+                        let cap_max = p.history_max.min(i16::MAX as i32);
+                        if p.capture_hist_divisor > 0 {
+                            if tactical {
+                                let i = capture_index(m.pack(), self.pos.tactical_order(m));
+                                self.tables.update_capture(side_ix, i, bonus, cap_max);
+                            }
+                            for &i in &captures {
+                                self.tables.update_capture(side_ix, i, -bonus, cap_max);
+                            }
+                        }
                         if !tactical {
-                            let bonus = (depth * depth).min(p.history_bonus_max);
                             self.tables.record_cutoff(ply, side_ix, m, prev);
                             self.tables.update_history(side_ix, m, bonus, p.history_max);
                             let k = cont_key(m.pack());
@@ -793,11 +868,19 @@ impl<'a, G: Game> Searcher<'a, G> {
             if !tactical && quiets.len() < quiets.capacity() {
                 quiets.push(m);
             }
+            if tactical && p.capture_hist_divisor > 0 && captures.len() < captures.capacity() {
+                captures.push(capture_index(m.pack(), self.pos.tactical_order(m)));
+            }
+        }
+        if excluding && searched == 0 {
+            // The excluded ply was the only one: the TT ply is singular.
+            return alpha;
         }
         let (bound, packed) = tt_record(best, beta, raised, best_move);
         // A root search with excluded moves (MultiPV lines 2..) is not the root's true value,
-        // nor is a restricted node's below the root (the root keeps its entry for ordering).
-        let true_value = (!root || self.excluded.is_empty()) && (root || !restricted);
+        // nor is a restricted node's below the root (the root keeps its entry for ordering),
+        // nor a singular-extension search's.
+        let true_value = (!root || self.excluded.is_empty()) && (root || !restricted) && !excluding;
         if true_value {
             self.shared
                 .tt
@@ -824,6 +907,10 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// check, every legal ply (and no stand pat).
     pub fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
         self.pv_len[ply] = 0;
+        // A stopped search unwinds without counting more nodes (a node limit is exact).
+        if self.stopped {
+            return 0;
+        }
         self.nodes += 1;
         if self.check_stop() {
             return 0;
@@ -863,6 +950,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
             alpha = alpha.max(best);
         }
+        let stand_pat = best;
         let mut picker = Picker::new();
         picker.generate(&self.pos, !in_check);
         if in_check && picker.is_empty() {
@@ -885,6 +973,13 @@ impl<'a, G: Game> Searcher<'a, G> {
             if !in_check && Picker::<G::Move>::is_bad_tactical(ord) {
                 // Ordered last: every remaining tactical ply loses material.
                 break;
+            }
+            // Delta pruning: even the whole exchange leaves the stand pat short of alpha.
+            if !in_check {
+                let need = alpha - stand_pat - self.p.qs_delta_margin + 1;
+                if need > 0 && !self.pos.see_ge(m, need) {
+                    continue;
+                }
             }
             if in_check && best > -MATE_BOUND && !self.pos.is_tactical(m) {
                 if quiet_evasions >= G::QSEARCH_QUIET_EVASIONS {

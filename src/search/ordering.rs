@@ -47,6 +47,13 @@ fn corr_index(key: u64) -> usize {
     (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CORR_BITS)) as usize
 }
 
+/// The capture-history index of a tactical ply: its packed form and its
+/// [`Game::tactical_order`] (MVV-LVA: what it takes and with what) hashed together.
+#[inline]
+pub fn capture_index(packed: u32, order: i32) -> usize {
+    move_index(packed ^ (order as u32).wrapping_mul(0x85EB_CA6B))
+}
+
 /// The continuation-history key of a ply: 1..`CONT_KEYS` (1024; 0 is [`NO_CONT`]).
 #[inline]
 pub fn cont_key(packed: u32) -> u16 {
@@ -69,6 +76,9 @@ const CORR_MAX_CP: i32 = 64;
 pub struct Histories {
     /// Quiet-move history per side (0 = White, 1 = Black), in `+-history_max`.
     history: Vec<i32>,
+    /// Capture history per side: how often a tactical ply (by [`capture_index`]: the ply and
+    /// its MVV-LVA order, which names what it takes) caused a cutoff; in `+-history_max`.
+    capture: Vec<i16>,
     /// Continuation history: how good a quiet ply (column) was as the answer to the ply one
     /// or two plies before it (row), by [`cont_key`]; in `+-history_max`.
     cont: Vec<i16>,
@@ -83,6 +93,7 @@ impl Histories {
     pub fn new() -> Self {
         Histories {
             history: vec![0; 2 * HIST_SIZE],
+            capture: vec![0; 2 * HIST_SIZE],
             cont: vec![0; CONT_KEYS * CONT_KEYS],
             corr: vec![0; 2 * CORR_SIZE],
         }
@@ -144,6 +155,8 @@ pub struct OrderTables<M: GameMove> {
     killers: [[M; 2]; MAX_PLY + 1],
     /// Reply to a move (indexed by [`move_index`] of the previous move), per side.
     counter: Vec<M>,
+    /// The capture history enters a tactical ply's order divided by this (0: not at all).
+    capture_divisor: i32,
 }
 
 impl<M: GameMove> OrderTables<M> {
@@ -158,7 +171,15 @@ impl<M: GameMove> OrderTables<M> {
             hist,
             killers: [[M::default(); 2]; MAX_PLY + 1],
             counter: vec![M::default(); 2 * HIST_SIZE],
+            capture_divisor: 0,
         }
+    }
+
+    /// The same tables, with the capture history entering tactical plies' order divided by
+    /// `divisor` (0: not at all).
+    pub fn capture_divisor(mut self, divisor: i32) -> Self {
+        self.capture_divisor = divisor;
+        self
     }
 
     /// The static-evaluation correction for `side` (0 or 1) at a position whose
@@ -192,6 +213,23 @@ impl<M: GameMove> OrderTables<M> {
         let h = &mut self.hist.history[side * HIST_SIZE + move_index(m.pack())];
         let b = bonus.clamp(-max, max);
         *h += b - *h * b.abs() / max;
+    }
+
+    /// Capture history of the tactical ply at `index` ([`capture_index`]) for `side`.
+    #[inline]
+    pub fn capture(&self, side: usize, index: usize) -> i32 {
+        self.hist.capture[side * HIST_SIZE + index] as i32
+    }
+
+    /// Adds `bonus` (may be negative) with gravity to the capture history of the tactical
+    /// ply at `index` for `side`, within `+-max` (`max` at most `i16::MAX`).
+    #[inline]
+    pub fn update_capture(&mut self, side: usize, index: usize, bonus: i32, max: i32) {
+        let max = max.clamp(1, i16::MAX as i32);
+        let h = &mut self.hist.capture[side * HIST_SIZE + index];
+        let b = bonus.clamp(-max, max);
+        let v = *h as i32;
+        *h = (v + b - v * b.abs() / max) as i16;
     }
 
     /// Continuation history of the quiet ply with key `cur` after the ply with key `prev`.
@@ -251,6 +289,9 @@ impl<M: GameMove> OrderTables<M> {
         for h in &mut self.hist.cont {
             *h /= 2;
         }
+        for h in &mut self.hist.capture {
+            *h /= 2;
+        }
     }
 }
 
@@ -305,8 +346,9 @@ impl<M: GameMove> Picker<M> {
     }
 
     /// Scores the generated moves of `pos` at `ply`: `tt_move` (packed, 0 for none) first if
-    /// present, then the tactical plies by MVV-LVA ([`Game::tactical_order`]; a losing one
-    /// goes behind the quiet plies when [`Picker::pick`] finds it out), then killers,
+    /// present, then the tactical plies by MVV-LVA ([`Game::tactical_order`]) plus their
+    /// capture history (a losing one goes behind the quiet plies when [`Picker::pick`] finds
+    /// it out), then killers,
     /// countermove and the quiet plies by history. `prev` is the ply that led here (for the
     /// countermove), `conts` the continuation keys of the two plies before.
     #[inline]
@@ -335,7 +377,13 @@ impl<M: GameMove> Picker<M> {
                 TT_SCORE
             } else if pos.is_tactical(m) {
                 // Good until its static exchange, tested when it comes up, says otherwise.
-                GOOD_TACTICAL + pos.tactical_order(m).clamp(-TACTICAL_SPAN, TACTICAL_SPAN)
+                let order = pos.tactical_order(m);
+                let learned = if tables.capture_divisor > 0 {
+                    tables.capture(side, capture_index(m.pack(), order)) / tables.capture_divisor
+                } else {
+                    0
+                };
+                GOOD_TACTICAL + (order + learned).clamp(-TACTICAL_SPAN, TACTICAL_SPAN)
             } else if m == k0 {
                 KILLER_0
             } else if m == k1 {
@@ -498,6 +546,56 @@ mod history_tests {
     use crate::variants::chess::Chess;
 
     type Tables = OrderTables<<Chess as Game>::Move>;
+
+    /// The tactical plies of `pos` in the order the picker hands them out.
+    fn tactical_order_of(pos: &Chess, tables: &Tables) -> Vec<String> {
+        let mut picker = Picker::new();
+        picker.generate(pos, true);
+        picker.score(pos, 0, tables, 0, Default::default(), [NO_CONT; 2]);
+        let mut out = Vec::new();
+        while let Some((m, _)) = picker.pick(pos) {
+            out.push(pos.move_token(m));
+        }
+        out
+    }
+
+    #[test]
+    fn capture_history_orders_captures_of_equal_mvv_lva() {
+        // The knight on d4 can take a pawn on c6 or on e6: the same victim and attacker, so
+        // MVV-LVA ties them; the one whose capture history is better comes first.
+        let pos = Chess::from_fen("4k3/8/2p1p3/8/3N4/8/8/4K3 w - - 0 1").unwrap();
+        let mut list = PlyList::<<Chess as Game>::Move>::default();
+        pos.tactical_moves(&mut list);
+        let find = |t: &str| *list.iter().find(|m| pos.move_token(**m) == t).unwrap();
+        let (c6, e6) = (find("d4c6"), find("d4e6"));
+        assert_eq!(pos.tactical_order(c6), pos.tactical_order(e6));
+        let base = tactical_order_of(&pos, &Tables::new().capture_divisor(8));
+        let (first, second) = if base[0] == "d4c6" {
+            (c6, e6)
+        } else {
+            (e6, c6)
+        };
+        let mut t = Tables::new().capture_divisor(8);
+        let side = pos.side_to_move().index();
+        let index = |m: <Chess as Game>::Move| capture_index(m.pack(), pos.tactical_order(m));
+        t.update_capture(side, index(second), 400, 16384);
+        t.update_capture(side, index(first), -400, 16384);
+        let learned = tactical_order_of(&pos, &t);
+        assert_eq!(learned[0], pos.move_token(second), "{learned:?}");
+        // With the capture history off, the order is MVV-LVA's again.
+        t = t.capture_divisor(0);
+        assert_eq!(tactical_order_of(&pos, &t), base);
+        // Its values stay within the bound, for either side.
+        for _ in 0..100 {
+            t.update_capture(1, 5, 30000, 16384);
+        }
+        assert!(
+            (16000..=16384).contains(&t.capture(1, 5)),
+            "{}",
+            t.capture(1, 5)
+        );
+        assert_eq!(t.capture(0, 5), 0);
+    }
 
     #[test]
     fn correction_follows_the_searched_scores_within_its_bound() {
