@@ -1,6 +1,7 @@
-//! One search thread: PVS alpha-beta with quiescence, TT, null move, reverse futility,
-//! ProbCut, futility / late-move / SEE pruning, LMR (deeper at expected cut nodes, also of
-//! losing tactical plies), check extension and mate-distance pruning.
+//! One search thread: PVS alpha-beta with quiescence (SEE delta pruning), TT, null move,
+//! reverse futility, ProbCut, futility / late-move / SEE pruning, LMR (deeper at expected cut
+//! nodes, also of losing tactical plies), singular extensions (with multi-cut and a negative
+//! extension), check extension and mate-distance pruning.
 //!
 //! Generic rule: after `make`, if the side to move changed the child's score is negated
 //! (`-search(-beta, -alpha)`), else it is used as is (`search(alpha, beta)`): some variants
@@ -834,7 +835,12 @@ impl<'a, G: Game> Searcher<'a, G> {
                         self.root_best = Some((m, score));
                     }
                     if score >= beta {
-                        let bonus = (depth * depth).min(p.history_bonus_max);
+                        let bonus = if p.history_bonus_per_depth > 0 {
+                            p.history_bonus_per_depth * depth
+                        } else {
+                            depth * depth
+                        }
+                        .min(p.history_bonus_max);
                         let cap_max = p.history_max.min(i16::MAX as i32);
                         if p.capture_hist_divisor > 0 {
                             if tactical {
