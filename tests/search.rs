@@ -892,7 +892,16 @@ fn run_with_params(
     d: u32,
     params: &menagerie::search::params::SearchParams,
 ) -> SearchResult<<Chess as Game>::Move> {
-    let pos = Chess::from_fen(fen).expect("valid FEN");
+    run_game_with_params::<Chess>(fen, d, params)
+}
+
+/// A one-thread search of `fen` in game `G` to `d` plies with the tunables `params`.
+fn run_game_with_params<G: Game>(
+    fen: &str,
+    d: u32,
+    params: &menagerie::search::params::SearchParams,
+) -> SearchResult<G::Move> {
+    let pos = G::from_fen(fen).expect("valid FEN");
     let tt = Tt::new(16);
     menagerie::search::search_with_params(
         &pos,
@@ -1045,4 +1054,31 @@ fn histories_are_kept_between_searches_and_cleared_with_the_tt() {
     let stew = menagerie::variants::mulligan_stew::Stew::startpos();
     search_to_depth(&stew, 4, &tt);
     assert_eq!(tt.histories.take(0).corrections_in_use(), 0);
+}
+
+/// Mitosis turns singular extensions off (`Game::SINGULAR_EXTENSIONS`, measured as a loss
+/// there): its trees are the same whatever the extension's minimum depth, while in chess the
+/// same setting changes them (`pruning_techniques_cut_the_tree_and_keep_tactics`).
+#[test]
+fn mitosis_searches_without_singular_extensions() {
+    use menagerie::search::params::{SearchParams, PARAMS};
+    use menagerie::variants::mitosis::Mitosis;
+    let _serial = serial();
+    let early = SearchParams {
+        se_min_depth: 2,
+        ..PARAMS
+    };
+    let mut fens = vec![Mitosis::startpos().fen()];
+    fens.extend(Mitosis::BENCH_FENS.iter().map(|f| f.to_string()));
+    for fen in &fens {
+        let played = run_game_with_params::<Mitosis>(fen, 7, &PARAMS).nodes;
+        let extended = run_game_with_params::<Mitosis>(fen, 7, &early).nodes;
+        assert_eq!(played, extended, "{fen}");
+    }
+    // The same early setting does change a chess search.
+    let fen = "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7";
+    assert_ne!(
+        run_with_params(fen, 7, &PARAMS).nodes,
+        run_with_params(fen, 7, &early).nodes
+    );
 }

@@ -694,7 +694,8 @@ impl<'a, G: Game> Searcher<'a, G> {
             if searched == 0 && Picker::<G::Move>::is_tt(ord) {
                 tt_tactical = tactical;
                 if let Some((tt_score, tt_depth, tt_bound)) = tt_seen {
-                    if !root
+                    if G::SINGULAR_EXTENSIONS
+                        && !root
                         && !excluding
                         && !restricted
                         && depth >= p.se_min_depth

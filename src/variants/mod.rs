@@ -602,6 +602,12 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// test existed.
     const SEARCH_IMPROVING: bool = true;
 
+    /// Whether the search extends singular TT plies (and cuts on a multi-cut, or searches a
+    /// TT ply whose score alone is above beta a ply shallower): a search hint, on by default.
+    /// A game where the extension measured as a loss in play turns it off; the search then
+    /// never runs the reduced search that tests for singularity.
+    const SINGULAR_EXTENSIONS: bool = true;
+
     /// A hash of the part of the position whose evaluation errors tend to persist (in chess,
     /// the pawn structure), for the search's correction history: positions with the same key
     /// share a learned correction of [`Game::evaluate`]. `None` (the default) turns the

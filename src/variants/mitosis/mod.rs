@@ -136,6 +136,12 @@ impl Game for Mitosis {
     /// Ranks are labelled 0 to 10 (rules/mitosis.md 1).
     const FIRST_RANK: u8 = 0;
 
+    /// Singular extensions lost here: at 1+0.01 over 200 games, the build with them off scored
+    /// +13.9 Elo [-38.0, +66.5] against the same build with them on, and the build that added
+    /// them scored -74.1 [-124.8, -26.3] against the one before (issue 17's note of
+    /// 2026-11-25). Quiescence delta pruning, added with them, measured +31.4 and stays.
+    const SINGULAR_EXTENSIONS: bool = false;
+
     /// rules/mitosis.md 2: majors split into their parts when captured (5).
     const PIECES: &'static [PieceInfo] = &[
         PieceInfo {
