@@ -225,11 +225,7 @@ impl<M: GameMove> OrderTables<M> {
     /// ply at `index` for `side`, within `+-max` (`max` at most `i16::MAX`).
     #[inline]
     pub fn update_capture(&mut self, side: usize, index: usize, bonus: i32, max: i32) {
-        let max = max.clamp(1, i16::MAX as i32);
-        let h = &mut self.hist.capture[side * HIST_SIZE + index];
-        let b = bonus.clamp(-max, max);
-        let v = *h as i32;
-        *h = (v + b - v * b.abs() / max) as i16;
+        gravity_i16(&mut self.hist.capture[side * HIST_SIZE + index], bonus, max);
     }
 
     /// Continuation history of the quiet ply with key `cur` after the ply with key `prev`.
@@ -249,11 +245,11 @@ impl<M: GameMove> OrderTables<M> {
         if prev == NO_CONT {
             return;
         }
-        let max = max.clamp(1, i16::MAX as i32);
-        let h = &mut self.hist.cont[prev as usize * CONT_KEYS + cur as usize];
-        let b = bonus.clamp(-max, max);
-        let v = *h as i32;
-        *h = (v + b - v * b.abs() / max) as i16;
+        gravity_i16(
+            &mut self.hist.cont[prev as usize * CONT_KEYS + cur as usize],
+            bonus,
+            max,
+        );
     }
 
     /// Records a quiet cutoff move at `ply`, and as the reply of `side` to `prev`.
@@ -458,6 +454,17 @@ impl<M: GameMove> Picker<M> {
     pub fn is_refutation(score: i32) -> bool {
         (COUNTER..=KILLER_0).contains(&score)
     }
+}
+
+/// Adds `bonus` with gravity to the 16-bit history entry `h`: the bonus is clamped to
+/// `+-max` (`max` within 1..=`i16::MAX`) and shrinks as `h` nears the bound, so `h` stays
+/// inside `+-max`.
+#[inline]
+fn gravity_i16(h: &mut i16, bonus: i32, max: i32) {
+    let max = max.clamp(1, i16::MAX as i32);
+    let b = bonus.clamp(-max, max);
+    let v = *h as i32;
+    *h = (v + b - v * b.abs() / max) as i16;
 }
 
 #[cfg(test)]
