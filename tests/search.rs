@@ -917,7 +917,7 @@ fn run_game_with_params<G: Game>(
 /// The reduction of losing tactical plies and quiescence delta pruning each cut the tree:
 /// with one of them switched off (all else as played) a fixed-depth search of three
 /// middlegames visits more nodes (delta pruning at depth 2, where only the quiescence
-/// differs); singular extensions make it larger. The deeper reduction at
+/// differs). Singular extensions change it. The deeper reduction at
 /// expected cut nodes and the linear history bonus change it. ProbCut changes the tree (at these depths its cuts and
 /// its own searches about cancel out, so only the change is asserted). With all of them on, the
 /// search still finds the winning ply of positions where one ply wins outright.
@@ -987,15 +987,18 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
         "the history bonus changed nothing"
     );
     // Singular extensions search the TT ply of some nodes a ply deeper (and the others of
-    // some a ply shallower): at a fixed depth the tree grows.
+    // some a ply shallower), and their multi-cut ends some nodes early: the tree changes.
+    // Which way depends on the evaluation (with the hand-set chess values it grew; with the
+    // Texel-tuned ones it is 195,475 nodes without them and 161,086 with them), so only the
+    // change is asserted.
     let no_singular = SearchParams {
         se_min_depth: i32::MAX,
         ..PARAMS
     };
-    let without = nodes(&no_singular);
-    assert!(
-        without < played,
-        "without singular extensions: {without} nodes, with them: {played}"
+    assert_ne!(
+        nodes(&no_singular),
+        played,
+        "singular extensions changed nothing"
     );
     // Win At Chess 4 (Qxh7+, a mating attack) and 5 (Qc4+), and a mate in one.
     let tactics = [

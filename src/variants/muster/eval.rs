@@ -19,8 +19,12 @@ use crate::variants::chess::eval::{evaluate_board, report_board};
 /// no file is favoured because an orthodox castling lands there.
 pub const KING_FIRST_RANK_MG: [i32; 8] = [25, 30, 15, -10, -10, 15, 30, 25];
 
+/// The King's endgame values on its own first rank, files a-h (centipawns): symmetric for the
+/// same reason (the Texel-tuned orthodox rank differs by a centipawn between mirrored files).
+pub const KING_FIRST_RANK_EG: [i32; 8] = [-60, -40, -30, -25, -25, -30, -40, -60];
+
 /// The evaluation parameters of Muster Chess: the orthodox defaults with the King's first rank
-/// replaced by [`KING_FIRST_RANK_MG`].
+/// replaced by [`KING_FIRST_RANK_MG`] and [`KING_FIRST_RANK_EG`].
 pub static MUSTER_PARAMS: EvalParams = muster_params();
 
 const fn muster_params() -> EvalParams {
@@ -29,7 +33,7 @@ const fn muster_params() -> EvalParams {
     while f < 8 {
         p.psqt[5][f] = S {
             mg: KING_FIRST_RANK_MG[f],
-            eg: p.psqt[5][f].eg,
+            eg: KING_FIRST_RANK_EG[f],
         };
         f += 1;
     }
@@ -78,6 +82,7 @@ mod tests {
         // Mirror images of the King's first rank score the same.
         for f in 0..8 {
             assert_eq!(KING_FIRST_RANK_MG[f], KING_FIRST_RANK_MG[7 - f]);
+            assert_eq!(KING_FIRST_RANK_EG[f], KING_FIRST_RANK_EG[7 - f]);
         }
         let e1 = eval("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1");
         let d1 = eval("4k3/pppppppp/8/8/8/8/PPPPPPPP/3K4 w - - 0 1");
