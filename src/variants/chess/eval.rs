@@ -1,5 +1,5 @@
-//! Evaluation of orthodox chess: a tapered (middlegame/endgame) sum of hand-set terms, in
-//! centipawns.
+//! Evaluation of orthodox chess: a tapered (middlegame/endgame) sum of hand-written terms
+//! with Texel-tuned values ([`params`]), in centipawns.
 //!
 //! Terms, each computed for both sides from that side's point of view:
 //! - material and piece-square tables;

@@ -232,7 +232,9 @@ const KING_EG: [i32; 64] = [
     -59, -40, -30, -25, -26, -31, -40, -60,
 ];
 
-// The engine's parameter values: hand-set, PeSTO-like magnitudes (not yet tuned).
+// The engine's parameter values: hand-set, PeSTO-like magnitudes, then Texel-tuned on 367,219
+// positions of 8000-node self-play (`menagerie-tuning texel --lambda 0.5 --l2 0.0000002`; the
+// README's "Tuning" section, issue 17's note of 2026-11-25).
 crate::tunables! {
     /// The full parameter set of the orthodox chess evaluation. Arrays indexed by piece kind use
     /// [`crate::variants::chess::Kind::index`] (pawn 0 .. king 5).
