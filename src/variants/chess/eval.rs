@@ -6,12 +6,19 @@
 //! - mobility of knights, bishops, rooks and queens: reachable squares not holding an own pawn
 //!   or King and not attacked by an enemy pawn, relative to a typical count per kind;
 //! - pawn structure: doubled, isolated, backward, connected (defended or side by side);
-//! - passed pawns by rank, plus (mostly endgame) the distances of both Kings to the stop square;
-//! - King safety: attack units of enemy pieces reaching the King zone (quadratic, scaled by the
-//!   number of attackers), and the pawn shield in front of the King;
+//! - passed pawns by rank, plus (mostly endgame) the distances of both Kings to the stop square
+//!   and the way forward (blocked, stop square safe, whole path free of enemy men and attacks);
+//! - King safety: attack units of enemy pieces reaching the King zone (scaled by the number of
+//!   attackers) plus units for each kind of piece that can give a safe check, turned into a
+//!   quadratic penalty; and the pawn shield in front of the King;
 //! - pieces: bishop pair, rooks on open and semi-open files, knight and bishop outposts;
-//! - threats: pawns attacking pieces, minor pieces attacking rooks and queens;
+//! - threats: pawns attacking pieces, minor pieces attacking pieces and loose pawns, rooks and
+//!   the King attacking weak men (not protected by a pawn or by more defenders than
+//!   attackers), hanging men, contested squares, pawn pushes that would attack a piece;
 //! - tempo for the side to move.
+//!
+//! The terms that compare both sides' attacks (threats, safe checks, the passer's path) are
+//! computed after both sides' attack maps are known (`cross`).
 //!
 //! The phase counts non-pawn material (knight, bishop 1, rook 2, queen 4; 24 at the start);
 //! a value is `(mg * phase + eg * (24 - phase)) / 24`. The total's endgame part is scaled down
@@ -206,8 +213,40 @@ struct PieceAcc {
     attackers: usize,
     /// This side's share of the game phase.
     phase: i32,
-    /// Squares attacked by this side's knights and bishops.
-    minor_att: u64,
+    /// Squares this side's pieces attack.
+    map: AttackMap,
+}
+
+/// The squares one side attacks, by kind of attacker, gathered while its pieces are
+/// evaluated; the threat and King-check terms compare both sides' maps.
+#[derive(Default, Clone, Copy)]
+struct AttackMap {
+    /// Squares attacked by pieces of each kind (pawn 0 .. king 5).
+    by_kind: [u64; 6],
+    /// Squares attacked by any piece.
+    all: u64,
+    /// Squares attacked at least twice (two pieces, or two pawns).
+    twice: u64,
+}
+
+impl AttackMap {
+    #[inline(always)]
+    fn add(&mut self, kind: usize, att: u64) {
+        self.twice |= self.all & att;
+        self.all |= att;
+        self.by_kind[kind] |= att;
+    }
+}
+
+/// What [`side`] passes on to the terms that need both sides' attacks ([`cross`]).
+struct SideInfo {
+    map: AttackMap,
+    /// King danger units from our pieces reaching the enemy King zone.
+    units: i32,
+    /// Number of our pieces reaching the enemy King zone.
+    attackers: usize,
+    /// Our passed pawns.
+    passers: u64,
 }
 
 /// What the per-piece loop of one side needs to see.
@@ -242,8 +281,8 @@ impl PieceView<'_> {
                 3 => attacks::rook(sq, self.occ),
                 _ => attacks::queen(sq, self.occ),
             };
+            acc.map.add(K, att);
             if K <= 2 {
-                acc.minor_att |= att;
                 if self.outposts & (1u64 << sq) != 0 {
                     acc.pieces += if K == 1 {
                         p.outpost_knight
@@ -273,10 +312,17 @@ impl PieceView<'_> {
     }
 }
 
-/// Everything for one side `us`, as a pair for that side (the caller subtracts Black's from
-/// White's), and the side's share of the game phase.
+/// Everything for one side `us` that needs only its own attacks, as a pair for that side (the
+/// caller subtracts Black's from White's), the side's share of the game phase, and its attacks
+/// for [`cross`].
 #[inline(always)]
-fn side<T: Trace>(pos: &Board, stm: Color, p: &EvalParams, us: Color, t: &mut T) -> (S, i32) {
+fn side<T: Trace>(
+    pos: &Board,
+    stm: Color,
+    p: &EvalParams,
+    us: Color,
+    t: &mut T,
+) -> (S, i32, SideInfo) {
     let them = !us;
     let occ = pos.occupied();
     let our_pawns = pos.pieces(us, Kind::Pawn);
@@ -315,7 +361,7 @@ fn side<T: Trace>(pos: &Board, stm: Color, p: &EvalParams, us: Color, t: &mut T)
         units,
         attackers,
         phase,
-        minor_att,
+        mut map,
     } = acc;
     let bishops = pos.pieces(us, Kind::Bishop);
     if bishops & bishops.wrapping_sub(1) != 0 {
@@ -324,17 +370,17 @@ fn side<T: Trace>(pos: &Board, stm: Color, p: &EvalParams, us: Color, t: &mut T)
     let ksq = pos.king_sq(us);
     psqt += p.psqt[5][rel_sq(us, ksq)];
 
-    // Our attack on their King: a bonus for us (their King's danger).
-    // (Skipped when one piece or none attacks: the scale is 0 there by default, and the
-    // division is the costliest instruction of the evaluation.)
-    let mut king = S::default();
-    if attackers >= 2 || p.king_attackers_scale[attackers] != 0 {
-        let danger = units * p.king_attackers_scale[attackers.min(7)] / 100;
-        king.mg = (danger * danger / p.king_danger_div.max(1)).min(p.king_danger_max);
-        king.eg = danger / 16;
-    }
+    // Pawns and King complete the attack map: two pawns on one square count as twice.
+    let (left, right) = match us {
+        Color::White => ((our_pawns & NOT_A) << 7, (our_pawns & NOT_H) << 9),
+        Color::Black => ((our_pawns & NOT_A) >> 9, (our_pawns & NOT_H) >> 7),
+    };
+    map.twice |= left & right;
+    map.add(0, our_pawn_att);
+    map.add(5, attacks::king(ksq));
 
     // Our King's pawn shield, on the King's file and its neighbours.
+    let mut king = S::default();
     let kbit = 1u64 << ksq;
     let kfiles = kbit | sides(kbit);
     let close = forward(us, kfiles);
@@ -371,7 +417,8 @@ fn side<T: Trace>(pos: &Board, stm: Color, p: &EvalParams, us: Color, t: &mut T)
     }
     let blocked = fill_backward(us, backward(us, their_pawns | sides(their_pawns)));
     let mut passed = S::default();
-    let mut bb = our_pawns & !blocked & !doubled;
+    let passers = our_pawns & !blocked & !doubled;
+    let mut bb = passers;
     while bb != 0 {
         let sq = bb.trailing_zeros() as u8;
         bb &= bb - 1;
@@ -394,26 +441,136 @@ fn side<T: Trace>(pos: &Board, stm: Color, p: &EvalParams, us: Color, t: &mut T)
     t.add(Term::Passed, us, passed);
     t.add(Term::KingSafety, us, king);
     t.add(Term::Pieces, us, pieces);
-    // Threats: enemy pieces attacked by our pawns, enemy rooks and queens by our minors.
+    // Threats by pawns: enemy pieces our pawns attack (the other threats are in `cross`).
     let their_pieces = pos.color_bb(them) & !(their_pawns | pos.pieces(them, Kind::King));
-    let mut threats = S::default();
-    let mut hit = our_pawn_att & their_pieces;
-    while hit != 0 {
-        hit &= hit - 1;
-        threats += p.threat_by_pawn;
-    }
-    let mut hit = minor_att & (pos.pieces(them, Kind::Rook) | pos.pieces(them, Kind::Queen));
-    while hit != 0 {
-        hit &= hit - 1;
-        threats += p.threat_by_minor;
-    }
+    let threats = p.threat_by_pawn * count(our_pawn_att & their_pieces);
 
     t.add(Term::Tempo, us, tempo);
     t.add(Term::Threats, us, threats);
     (
         material + psqt + mobility + structure + passed + king + pieces + tempo + threats,
         phase,
+        SideInfo {
+            map,
+            units,
+            attackers,
+            passers,
+        },
     )
+}
+
+/// The terms of side `us` that compare its attacks (`mine`) with the enemy's (`theirs`):
+/// the danger to the enemy King (attack units, safe checks) and threats against enemy
+/// pieces, as a pair for `us`.
+#[inline(always)]
+fn cross<T: Trace>(
+    pos: &Board,
+    p: &EvalParams,
+    us: Color,
+    mine: &SideInfo,
+    theirs: &SideInfo,
+    t: &mut T,
+) -> S {
+    let them = !us;
+    let (m, e) = (&mine.map, &theirs.map);
+    let occ = pos.occupied();
+    let ours = pos.color_bb(us);
+    let their_king = pos.king_sq(them);
+
+    // Safe checks: squares from which a piece of ours would give check, not holding one of
+    // ours, and either not attacked by the enemy or attacked only once, by their King or
+    // Queen, while we attack it twice.
+    let weak_defence =
+        e.all & !e.twice & !(e.by_kind[0] | e.by_kind[1] | e.by_kind[2] | e.by_kind[3]);
+    let safe = !ours & (!e.all | (weak_defence & m.twice));
+    let rook_lines = attacks::rook(their_king, occ);
+    let bishop_lines = attacks::bishop(their_king, occ);
+    let mut checks = 0;
+    if attacks::knight(their_king) & m.by_kind[1] & safe != 0 {
+        checks += p.king_safe_check[1];
+    }
+    if bishop_lines & m.by_kind[2] & safe != 0 {
+        checks += p.king_safe_check[2];
+    }
+    if rook_lines & m.by_kind[3] & safe != 0 {
+        checks += p.king_safe_check[3];
+    }
+    if (rook_lines | bishop_lines) & m.by_kind[4] & safe & !e.by_kind[4] != 0 {
+        checks += p.king_safe_check[4];
+    }
+
+    // Danger to their King, a bonus for us. (Skipped when one piece or none attacks and no
+    // safe check exists: the scale is 0 there by default, and the division is the costliest
+    // instruction of the evaluation.)
+    let mut king = S::default();
+    let attackers = mine.attackers;
+    if attackers >= 2 || p.king_attackers_scale[attackers] != 0 || checks != 0 {
+        let danger = mine.units * p.king_attackers_scale[attackers.min(7)] / 100 + checks;
+        king.mg = (danger * danger / p.king_danger_div.max(1)).min(p.king_danger_max);
+        king.eg = danger / 16;
+    }
+    t.add(Term::KingSafety, us, king);
+
+    // Passed pawns' way forward, per unit of rank weight (relative rank minus 2): blocked by a
+    // piece on the stop square; or free, with no enemy piece on or enemy attack of the squares
+    // up to promotion; or with only the stop square safe.
+    let mut passed = S::default();
+    let mut bb = mine.passers;
+    let their_men = pos.color_bb(them);
+    while bb != 0 {
+        let sq = bb.trailing_zeros() as u8;
+        bb &= bb - 1;
+        let w = rel_rank(us, sq) - 2;
+        if w <= 0 {
+            continue;
+        }
+        let stop = forward(us, 1u64 << sq);
+        if stop & occ != 0 {
+            passed += p.passed_blocked * w;
+        } else {
+            let unsafe_path = fill_forward(us, stop) & (e.all | their_men);
+            if unsafe_path == 0 {
+                passed += p.passed_free_path * w;
+            } else if unsafe_path & stop == 0 {
+                passed += p.passed_safe_stop * w;
+            }
+        }
+    }
+    t.add(Term::Passed, us, passed);
+
+    // Threats on enemy pieces and pawns. "Strongly protected": defended by a pawn, or by two
+    // pieces when we attack with fewer than two. Weak: attacked by us, not strongly protected.
+    let their_pawns = pos.pieces(them, Kind::Pawn);
+    let their_all = pos.color_bb(them) & !pos.pieces(them, Kind::King);
+    let their_pieces = their_all & !their_pawns;
+    let strongly = e.by_kind[0] | (e.twice & !m.twice);
+    let weak = their_all & !strongly & m.all;
+    let mut threats = S::default();
+    let targets = (their_pieces & strongly) | weak;
+    if targets != 0 {
+        for k in 0..5 {
+            let victims = pos.pieces(them, Kind::from_index(k));
+            threats +=
+                p.threat_by_minor[k] * count(targets & victims & (m.by_kind[1] | m.by_kind[2]));
+            threats += p.threat_by_rook[k] * count(weak & victims & m.by_kind[3]);
+        }
+        if weak & m.by_kind[5] != 0 {
+            threats += p.threat_by_king;
+        }
+        threats += p.hanging * count(weak & (!e.all | (their_pieces & m.twice)));
+    }
+    // Squares the enemy attacks that we contest without them holding them strongly.
+    threats += p.restricted * (e.all & !strongly & m.all).count_ones() as i32;
+    // Pawn pushes: safe squares our pawns can advance to (one step, or two from the second
+    // rank) from which they would attack an enemy piece.
+    let our_pawns = pos.pieces(us, Kind::Pawn);
+    const THIRD_RANK: [u64; 2] = [0x0000_0000_00FF_0000, 0x0000_FF00_0000_0000];
+    let mut push = forward(us, our_pawns) & !occ;
+    push |= forward(us, push & THIRD_RANK[us.index()]) & !occ;
+    push &= !e.by_kind[0] & (m.all | !e.all);
+    threats += p.threat_by_push * count(pawn_attacks(us, push) & their_pieces);
+    t.add(Term::Threats, us, threats);
+    king + passed + threats
 }
 
 /// Piece material (knights to queens, middlegame values) of `c`, in centipawns.
@@ -457,9 +614,11 @@ fn eg_scale(pos: &Board, p: &EvalParams, eg: i32) -> i32 {
 /// White's total pair (endgame part scaled by [`eg_scale`]) and the phase.
 #[inline(always)]
 fn eval_white<T: Trace>(pos: &Board, stm: Color, p: &EvalParams, t: &mut T) -> (S, i32) {
-    let (w, wph) = side(pos, stm, p, Color::White, t);
-    let (b, bph) = side(pos, stm, p, Color::Black, t);
-    let mut total = w - b;
+    let (w, wph, wi) = side(pos, stm, p, Color::White, t);
+    let (b, bph, bi) = side(pos, stm, p, Color::Black, t);
+    let wc = cross(pos, p, Color::White, &wi, &bi, t);
+    let bc = cross(pos, p, Color::Black, &bi, &wi, t);
+    let mut total = w - b + wc - bc;
     total.eg = total.eg * eg_scale(pos, p, total.eg) / 64;
     (total, (wph + bph).min(PHASE_MAX))
 }

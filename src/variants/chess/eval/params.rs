@@ -103,22 +103,22 @@ const fn table(mg: [i32; 64], eg: [i32; 64]) -> [S; 64] {
 const PAWN_MG: [i32; 64] = [
       0,   0,   0,   0,   0,   0,   0,   0,
      55,  65,  50,  60,  60,  50,  65,  54,
-     11,  18,  28,  33,  32,  29,  19,  11,
-     -2,   2,   9,  22,  18,  12,   2,  -1,
-     -4,  -3,   7,  18,  17,   3,  -1,  -4,
-     -5,  -2,  -1,   2,   3,  -3,   3,  -4,
-     -9,   3,  -3, -13, -13,   8,  10,  -4,
+     10,  18,  28,  33,  32,  32,  22,  11,
+     -8,  -2,   6,  22,  11,  17,  -1,  -1,
+     -1,  -7,  10,  17,  15,   3,  -1,   0,
+     -5,  -2,  -8,  -2,  -1,  -7,  10,  -3,
+     -9,   8,  -3, -13, -10,  11,  16,   0,
       0,   0,   0,   0,   0,   0,   0,   0,
 ];
 #[rustfmt::skip]
 const PAWN_EG: [i32; 64] = [
       0,   0,   0,   0,   0,   0,   0,   0,
-     69,  66,  61,  55,  55,  60,  66,  68,
-     35,  34,  28,  24,  24,  29,  35,  34,
-     15,  11,   9,   2,   3,   8,  10,  19,
-      6,   4,  -2,  -4,  -2,   0,   5,   8,
-      2,   3,  -4,   0,   0,  -3,   3,   1,
-      5,   5,   6,   6,   6,   4,   6,   6,
+     66,  66,  64,  55,  55,  60,  66,  64,
+     32,  34,  28,  24,  24,  32,  38,  30,
+     14,   9,  12,  -2,   2,   9,   8,  24,
+      6,   7,  -6,  -5,   0,   1,   8,  11,
+      2,   6,  -6,   0,  -3,  -5,   4,   0,
+      7,   5,  11,   6,   6,   5,  11,   9,
       0,   0,   0,   0,   0,   0,   0,   0,
 ];
 #[rustfmt::skip]
@@ -126,21 +126,21 @@ const KNIGHT_MG: [i32; 64] = [
     -95, -40, -30, -28, -28, -30, -40, -95,
     -40, -20,   5,   2,   2,   5, -20, -40,
     -25,  10,  20,  30,  30,  20,  10, -25,
-    -15,   6,  15,  25,  25,  15,   5, -15,
-    -19,   0,   9,  16,  16,  10,   0, -19,
-    -25,  -4,   6,  10,  11,   8,  -4, -26,
-    -35, -20,  -5,  -1,   0,  -5, -20, -35,
-    -70, -27, -25, -20, -20, -25, -28, -70,
+    -15,   9,  15,  25,  28,  15,   8, -15,
+    -16,   0,   9,  20,  21,  10,   0, -16,
+    -22,  -3,   3,  10,  14,   9,  -1, -29,
+    -35, -20,  -5,  -4,   0,  -5, -20, -35,
+    -70, -26, -25, -20, -20, -25, -30, -70,
 ];
 #[rustfmt::skip]
 const KNIGHT_EG: [i32; 64] = [
     -60, -40, -30, -25, -25, -30, -40, -60,
     -35, -15,  -5,   0,   0,  -5, -15, -35,
     -25,  -5,  10,  12,  12,  10,  -5, -25,
-    -20,   1,  15,  20,  21,  15,   0, -20,
+    -20,   1,  15,  20,  24,  15,   1, -20,
     -20,   0,  12,  18,  18,  12,   0, -20,
-    -25,  -5,   4,  12,  12,   5,  -5, -25,
-    -35, -20,  -8,  -3,  -3,  -8, -20, -35,
+    -25,  -5,   2,  12,  12,   7,  -5, -25,
+    -35, -20,  -8,  -3,  -2,  -8, -20, -35,
     -55, -40, -25, -20, -20, -25, -40, -55,
 ];
 #[rustfmt::skip]
@@ -148,55 +148,55 @@ const BISHOP_MG: [i32; 64] = [
     -25, -10, -15, -20, -20, -15, -10, -25,
     -20,   5,   0,  -5,  -5,   0,   5, -20,
     -10,  10,  15,  12,  12,  15,  10, -10,
-     -5,   5,  10,  20,  20,  10,   6,  -6,
-     -5,   9,  12,  18,  18,   9,   7,  -5,
-      1,  13,  12,  11,  11,  11,  12,   1,
-      2,  15,  10,   4,   5,  10,  19,   2,
-    -20,  -5,  -8, -12, -12, -12,  -5, -20,
+     -5,   5,  10,  20,  20,  10,   9,  -9,
+     -5,  12,  16,  18,  18,   7,   6,  -5,
+      4,  16,  12,  12,  13,   8,  12,   3,
+      2,  17,  10,   2,   5,  10,  24,   2,
+    -20,  -5,  -6, -12, -12, -14,  -5, -20,
 ];
 #[rustfmt::skip]
 const BISHOP_EG: [i32; 64] = [
     -15, -10,  -8,  -5,  -5,  -8, -10, -15,
     -10,  -3,   0,   0,   0,   0,  -3, -10,
      -5,   0,   5,   5,   5,   5,   0,  -5,
-     -5,   3,   8,  10,  10,   8,   2,  -5,
-     -4,   3,   9,  10,  10,   8,   1,  -5,
+     -5,   6,   8,  10,  10,   8,   2,  -5,
+     -1,   4,  11,  10,  10,   8,   1,  -5,
      -7,   0,   5,   6,   6,   5,   0,  -8,
-    -12,  -6,  -2,   0,   0,  -2,  -4, -12,
-    -18, -10, -10,  -6,  -6, -10, -10, -18,
+    -12,  -9,  -2,   0,   1,  -2,  -1, -12,
+    -18, -10, -10,  -6,  -6, -11, -10, -18,
 ];
 #[rustfmt::skip]
 const ROOK_MG: [i32; 64] = [
      15,  18,  15,  20,  20,  15,  18,  15,
      25,  30,  35,  38,  38,  35,  30,  25,
-      1,  10,  10,  12,  12,  10,  10,   0,
+      2,  10,  10,  12,  12,  10,  10,   0,
     -10,  -5,   0,   5,   5,   0,  -5, -10,
-    -20, -10,  -5,   0,   0,  -5, -10, -21,
-    -25, -12,  -9,  -5,  -5,  -8, -13, -25,
-    -30, -15, -10,  -5,  -5, -10, -15, -31,
-    -15,  -7,  -1,  12,   8,   6,  -9, -12,
+    -20, -10,  -5,   0,   0,  -5, -10, -24,
+    -25, -12,  -9,  -4,  -5,  -9, -14, -25,
+    -30, -15, -10,  -5,  -5, -10, -15, -32,
+    -15,  -4,  -2,  16,   7,  11, -10,  -7,
 ];
 #[rustfmt::skip]
 const ROOK_EG: [i32; 64] = [
      10,  10,  12,  10,  10,  12,  10,  10,
      13,  14,  14,  12,  12,  14,  14,  12,
-      7,   7,   7,   7,   6,   7,   6,   6,
-      5,   5,   6,   4,   4,   6,   4,   4,
+     10,  10,   7,   7,   6,   7,   6,   6,
+      6,   5,   6,   4,   4,   6,   4,   4,
       2,   2,   4,   2,   2,   4,   2,   2,
      -4,  -2,  -2,  -2,  -2,  -2,  -2,  -4,
      -8,  -6,  -4,  -4,  -4,  -4,  -6,  -8,
-     -8,  -4,   0,   0,  -1,   0,  -4,  -8,
+     -6,  -4,   0,   0,  -2,   0,  -4,  -8,
 ];
 #[rustfmt::skip]
 const QUEEN_MG: [i32; 64] = [
     -25, -10,  -5,   0,   0,  -5, -10, -25,
     -20, -30,  -5,   0,   0,  -5, -30, -20,
-    -10,  -5,   5,   8,   8,   5,  -5,  -9,
-    -10, -10,   0,   5,   5,   0, -10,  -9,
-     -7,  -8,   0,   2,   2,   0,  -8,  -8,
-    -10,  -1,   2,  -1,   0,   1,   1, -10,
-    -20,  -5,   5,   5,   5,   5,  -5, -20,
-    -25, -20, -16,  -2, -10, -15, -20, -25,
+    -10,  -5,   5,   8,   8,   5,  -5,  -8,
+    -10, -10,   0,   5,   5,   0, -10,  -5,
+     -4,  -8,   0,   2,   2,   0,  -8,  -8,
+    -10,  -4,   1,  -2,   0,   1,   4, -10,
+    -20,  -5,   4,   5,   5,   5,  -5, -20,
+    -25, -20, -19,  -6, -10, -15, -20, -25,
 ];
 #[rustfmt::skip]
 const QUEEN_EG: [i32; 64] = [
@@ -217,8 +217,8 @@ const KING_MG: [i32; 64] = [
     -35, -40, -45, -55, -55, -45, -40, -35,
     -30, -35, -40, -50, -50, -40, -35, -30,
     -20, -25, -30, -40, -40, -30, -25, -20,
-     10,  10, -10, -25, -25, -15,  10,  10,
-     15,  35,  21, -16,   1, -11,  34,  20,
+     10,  10, -10, -25, -25, -13,  10,  10,
+     15,  35,  24, -16,   3, -14,  33,  19,
 ];
 #[rustfmt::skip]
 const KING_EG: [i32; 64] = [
@@ -226,10 +226,10 @@ const KING_EG: [i32; 64] = [
     -30, -10,   0,   5,   5,   0, -10, -30,
     -20,   5,  15,  20,  20,  15,   6, -20,
     -20,   5,  20,  28,  28,  20,   5, -20,
-    -25,   0,  15,  24,  24,  15,   0, -25,
-    -30,  -8,   5,  11,  11,   5,  -7, -29,
-    -40, -20, -11,  -6,  -5, -10, -20, -39,
-    -59, -40, -30, -25, -26, -31, -40, -60,
+    -25,   0,  15,  23,  23,  15,  -1, -25,
+    -30,  -8,   5,  10,  10,   5,  -6, -28,
+    -40, -20, -11,  -6,  -5,  -9, -20, -38,
+    -56, -40, -30, -25, -26, -34, -41, -60,
 ];
 
 // The engine's parameter values: hand-set, PeSTO-like magnitudes, then Texel-tuned on 367,219
@@ -241,7 +241,7 @@ crate::tunables! {
     #[derive(Eq)]
     pub struct EvalParams, default DEFAULT {
         /// Material value per piece kind (the King's is 0).
-        material: [S; 6] = [s(89, 111), s(333, 303), s(352, 325), s(472, 545), s(1001, 962), s(0, 0)], (0, 2500, 5);
+        material: [S; 6] = [s(95, 127), s(350, 315), s(368, 339), s(480, 562), s(1007, 970), s(0, 0)], (0, 2500, 5);
         /// Piece-square tables per kind, indexed by square from White's side (a1 = 0).
         psqt: [[S; 64]; 6] = [
             table(PAWN_MG, PAWN_EG),
@@ -253,65 +253,90 @@ crate::tunables! {
         ], (-250, 250, 2);
         /// Bonus per safe reachable square above/below the kind's typical count
         /// ([`MOBILITY_CENTER`]); used for knight, bishop, rook and queen.
-        mobility: [S; 6] = [s(0, 0), s(6, 5), s(6, 5), s(4, 7), s(3, 6), s(0, 0)], (-20, 40, 1);
+        mobility: [S; 6] = [s(0, 0), s(6, 6), s(8, 6), s(5, 8), s(3, 11), s(0, 0)], (-20, 40, 1);
         /// Penalty for a pawn with an own pawn in front of it on its file.
-        doubled: S = s(-10, -24), (-100, 50, 2);
+        doubled: S = s(-8, -27), (-100, 50, 2);
         /// Penalty for a pawn with no own pawn on an adjacent file.
-        isolated: S = s(-10, -11), (-100, 50, 2);
+        isolated: S = s(-8, -9), (-100, 50, 2);
         /// Penalty for a pawn that no own pawn can protect when it advances and whose stop square
         /// an enemy pawn attacks.
-        backward: S = s(-9, -11), (-100, 50, 2);
+        backward: S = s(-12, -14), (-100, 50, 2);
         /// Bonus for a pawn defended by an own pawn or standing next to one (phalanx), by
         /// relative rank (index 0 = rank 1).
-        connected: [S; 8] = [s(0, 0), s(6, 3), s(10, 4), s(8, 6), s(12, 13), s(29, 29), s(45, 46), s(0, 0)], (-50, 150, 2);
+        connected: [S; 8] = [s(0, 0), s(6, 2), s(11, 2), s(7, 6), s(9, 15), s(32, 32), s(45, 49), s(0, 0)], (-50, 150, 2);
         /// Knight on an outpost: relative rank 4-6, defended by an own pawn, out of reach of
         /// every enemy pawn.
-        outpost_knight: S = s(25, 12), (-50, 100, 2);
+        outpost_knight: S = s(25, 11), (-50, 100, 2);
         /// Bishop on an outpost (as for the knight).
-        outpost_bishop: S = s(14, 8), (-50, 100, 2);
+        outpost_bishop: S = s(17, 11), (-50, 100, 2);
         /// Passed pawn bonus by relative rank (index 0 = rank 1 .. 7 = rank 8).
-        passed: [S; 8] = [s(0, 0), s(4, 10), s(5, 14), s(9, 24), s(25, 48), s(56, 96), s(95, 148), s(0, 0)], (-50, 300, 3);
+        passed: [S; 8] = [s(0, 0), s(8, 14), s(5, 18), s(6, 23), s(24, 54), s(59, 99), s(95, 146), s(0, 0)], (-50, 300, 3);
         /// Per square of distance from the own King to the passer's stop square, multiplied by
         /// the passer's rank weight (relative rank minus 2, at least 0).
-        passed_own_king: S = s(1, -7), (-30, 30, 1);
+        passed_own_king: S = s(3, -7), (-30, 30, 1);
         /// Per square of distance from the enemy King to the passer's stop square, multiplied by
         /// the passer's rank weight.
-        passed_enemy_king: S = s(-2, 12), (-30, 30, 1);
+        passed_enemy_king: S = s(-4, 11), (-30, 30, 1);
         /// King danger units contributed by each enemy piece (by kind) attacking the King zone.
-        king_attacker_weight: [i32; 6] = [0, 20, 19, 40, 77, 0], (0, 200, 4);
+        king_attacker_weight: [i32; 6] = [0, 21, 17, 39, 73, 0], (0, 200, 4);
+        /// Per unit of a passed pawn's rank weight: a piece stands on its stop square.
+        passed_blocked: S = s(-3, -5), (-60, 60, 1);
+        /// Per unit of a passed pawn's rank weight: no enemy piece on and no enemy attack of
+        /// any square from its stop square to promotion.
+        passed_free_path: S = s(9, 27), (-60, 150, 1);
+        /// Per unit of a passed pawn's rank weight: the stop square is empty and not attacked by
+        /// the enemy, but a square further on is.
+        passed_safe_stop: S = s(4, 12), (-60, 150, 1);
         /// King danger units per King-zone square attacked by enemy pieces (counted per piece).
-        king_zone_square: i32 = 5, (0, 40, 1);
+        king_zone_square: i32 = 4, (0, 40, 1);
+        /// King danger units when one of our pieces of a kind (knight 1 .. queen 4) could give
+        /// a safe check: from a square not holding one of ours and not defended by the enemy
+        /// (or defended once, by King or Queen, and attacked twice by us). Added after the
+        /// attacker scale.
+        king_safe_check: [i32; 5] = [0, 55, 33, 69, 49], (0, 300, 4);
         /// Percentage of the danger units kept, by number of attacking pieces (7+ uses index 7).
-        king_attackers_scale: [i32; 8] = [0, 0, 51, 71, 88, 94, 97, 99], (0, 100, 3);
+        king_attackers_scale: [i32; 8] = [0, 5, 50, 66, 88, 94, 97, 99], (0, 100, 3);
         /// Middlegame penalty = min(units^2 / `king_danger_div`, `king_danger_max`) (centipawns),
         /// endgame = units / 16.
-        king_danger_div: i32 = 51, (8, 200, 2);
+        king_danger_div: i32 = 70, (8, 200, 2);
         /// Cap of the middlegame King-danger penalty (centipawns).
         king_danger_max: i32 = 800, (0, 2000, 20);
         /// King shelter: own pawn one rank in front of the King (on the King's file or next to it).
-        shield_close: S = s(14, 0), (-60, 60, 2);
+        shield_close: S = s(13, -1), (-60, 60, 2);
         /// King shelter: own pawn two ranks in front.
-        shield_far: S = s(5, -1), (-60, 60, 2);
+        shield_far: S = s(4, -1), (-60, 60, 2);
         /// King shelter: no own pawn at all in front of the King on such a file.
-        shield_missing: S = s(-18, 3), (-60, 60, 2);
+        shield_missing: S = s(-17, 6), (-60, 60, 2);
         /// Bonus for having two or more bishops.
-        bishop_pair: S = s(35, 58), (0, 120, 2);
+        bishop_pair: S = s(44, 64), (0, 120, 2);
         /// Rook on a file without pawns.
-        rook_open: S = s(38, 12), (-20, 100, 2);
+        rook_open: S = s(37, 12), (-20, 100, 2);
         /// Rook on a file without own pawns but with enemy pawns.
-        rook_semi_open: S = s(17, 15), (-20, 100, 2);
+        rook_semi_open: S = s(14, 18), (-20, 100, 2);
         /// Bonus for the side to move.
-        tempo: S = s(17, 6), (0, 60, 1);
+        tempo: S = s(23, 12), (0, 60, 1);
         /// Per enemy piece (not pawn or King) attacked by one of our pawns.
         threat_by_pawn: S = s(48, 30), (0, 150, 2);
-        /// Per enemy rook or queen attacked by one of our knights or bishops.
-        threat_by_minor: S = s(32, 20), (0, 150, 2);
+        /// Per enemy pawn or piece, by kind (pawn 0 .. queen 4), attacked by one of our knights
+        /// or bishops: pieces when not weak too, pawns only when weak (attacked and not
+        /// strongly protected: by a pawn, or by two when we attack fewer than twice).
+        threat_by_minor: [S; 5] = [s(3, 20), s(22, 22), s(38, 28), s(34, 20), s(32, 20)], (-50, 200, 2);
+        /// Per weak enemy pawn or piece, by kind, attacked by one of our rooks.
+        threat_by_rook: [S; 5] = [s(2, 28), s(22, 33), s(26, 28), s(0, 20), s(40, 21)], (-50, 200, 2);
+        /// When our King attacks a weak enemy pawn or piece.
+        threat_by_king: S = s(17, 41), (-50, 150, 2);
+        /// Per weak enemy pawn or piece that is undefended, or a piece we attack twice.
+        hanging: S = s(31, 17), (-50, 150, 2);
+        /// Per square attacked by the enemy, not strongly protected by them, and attacked by us.
+        restricted: S = s(3, -4), (-20, 40, 1);
+        /// Per enemy piece attacked from a square one of our pawns can safely advance to.
+        threat_by_push: S = s(19, 16), (-50, 150, 2);
         /// Endgame scale (out of 64) when the side ahead has no pawns and at most
         /// [`EvalParams::pawnless_margin`] more piece material (KR v KB, KB v K...).
-        scale_pawnless: i32 = 9, (0, 64, 1);
+        scale_pawnless: i32 = 8, (0, 64, 1);
         /// Piece-material lead (middlegame values, centipawns) up to which a pawnless side is
         /// scaled down by [`EvalParams::scale_pawnless`].
-        pawnless_margin: i32 = 352, (0, 1000, 10);
+        pawnless_margin: i32 = 370, (0, 1000, 10);
         /// Endgame scale (out of 64) with one bishop each on opposite colours and no other pieces.
         scale_opposite_bishops: i32 = 28, (0, 64, 1);
     }

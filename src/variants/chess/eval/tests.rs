@@ -1,3 +1,4 @@
+use super::params::s;
 use super::params::EvalParams;
 use super::*;
 use crate::variants::chess::Chess;
@@ -273,22 +274,143 @@ fn drawish_endgames_are_scaled_down() {
     assert!(ocb > 0 && ocb < scb * 2 / 3, "ocb {ocb} same {scb}");
 }
 
+/// [`DEFAULT`] with every threat, King-shelter and safe-check value zeroed, then `set` applied:
+/// one term at a time can be checked against the values `set` chose.
+fn isolated(set: impl FnOnce(&mut EvalParams)) -> EvalParams {
+    let mut p = DEFAULT;
+    p.threat_by_pawn = S::default();
+    p.threat_by_minor = [S::default(); 5];
+    p.threat_by_rook = [S::default(); 5];
+    p.threat_by_king = S::default();
+    p.hanging = S::default();
+    p.restricted = S::default();
+    p.threat_by_push = S::default();
+    p.shield_close = S::default();
+    p.shield_far = S::default();
+    p.shield_missing = S::default();
+    p.king_safe_check = [0; 5];
+    set(&mut p);
+    p
+}
+
+/// White's value of `term` in `fen` under the parameters `p`.
+fn white_term(fen: &str, p: &EvalParams, term: Term) -> S {
+    let mut tab = Table::default();
+    let _ = eval_white_of(&pos(fen), p, &mut tab);
+    tab.terms[term as usize][0]
+}
+
+const V: S = S { mg: 7, eg: 11 };
+
 #[test]
 fn pawn_threat_on_a_piece_counts() {
-    let threat = |fen: &str| {
-        let mut tab = Table::default();
-        let _ = eval_white_of(&pos(fen), &DEFAULT, &mut tab);
-        tab.terms[Term::Threats as usize][0]
-    };
+    let p = isolated(|p| p.threat_by_pawn = V);
     assert_eq!(
-        threat("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1"),
-        DEFAULT.threat_by_pawn
+        white_term("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1", &p, Term::Threats),
+        V
+    );
+    // A pawn attacking a pawn is not a threat by pawn.
+    assert_eq!(
+        white_term("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", &p, Term::Threats),
+        S::default()
+    );
+}
+
+#[test]
+fn minor_threats_count_protected_pieces_but_only_weak_pawns() {
+    let p = isolated(|p| p.threat_by_minor = [s(1, 1), s(2, 2), s(3, 3), V, s(5, 5)]);
+    // A rook defended by a pawn, attacked by a knight: counted (rook index 3).
+    assert_eq!(
+        white_term("4k3/8/4p3/3r4/8/4N3/8/4K3 w - - 0 1", &p, Term::Threats),
+        V
+    );
+    // A loose pawn attacked by a knight counts; a pawn defended by a pawn does not.
+    assert_eq!(
+        white_term("4k3/8/8/3p4/8/4N3/8/4K3 w - - 0 1", &p, Term::Threats),
+        s(1, 1)
     );
     assert_eq!(
-        threat("4k3/8/8/3r4/8/4N3/8/4K3 w - - 0 1"),
-        DEFAULT.threat_by_minor
+        white_term("4k3/8/4p3/3p4/8/4N3/8/4K3 w - - 0 1", &p, Term::Threats),
+        S::default()
     );
-    assert_eq!(threat("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1"), S::default());
+}
+
+#[test]
+fn rook_threats_need_a_weak_target() {
+    let p = isolated(|p| p.threat_by_rook = [s(1, 1), V, s(3, 3), s(4, 4), s(5, 5)]);
+    assert_eq!(
+        white_term("4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1", &p, Term::Threats),
+        V
+    );
+    // Defended by a pawn: strongly protected, no rook threat.
+    assert_eq!(
+        white_term("4k3/8/4p3/3n4/8/8/8/3RK3 w - - 0 1", &p, Term::Threats),
+        S::default()
+    );
+}
+
+#[test]
+fn hanging_pieces_and_king_threats() {
+    let p = isolated(|p| p.hanging = V);
+    // Undefended and attacked.
+    assert_eq!(
+        white_term("4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1", &p, Term::Threats),
+        V
+    );
+    // Defended once (by the King), attacked twice (knight and rook): still hanging.
+    assert_eq!(
+        white_term("8/8/4k3/3n4/8/4N3/8/3RK3 w - - 0 1", &p, Term::Threats),
+        V
+    );
+    // Defended once, attacked once: not hanging.
+    assert_eq!(
+        white_term("8/8/4k3/3n4/8/8/8/3RK3 w - - 0 1", &p, Term::Threats),
+        S::default()
+    );
+    let p = isolated(|p| p.threat_by_king = V);
+    assert_eq!(
+        white_term("4k3/8/8/8/8/3n4/4K3/8 w - - 0 1", &p, Term::Threats),
+        V
+    );
+}
+
+#[test]
+fn safe_pawn_pushes_that_attack_pieces() {
+    let p = isolated(|p| p.threat_by_push = V);
+    // d3-d4 would attack the knight on c5.
+    assert_eq!(
+        white_term("4k3/8/8/2n5/8/3P4/8/4K3 w - - 0 1", &p, Term::Threats),
+        V
+    );
+    // d2-d4 (the double step; d3 is covered by the knight but d4 is not) attacks e5.
+    assert_eq!(
+        white_term("4k3/8/8/4n3/8/8/3P4/4K3 w - - 0 1", &p, Term::Threats),
+        V
+    );
+    // The push square attacked by an enemy pawn: no threat.
+    assert_eq!(
+        white_term("4k3/8/8/2n1p3/8/3P4/8/4K3 w - - 0 1", &p, Term::Threats),
+        S::default()
+    );
+}
+
+#[test]
+fn safe_checks_add_king_danger() {
+    let p = isolated(|p| p.king_safe_check = [0, 40, 0, 0, 0]);
+    let expected = s(
+        (40 * 40 / p.king_danger_div).min(p.king_danger_max),
+        40 / 16,
+    );
+    // The knight on g4 can check from f6 or h6, squares the black King does not cover.
+    assert_eq!(
+        white_term("6k1/8/8/8/6N1/8/8/6K1 w - - 0 1", &p, Term::KingSafety),
+        expected
+    );
+    // Pawns on e7 and g7 cover f6 and h6: no safe check.
+    assert_eq!(
+        white_term("6k1/4p1p1/8/8/6N1/8/8/6K1 w - - 0 1", &p, Term::KingSafety),
+        S::default()
+    );
 }
 
 #[test]
@@ -326,4 +448,30 @@ fn connected_pawns_and_outposts() {
         &mut tab,
     );
     assert_eq!(tab.terms[Term::Pieces as usize][1], DEFAULT.outpost_knight);
+}
+
+#[test]
+fn passed_pawn_path_terms() {
+    let base = || {
+        let mut p = DEFAULT;
+        p.passed_blocked = S::default();
+        p.passed_free_path = S::default();
+        p.passed_safe_stop = S::default();
+        p
+    };
+    // The d5 passer has rank weight 2 (relative rank index 4, minus 2).
+    let gain = |fen: &str, set: fn(&mut EvalParams)| {
+        let mut p = base();
+        set(&mut p);
+        white_term(fen, &p, Term::Passed) - white_term(fen, &base(), Term::Passed)
+    };
+    let free = "7k/8/8/3P4/8/8/8/4K3 w - - 0 1";
+    let stop_only = "4k3/8/8/3P4/8/8/8/4K3 w - - 0 1";
+    let blocked = "7k/8/3n4/3P4/8/8/8/4K3 w - - 0 1";
+    assert_eq!(gain(free, |p| p.passed_free_path = V), V * 2);
+    assert_eq!(gain(free, |p| p.passed_safe_stop = V), S::default());
+    assert_eq!(gain(stop_only, |p| p.passed_safe_stop = V), V * 2);
+    assert_eq!(gain(stop_only, |p| p.passed_free_path = V), S::default());
+    assert_eq!(gain(blocked, |p| p.passed_blocked = V), V * 2);
+    assert_eq!(gain(blocked, |p| p.passed_free_path = V), S::default());
 }
