@@ -282,14 +282,12 @@ impl PieceView<'_> {
                 _ => attacks::queen(sq, self.occ),
             };
             acc.map.add(K, att);
-            if K <= 2 {
-                if self.outposts & (1u64 << sq) != 0 {
-                    acc.pieces += if K == 1 {
-                        p.outpost_knight
-                    } else {
-                        p.outpost_bishop
-                    };
-                }
+            if K <= 2 && self.outposts & (1u64 << sq) != 0 {
+                acc.pieces += if K == 1 {
+                    p.outpost_knight
+                } else {
+                    p.outpost_bishop
+                };
             }
             acc.mobility +=
                 p.mobility[K] * ((att & self.mob_area).count_ones() as i32 - MOBILITY_CENTER[K]);
