@@ -13,8 +13,8 @@
 //!   quadratic penalty; and the pawn shield in front of the King;
 //! - pieces: bishop pair, rooks on open and semi-open files, knight and bishop outposts;
 //! - threats: pawns attacking pieces, minor pieces attacking pieces and loose pawns, rooks and
-//!   the King attacking weak men (not protected by a pawn or by more defenders than
-//!   attackers), hanging men, contested squares, pawn pushes that would attack a piece;
+//!   the King attacking weak men (attacked, and protected neither by a pawn nor twice while
+//!   we attack once), hanging men, contested squares, pawn pushes that would attack a piece;
 //! - tempo for the side to move.
 //!
 //! The terms that compare both sides' attacks (threats, safe checks, the passer's path) are
