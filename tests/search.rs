@@ -919,7 +919,8 @@ fn run_game_with_params<G: Game>(
 /// middlegames visits more nodes (delta pruning at depth 2, where only the quiescence
 /// differs). Singular extensions change it. The deeper reduction at
 /// expected cut nodes and the linear history bonus change it. ProbCut changes the tree (at these depths its cuts and
-/// its own searches about cancel out, so only the change is asserted). With all of them on, the
+/// its own searches about cancel out, so only the change is asserted). History pruning and SEE
+/// pruning of quiet plies (both off as played) change it when on. With all of them on, the
 /// search still finds the winning ply of positions where one ply wins outright.
 #[test]
 fn pruning_techniques_cut_the_tree_and_keep_tactics() {
@@ -999,6 +1000,26 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
         nodes(&no_singular),
         played,
         "singular extensions changed nothing"
+    );
+    // History pruning and SEE pruning of quiet plies (off as played: neither gained in play)
+    // skip quiet plies near the leaves when switched on: the tree changes.
+    let history_pruning = SearchParams {
+        hp_margin: 3000,
+        ..PARAMS
+    };
+    assert_ne!(
+        nodes(&history_pruning),
+        played,
+        "history pruning changed nothing"
+    );
+    let quiet_see = SearchParams {
+        see_quiet_margin: 12,
+        ..PARAMS
+    };
+    assert_ne!(
+        nodes(&quiet_see),
+        played,
+        "SEE pruning of quiet plies changed nothing"
     );
     // Win At Chess 4 (Qxh7+, a mating attack) and 5 (Qc4+), and a mate in one.
     let tactics = [

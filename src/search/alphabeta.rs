@@ -737,6 +737,22 @@ impl<'a, G: Game> Searcher<'a, G> {
             {
                 continue;
             }
+            // Quiet plies near the leaves with a very bad history, or that lose the moved
+            // man in the exchange on its square, are pruned (decided after the ply is made,
+            // as a checking ply is kept).
+            let mut quiet_bad = false;
+            if can_prune && best > -MATE_BOUND && searched > 0 && !tactical {
+                if p.hp_margin > 0 && depth <= p.hp_max_depth {
+                    let k = cont_key(m.pack());
+                    let h = self.tables.history(side_ix, m)
+                        + self.tables.cont(conts[0], k)
+                        + self.tables.cont(conts[1], k);
+                    quiet_bad = h < -p.hp_margin * depth;
+                }
+                if !quiet_bad && p.see_quiet_margin > 0 && depth <= p.see_quiet_max_depth {
+                    quiet_bad = !self.pos.see_ge(m, -p.see_quiet_margin * depth * depth);
+                }
+            }
             self.pos.make(m);
             debug_validate(&self.pos, "make");
             self.shared.tt.prefetch(self.pos.key());
@@ -747,7 +763,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
             if can_prune && best > -MATE_BOUND && searched > 0 && !tactical && !gives_check {
                 let lmp = depth <= p.lmp_max_depth && quiet_count > lmp_limit;
-                if lmp || futile {
+                if lmp || futile || quiet_bad {
                     self.pos.unmake();
                     continue;
                 }
