@@ -203,8 +203,8 @@ mod tests {
     #[test]
     fn flat_view_by_name() {
         let mut p = PARAMS;
-        assert_eq!(SearchParams::NAMES.len(), 41);
-        assert_eq!(SearchParams::flat_names().len(), 41);
+        assert_eq!(SearchParams::NAMES.len(), 45);
+        assert_eq!(SearchParams::flat_names().len(), 45);
         for (i, name) in SearchParams::NAMES.iter().enumerate() {
             assert!(p.get(name).is_some(), "{name}");
             let spec = SearchParams::spec(i);
