@@ -228,7 +228,7 @@ mod tests {
     #[test]
     fn spsa_options() {
         let lines = spsa_option_lines();
-        assert_eq!(lines.len(), 41);
+        assert_eq!(lines.len(), 45);
         assert_eq!(
             lines[3],
             "option name rfp_margin type spin default 80 min 20 max 250"
