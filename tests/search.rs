@@ -687,7 +687,7 @@ fn garbage_tt_moves_are_never_played() {
     // Every 16-bit pattern the chess move packs into, stored as the root's TT move in turn.
     for bits in (0u32..65536).step_by(251) {
         tt.clear();
-        tt.store(pos.key(), bits, 30_000, 50, Bound::Exact);
+        tt.store(pos.key(), bits, 30_000, 50, Bound::Exact, None);
         let r = search(
             &pos,
             &depth(2),
@@ -1021,6 +1021,47 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
         played,
         "SEE pruning of quiet plies changed nothing"
     );
+    // Futility at the reduced depth, razoring and the SEE test of check extensions (options,
+    // each measured in play; see their docs) change the tree when switched on.
+    for (name, changed) in [
+        (
+            "futility at the LMR depth",
+            SearchParams {
+                fp_lmr_depth: 1,
+                ..PARAMS
+            },
+        ),
+        (
+            "razoring",
+            SearchParams {
+                razor_margin: 200,
+                ..PARAMS
+            },
+        ),
+        (
+            "keeping quiescence stand pats in the TT",
+            SearchParams {
+                qs_standpat_store: 1 - PARAMS.qs_standpat_store,
+                ..PARAMS
+            },
+        ),
+        (
+            "the piece correction histories",
+            SearchParams {
+                corr_piece_permille: 1000,
+                ..PARAMS
+            },
+        ),
+        (
+            "the SEE test of check extensions",
+            SearchParams {
+                check_ext_see: 1 - PARAMS.check_ext_see,
+                ..PARAMS
+            },
+        ),
+    ] {
+        assert_ne!(nodes(&changed), played, "{name} changed nothing");
+    }
     // Win At Chess 4 (Qxh7+, a mating attack) and 5 (Qc4+), and a mate in one.
     let tactics = [
         (

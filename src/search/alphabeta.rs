@@ -14,7 +14,7 @@ use arrayvec::ArrayVec;
 use crate::core::MoveBuffer;
 use crate::variants::{debug_validate, Game, GameMove, PlyList, Scope, Terminal};
 
-use super::ordering::{capture_index, cont_key, OrderTables, Picker, NO_CONT};
+use super::ordering::{capture_index, cont_key, CorrTable, OrderTables, Picker, NO_CONT};
 use super::params::SearchParams;
 use super::score::{
     from_tt, is_mate, mate_in, mated_in, to_tt, EVAL_LIMIT, INF, MATE_BOUND, MAX_PLY,
@@ -364,15 +364,33 @@ impl<'a, G: Game> Searcher<'a, G> {
 
     /// The static evaluation plus the correction history's correction for this position, the
     /// evaluation itself, and the correction key when the game has one (centipawns, side to
-    /// move).
+    /// move). `cached`: the evaluation the TT kept for this position, used instead of
+    /// evaluating again (the same value: the evaluation is a function of the position).
     #[inline(always)]
-    fn corrected_eval(&self) -> (i32, i32, Option<u64>) {
-        let raw = self.eval();
+    fn corrected_eval(&self, cached: Option<i32>) -> (i32, i32, Option<CorrKeys>) {
+        let raw = match cached {
+            Some(e) => {
+                debug_assert_eq!(e, self.eval(), "TT evaluation of {}", self.pos.fen());
+                e
+            }
+            None => self.eval(),
+        };
         match self.pos.correction_key() {
-            Some(k) => {
+            Some(pawns) => {
                 let side = self.pos.side_to_move().index();
-                let c = self.tables.correction(side, k);
-                ((raw + c).clamp(-EVAL_LIMIT, EVAL_LIMIT), raw, Some(k))
+                let mut c = self.tables.correction(side, pawns);
+                let pieces = if self.p.corr_piece_permille > 0 {
+                    self.pos.piece_correction_keys()
+                } else {
+                    None
+                };
+                if let Some([w, b]) = pieces {
+                    let both = self.tables.correction_in(CorrTable::WhitePieces, side, w)
+                        + self.tables.correction_in(CorrTable::BlackPieces, side, b);
+                    c += both * self.p.corr_piece_permille / 1000;
+                }
+                let keys = CorrKeys { pawns, pieces };
+                ((raw + c).clamp(-EVAL_LIMIT, EVAL_LIMIT), raw, Some(keys))
             }
             None => (raw, raw, None),
         }
@@ -486,11 +504,13 @@ impl<'a, G: Game> Searcher<'a, G> {
         let excluded = self.stack[ply].excluded;
         let excluding = excluded != G::Move::default();
         let mut tt_move = 0;
+        let mut tt_eval = None;
         let mut tt_hint = None;
         // The TT's score, depth and bound, for ProbCut and singular extensions.
         let mut tt_seen = None;
         if let Some(e) = self.shared.tt.probe(key) {
             tt_move = e.mv;
+            tt_eval = e.eval.filter(|_| G::EVAL_IN_KEY);
             let s = from_tt(e.score, ply);
             tt_seen = Some((s, e.depth, e.bound));
             if p.tt_eval_refine != 0 {
@@ -515,7 +535,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let static_eval = if in_check {
             -INF
         } else {
-            (corrected, raw_eval, corr_key) = self.corrected_eval();
+            (corrected, raw_eval, corr_key) = self.corrected_eval(tt_eval);
             let e = corrected;
             match tt_hint {
                 Some((s, Bound::Lower)) if s > e && !is_mate(s) => s,
@@ -550,6 +570,22 @@ impl<'a, G: Game> Searcher<'a, G> {
                 && static_eval - p.rfp_margin * (depth - i32::from(rfp_improving)) >= beta
             {
                 return static_eval;
+            }
+            // Razoring: far below alpha near the leaves, a quiescence search that fails low
+            // decides the node.
+            if p.razor_margin > 0
+                && depth <= p.razor_max_depth
+                && !restricted
+                && !excluding
+                && static_eval + p.razor_margin * depth < alpha
+            {
+                let v = self.qsearch(alpha, alpha + 1, ply, false);
+                if self.stopped {
+                    return 0;
+                }
+                if v <= alpha {
+                    return v;
+                }
             }
             // Null-move pruning (never twice in a row); a null move always flips the side.
             if depth >= p.nmp_min_depth
@@ -635,9 +671,14 @@ impl<'a, G: Game> Searcher<'a, G> {
                     return 0;
                 }
                 if v >= rbeta {
-                    self.shared
-                        .tt
-                        .store(key, m.pack(), to_tt(v, ply), depth - 3, Bound::Lower);
+                    self.shared.tt.store(
+                        key,
+                        m.pack(),
+                        to_tt(v, ply),
+                        depth - 3,
+                        Bound::Lower,
+                        Some(raw_eval),
+                    );
                     return v;
                 }
             }
@@ -741,7 +782,20 @@ impl<'a, G: Game> Searcher<'a, G> {
             // man in the exchange on its square, are pruned (decided after the ply is made,
             // as a checking ply is kept).
             let mut quiet_bad = false;
+            let mut quiet_futile = futile;
             if can_prune && best > -MATE_BOUND && searched > 0 && !tactical {
+                if p.fp_lmr_depth != 0 {
+                    // Futility at the depth the late-move reduction would leave.
+                    let k = cont_key(m.pack());
+                    let h = self.tables.history(side_ix, m)
+                        + self.tables.cont(conts[0], k)
+                        + self.tables.cont(conts[1], k);
+                    let r = i32::from(self.shared.lmr[(depth as usize).min(63)][searched.min(63)])
+                        - h / p.lmr_history_divisor.max(1);
+                    let lmr_depth = (depth - 1 - r.max(0)).max(0);
+                    quiet_futile = lmr_depth <= p.fp_max_depth
+                        && static_eval + p.fp_base + p.fp_per_depth * lmr_depth <= alpha;
+                }
                 if p.hp_margin > 0 && depth <= p.hp_max_depth {
                     let k = cont_key(m.pack());
                     let h = self.tables.history(side_ix, m)
@@ -753,6 +807,9 @@ impl<'a, G: Game> Searcher<'a, G> {
                     quiet_bad = !self.pos.see_ge(m, -p.see_quiet_margin * depth * depth);
                 }
             }
+            // Whether a checking ply may be extended (`check_ext_see`: not when it loses its
+            // exchange; decided before the ply is made).
+            let check_ext_ok = p.check_ext_see == 0 || self.pos.see_ge(m, 0);
             self.pos.make(m);
             debug_validate(&self.pos, "make");
             self.shared.tt.prefetch(self.pos.key());
@@ -763,7 +820,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
             if can_prune && best > -MATE_BOUND && searched > 0 && !tactical && !gives_check {
                 let lmp = depth <= p.lmp_max_depth && quiet_count > lmp_limit;
-                if lmp || futile || quiet_bad {
+                if lmp || quiet_futile || quiet_bad {
                     self.pos.unmake();
                     continue;
                 }
@@ -771,7 +828,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             let ext = if se_ext != 0 {
                 se_ext
             } else {
-                i32::from(gives_check && (ply as i32) < 2 * self.root_depth)
+                i32::from(gives_check && check_ext_ok && (ply as i32) < 2 * self.root_depth)
             };
             let new_depth = depth - 1 + ext;
             self.stack[ply + 1] = Frame::of(m);
@@ -905,13 +962,18 @@ impl<'a, G: Game> Searcher<'a, G> {
         // nor a singular-extension search's.
         let true_value = (!root || self.excluded.is_empty()) && (root || !restricted) && !excluding;
         if true_value {
-            self.shared
-                .tt
-                .store(key, packed, to_tt(best, ply), depth, bound);
+            self.shared.tt.store(
+                key,
+                packed,
+                to_tt(best, ply),
+                depth,
+                bound,
+                (!in_check).then_some(raw_eval),
+            );
         }
         // Correction history: a quiet result (no tactical best ply) whose bound says which
         // way the corrected evaluation erred teaches the correction of this structure.
-        if let Some(k) = corr_key.filter(|_| true_value && !is_mate(best)) {
+        if let Some(keys) = corr_key.filter(|_| true_value && !is_mate(best)) {
             let quiet = !raised || !self.pos.is_tactical(best_move);
             let informative = match bound {
                 Bound::Lower => best > corrected,
@@ -920,7 +982,24 @@ impl<'a, G: Game> Searcher<'a, G> {
             };
             if quiet && informative {
                 self.tables
-                    .update_correction(side_ix, k, best - raw_eval, depth);
+                    .update_correction(side_ix, keys.pawns, best - raw_eval, depth);
+                if let Some([w, b]) = keys.pieces {
+                    let diff = best - raw_eval;
+                    self.tables.update_correction_in(
+                        CorrTable::WhitePieces,
+                        side_ix,
+                        w,
+                        diff,
+                        depth,
+                    );
+                    self.tables.update_correction_in(
+                        CorrTable::BlackPieces,
+                        side_ix,
+                        b,
+                        diff,
+                        depth,
+                    );
+                }
             }
         }
         best
@@ -949,8 +1028,12 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         let key = self.pos.key();
         let mut tt_move = 0;
+        let mut tt_eval = None;
+        let mut tt_hit = false;
         if let Some(e) = self.shared.tt.probe(key) {
+            tt_hit = true;
             tt_move = e.mv;
+            tt_eval = e.eval.filter(|_| G::EVAL_IN_KEY);
             let s = from_tt(e.score, ply);
             if !pv_node
                 && match e.bound {
@@ -964,11 +1047,19 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         let in_check = self.pos.in_check();
         let mut best;
+        let mut raw_eval = None;
         if in_check {
             best = -INF;
         } else {
-            best = self.corrected_eval().0;
+            let (corrected, raw, _) = self.corrected_eval(tt_eval);
+            raw_eval = Some(raw);
+            best = corrected;
             if best >= beta {
+                if self.p.qs_standpat_store != 0 && !tt_hit && !is_mate(best) {
+                    self.shared
+                        .tt
+                        .store(key, 0, to_tt(best, ply), 0, Bound::Lower, raw_eval);
+                }
                 return best;
             }
             alpha = alpha.max(best);
@@ -1037,7 +1128,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let (bound, packed) = tt_record(best, beta, raised, best_move);
         self.shared
             .tt
-            .store(key, packed, to_tt(best, ply), 0, bound);
+            .store(key, packed, to_tt(best, ply), 0, bound, raw_eval);
         best
     }
 
@@ -1091,6 +1182,14 @@ impl<G: Game> Drop for Searcher<'_, G> {
         let hist = std::mem::take(&mut self.tables.hist);
         self.shared.tt.histories.put(self.id, hist);
     }
+}
+
+/// The keys of a node's correction histories: the pawn key and, when the piece corrections
+/// are on (`corr_piece_permille`) and the game has them, White's and Black's piece keys.
+#[derive(Copy, Clone)]
+struct CorrKeys {
+    pawns: u64,
+    pieces: Option<[u64; 2]>,
 }
 
 /// The TT bound of a finished node (`Lower` after a beta cutoff, `Exact` when alpha was

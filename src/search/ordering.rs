@@ -65,6 +65,18 @@ pub fn cont_key(packed: u32) -> u16 {
 const CORR_BITS: u32 = 14;
 /// Entries of the correction history per side.
 const CORR_SIZE: usize = 1 << CORR_BITS;
+/// The correction histories: by the pawn key, and by each side's non-pawn key.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CorrTable {
+    /// Keyed by [`Game::correction_key`] (in chess the pawn structure).
+    Pawns = 0,
+    /// Keyed by the first of [`Game::piece_correction_keys`] (White's men other than pawns).
+    WhitePieces = 1,
+    /// Keyed by the second of [`Game::piece_correction_keys`] (Black's).
+    BlackPieces = 2,
+}
+/// Number of correction histories ([`CorrTable`]).
+const CORR_TABLES: usize = 3;
 /// A correction-history entry holds centipawns times this.
 const CORR_GRAIN: i32 = 256;
 /// Largest correction, in centipawns.
@@ -82,8 +94,9 @@ pub struct Histories {
     /// Continuation history: how good a quiet ply (column) was as the answer to the ply one
     /// or two plies before it (row), by [`cont_key`]; in `+-history_max`.
     cont: Vec<i16>,
-    /// Correction history per side: how far the static evaluation of positions with the same
-    /// [`Game::correction_key`] fell from their searched scores (centipawns times
+    /// Correction histories, one per [`CorrTable`], each per side to move: how far the static
+    /// evaluation of positions with the same key ([`Game::correction_key`],
+    /// [`Game::piece_correction_keys`]) fell from their searched scores (centipawns times
     /// [`CORR_GRAIN`], within `+-CORR_MAX_CP` centipawns).
     corr: Vec<i16>,
 }
@@ -95,7 +108,7 @@ impl Histories {
             history: vec![0; 2 * HIST_SIZE],
             capture: vec![0; 2 * HIST_SIZE],
             cont: vec![0; CONT_KEYS * CONT_KEYS],
-            corr: vec![0; 2 * CORR_SIZE],
+            corr: vec![0; CORR_TABLES * 2 * CORR_SIZE],
         }
     }
 }
@@ -186,15 +199,36 @@ impl<M: GameMove> OrderTables<M> {
     /// [`Game::correction_key`] is `key`, in centipawns.
     #[inline]
     pub fn correction(&self, side: usize, key: u64) -> i32 {
-        self.hist.corr[side * CORR_SIZE + corr_index(key)] as i32 / CORR_GRAIN
+        self.correction_in(CorrTable::Pawns, side, key)
+    }
+
+    /// The correction of `table` for `side` (0 or 1) at a position whose key for that table
+    /// is `key`, in centipawns (within `+-64`).
+    #[inline]
+    pub fn correction_in(&self, table: CorrTable, side: usize, key: u64) -> i32 {
+        self.hist.corr[((table as usize) * 2 + side) * CORR_SIZE + corr_index(key)] as i32
+            / CORR_GRAIN
     }
 
     /// Moves the correction of `side` at `key` towards `diff` (the searched score minus the
     /// raw static evaluation, centipawns) with weight `depth` (plies, at most 16 of 256).
     #[inline]
     pub fn update_correction(&mut self, side: usize, key: u64, diff: i32, depth: i32) {
+        self.update_correction_in(CorrTable::Pawns, side, key, diff, depth);
+    }
+
+    /// [`OrderTables::update_correction`] for the correction history `table`.
+    #[inline]
+    pub fn update_correction_in(
+        &mut self,
+        table: CorrTable,
+        side: usize,
+        key: u64,
+        diff: i32,
+        depth: i32,
+    ) {
         let w = (depth + 1).clamp(1, 16);
-        let h = &mut self.hist.corr[side * CORR_SIZE + corr_index(key)];
+        let h = &mut self.hist.corr[((table as usize) * 2 + side) * CORR_SIZE + corr_index(key)];
         let target = diff.clamp(-CORR_MAX_CP, CORR_MAX_CP) * CORR_GRAIN;
         let v = (*h as i32 * (256 - w) + target * w) / 256;
         *h = v.clamp(-CORR_MAX_CP * CORR_GRAIN, CORR_MAX_CP * CORR_GRAIN) as i16;

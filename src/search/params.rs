@@ -23,6 +23,15 @@ crate::tunables! {
         rfp_max_depth: i32 = 7, (1, 14, 1);
         /// Reverse futility margin per ply of remaining depth (centipawns).
         rfp_margin: i32 = 80, (20, 250, 8);
+        /// Razoring: deepest remaining depth (plies) where it applies.
+        razor_max_depth: i32 = 3, (1, 8, 1);
+        /// Razoring: a non-PV node whose static eval lies more than `razor_margin * depth`
+        /// below alpha is resolved by a zero-window quiescence search when that fails low
+        /// (centipawns per ply); 0: off.
+        razor_margin: i32 = 0, (0, 800, 20);
+        /// 1: a checking ply is extended only when it does not lose its static exchange;
+        /// 0: every checking ply is extended.
+        check_ext_see: i32 = 0, (0, 1, 1);
         /// Null-move pruning: shallowest remaining depth (plies).
         nmp_min_depth: i32 = 3, (1, 8, 1);
         /// Null-move base reduction (plies).
@@ -37,6 +46,11 @@ crate::tunables! {
         fp_base: i32 = 100, (0, 300, 10);
         /// Futility margin per ply of remaining depth (centipawns).
         fp_per_depth: i32 = 90, (20, 250, 8);
+        /// 1: futility pruning of a quiet ply looks at the depth its late-move reduction
+        /// would leave (`depth - 1` less the LMR table's reduction and the history's
+        /// adjustment, as [`SearchParams::lmr_history_divisor`]) instead of the node's depth;
+        /// 0: the node's depth.
+        fp_lmr_depth: i32 = 0, (0, 1, 1);
         /// Late move pruning: deepest remaining depth (plies).
         lmp_max_depth: i32 = 6, (1, 12, 1);
         /// Late move pruning: quiet plies tried before pruning is `lmp_base + depth * depth`.
@@ -83,9 +97,15 @@ crate::tunables! {
         /// Singular extensions: the TT score less this many centipawns per ply of depth is the
         /// bar every other ply must stay under for the TT ply to be singular.
         se_margin: i32 = 2, (0, 12, 1);
+        /// Weight of the two piece correction histories ([`crate::variants::Game::piece_correction_keys`]):
+        /// their corrections' sum times this permille adds to the pawn correction; 0: off.
+        corr_piece_permille: i32 = 0, (0, 2000, 50);
         /// Quiescence delta pruning: a capture is skipped when even winning its exchange leaves
         /// the stand pat this many centipawns short of alpha (never in check).
         qs_delta_margin: i32 = 150, (0, 1000, 20);
+        /// 1: a stand pat at or above beta in quiescence is kept in the TT (a lower bound of
+        /// depth 0, with the evaluation) when the position has no entry yet; 0: not kept.
+        qs_standpat_store: i32 = 0, (0, 1, 1);
         /// 1: a TT score whose bound allows it replaces the static evaluation for pruning; 0: off.
         tt_eval_refine: i32 = 1, (0, 1, 1);
         /// Internal iterative reduction: remaining depth (plies) from which a node without TT
@@ -203,8 +223,8 @@ mod tests {
     #[test]
     fn flat_view_by_name() {
         let mut p = PARAMS;
-        assert_eq!(SearchParams::NAMES.len(), 45);
-        assert_eq!(SearchParams::flat_names().len(), 45);
+        assert_eq!(SearchParams::NAMES.len(), 51);
+        assert_eq!(SearchParams::flat_names().len(), 51);
         for (i, name) in SearchParams::NAMES.iter().enumerate() {
             assert!(p.get(name).is_some(), "{name}");
             let spec = SearchParams::spec(i);
@@ -228,7 +248,7 @@ mod tests {
     #[test]
     fn spsa_options() {
         let lines = spsa_option_lines();
-        assert_eq!(lines.len(), 45);
+        assert_eq!(lines.len(), 51);
         assert_eq!(
             lines[3],
             "option name rfp_margin type spin default 80 min 20 max 250"

@@ -1,9 +1,13 @@
 //! The shared, lock-free transposition table.
 //!
-//! Each entry is two `AtomicU64` words: `key ^ data` and `data` ("lockless hashing"): a torn
-//! write by two threads makes the XOR check fail, so a probe only sees whole entries written for
-//! its key (or misses). All accesses are `Relaxed`; a stale or colliding entry is harmless
-//! because the search checks a TT move against the legal list before playing it.
+//! Each entry is two `AtomicU64` words: the check word and `data` ("lockless hashing"). The
+//! check word holds the low 48 bits of `key ^ data` and, in its top 16 bits, the position's
+//! static evaluation (`i16`, [`NO_EVAL`] when none was stored). A torn write by two threads
+//! makes the XOR check fail, so a probe only sees whole entries written for its key (or misses),
+//! and the evaluation it reads was written with the entry. The bucket index comes from the
+//! key's high bits and the check from its low 48, so about 48 bits of the key are verified.
+//! All accesses are `Relaxed`; a stale or colliding entry is harmless because the search checks
+//! a TT move against the legal list before playing it.
 //!
 //! `data` layout (bits): 0..32 packed move (`GameMove::pack`), 32..48 score (`i16`, TT form
 //! of [`super::score::to_tt`]), 48..56 depth (plies, clamped to 0..=255), 56..58 bound,
@@ -46,6 +50,37 @@ pub struct TtEntry {
     pub depth: i32,
     /// Bound type of `score`.
     pub bound: Bound,
+    /// The static evaluation of the position stored with the entry (centipawns, side to move,
+    /// within `i16`), `None` when the storing node had none (in check).
+    pub eval: Option<i32>,
+}
+
+/// The check word's 16 evaluation bits when an entry carries no evaluation.
+const NO_EVAL: u16 = 0x8000;
+/// The check word's bits that verify the key.
+const CHECK_MASK: u64 = (1 << 48) - 1;
+
+/// The check word of an entry: the verified part of `key ^ data` and the evaluation bits.
+#[inline(always)]
+fn check_word(key: u64, data: u64, eval: Option<i32>) -> u64 {
+    let bits = match eval {
+        Some(e) => e.clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16 as u16,
+        None => NO_EVAL,
+    };
+    ((key ^ data) & CHECK_MASK) | (bits as u64) << 48
+}
+
+/// Whether a check word and data word were written together for `key`.
+#[inline(always)]
+fn matches(key: u64, check: u64, data: u64) -> bool {
+    (check ^ data ^ key) & CHECK_MASK == 0
+}
+
+/// The evaluation kept in a check word.
+#[inline(always)]
+fn eval_of(check: u64) -> Option<i32> {
+    let bits = (check >> 48) as u16;
+    (bits != NO_EVAL).then_some(bits as i16 as i32)
 }
 
 const ENTRIES: usize = 4;
@@ -141,13 +176,14 @@ fn pack(mv: u32, score: i32, depth: i32, bound: Bound, gen: u8) -> u64 {
 }
 
 #[inline]
-fn unpack(data: u64) -> Option<TtEntry> {
+fn unpack(data: u64, check: u64) -> Option<TtEntry> {
     let bound = Bound::from_bits((data >> 56) & 3)?;
     Some(TtEntry {
         mv: data as u32,
         score: (data >> 32) as u16 as i16 as i32,
         depth: ((data >> 48) & 0xFF) as i32,
         bound,
+        eval: eval_of(check),
     })
 }
 
@@ -219,7 +255,7 @@ impl Tt {
             for w in &b.words {
                 let data = w[1].load(Relaxed);
                 seen += 1;
-                if unpack(data).is_some() && gen_of(data) == gen {
+                if Bound::from_bits((data >> 56) & 3).is_some() && gen_of(data) == gen {
                     used += 1;
                 }
             }
@@ -254,8 +290,8 @@ impl Tt {
         for w in &b.words {
             let data = w[1].load(Relaxed);
             let check = w[0].load(Relaxed);
-            if check ^ data == key {
-                if let Some(e) = unpack(data) {
+            if matches(key, check, data) {
+                if let Some(e) = unpack(data, check) {
                     return Some(e);
                 }
             }
@@ -264,9 +300,18 @@ impl Tt {
     }
 
     /// Stores a search result for `key`: `mv` packed (0 keeps a previous move of the same key),
-    /// `score` in TT form, `depth` in plies.
+    /// `score` in TT form, `depth` in plies, `eval` the position's static evaluation
+    /// (centipawns, side to move; `None` keeps a previous one of the same key).
     #[inline]
-    pub fn store(&self, key: u64, mv: u32, score: i32, depth: i32, bound: Bound) {
+    pub fn store(
+        &self,
+        key: u64,
+        mv: u32,
+        score: i32,
+        depth: i32,
+        bound: Bound,
+        eval: Option<i32>,
+    ) {
         let gen = self.generation.load(Relaxed);
         let b = self.bucket(key);
         let mut victim = 0;
@@ -274,7 +319,7 @@ impl Tt {
         for (i, w) in b.words.iter().enumerate() {
             let data = w[1].load(Relaxed);
             let check = w[0].load(Relaxed);
-            let Some(old) = unpack(data) else {
+            let Some(old) = unpack(data, check) else {
                 // Empty slot: take it unless the key lives elsewhere in the bucket.
                 if victim_value > i32::MIN + 1 {
                     victim = i;
@@ -282,14 +327,14 @@ impl Tt {
                 }
                 continue;
             };
-            if check ^ data == key {
+            if matches(key, check, data) {
                 // Same position: keep a deeper result of this search unless the new one is exact.
                 if bound != Bound::Exact && gen_of(data) == gen && old.depth > depth + 3 {
                     return;
                 }
                 let mv = if mv == 0 { old.mv } else { mv };
                 let new = pack(mv, score, depth, bound, gen);
-                w[0].store(key ^ new, Relaxed);
+                w[0].store(check_word(key, new, eval.or(old.eval)), Relaxed);
                 w[1].store(new, Relaxed);
                 return;
             }
@@ -302,14 +347,14 @@ impl Tt {
         }
         let new = pack(mv, score, depth, bound, gen);
         let w = &b.words[victim];
-        w[0].store(key ^ new, Relaxed);
+        w[0].store(check_word(key, new, eval), Relaxed);
         w[1].store(new, Relaxed);
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::score::{from_tt, mate_in, mated_in, to_tt};
+    use super::super::score::{from_tt, mate_in, mated_in, to_tt, EVAL_LIMIT};
     use super::*;
 
     #[test]
@@ -317,7 +362,7 @@ mod tests {
         let tt = Tt::new(1);
         let key = 0x1234_5678_9abc_def0;
         assert_eq!(tt.probe(key), None);
-        tt.store(key, 0xdead_beef, -1234, 17, Bound::Lower);
+        tt.store(key, 0xdead_beef, -1234, 17, Bound::Lower, Some(-321));
         let e = tt.probe(key).expect("stored entry");
         assert_eq!(
             e,
@@ -325,20 +370,44 @@ mod tests {
                 mv: 0xdead_beef,
                 score: -1234,
                 depth: 17,
-                bound: Bound::Lower
+                bound: Bound::Lower,
+                eval: Some(-321),
             }
         );
         assert_eq!(tt.probe(key ^ 1), None);
-        // A move-less store keeps the previous move of the same key.
-        tt.store(key, 0, 55, 18, Bound::Exact);
+        assert_eq!(tt.probe(key ^ 1 << 47), None);
+        // A move-less, evaluation-less store keeps the previous move and evaluation of the
+        // same key.
+        tt.store(key, 0, 55, 18, Bound::Exact, None);
         let e = tt.probe(key).unwrap();
         assert_eq!(
-            (e.mv, e.score, e.depth, e.bound),
-            (0xdead_beef, 55, 18, Bound::Exact)
+            (e.mv, e.score, e.depth, e.bound, e.eval),
+            (0xdead_beef, 55, 18, Bound::Exact, Some(-321))
         );
+        // The extremes of the evaluation, and no evaluation.
+        for eval in [Some(EVAL_LIMIT), Some(-EVAL_LIMIT), Some(0), None] {
+            let k = key.rotate_left(17) ^ eval.unwrap_or(7) as u64;
+            tt.store(k, 9, 1, 3, Bound::Upper, eval);
+            assert_eq!(tt.probe(k).unwrap().eval, eval);
+        }
         assert!(tt.hashfull() <= 1000);
         tt.clear();
         assert_eq!(tt.probe(key), None);
+    }
+
+    #[test]
+    fn a_torn_write_is_not_seen() {
+        // Two writers of one slot: the check word of one and the data word of the other.
+        let tt = Tt::new(1);
+        let (a, b) = (0x1111_2222_3333_4444u64, 0x1111_2222_3333_4445u64);
+        tt.store(a, 5, 10, 4, Bound::Lower, Some(20));
+        let slot = &tt.bucket(a).words[0];
+        let check_a = slot[0].load(Relaxed);
+        let data_b = pack(6, 11, 5, Bound::Upper, 0);
+        slot[0].store(check_a, Relaxed);
+        slot[1].store(data_b, Relaxed);
+        assert_eq!(tt.probe(a), None);
+        assert_eq!(tt.probe(b), None);
     }
 
     #[test]
@@ -346,7 +415,7 @@ mod tests {
         let tt = Tt::new(1);
         // Found at ply 5: mate 3 plies below the node => MATE - 8 at the root.
         let s = mate_in(8);
-        tt.store(7, 1, to_tt(s, 5), 4, Bound::Exact);
+        tt.store(7, 1, to_tt(s, 5), 4, Bound::Exact, None);
         let e = tt.probe(7).unwrap();
         assert_eq!(e.score, mate_in(3));
         // Loaded at ply 2: the same mate is 3 plies below, so 5 from the root.

@@ -608,11 +608,26 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// never runs the reduced search that tests for singularity.
     const SINGULAR_EXTENSIONS: bool = true;
 
+    /// Whether [`Game::evaluate`] is a function of the position [`Game::key`] identifies, so
+    /// that the search may keep the evaluation in its TT entry and reuse it instead of
+    /// evaluating the same position again: on by default. A game whose evaluation also reads
+    /// state the key leaves out (a turn counter, say) turns it off; the search then evaluates
+    /// every node. A speed hint only: with it on or off the search visits the same tree.
+    const EVAL_IN_KEY: bool = true;
+
     /// A hash of the part of the position whose evaluation errors tend to persist (in chess,
     /// the pawn structure), for the search's correction history: positions with the same key
     /// share a learned correction of [`Game::evaluate`]. `None` (the default) turns the
     /// correction off.
     fn correction_key(&self) -> Option<u64> {
+        None
+    }
+
+    /// Hashes of White's and of Black's men other than pawns, for two more correction
+    /// histories whose corrections add to the one of [`Game::correction_key`] (weighted by the
+    /// search parameter `corr_piece_permille`). `None` (the default): only the correction of
+    /// [`Game::correction_key`].
+    fn piece_correction_keys(&self) -> Option<[u64; 2]> {
         None
     }
 

@@ -141,6 +141,9 @@ impl Game for Mitosis {
     /// them scored -74.1 [-124.8, -26.3] against the one before (issue 17's note of
     /// 2026-11-25). Quiescence delta pruning, added with them, measured +31.4 and stays.
     const SINGULAR_EXTENSIONS: bool = false;
+    /// The evaluation weighs the capture clock, which decides the game at 100 plies
+    /// (`rules/mitosis.md` 6.3, the 50-move rule) and which the key leaves out.
+    const EVAL_IN_KEY: bool = false;
 
     /// rules/mitosis.md 2: majors split into their parts when captured (5).
     const PIECES: &'static [PieceInfo] = &[
