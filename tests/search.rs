@@ -1021,8 +1021,9 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
         played,
         "SEE pruning of quiet plies changed nothing"
     );
-    // Futility at the reduced depth, razoring and the SEE test of check extensions (options,
-    // each measured in play; see their docs) change the tree when switched on.
+    // Razoring (on as played), futility at the reduced depth, keeping stand pats, the piece
+    // correction histories and the SEE test of check extensions (options, each measured in
+    // play; see their docs) change the tree when switched off or on.
     for (name, changed) in [
         (
             "futility at the LMR depth",
@@ -1034,7 +1035,7 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
         (
             "razoring",
             SearchParams {
-                razor_margin: 200,
+                razor_margin: if PARAMS.razor_margin == 0 { 250 } else { 0 },
                 ..PARAMS
             },
         ),
