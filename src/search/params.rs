@@ -32,7 +32,8 @@ crate::tunables! {
         /// seed-78 books).
         razor_margin: i32 = 250, (0, 800, 20);
         /// 1: a checking ply is extended only when it does not lose its static exchange;
-        /// 0: every checking ply is extended.
+        /// 0: every checking ply is extended (the default: 1 measured -5.2 Elo [-28.9, +18.4]
+        /// over 400 chess games at 1+0.01).
         check_ext_see: i32 = 0, (0, 1, 1);
         /// Null-move pruning: shallowest remaining depth (plies).
         nmp_min_depth: i32 = 3, (1, 8, 1);
@@ -51,7 +52,8 @@ crate::tunables! {
         /// 1: futility pruning of a quiet ply looks at the depth its late-move reduction
         /// would leave (`depth - 1` less the LMR table's reduction and the history's
         /// adjustment, as [`SearchParams::lmr_history_divisor`]) instead of the node's depth;
-        /// 0: the node's depth.
+        /// 0: the node's depth (the default: 1 measured -1.7 Elo [-26.9, +23.4] over 400
+        /// chess games at 1+0.01).
         fp_lmr_depth: i32 = 0, (0, 1, 1);
         /// Late move pruning: deepest remaining depth (plies).
         lmp_max_depth: i32 = 6, (1, 12, 1);
@@ -99,14 +101,17 @@ crate::tunables! {
         /// Singular extensions: the TT score less this many centipawns per ply of depth is the
         /// bar every other ply must stay under for the TT ply to be singular.
         se_margin: i32 = 2, (0, 12, 1);
-        /// Weight of the two piece correction histories ([`crate::variants::Game::piece_correction_keys`]):
-        /// their corrections' sum times this permille adds to the pawn correction; 0: off.
+        /// Weight of the two piece correction histories
+        /// ([`crate::variants::Game::piece_correction_keys`]): their corrections' sum times
+        /// this permille adds to the pawn correction; 0: off (the
+        /// default: 1000 measured -24.4 Elo [-49.6, +0.6] over 400 chess games at 1+0.01).
         corr_piece_permille: i32 = 0, (0, 2000, 50);
         /// Quiescence delta pruning: a capture is skipped when even winning its exchange leaves
         /// the stand pat this many centipawns short of alpha (never in check).
         qs_delta_margin: i32 = 150, (0, 1000, 20);
         /// 1: a stand pat at or above beta in quiescence is kept in the TT (a lower bound of
-        /// depth 0, with the evaluation) when the position has no entry yet; 0: not kept.
+        /// depth 0, with the evaluation) when the position has no entry yet; 0: not kept (the
+        /// default: 1 measured -6.9 Elo [-31.0, +17.0] over 400 chess games at 1+0.01).
         qs_standpat_store: i32 = 0, (0, 1, 1);
         /// 1: a TT score whose bound allows it replaces the static evaluation for pruning; 0: off.
         tt_eval_refine: i32 = 1, (0, 1, 1);
