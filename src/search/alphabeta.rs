@@ -362,8 +362,8 @@ impl<'a, G: Game> Searcher<'a, G> {
         self.pos.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
-    /// The static evaluation plus the correction history's correction for this position, the
-    /// evaluation itself, and the correction key when the game has one (centipawns, side to
+    /// The static evaluation plus the correction histories' correction for this position, the
+    /// evaluation itself, and the correction keys when the game has them (centipawns, side to
     /// move). `cached`: the evaluation the TT kept for this position, used instead of
     /// evaluating again (the same value: the evaluation is a function of the position).
     #[inline(always)]
