@@ -2,7 +2,7 @@
 //!
 //! Each entry is two `AtomicU64` words: the check word and `data` ("lockless hashing"). The
 //! check word holds the low 48 bits of `key ^ data` and, in its top 16 bits, the position's
-//! static evaluation (`i16`, [`NO_EVAL`] when none was stored). A torn write by two threads
+//! static evaluation (`i16`, a reserved value when none was stored). A torn write by two threads
 //! makes the XOR check fail, so a probe only sees whole entries written for its key (or misses),
 //! and the evaluation it reads was written with the entry. The bucket index comes from the
 //! key's high bits and the check from its low 48, so about 48 bits of the key are verified.
