@@ -639,6 +639,23 @@ mod history_tests {
     }
 
     #[test]
+    fn correction_tables_are_apart() {
+        // The same key in the pawn table and in each piece table: three separate entries.
+        let mut t = Tables::new();
+        let key = 0x0123_4567_89AB_CDEF;
+        for _ in 0..50 {
+            t.update_correction_in(CorrTable::WhitePieces, 0, key, 30, 10);
+        }
+        assert!(t.correction_in(CorrTable::WhitePieces, 0, key) > 20);
+        assert_eq!(t.correction(0, key), 0);
+        assert_eq!(t.correction_in(CorrTable::BlackPieces, 0, key), 0);
+        assert_eq!(t.correction_in(CorrTable::WhitePieces, 1, key), 0);
+        t.update_correction(0, key, -30, 10);
+        assert!(t.correction(0, key) < 0);
+        assert!(t.correction_in(CorrTable::WhitePieces, 0, key) > 20);
+    }
+
+    #[test]
     fn correction_follows_the_searched_scores_within_its_bound() {
         let mut t = Tables::new();
         let (key, other) = (0x1234_5678_9ABC_DEF0, 0x0FED_CBA9_8765_4321);
