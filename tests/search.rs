@@ -1024,8 +1024,9 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
         "SEE pruning of quiet plies changed nothing"
     );
     // Razoring (on as played), futility at the reduced depth, keeping stand pats, the piece
-    // correction histories and the SEE test of check extensions (options, each measured in
-    // play; see their docs) change the tree when switched off or on.
+    // correction histories, the SEE test of check extensions, reverse futility's return value,
+    // the TT's sharpening of the quiescence stand pat and the LMR re-search depth (options,
+    // each measured in play; see their docs) change the tree when switched off or on.
     for (name, changed) in [
         (
             "futility at the LMR depth",
@@ -1059,6 +1060,27 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
             "the SEE test of check extensions",
             SearchParams {
                 check_ext_see: 1 - PARAMS.check_ext_see,
+                ..PARAMS
+            },
+        ),
+        (
+            "reverse futility's mean return",
+            SearchParams {
+                rfp_return_mid: 1 - PARAMS.rfp_return_mid,
+                ..PARAMS
+            },
+        ),
+        (
+            "the TT's sharpening of the stand pat",
+            SearchParams {
+                qs_tt_refine: 1 - PARAMS.qs_tt_refine,
+                ..PARAMS
+            },
+        ),
+        (
+            "deeper and shallower LMR re-searches",
+            SearchParams {
+                lmr_deeper_margin: if PARAMS.lmr_deeper_margin == 0 { 50 } else { 0 },
                 ..PARAMS
             },
         ),

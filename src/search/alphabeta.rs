@@ -569,7 +569,11 @@ impl<'a, G: Game> Searcher<'a, G> {
                 && !is_mate(beta)
                 && static_eval - p.rfp_margin * (depth - i32::from(rfp_improving)) >= beta
             {
-                return static_eval;
+                return if p.rfp_return_mid != 0 {
+                    (static_eval + beta) / 2
+                } else {
+                    static_eval
+                };
             }
             // Razoring: far below alpha near the leaves, a quiescence search that fails low
             // decides the node.
@@ -877,14 +881,21 @@ impl<'a, G: Game> Searcher<'a, G> {
                     NodeType::zero_window(r > 0 || !cut_node),
                 );
                 if score > alpha && r > 0 {
-                    score = self.child(
-                        flipped,
-                        alpha,
-                        alpha + 1,
-                        new_depth,
-                        ply + 1,
-                        NodeType::zero_window(!cut_node),
-                    );
+                    let mut full = new_depth;
+                    if p.lmr_deeper_margin > 0 {
+                        full += i32::from(score > best + p.lmr_deeper_margin);
+                        full -= i32::from(score < best + 8);
+                    }
+                    if full > new_depth - r {
+                        score = self.child(
+                            flipped,
+                            alpha,
+                            alpha + 1,
+                            full,
+                            ply + 1,
+                            NodeType::zero_window(!cut_node),
+                        );
+                    }
                 }
                 if pv_node && score > alpha && score < beta {
                     score = self.child(flipped, alpha, beta, new_depth, ply + 1, NodeType::Pv);
@@ -1030,11 +1041,13 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut tt_move = 0;
         let mut tt_eval = None;
         let mut tt_hit = false;
+        let mut tt_bound_score = None;
         if let Some(e) = self.shared.tt.probe(key) {
             tt_hit = true;
             tt_move = e.mv;
             tt_eval = e.eval.filter(|_| G::EVAL_IN_KEY);
             let s = from_tt(e.score, ply);
+            tt_bound_score = Some((s, e.bound));
             if !pv_node
                 && match e.bound {
                     Bound::Exact => true,
@@ -1054,6 +1067,19 @@ impl<'a, G: Game> Searcher<'a, G> {
             let (corrected, raw, _) = self.corrected_eval(tt_eval);
             raw_eval = Some(raw);
             best = corrected;
+            if self.p.qs_tt_refine != 0 {
+                if let Some((s, b)) = tt_bound_score {
+                    if !is_mate(s)
+                        && match b {
+                            Bound::Lower => s > best,
+                            Bound::Upper => s < best,
+                            Bound::Exact => true,
+                        }
+                    {
+                        best = s;
+                    }
+                }
+            }
             if best >= beta {
                 if self.p.qs_standpat_store != 0 && !tt_hit && !is_mate(best) {
                     self.shared

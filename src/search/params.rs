@@ -23,6 +23,9 @@ crate::tunables! {
         rfp_max_depth: i32 = 7, (1, 14, 1);
         /// Reverse futility margin per ply of remaining depth (centipawns).
         rfp_margin: i32 = 80, (20, 250, 8);
+        /// 1: reverse futility pruning returns the mean of the static evaluation and beta
+        /// instead of the static evaluation (a less optimistic bound); 0: the evaluation.
+        rfp_return_mid: i32 = 0, (0, 1, 1);
         /// Razoring: deepest remaining depth (plies) where it applies.
         razor_max_depth: i32 = 3, (1, 8, 1);
         /// Razoring: a non-PV node whose static eval lies more than `razor_margin * depth`
@@ -92,6 +95,10 @@ crate::tunables! {
         /// LMR of tactical plies: 1 reduces late losing tactical plies like quiet ones, and
         /// quiet plies one ply more after a tactical TT ply; 0: off.
         lmr_tactical: i32 = 1, (0, 1, 1);
+        /// A reduced ply that beats alpha is searched again one ply deeper than planned when
+        /// its score beats the best so far by more than this (centipawns), one ply shallower
+        /// when it does not beat the best by 8; 0: off (again at the planned depth).
+        lmr_deeper_margin: i32 = 0, (0, 200, 8);
         /// ProbCut: shallowest remaining depth (plies).
         probcut_min_depth: i32 = 5, (3, 10, 1);
         /// ProbCut: margin above beta (centipawns) a tactical ply must reach.
@@ -113,6 +120,10 @@ crate::tunables! {
         /// depth 0, with the evaluation) when the position has no entry yet; 0: not kept (the
         /// default: 1 measured -6.9 Elo [-31.0, +17.0] over 400 chess games at 1+0.01).
         qs_standpat_store: i32 = 0, (0, 1, 1);
+        /// 1: the quiescence stand pat is sharpened by a TT score whose bound points the right
+        /// way (as [`SearchParams::tt_eval_refine`] does in the main search); 0: the corrected
+        /// evaluation alone.
+        qs_tt_refine: i32 = 0, (0, 1, 1);
         /// 1: a TT score whose bound allows it replaces the static evaluation for pruning; 0: off.
         tt_eval_refine: i32 = 1, (0, 1, 1);
         /// Internal iterative reduction: remaining depth (plies) from which a node without TT
@@ -230,8 +241,8 @@ mod tests {
     #[test]
     fn flat_view_by_name() {
         let mut p = PARAMS;
-        assert_eq!(SearchParams::NAMES.len(), 51);
-        assert_eq!(SearchParams::flat_names().len(), 51);
+        assert_eq!(SearchParams::NAMES.len(), 54);
+        assert_eq!(SearchParams::flat_names().len(), 54);
         for (i, name) in SearchParams::NAMES.iter().enumerate() {
             assert!(p.get(name).is_some(), "{name}");
             let spec = SearchParams::spec(i);
@@ -255,7 +266,7 @@ mod tests {
     #[test]
     fn spsa_options() {
         let lines = spsa_option_lines();
-        assert_eq!(lines.len(), 51);
+        assert_eq!(lines.len(), 54);
         assert_eq!(
             lines[3],
             "option name rfp_margin type spin default 80 min 20 max 250"
