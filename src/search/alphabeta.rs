@@ -179,6 +179,9 @@ pub struct Searcher<'a, G: Game> {
     pub excluded: Vec<G::Move>,
     /// Best root move of the running iteration so far, and its score.
     pub root_best: Option<(G::Move, i32)>,
+    /// Nodes of the last root search (one call of [`Searcher::negamax`] at the root), and of
+    /// those the nodes spent on its best move: the time manager's measure of effort.
+    pub root_effort: (u64, u64),
     /// The root turns this search may play (`searchmoves`), as lines of plies; empty: all.
     allowed: Vec<Vec<G::Move>>,
     /// The longest line of `allowed` (plies); nodes this deep or deeper are never restricted.
@@ -221,6 +224,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             main,
             others_nodes: 0,
             root_best: None,
+            root_effort: (0, 0),
             excluded: Vec::with_capacity(crate::core::MAX_MOVES),
             allowed: Vec::new(),
             allowed_plies: 0,
@@ -836,6 +840,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             };
             let new_depth = depth - 1 + ext;
             self.stack[ply + 1] = Frame::of(m);
+            let nodes_before = self.nodes;
             let mut score;
             if searched == 0 {
                 score = self.child(
@@ -918,6 +923,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                     }
                     if root {
                         self.root_best = Some((m, score));
+                        self.root_effort.1 = self.nodes - nodes_before;
                     }
                     if score >= beta {
                         let bonus = if p.history_bonus_per_depth > 0 {

@@ -158,6 +158,11 @@ crate::tunables! {
         time_falling_per_cp: u64 = 8, (0, 30, 1);
         /// Soft limit scale for a falling score at most (permille).
         time_falling_max_permille: u64 = 1500, (1000, 3000, 80);
+        /// Node effort: the soft limit is also scaled by `(1500 - f) * this / 1000` permille,
+        /// where `f` is the permille of the last iteration's root nodes spent on its best move
+        /// (a best move that took nearly all the effort is clear; one that took little is
+        /// not); 0: off.
+        time_node_scale_permille: u64 = 0, (0, 2500, 80);
     }
 }
 
@@ -241,8 +246,8 @@ mod tests {
     #[test]
     fn flat_view_by_name() {
         let mut p = PARAMS;
-        assert_eq!(SearchParams::NAMES.len(), 54);
-        assert_eq!(SearchParams::flat_names().len(), 54);
+        assert_eq!(SearchParams::NAMES.len(), 55);
+        assert_eq!(SearchParams::flat_names().len(), 55);
         for (i, name) in SearchParams::NAMES.iter().enumerate() {
             assert!(p.get(name).is_some(), "{name}");
             let spec = SearchParams::spec(i);
@@ -266,7 +271,7 @@ mod tests {
     #[test]
     fn spsa_options() {
         let lines = spsa_option_lines();
-        assert_eq!(lines.len(), 54);
+        assert_eq!(lines.len(), 55);
         assert_eq!(
             lines[3],
             "option name rfp_margin type spin default 80 min 20 max 250"

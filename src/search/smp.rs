@@ -216,7 +216,10 @@ impl<G: Game> Searcher<'_, G> {
             beta = (prev + delta).min(INF);
         }
         loop {
+            let start = self.nodes;
+            self.root_effort = (0, 0);
             let s = self.negamax(alpha, beta, d, 0, NodeType::Pv);
+            self.root_effort.0 = self.nodes - start;
             if self.stopped {
                 return s;
             }
@@ -266,7 +269,10 @@ impl<G: Game> Searcher<'_, G> {
         if is_mate(out.score) && out.depth >= plies_to_mate + 6 {
             return true;
         }
-        let scale = super::time::think_scale(&self.p, stable, prev_score, out.score);
+        let mut scale = super::time::think_scale(&self.p, stable, prev_score, out.score);
+        if self.p.time_node_scale_permille > 0 && out.depth >= 6 {
+            scale = scale * super::time::effort_scale(&self.p, self.root_effort) / 1000;
+        }
         main.time.soft_expired(scale)
     }
 
