@@ -21,10 +21,13 @@ crate::tunables! {
         aspiration_min_depth: i32 = 5, (1, 12, 1);
         /// Reverse futility pruning: deepest remaining depth (plies) where it applies.
         rfp_max_depth: i32 = 7, (1, 14, 1);
-        /// Reverse futility margin per ply of remaining depth (centipawns).
+        /// Reverse futility margin per ply of remaining depth (centipawns). 65 against 80
+        /// measured +16.5 [-10.5, +43.7] (seed-77 book), -18.3 [-42.8, +6.1] (seed 78), 400
+        /// chess games each at 1+0.01.
         rfp_margin: i32 = 80, (20, 250, 8);
         /// 1: reverse futility pruning returns the mean of the static evaluation and beta
-        /// instead of the static evaluation (a less optimistic bound); 0: the evaluation.
+        /// instead of the static evaluation (a less optimistic bound); 0: the evaluation (the
+        /// default: 1 measured -17.4 Elo [-40.9, +6.0] over 400 chess games at 1+0.01).
         rfp_return_mid: i32 = 0, (0, 1, 1);
         /// Razoring: deepest remaining depth (plies) where it applies (4 measured -13.0 Elo
         /// [-38.0, +11.8] against 3 over 400 chess games at 1+0.01).
@@ -124,7 +127,8 @@ crate::tunables! {
         qs_standpat_store: i32 = 0, (0, 1, 1);
         /// 1: the quiescence stand pat is sharpened by a TT score whose bound points the right
         /// way (as [`SearchParams::tt_eval_refine`] does in the main search); 0: the corrected
-        /// evaluation alone.
+        /// evaluation alone (the default: 1 measured +0.9 Elo [-22.4, +24.2] over 400 chess
+        /// games at 1+0.01).
         qs_tt_refine: i32 = 0, (0, 1, 1);
         /// 1: a TT score whose bound allows it replaces the static evaluation for pruning; 0: off.
         tt_eval_refine: i32 = 1, (0, 1, 1);
@@ -163,7 +167,8 @@ crate::tunables! {
         /// Node effort: the soft limit is also scaled by `(1500 - f) * this / 1000` permille,
         /// where `f` is the permille of the last iteration's root nodes spent on its best move
         /// (a best move that took nearly all the effort is clear; one that took little is
-        /// not); 0: off.
+        /// not); 0: off (the default: 1350 measured +3.5 Elo [-21.3, +28.3] over 400 chess
+        /// games at 1+0.01).
         time_node_scale_permille: u64 = 0, (0, 2500, 80);
     }
 }
