@@ -170,9 +170,9 @@ crate::tunables! {
         /// Soft limit scale for a falling score at most (permille).
         time_falling_max_permille: u64 = 1500, (1000, 3000, 80);
         /// Node effort: the soft limit is also scaled by `(1500 - f) * this / 1000` permille,
-        /// where `f` is the permille of the last iteration's root nodes spent on its best move
-        /// (a best move that took nearly all the effort is clear; one that took little is
-        /// not); 0: off (the default: 1350 measured +3.5 Elo [-21.3, +28.3] over 400 chess
+        /// where `f` is the permille of the nodes of the last root search (the last aspiration
+        /// window of the last iteration, depth 6 or more) spent on its best move (a best move
+        /// that took nearly all the effort is clear; one that took little is not); 0: off (the default: 1350 measured +3.5 Elo [-21.3, +28.3] over 400 chess
         /// games at 1+0.01).
         time_node_scale_permille: u64 = 0, (0, 2500, 80);
     }
