@@ -687,7 +687,7 @@ fn garbage_tt_moves_are_never_played() {
     // Every 16-bit pattern the chess move packs into, stored as the root's TT move in turn.
     for bits in (0u32..65536).step_by(251) {
         tt.clear();
-        tt.store(pos.key(), bits, 30_000, 50, Bound::Exact, None);
+        tt.store(pos.key(), bits, 30_000, 50, Bound::Exact, None, false);
         let r = search(
             &pos,
             &depth(2),
@@ -1025,8 +1025,9 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
     );
     // Razoring (on as played), futility at the reduced depth, keeping stand pats, the piece
     // correction histories, the SEE test of check extensions, reverse futility's return value,
-    // the TT's sharpening of the quiescence stand pat and the LMR re-search depth (options,
-    // each measured in play; see their docs) change the tree when switched off or on.
+    // the TT's sharpening of the quiescence stand pat, the LMR re-search depth, the TT PV
+    // flag's lighter reduction and the cutoff count's heavier one (options, each measured in play; see their docs) change the
+    // tree when switched off or on.
     for (name, changed) in [
         (
             "futility at the LMR depth",
@@ -1081,6 +1082,20 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
             "deeper and shallower LMR re-searches",
             SearchParams {
                 lmr_deeper_margin: if PARAMS.lmr_deeper_margin == 0 { 50 } else { 0 },
+                ..PARAMS
+            },
+        ),
+        (
+            "the TT PV flag in LMR",
+            SearchParams {
+                lmr_tt_pv: if PARAMS.lmr_tt_pv == 0 { 1 } else { 0 },
+                ..PARAMS
+            },
+        ),
+        (
+            "the cutoff count in LMR",
+            SearchParams {
+                lmr_cutoff_count: 1 - PARAMS.lmr_cutoff_count.min(1),
                 ..PARAMS
             },
         ),

@@ -164,6 +164,10 @@ pub struct Searcher<'a, G: Game> {
     pv: Vec<[G::Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
     stack: [Frame<G::Move>; MAX_PLY + 2],
+    /// Beta cutoffs counted at each ply since the node two plies up began (a cutoff without a
+    /// TT move counts twice; saturating): many at the children's ply mark a node whose
+    /// replies refute easily, where late plies are reduced more (`lmr_cutoff_count`).
+    cutoffs: [u8; MAX_PLY + 3],
     /// Nodes searched by this thread.
     pub nodes: u64,
     /// Deepest ply reached in the current iteration.
@@ -217,6 +221,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 side: 2,
                 excluded: G::Move::default(),
             }; MAX_PLY + 2],
+            cutoffs: [0; MAX_PLY + 3],
             nodes: 0,
             seldepth: 0,
             root_depth: 0,
@@ -503,6 +508,10 @@ impl<'a, G: Game> Searcher<'a, G> {
         let p = self.p;
         let key = self.pos.key();
         let in_check = self.pos.in_check();
+        self.cutoffs[ply + 2] = 0;
+        if root {
+            self.cutoffs[1] = 0;
+        }
         // A singular-extension search of this node leaves one ply out: its value is not the
         // node's, so the TT neither cuts it nor keeps it.
         let excluded = self.stack[ply].excluded;
@@ -512,8 +521,11 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut tt_hint = None;
         // The TT's score, depth and bound, for ProbCut and singular extensions.
         let mut tt_seen = None;
+        // TT PV: this node is a PV node, or its entry was stored by one.
+        let mut tt_pv = pv_node;
         if let Some(e) = self.shared.tt.probe(key) {
             tt_move = e.mv;
+            tt_pv |= e.pv;
             tt_eval = e.eval.filter(|_| G::EVAL_IN_KEY);
             let s = from_tt(e.score, ply);
             tt_seen = Some((s, e.depth, e.bound));
@@ -686,6 +698,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                         depth - 3,
                         Bound::Lower,
                         Some(raw_eval),
+                        tt_pv,
                     );
                     return v;
                 }
@@ -864,6 +877,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 {
                     r = self.shared.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
                     r -= i32::from(pv_node);
+                    r -= p.lmr_tt_pv * i32::from(tt_pv && !pv_node);
                     r += i32::from(!improving);
                     r -= i32::from(gives_check || in_check);
                     r -= i32::from(Picker::<G::Move>::is_refutation(ord));
@@ -873,6 +887,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                         + self.tables.cont(conts[1], k);
                     r -= h / p.lmr_history_divisor.max(1);
                     r += p.lmr_cut_node * i32::from(cut_node);
+                    r += p.lmr_cutoff_count * i32::from(self.cutoffs[ply + 1] > 3);
                     // A tactical TT ply: the quiet plies are less likely to matter.
                     r += p.lmr_tactical * i32::from(tt_tactical && !tactical);
                     r = r.clamp(0, (new_depth - 1).max(0));
@@ -926,6 +941,8 @@ impl<'a, G: Game> Searcher<'a, G> {
                         self.root_effort.1 = self.nodes - nodes_before;
                     }
                     if score >= beta {
+                        self.cutoffs[ply] =
+                            self.cutoffs[ply].saturating_add(1 + u8::from(tt_move == 0));
                         let bonus = if p.history_bonus_per_depth > 0 {
                             p.history_bonus_per_depth * depth
                         } else {
@@ -986,6 +1003,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 depth,
                 bound,
                 (!in_check).then_some(raw_eval),
+                tt_pv,
             );
         }
         // Correction history: a quiet result (no tactical best ply) whose bound says which
@@ -1048,9 +1066,11 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut tt_eval = None;
         let mut tt_hit = false;
         let mut tt_bound_score = None;
+        let mut tt_pv = pv_node;
         if let Some(e) = self.shared.tt.probe(key) {
             tt_hit = true;
             tt_move = e.mv;
+            tt_pv |= e.pv;
             tt_eval = e.eval.filter(|_| G::EVAL_IN_KEY);
             let s = from_tt(e.score, ply);
             tt_bound_score = Some((s, e.bound));
@@ -1088,9 +1108,15 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
             if best >= beta {
                 if self.p.qs_standpat_store != 0 && !tt_hit && !is_mate(best) {
-                    self.shared
-                        .tt
-                        .store(key, 0, to_tt(best, ply), 0, Bound::Lower, raw_eval);
+                    self.shared.tt.store(
+                        key,
+                        0,
+                        to_tt(best, ply),
+                        0,
+                        Bound::Lower,
+                        raw_eval,
+                        tt_pv,
+                    );
                 }
                 return best;
             }
@@ -1160,7 +1186,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let (bound, packed) = tt_record(best, beta, raised, best_move);
         self.shared
             .tt
-            .store(key, packed, to_tt(best, ply), 0, bound, raw_eval);
+            .store(key, packed, to_tt(best, ply), 0, bound, raw_eval, tt_pv);
         best
     }
 

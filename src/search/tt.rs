@@ -11,7 +11,8 @@
 //!
 //! `data` layout (bits): 0..32 packed move (`GameMove::pack`), 32..48 score (`i16`, TT form
 //! of [`super::score::to_tt`]), 48..56 depth (plies, clamped to 0..=255), 56..58 bound,
-//! 58..64 generation (6 bits). Four entries make one 64-byte bucket.
+//! 58..63 generation (5 bits), 63 the PV flag (the storing node was on a principal variation,
+//! or its entry said so). Four entries make one 64-byte bucket.
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
@@ -53,6 +54,8 @@ pub struct TtEntry {
     /// The static evaluation of the position stored with the entry (centipawns, side to move,
     /// within `i16`), `None` when the storing node had none (in check).
     pub eval: Option<i32>,
+    /// Whether the node that stored the entry was a PV node or had been one ("TT PV").
+    pub pv: bool,
 }
 
 /// The check word's 16 evaluation bits when an entry carries no evaluation.
@@ -165,14 +168,20 @@ impl Drop for Buckets {
     }
 }
 
-const GEN_BITS: u32 = 6;
+const GEN_BITS: u32 = 5;
 const GEN_MASK: u8 = (1 << GEN_BITS) - 1;
+const PV_BIT: u64 = 1 << 63;
 
 #[inline]
-fn pack(mv: u32, score: i32, depth: i32, bound: Bound, gen: u8) -> u64 {
+fn pack(mv: u32, score: i32, depth: i32, bound: Bound, gen: u8, pv: bool) -> u64 {
     let score = score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64;
     let depth = depth.clamp(0, 255) as u64;
-    mv as u64 | score << 32 | depth << 48 | (bound as u64) << 56 | ((gen & GEN_MASK) as u64) << 58
+    mv as u64
+        | score << 32
+        | depth << 48
+        | (bound as u64) << 56
+        | ((gen & GEN_MASK) as u64) << 58
+        | if pv { PV_BIT } else { 0 }
 }
 
 #[inline]
@@ -184,6 +193,7 @@ fn unpack(data: u64, check: u64) -> Option<TtEntry> {
         depth: ((data >> 48) & 0xFF) as i32,
         bound,
         eval: eval_of(check),
+        pv: data & PV_BIT != 0,
     })
 }
 
@@ -301,8 +311,10 @@ impl Tt {
 
     /// Stores a search result for `key`: `mv` packed (0 keeps a previous move of the same key),
     /// `score` in TT form, `depth` in plies, `eval` the position's static evaluation
-    /// (centipawns, side to move; `None` keeps a previous one of the same key).
+    /// (centipawns, side to move; `None` keeps a previous one of the same key), `pv` whether
+    /// the node is or was on a principal variation.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     pub fn store(
         &self,
         key: u64,
@@ -311,6 +323,7 @@ impl Tt {
         depth: i32,
         bound: Bound,
         eval: Option<i32>,
+        pv: bool,
     ) {
         let gen = self.generation.load(Relaxed);
         let b = self.bucket(key);
@@ -333,7 +346,7 @@ impl Tt {
                     return;
                 }
                 let mv = if mv == 0 { old.mv } else { mv };
-                let new = pack(mv, score, depth, bound, gen);
+                let new = pack(mv, score, depth, bound, gen, pv);
                 w[0].store(check_word(key, new, eval.or(old.eval)), Relaxed);
                 w[1].store(new, Relaxed);
                 return;
@@ -345,7 +358,7 @@ impl Tt {
                 victim_value = value;
             }
         }
-        let new = pack(mv, score, depth, bound, gen);
+        let new = pack(mv, score, depth, bound, gen, pv);
         let w = &b.words[victim];
         w[0].store(check_word(key, new, eval), Relaxed);
         w[1].store(new, Relaxed);
@@ -362,7 +375,7 @@ mod tests {
         let tt = Tt::new(1);
         let key = 0x1234_5678_9abc_def0;
         assert_eq!(tt.probe(key), None);
-        tt.store(key, 0xdead_beef, -1234, 17, Bound::Lower, Some(-321));
+        tt.store(key, 0xdead_beef, -1234, 17, Bound::Lower, Some(-321), false);
         let e = tt.probe(key).expect("stored entry");
         assert_eq!(
             e,
@@ -372,13 +385,14 @@ mod tests {
                 depth: 17,
                 bound: Bound::Lower,
                 eval: Some(-321),
+                pv: false,
             }
         );
         assert_eq!(tt.probe(key ^ 1), None);
         assert_eq!(tt.probe(key ^ 1 << 47), None);
         // A move-less, evaluation-less store keeps the previous move and evaluation of the
         // same key.
-        tt.store(key, 0, 55, 18, Bound::Exact, None);
+        tt.store(key, 0, 55, 18, Bound::Exact, None, false);
         let e = tt.probe(key).unwrap();
         assert_eq!(
             (e.mv, e.score, e.depth, e.bound, e.eval),
@@ -387,9 +401,28 @@ mod tests {
         // The extremes of the evaluation, and no evaluation.
         for eval in [Some(EVAL_LIMIT), Some(-EVAL_LIMIT), Some(0), None] {
             let k = key.rotate_left(17) ^ eval.unwrap_or(7) as u64;
-            tt.store(k, 9, 1, 3, Bound::Upper, eval);
+            tt.store(k, 9, 1, 3, Bound::Upper, eval, false);
             assert_eq!(tt.probe(k).unwrap().eval, eval);
         }
+        // The PV flag is kept, and replaced by the next store of the key.
+        tt.store(key, 0, 55, 19, Bound::Exact, None, true);
+        assert!(tt.probe(key).unwrap().pv);
+        assert_eq!(tt.probe(key).unwrap().depth, 19);
+        tt.store(key, 0, 55, 20, Bound::Lower, None, false);
+        assert!(!tt.probe(key).unwrap().pv);
+        // The flag and the generation do not overlap.
+        let d = pack(3, -7, 9, Bound::Upper, GEN_MASK, true);
+        assert_eq!(gen_of(d), GEN_MASK);
+        let e = unpack(d, check_word(1, d, None)).unwrap();
+        assert_eq!(
+            (e.mv, e.score, e.depth, e.bound, e.pv),
+            (3, -7, 9, Bound::Upper, true)
+        );
+        assert!(
+            !unpack(pack(3, -7, 9, Bound::Upper, GEN_MASK, false), 0)
+                .unwrap()
+                .pv
+        );
         assert!(tt.hashfull() <= 1000);
         tt.clear();
         assert_eq!(tt.probe(key), None);
@@ -400,10 +433,10 @@ mod tests {
         // Two writers of one slot: the check word of one and the data word of the other.
         let tt = Tt::new(1);
         let (a, b) = (0x1111_2222_3333_4444u64, 0x1111_2222_3333_4445u64);
-        tt.store(a, 5, 10, 4, Bound::Lower, Some(20));
+        tt.store(a, 5, 10, 4, Bound::Lower, Some(20), false);
         let slot = &tt.bucket(a).words[0];
         let check_a = slot[0].load(Relaxed);
-        let data_b = pack(6, 11, 5, Bound::Upper, 0);
+        let data_b = pack(6, 11, 5, Bound::Upper, 0, false);
         slot[0].store(check_a, Relaxed);
         slot[1].store(data_b, Relaxed);
         assert_eq!(tt.probe(a), None);
@@ -415,7 +448,7 @@ mod tests {
         let tt = Tt::new(1);
         // Found at ply 5: mate 3 plies below the node => MATE - 8 at the root.
         let s = mate_in(8);
-        tt.store(7, 1, to_tt(s, 5), 4, Bound::Exact, None);
+        tt.store(7, 1, to_tt(s, 5), 4, Bound::Exact, None, false);
         let e = tt.probe(7).unwrap();
         assert_eq!(e.score, mate_in(3));
         // Loaded at ply 2: the same mate is 3 plies below, so 5 from the root.
