@@ -1026,8 +1026,10 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
     // Razoring (on as played), futility at the reduced depth, keeping stand pats, the piece
     // correction histories, the SEE test of check extensions, reverse futility's return value,
     // the TT's sharpening of the quiescence stand pat, the LMR re-search depth, the TT PV
-    // flag's lighter reduction and the cutoff count's heavier one (options, each measured in play; see their docs) change the
-    // tree when switched off or on.
+    // flag's lighter reduction, the cutoff count's heavier one, double and negative singular
+    // extensions, two history updates, the TT move searched before the others are scored and
+    // futility pruning of tactical plies (options, each measured in play; see their docs)
+    // change the tree when switched off or on.
     for (name, changed) in [
         (
             "futility at the LMR depth",
@@ -1096,6 +1098,52 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
             "the cutoff count in LMR",
             SearchParams {
                 lmr_cutoff_count: 1 - PARAMS.lmr_cutoff_count.min(1),
+                ..PARAMS
+            },
+        ),
+        (
+            "double singular extensions",
+            SearchParams {
+                se_double_margin: if PARAMS.se_double_margin == 0 { 20 } else { 0 },
+                ..PARAMS
+            },
+        ),
+        (
+            "the cut node's shallower TT ply",
+            SearchParams {
+                se_cut_node_ext: if PARAMS.se_cut_node_ext == 0 { 1 } else { 0 },
+                ..PARAMS
+            },
+        ),
+        (
+            "the fail-low bonus of the ply that led to the node",
+            SearchParams {
+                hist_prior_bonus: 1 - PARAMS.hist_prior_bonus,
+                ..PARAMS
+            },
+        ),
+        (
+            "the history of the evaluation's fall",
+            SearchParams {
+                hist_eval_diff: if PARAMS.hist_eval_diff == 0 { 10 } else { 0 },
+                ..PARAMS
+            },
+        ),
+        (
+            "searching the TT move before scoring the others",
+            SearchParams {
+                order_tt_first: 1 - PARAMS.order_tt_first,
+                ..PARAMS
+            },
+        ),
+        (
+            "futility pruning of tactical plies",
+            SearchParams {
+                fp_tactical_margin: if PARAMS.fp_tactical_margin == 0 {
+                    100
+                } else {
+                    0
+                },
                 ..PARAMS
             },
         ),

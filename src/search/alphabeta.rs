@@ -123,12 +123,17 @@ struct Frame<M> {
     /// The ply left out of this node's search (`M::default()`: none): set while a singular
     /// extension tests whether the TT ply is the only good one.
     excluded: M,
+    /// Whether `mv` was a tactical ply.
+    tactical: bool,
+    /// Double singular extensions on the line from the root to this node.
+    double_ext: u8,
 }
 
 impl<M: GameMove> Frame<M> {
-    /// The frame of a node reached by the ply `m`.
+    /// The frame of a node reached by the ply `m` (`tactical`: whether `m` is tactical) from
+    /// a node whose line had `double_ext` double extensions.
     #[inline(always)]
-    fn of(m: M) -> Self {
+    fn of(m: M, tactical: bool, double_ext: u8) -> Self {
         Frame {
             mv: m,
             null: false,
@@ -136,9 +141,15 @@ impl<M: GameMove> Frame<M> {
             eval: -INF,
             side: 2,
             excluded: M::default(),
+            tactical,
+            double_ext,
         }
     }
 }
+
+/// Double singular extensions allowed along one line from the root
+/// ([`SearchParams::se_double_margin`]).
+pub const MAX_DOUBLE_EXTENSIONS: u8 = 6;
 
 /// Limits only the main thread enforces.
 #[derive(Clone, Debug)]
@@ -220,6 +231,8 @@ impl<'a, G: Game> Searcher<'a, G> {
                 eval: -INF,
                 side: 2,
                 excluded: G::Move::default(),
+                tactical: false,
+                double_ext: 0,
             }; MAX_PLY + 2],
             cutoffs: [0; MAX_PLY + 3],
             nodes: 0,
@@ -579,6 +592,22 @@ impl<'a, G: Game> Searcher<'a, G> {
                     .is_none_or(|f| f.eval == -INF || static_eval > f.eval));
         // Without the test (Game::SEARCH_IMPROVING), reverse futility keeps its full margin.
         let rfp_improving = G::SEARCH_IMPROVING && improving;
+        // The quiet ply that led here, by the other side: its history learns how far it made
+        // the static evaluation fall for its mover (`hist_eval_diff`).
+        if p.hist_eval_diff > 0 && !in_check && !excluding && ply >= 1 {
+            let (led, parent) = (self.stack[ply], self.stack[ply - 1]);
+            if !led.null
+                && !led.tactical
+                && led.mv != G::Move::default()
+                && parent.side == 1 - side_u8
+                && parent.eval != -INF
+            {
+                let bonus = (-p.hist_eval_diff * (parent.eval + static_eval))
+                    .clamp(-p.history_bonus_max, p.history_bonus_max);
+                self.tables
+                    .update_history(usize::from(parent.side), led.mv, bonus, p.history_max);
+            }
+        }
         if !pv_node && !in_check {
             // Reverse futility pruning.
             if depth <= p.rfp_max_depth
@@ -626,6 +655,8 @@ impl<'a, G: Game> Searcher<'a, G> {
                     eval: -INF,
                     side: 2,
                     excluded: G::Move::default(),
+                    tactical: false,
+                    double_ext: self.stack[ply].double_ext,
                 };
                 let s = -self.negamax(
                     -beta,
@@ -674,7 +705,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
                 self.pos.make(m);
                 let flipped = self.pos.side_to_move() != side;
-                self.stack[ply + 1] = Frame::of(m);
+                self.stack[ply + 1] = Frame::of(m, true, self.stack[ply].double_ext);
                 let mut v = self.qchild(flipped, rbeta - 1, rbeta, ply + 1, false);
                 if v >= rbeta {
                     v = self.child(
@@ -717,7 +748,10 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         let prev = self.stack[ply].mv;
         let conts = self.conts(ply);
-        picker.score(&self.pos, tt_move, &self.tables, ply, prev, conts);
+        // `order_tt_first`: the TT move is searched before the others are scored.
+        if p.order_tt_first == 0 || !picker.tt_first(tt_move) {
+            picker.score(&self.pos, tt_move, &self.tables, ply, prev, conts);
+        }
         self.tables.clear_killers(ply + 1);
 
         let side = self.pos.side_to_move();
@@ -736,7 +770,13 @@ impl<'a, G: Game> Searcher<'a, G> {
             depth <= p.fp_max_depth && static_eval + p.fp_base + p.fp_per_depth * depth <= alpha;
         let can_prune = !root && !in_check;
 
-        while let Some((m, ord)) = picker.pick(&self.pos) {
+        loop {
+            if picker.needs_scores() {
+                picker.score_rest(&self.pos, &self.tables, ply, prev, conts);
+            }
+            let Some((m, ord)) = picker.pick(&self.pos) else {
+                break;
+            };
             if root && !self.excluded.is_empty() && self.excluded.contains(&m) {
                 continue;
             }
@@ -781,10 +821,19 @@ impl<'a, G: Game> Searcher<'a, G> {
                         }
                         if v < sbeta {
                             se_ext = 1;
+                            if p.se_double_margin > 0
+                                && !pv_node
+                                && v < sbeta - p.se_double_margin
+                                && self.stack[ply].double_ext < MAX_DOUBLE_EXTENSIONS
+                            {
+                                se_ext = 2;
+                            }
                         } else if sbeta >= beta {
                             return sbeta;
                         } else if tt_score >= beta {
                             se_ext = -1;
+                        } else if cut_node {
+                            se_ext = -p.se_cut_node_ext;
                         }
                     }
                 }
@@ -828,6 +877,19 @@ impl<'a, G: Game> Searcher<'a, G> {
                     quiet_bad = !self.pos.see_ge(m, -p.see_quiet_margin * depth * depth);
                 }
             }
+            // A tactical ply whose exchange cannot lift the evaluation to alpha even with the
+            // futility margin (decided after the ply is made, as a checking ply is kept).
+            let mut tactical_futile = false;
+            if can_prune
+                && best > -MATE_BOUND
+                && searched > 0
+                && tactical
+                && p.fp_tactical_margin > 0
+                && depth <= p.fp_max_depth
+            {
+                let need = alpha - static_eval - p.fp_base - p.fp_tactical_margin * depth;
+                tactical_futile = need > 0 && !self.pos.see_ge(m, need + 1);
+            }
             // Whether a checking ply may be extended (`check_ext_see`: not when it loses its
             // exchange; decided before the ply is made).
             let check_ext_ok = p.check_ext_see == 0 || self.pos.see_ge(m, 0);
@@ -846,13 +908,18 @@ impl<'a, G: Game> Searcher<'a, G> {
                     continue;
                 }
             }
+            if tactical_futile && !gives_check {
+                self.pos.unmake();
+                continue;
+            }
             let ext = if se_ext != 0 {
                 se_ext
             } else {
                 i32::from(gives_check && check_ext_ok && (ply as i32) < 2 * self.root_depth)
             };
             let new_depth = depth - 1 + ext;
-            self.stack[ply + 1] = Frame::of(m);
+            self.stack[ply + 1] =
+                Frame::of(m, tactical, self.stack[ply].double_ext + u8::from(ext >= 2));
             let nodes_before = self.nodes;
             let mut score;
             if searched == 0 {
@@ -1005,6 +1072,33 @@ impl<'a, G: Game> Searcher<'a, G> {
                 (!in_check).then_some(raw_eval),
                 tt_pv,
             );
+        }
+        // A fail low: the other side's quiet ply that led here refuted every ply, so it gains
+        // the cutoff bonus of this depth (`hist_prior_bonus`).
+        if p.hist_prior_bonus != 0 && !raised && !excluding && searched > 0 && ply >= 1 {
+            let (led, parent) = (self.stack[ply], self.stack[ply - 1]);
+            if !led.null
+                && !led.tactical
+                && led.mv != G::Move::default()
+                && parent.side == 1 - side_u8
+            {
+                let bonus = if p.history_bonus_per_depth > 0 {
+                    p.history_bonus_per_depth * depth
+                } else {
+                    depth * depth
+                }
+                .min(p.history_bonus_max);
+                self.tables
+                    .update_history(usize::from(parent.side), led.mv, bonus, p.history_max);
+                let before = if ply >= 2 {
+                    self.stack[ply - 2].cont
+                } else {
+                    NO_CONT
+                };
+                for c in [parent.cont, before] {
+                    self.tables.update_cont(c, led.cont, bonus, p.history_max);
+                }
+            }
         }
         // Correction history: a quiet result (no tactical best ply) whose bound says which
         // way the corrected evaluation erred teaches the correction of this structure.
@@ -1162,7 +1256,8 @@ impl<'a, G: Game> Searcher<'a, G> {
             self.pos.make(m);
             self.shared.tt.prefetch(self.pos.key());
             let flipped = self.pos.side_to_move() != side;
-            self.stack[ply + 1] = Frame::of(m);
+            // (Quiescence frames feed no history update: the ply counts as tactical.)
+            self.stack[ply + 1] = Frame::of(m, true, self.stack[ply].double_ext);
             let score = self.qchild(flipped, alpha, beta, ply + 1, pv_node);
             self.pos.unmake();
             if self.stopped {

@@ -350,6 +350,8 @@ pub struct Picker<M: GameMove> {
     next: usize,
     /// Whether the TT move was found among the moves (it is then picked first).
     pub tt_move_found: bool,
+    /// Set by [`Picker::tt_first`]: the moves after the TT move wait for their scores.
+    deferred: bool,
 }
 
 impl<M: GameMove> Picker<M> {
@@ -361,6 +363,7 @@ impl<M: GameMove> Picker<M> {
             scores: M::List::<i32>::default(),
             next: 0,
             tt_move_found: false,
+            deferred: false,
         }
     }
 
@@ -391,6 +394,72 @@ impl<M: GameMove> Picker<M> {
         prev: M,
         conts: [u16; 2],
     ) {
+        self.scores.clear();
+        self.next = 0;
+        self.tt_move_found = false;
+        self.deferred = false;
+        self.score_from(0, pos, tt_move, tables, ply, prev, conts);
+    }
+
+    /// Puts the TT move (packed; 0 for none) first when it was generated, leaving the other
+    /// moves unscored until the first pick has been searched: returns whether it was found.
+    /// When it was, [`Picker::needs_scores`] turns true after the first pick and
+    /// [`Picker::score_rest`] must then score the rest (with the tables as they are then);
+    /// when not, the caller scores every move with [`Picker::score`].
+    #[inline]
+    pub fn tt_first(&mut self, tt_move: u32) -> bool {
+        self.scores.clear();
+        self.next = 0;
+        self.deferred = false;
+        self.tt_move_found = false;
+        if tt_move == 0 {
+            return false;
+        }
+        let Some(i) = self.moves.iter().position(|m| m.pack() == tt_move) else {
+            return false;
+        };
+        self.moves.swap(0, i);
+        self.scores.push(TT_SCORE);
+        self.tt_move_found = true;
+        self.deferred = true;
+        true
+    }
+
+    /// Whether the TT move put first by [`Picker::tt_first`] was handed out and the other
+    /// moves still wait for [`Picker::score_rest`].
+    #[inline(always)]
+    pub fn needs_scores(&self) -> bool {
+        self.deferred && self.next >= 1
+    }
+
+    /// Scores the moves after the TT move put first by [`Picker::tt_first`], as
+    /// [`Picker::score`] would.
+    #[inline]
+    pub fn score_rest<G: Game<Move = M>>(
+        &mut self,
+        pos: &G,
+        tables: &OrderTables<M>,
+        ply: usize,
+        prev: M,
+        conts: [u16; 2],
+    ) {
+        self.deferred = false;
+        self.score_from(1, pos, 0, tables, ply, prev, conts);
+    }
+
+    /// Scores the moves from index `start` on (the scores of those before it are in place).
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn score_from<G: Game<Move = M>>(
+        &mut self,
+        start: usize,
+        pos: &G,
+        tt_move: u32,
+        tables: &OrderTables<M>,
+        ply: usize,
+        prev: M,
+        conts: [u16; 2],
+    ) {
         let side = pos.side_to_move().index();
         let [k0, k1] = tables.killers(ply);
         let counter = if prev != M::default() {
@@ -398,10 +467,7 @@ impl<M: GameMove> Picker<M> {
         } else {
             M::default()
         };
-        self.scores.clear();
-        self.next = 0;
-        self.tt_move_found = false;
-        for &m in self.moves.iter() {
+        for &m in self.moves[start..].iter() {
             let s = if tt_move != 0 && m.pack() == tt_move {
                 self.tt_move_found = true;
                 TT_SCORE
@@ -444,10 +510,15 @@ impl<M: GameMove> Picker<M> {
     /// score, or `None` when all were handed out.
     #[inline]
     pub fn pick<G: Game<Move = M>>(&mut self, pos: &G) -> Option<(M, i32)> {
-        let n = self.moves.len();
-        if self.next >= n {
+        if self.next >= self.moves.len() {
             return None;
         }
+        // Only the scored moves (all, or after `tt_first` the TT move alone) are looked at.
+        let n = self.scores.len();
+        debug_assert!(
+            n == self.moves.len() || self.next == 0,
+            "unscored moves picked"
+        );
         loop {
             let mut best = self.next;
             for i in self.next + 1..n {
@@ -578,6 +649,51 @@ mod tests {
             }
         }
         assert!(checked > 60);
+    }
+
+    #[test]
+    fn tt_first_hands_out_the_tt_move_then_scores_the_rest() {
+        let mut pos =
+            Chess::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+                .unwrap();
+        let mut rng = SplitMix64::new(11);
+        let mut tables = OrderTables::new();
+        for _ in 0..30 {
+            let mut list = PlyList::<<Chess as Game>::Move>::default();
+            pos.legal_moves(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            let tt = list[rng.below(list.len() as u64) as usize];
+            tables.update_history(pos.side_to_move().index(), tt, -300, 16384);
+            let mut picker = Picker::new();
+            picker.generate(&pos, false);
+            // A move this position does not have is not put first.
+            assert!(!picker.tt_first(u32::MAX));
+            assert!(!picker.tt_first(0));
+            assert!(picker.tt_first(tt.pack()));
+            assert!(!picker.needs_scores());
+            let (first, ord) = picker.pick(&pos).unwrap();
+            assert_eq!(first, tt);
+            assert!(Picker::<<Chess as Game>::Move>::is_tt(ord));
+            assert!(picker.needs_scores());
+            picker.score_rest(&pos, &tables, 0, Default::default(), [NO_CONT; 2]);
+            assert!(!picker.needs_scores());
+            let mut rest = Vec::new();
+            let mut ords = Vec::new();
+            while let Some((m, o)) = picker.pick(&pos) {
+                rest.push(pos.move_token(m));
+                ords.push(o);
+            }
+            // The others follow best-scored first, each once, the TT move not again.
+            assert!(ords.windows(2).all(|w| w[0] >= w[1]), "{ords:?}");
+            let mut expected = eager_order(&pos, tt.pack(), &tables);
+            assert_eq!(expected.remove(0), pos.move_token(tt));
+            rest.sort();
+            expected.sort();
+            assert_eq!(rest, expected, "{}", pos.fen());
+            pos.make(list[rng.below(list.len() as u64) as usize]);
+        }
     }
 }
 

@@ -64,6 +64,12 @@ crate::tunables! {
         /// 0: the node's depth (the default: 1 measured -1.7 Elo [-26.9, +23.4] over 400
         /// chess games at 1+0.01).
         fp_lmr_depth: i32 = 0, (0, 1, 1);
+        /// Futility pruning of tactical plies (not the first, not giving check) within
+        /// [`SearchParams::fp_max_depth`]: one is skipped when the static evaluation plus
+        /// `fp_base + fp_tactical_margin * depth` plus the most its exchange can win
+        /// ([`crate::variants::Game::see_ge`]) stays at or below alpha (centipawns per ply);
+        /// 0: off.
+        fp_tactical_margin: i32 = 0, (0, 400, 12);
         /// Late move pruning: deepest remaining depth (plies).
         lmp_max_depth: i32 = 6, (1, 12, 1);
         /// Late move pruning: quiet plies tried before pruning is `lmp_base + depth * depth`.
@@ -131,6 +137,22 @@ crate::tunables! {
         /// Singular extensions: the TT score less this many centipawns per ply of depth is the
         /// bar every other ply must stay under for the TT ply to be singular.
         se_margin: i32 = 2, (0, 12, 1);
+        /// Singular extensions: a singular TT ply whose test search fails more than this many
+        /// centipawns under the bar is extended two plies instead of one (non-PV nodes, at most
+        /// [`super::alphabeta::MAX_DOUBLE_EXTENSIONS`] along a line); 0: off.
+        se_double_margin: i32 = 0, (0, 100, 4);
+        /// Singular extensions: plies taken off the TT ply at an expected cut node when it is
+        /// not singular and the other cases (multi-cut, TT score above beta) do not apply;
+        /// 0: off.
+        se_cut_node_ext: i32 = 0, (0, 2, 1);
+        /// 1: a node that fails low (no ply beats alpha) gives the quiet ply that led to it the
+        /// cutoff bonus of its depth in the history and continuation histories of the side that
+        /// played it (that ply refuted everything here); 0: off.
+        hist_prior_bonus: i32 = 0, (0, 1, 1);
+        /// The quiet ply that led to a node gains in its mover's history this many times the
+        /// fall of the static evaluation it caused (the sum of the two sides' evaluations,
+        /// negated; bounded by [`SearchParams::history_bonus_max`]); 0: off.
+        hist_eval_diff: i32 = 0, (0, 30, 1);
         /// Weight of the two piece correction histories
         /// ([`crate::variants::Game::piece_correction_keys`]): their corrections' sum times
         /// this permille adds to the pawn correction; 0: off (the
@@ -153,6 +175,10 @@ crate::tunables! {
         /// Internal iterative reduction: remaining depth (plies) from which a node without TT
         /// move is searched one ply shallower.
         iir_min_depth: i32 = 4, (2, 10, 1);
+        /// 1: a node with a TT move searches it before scoring the other moves (they are
+        /// scored only when it did not cut, with the histories its search left); 0: every
+        /// move is scored first.
+        order_tt_first: i32 = 0, (0, 1, 1);
         /// Capture history: a tactical ply's MVV-LVA order gains its capture history divided
         /// by this; 0: capture history off (the default: at divisor 8 it measured -8.7 Elo
         /// [-35.0, +17.6] over 400 chess games at 1+0.01).
@@ -271,8 +297,8 @@ mod tests {
     #[test]
     fn flat_view_by_name() {
         let mut p = PARAMS;
-        assert_eq!(SearchParams::NAMES.len(), 57);
-        assert_eq!(SearchParams::flat_names().len(), 57);
+        assert_eq!(SearchParams::NAMES.len(), 63);
+        assert_eq!(SearchParams::flat_names().len(), 63);
         for (i, name) in SearchParams::NAMES.iter().enumerate() {
             assert!(p.get(name).is_some(), "{name}");
             let spec = SearchParams::spec(i);
@@ -296,7 +322,7 @@ mod tests {
     #[test]
     fn spsa_options() {
         let lines = spsa_option_lines();
-        assert_eq!(lines.len(), 57);
+        assert_eq!(lines.len(), 63);
         assert_eq!(
             lines[3],
             "option name rfp_margin type spin default 80 min 20 max 250"
