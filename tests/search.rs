@@ -1137,6 +1137,13 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
             },
         ),
         (
+            "the check extension",
+            SearchParams {
+                check_ext: 1 - PARAMS.check_ext.min(1),
+                ..PARAMS
+            },
+        ),
+        (
             "futility pruning of tactical plies",
             SearchParams {
                 fp_tactical_margin: if PARAMS.fp_tactical_margin == 0 {

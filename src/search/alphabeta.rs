@@ -915,7 +915,8 @@ impl<'a, G: Game> Searcher<'a, G> {
             let ext = if se_ext != 0 {
                 se_ext
             } else {
-                i32::from(gives_check && check_ext_ok && (ply as i32) < 2 * self.root_depth)
+                p.check_ext
+                    * i32::from(gives_check && check_ext_ok && (ply as i32) < 2 * self.root_depth)
             };
             let new_depth = depth - 1 + ext;
             self.stack[ply + 1] =
