@@ -203,6 +203,18 @@ pub struct Searcher<'a, G: Game> {
     allowed_plies: usize,
 }
 
+/// The history bonus of a cutoff at `depth` plies: `history_bonus_per_depth * depth` (or
+/// `depth * depth` when that is 0), at most `history_bonus_max`.
+#[inline(always)]
+fn history_bonus(p: &SearchParams, depth: i32) -> i32 {
+    if p.history_bonus_per_depth > 0 {
+        p.history_bonus_per_depth * depth
+    } else {
+        depth * depth
+    }
+    .min(p.history_bonus_max)
+}
+
 #[inline]
 fn terminal_score(t: Terminal, ply: usize) -> i32 {
     match t {
@@ -1011,12 +1023,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                     if score >= beta {
                         self.cutoffs[ply] =
                             self.cutoffs[ply].saturating_add(1 + u8::from(tt_move == 0));
-                        let bonus = if p.history_bonus_per_depth > 0 {
-                            p.history_bonus_per_depth * depth
-                        } else {
-                            depth * depth
-                        }
-                        .min(p.history_bonus_max);
+                        let bonus = history_bonus(&p, depth);
                         let cap_max = p.history_max.min(i16::MAX as i32);
                         if p.capture_hist_divisor > 0 {
                             if tactical {
@@ -1083,12 +1090,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 && led.mv != G::Move::default()
                 && parent.side == 1 - side_u8
             {
-                let bonus = if p.history_bonus_per_depth > 0 {
-                    p.history_bonus_per_depth * depth
-                } else {
-                    depth * depth
-                }
-                .min(p.history_bonus_max);
+                let bonus = history_bonus(&p, depth);
                 self.tables
                     .update_history(usize::from(parent.side), led.mv, bonus, p.history_max);
                 let before = if ply >= 2 {
