@@ -1154,6 +1154,13 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
                 ..PARAMS
             },
         ),
+        (
+            "the shallower root search after an aspiration fail high",
+            SearchParams {
+                aspiration_fail_high_reduce: 1 - PARAMS.aspiration_fail_high_reduce,
+                ..PARAMS
+            },
+        ),
     ] {
         assert_ne!(nodes(&changed), played, "{name} changed nothing");
     }

@@ -215,10 +215,12 @@ impl<G: Game> Searcher<'_, G> {
             alpha = (prev - delta).max(-INF);
             beta = (prev + delta).min(INF);
         }
+        let mut fail_highs = 0;
         loop {
             let start = self.nodes;
             self.root_effort = (0, 0);
-            let s = self.negamax(alpha, beta, d, 0, NodeType::Pv);
+            let depth = (d - fail_highs).max((d + 1) / 2).max(1);
+            let s = self.negamax(alpha, beta, depth, 0, NodeType::Pv);
             self.root_effort.0 = self.nodes - start;
             if self.stopped {
                 return s;
@@ -226,8 +228,10 @@ impl<G: Game> Searcher<'_, G> {
             if s <= alpha {
                 beta = (alpha + beta) / 2;
                 alpha = (s - delta).max(-INF);
+                fail_highs = 0;
             } else if s >= beta {
                 beta = (s + delta).min(INF);
+                fail_highs += self.p.aspiration_fail_high_reduce;
             } else {
                 return s;
             }
