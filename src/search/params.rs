@@ -45,8 +45,8 @@ crate::tunables! {
         /// +22.2] (seed 78), 400 games each.
         razor_margin: i32 = 250, (0, 800, 20);
         /// Check extension: plies a checking ply is searched deeper (within twice the iteration's
-        /// depth from the root); 0: off (1, the default, is what the search always did; 0 is
-        /// not yet measured in play).
+        /// depth from the root); 0: off (1, the default, is what the search always did; 0
+        /// measured -1.7 Elo [-25.0, +21.5] over 400 chess games at 1+0.01).
         check_ext: i32 = 1, (0, 1, 1);
         /// 1: a checking ply is extended only when it does not lose its static exchange;
         /// 0: every checking ply is extended (the default: 1 measured -5.2 Elo [-28.9, +18.4]
