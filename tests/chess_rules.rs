@@ -443,3 +443,41 @@ fn null_move_switch() {
     assert_eq!(p.key(), key);
     let _ = Move::NULL;
 }
+
+/// `Game::cont_code` (continuation-history keys): the moving piece and the destination square,
+/// whatever the origin, in 1..=1023, and different for a different piece or square.
+#[test]
+fn continuation_codes_name_the_piece_and_the_square() {
+    let code = |p: &Chess, t: &str| p.cont_code(p.parse_move(t).unwrap()).unwrap();
+    let p = pos("4k3/8/8/8/8/7n/8/1N1NK3 w - - 0 1");
+    assert_eq!(code(&p, "b1c3"), code(&p, "d1c3"));
+    assert_ne!(code(&p, "b1c3"), code(&p, "b1a3"));
+    assert_ne!(code(&p, "b1c3"), code(&p, "e1d2"));
+    let black = pos("4k3/8/8/8/8/7n/8/1N1NK3 b - - 0 1");
+    assert_ne!(code(&black, "h3f2"), code(&p, "d1f2"));
+    // Distinct (piece, square) pairs never share a code, and every code is in range.
+    let mut seen = std::collections::HashMap::new();
+    for fen in [
+        START_FEN,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+    ] {
+        let p = pos(fen);
+        let mut l = MoveList::new();
+        p.legal_moves(&mut l);
+        for &m in l.iter() {
+            let c = p.cont_code(m).unwrap();
+            assert!((1..=1023).contains(&c), "{fen} {}: {c}", p.move_token(m));
+            let token = p.move_token(m);
+            let what = (
+                p.fen().split(' ').nth(1).unwrap().to_owned(),
+                token[..2].to_owned(),
+            );
+            let key = (p.board().piece_at(m.from()), m.to());
+            if let Some((k, _)) = seen.get(&c) {
+                assert_eq!(*k, key, "code {c} shared ({what:?})");
+            }
+            seen.insert(c, (key, what));
+        }
+    }
+}

@@ -14,7 +14,7 @@ use arrayvec::ArrayVec;
 use crate::core::MoveBuffer;
 use crate::variants::{debug_validate, Game, GameMove, PlyList, Scope, Terminal};
 
-use super::ordering::{capture_index, cont_key, CorrTable, OrderTables, Picker, NO_CONT};
+use super::ordering::{capture_index, cont_key_of, CorrTable, OrderTables, Picker, NO_CONT};
 use super::params::SearchParams;
 use super::score::{
     from_tt, is_mate, mate_in, mated_in, to_tt, EVAL_LIMIT, INF, MATE_BOUND, MAX_PLY,
@@ -130,14 +130,15 @@ struct Frame<M> {
 }
 
 impl<M: GameMove> Frame<M> {
-    /// The frame of a node reached by the ply `m` (`tactical`: whether `m` is tactical) from
-    /// a node whose line had `double_ext` double extensions.
+    /// The frame of a node reached by the ply `m` (`cont`: its continuation-history key, read
+    /// before it was made; `tactical`: whether `m` is tactical) from a node whose line had
+    /// `double_ext` double extensions.
     #[inline(always)]
-    fn of(m: M, tactical: bool, double_ext: u8) -> Self {
+    fn of(m: M, cont: u16, tactical: bool, double_ext: u8) -> Self {
         Frame {
             mv: m,
             null: false,
-            cont: cont_key(m.pack()),
+            cont,
             eval: -INF,
             side: 2,
             excluded: M::default(),
@@ -430,17 +431,12 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
     }
 
-    /// The continuation-history keys of the plies one and two before the node at `ply`.
+    /// The continuation-history keys of the plies one, two and four before the node at `ply`
+    /// (the last two, in chess, are the same side's plies one and two turns back).
     #[inline(always)]
-    fn conts(&self, ply: usize) -> [u16; 2] {
-        [
-            self.stack[ply].cont,
-            if ply >= 1 {
-                self.stack[ply - 1].cont
-            } else {
-                NO_CONT
-            },
-        ]
+    fn conts(&self, ply: usize) -> [u16; 3] {
+        let back = |k: usize| ply.checked_sub(k).map_or(NO_CONT, |i| self.stack[i].cont);
+        [self.stack[ply].cont, back(1), back(3)]
     }
 
     #[inline]
@@ -715,9 +711,10 @@ impl<'a, G: Game> Searcher<'a, G> {
                 if !self.pos.see_ge(m, rbeta - static_eval) {
                     continue;
                 }
+                let k = cont_key_of(&self.pos, m);
                 self.pos.make(m);
                 let flipped = self.pos.side_to_move() != side;
-                self.stack[ply + 1] = Frame::of(m, true, self.stack[ply].double_ext);
+                self.stack[ply + 1] = Frame::of(m, k, true, self.stack[ply].double_ext);
                 let mut v = self.qchild(flipped, rbeta - 1, rbeta, ply + 1, false);
                 if v >= rbeta {
                     v = self.child(
@@ -868,7 +865,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             if can_prune && best > -MATE_BOUND && searched > 0 && !tactical {
                 if p.fp_lmr_depth != 0 {
                     // Futility at the depth the late-move reduction would leave.
-                    let k = cont_key(m.pack());
+                    let k = cont_key_of(&self.pos, m);
                     let h = self.tables.history(side_ix, m)
                         + self.tables.cont(conts[0], k)
                         + self.tables.cont(conts[1], k);
@@ -879,7 +876,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                         && static_eval + p.fp_base + p.fp_per_depth * lmr_depth <= alpha;
                 }
                 if p.hp_margin > 0 && depth <= p.hp_max_depth {
-                    let k = cont_key(m.pack());
+                    let k = cont_key_of(&self.pos, m);
                     let h = self.tables.history(side_ix, m)
                         + self.tables.cont(conts[0], k)
                         + self.tables.cont(conts[1], k);
@@ -905,6 +902,8 @@ impl<'a, G: Game> Searcher<'a, G> {
             // Whether a checking ply may be extended (`check_ext_see`: not when it loses its
             // exchange; decided before the ply is made).
             let check_ext_ok = p.check_ext_see == 0 || self.pos.see_ge(m, 0);
+            // The ply's continuation-history key, read before it is made.
+            let mk = cont_key_of(&self.pos, m);
             self.pos.make(m);
             debug_validate(&self.pos, "make");
             self.shared.tt.prefetch(self.pos.key());
@@ -931,8 +930,12 @@ impl<'a, G: Game> Searcher<'a, G> {
                     * i32::from(gives_check && check_ext_ok && (ply as i32) < 2 * self.root_depth)
             };
             let new_depth = depth - 1 + ext;
-            self.stack[ply + 1] =
-                Frame::of(m, tactical, self.stack[ply].double_ext + u8::from(ext >= 2));
+            self.stack[ply + 1] = Frame::of(
+                m,
+                mk,
+                tactical,
+                self.stack[ply].double_ext + u8::from(ext >= 2),
+            );
             let nodes_before = self.nodes;
             let mut score;
             if searched == 0 {
@@ -961,10 +964,9 @@ impl<'a, G: Game> Searcher<'a, G> {
                     r += i32::from(!improving);
                     r -= i32::from(gives_check || in_check);
                     r -= i32::from(Picker::<G::Move>::is_refutation(ord));
-                    let k = cont_key(m.pack());
                     let h = self.tables.history(side_ix, m)
-                        + self.tables.cont(conts[0], k)
-                        + self.tables.cont(conts[1], k);
+                        + self.tables.cont(conts[0], mk)
+                        + self.tables.cont(conts[1], mk);
                     r -= h / p.lmr_history_divisor.max(1);
                     r += p.lmr_cut_node * i32::from(cut_node);
                     r += p.lmr_cutoff_count * i32::from(self.cutoffs[ply + 1] > 3);
@@ -1037,14 +1039,14 @@ impl<'a, G: Game> Searcher<'a, G> {
                         if !tactical {
                             self.tables.record_cutoff(ply, side_ix, m, prev);
                             self.tables.update_history(side_ix, m, bonus, p.history_max);
-                            let k = cont_key(m.pack());
+                            let k = cont_key_of(&self.pos, m);
                             for c in conts {
                                 self.tables.update_cont(c, k, bonus, p.history_max);
                             }
                             for &q in &quiets {
                                 self.tables
                                     .update_history(side_ix, q, -bonus, p.history_max);
-                                let k = cont_key(q.pack());
+                                let k = cont_key_of(&self.pos, q);
                                 for c in conts {
                                     self.tables.update_cont(c, k, -bonus, p.history_max);
                                 }
@@ -1256,11 +1258,12 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
                 quiet_evasions += 1;
             }
+            let k = cont_key_of(&self.pos, m);
             self.pos.make(m);
             self.shared.tt.prefetch(self.pos.key());
             let flipped = self.pos.side_to_move() != side;
             // (Quiescence frames feed no history update: the ply counts as tactical.)
-            self.stack[ply + 1] = Frame::of(m, true, self.stack[ply].double_ext);
+            self.stack[ply + 1] = Frame::of(m, k, true, self.stack[ply].double_ext);
             let score = self.qchild(flipped, alpha, beta, ply + 1, pv_node);
             self.pos.unmake();
             if self.stopped {

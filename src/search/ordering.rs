@@ -61,6 +61,16 @@ pub fn cont_key(packed: u32) -> u16 {
     k.max(1)
 }
 
+/// The continuation-history key of ply `m` in `pos` (before it is made): the variant's
+/// [`Game::cont_code`] when it has one, else [`cont_key`] of the packed ply.
+#[inline]
+pub fn cont_key_of<G: Game>(pos: &G, m: G::Move) -> u16 {
+    match pos.cont_code(m) {
+        Some(code) => code,
+        None => cont_key(m.pack()),
+    }
+}
+
 /// Bits of the correction-history index (per side).
 const CORR_BITS: u32 = 14;
 /// Entries of the correction history per side.
@@ -92,7 +102,7 @@ pub struct Histories {
     /// its MVV-LVA order, which names what it takes) caused a cutoff; in `+-history_max`.
     capture: Vec<i16>,
     /// Continuation history: how good a quiet ply (column) was as the answer to the ply one
-    /// or two plies before it (row), by [`cont_key`]; in `+-history_max`.
+    /// two or four plies before it (row), by [`cont_key_of`]; in `+-history_max`.
     cont: Vec<i16>,
     /// Correction histories, one per [`CorrTable`], each per side to move: how far the static
     /// evaluation of positions with the same key ([`Game::correction_key`],
@@ -383,7 +393,7 @@ impl<M: GameMove> Picker<M> {
     /// capture history (a losing one goes behind the quiet plies when [`Picker::pick`] finds
     /// it out), then killers,
     /// countermove and the quiet plies by history. `prev` is the ply that led here (for the
-    /// countermove), `conts` the continuation keys of the two plies before.
+    /// countermove), `conts` the continuation keys of the plies one, two and four before.
     #[inline]
     pub fn score<G: Game<Move = M>>(
         &mut self,
@@ -392,7 +402,7 @@ impl<M: GameMove> Picker<M> {
         tables: &OrderTables<M>,
         ply: usize,
         prev: M,
-        conts: [u16; 2],
+        conts: [u16; 3],
     ) {
         self.scores.clear();
         self.next = 0;
@@ -441,7 +451,7 @@ impl<M: GameMove> Picker<M> {
         tables: &OrderTables<M>,
         ply: usize,
         prev: M,
-        conts: [u16; 2],
+        conts: [u16; 3],
     ) {
         self.deferred = false;
         self.score_from(1, pos, 0, tables, ply, prev, conts);
@@ -458,7 +468,7 @@ impl<M: GameMove> Picker<M> {
         tables: &OrderTables<M>,
         ply: usize,
         prev: M,
-        conts: [u16; 2],
+        conts: [u16; 3],
     ) {
         let side = pos.side_to_move().index();
         let [k0, k1] = tables.killers(ply);
@@ -487,8 +497,11 @@ impl<M: GameMove> Picker<M> {
             } else if m == counter {
                 COUNTER
             } else {
-                let k = cont_key(m.pack());
-                tables.history(side, m) + tables.cont(conts[0], k) + tables.cont(conts[1], k)
+                let k = cont_key_of(pos, m);
+                tables.history(side, m)
+                    + tables.cont(conts[0], k)
+                    + tables.cont(conts[1], k)
+                    + tables.cont(conts[2], k)
             };
             self.scores.push(s);
         }
@@ -520,13 +533,15 @@ impl<M: GameMove> Picker<M> {
             "unscored moves picked"
         );
         loop {
+            // The first of the highest scores (ties keep the generation order).
             let mut best = self.next;
-            for i in self.next + 1..n {
-                if self.scores[i] > self.scores[best] {
+            let mut s = self.scores[best];
+            for (i, &v) in self.scores[..n].iter().enumerate().skip(self.next + 1) {
+                if v > s {
                     best = i;
+                    s = v;
                 }
             }
-            let s = self.scores[best];
             if (GOOD_TACTICAL - TACTICAL_SPAN..=GOOD_TACTICAL + TACTICAL_SPAN).contains(&s)
                 && !pos.see_ge(self.moves[best], 0)
             {
@@ -587,7 +602,7 @@ mod tests {
     ) -> Vec<String> {
         let mut picker = Picker::new();
         picker.generate(pos, false);
-        picker.score(pos, tt_move, tables, 0, Default::default(), [NO_CONT; 2]);
+        picker.score(pos, tt_move, tables, 0, Default::default(), [NO_CONT; 3]);
         let mut moves: Vec<_> = picker.moves.to_vec();
         let mut scores: Vec<i32> = picker.scores.to_vec();
         for (m, s) in moves.iter().zip(scores.iter_mut()) {
@@ -638,7 +653,7 @@ mod tests {
                 let expected = eager_order(&pos, tt_move, &tables);
                 let mut picker = Picker::new();
                 picker.generate(&pos, false);
-                picker.score(&pos, tt_move, &tables, 0, Default::default(), [NO_CONT; 2]);
+                picker.score(&pos, tt_move, &tables, 0, Default::default(), [NO_CONT; 3]);
                 let mut got = Vec::new();
                 while let Some((m, _)) = picker.pick(&pos) {
                     got.push(pos.move_token(m));
@@ -677,7 +692,7 @@ mod tests {
             assert_eq!(first, tt);
             assert!(Picker::<<Chess as Game>::Move>::is_tt(ord));
             assert!(picker.needs_scores());
-            picker.score_rest(&pos, &tables, 0, Default::default(), [NO_CONT; 2]);
+            picker.score_rest(&pos, &tables, 0, Default::default(), [NO_CONT; 3]);
             assert!(!picker.needs_scores());
             let mut rest = Vec::new();
             let mut ords = Vec::new();
@@ -708,12 +723,43 @@ mod history_tests {
     fn tactical_order_of(pos: &Chess, tables: &Tables) -> Vec<String> {
         let mut picker = Picker::new();
         picker.generate(pos, true);
-        picker.score(pos, 0, tables, 0, Default::default(), [NO_CONT; 2]);
+        picker.score(pos, 0, tables, 0, Default::default(), [NO_CONT; 3]);
         let mut out = Vec::new();
         while let Some((m, _)) = picker.pick(pos) {
             out.push(pos.move_token(m));
         }
         out
+    }
+
+    /// Each of the three continuation keys a node passes (the plies one, two and four before
+    /// it) lifts a quiet ply its row rewards to the front of the quiet plies; a key of no row
+    /// ([`NO_CONT`]) does nothing.
+    #[test]
+    fn each_continuation_key_orders_the_quiet_plies() {
+        let pos = Chess::from_fen(crate::variants::chess::START_FEN).unwrap();
+        let first_quiet = |tables: &Tables, conts: [u16; 3]| {
+            let mut picker = Picker::new();
+            picker.generate(&pos, false);
+            picker.score(&pos, 0, tables, 0, Default::default(), conts);
+            pos.move_token(picker.pick(&pos).unwrap().0)
+        };
+        // The last ply generated, so not first by the tie order.
+        let mut list = PlyList::<<Chess as Game>::Move>::default();
+        pos.legal_moves(&mut list);
+        let target = list[list.len() - 1];
+        let token = pos.move_token(target);
+        let key = cont_key_of(&pos, target);
+        let neutral = first_quiet(&Tables::new(), [NO_CONT; 3]);
+        assert_ne!(neutral, token);
+        for slot in 0..3 {
+            let row = 100 + slot as u16;
+            let mut tables = Tables::new();
+            tables.update_cont(row, key, 2000, 16384);
+            let mut conts = [NO_CONT; 3];
+            assert_eq!(first_quiet(&tables, conts), neutral);
+            conts[slot] = row;
+            assert_eq!(first_quiet(&tables, conts), token, "slot {slot}");
+        }
     }
 
     #[test]

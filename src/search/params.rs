@@ -114,12 +114,14 @@ crate::tunables! {
         /// LMR: one ply less (more) per this much positive (negative) history.
         lmr_history_divisor: i32 = 4096, (1024, 16384, 400);
         /// LMR: reduction taken off (plies) at a non-PV node whose TT entry was stored by a
-        /// PV node (the "TT PV" flag of [`super::tt::TtEntry::pv`]); 0: off (the default: 1
-        /// measured +13.0 Elo [-12.0, +38.2] and +6.1 [-19.6, +31.8] over two 400-game chess
-        /// matches at 1+0.01, seed-77 and seed-78 books, and -17.4, +17.4, -20.9, +6.9, +19.1
-        /// over 200 games each of Mulligan Stew, Mystic, Muster, Mitosis and Mutatis Mutandis:
-        /// not shown to gain).
-        lmr_tt_pv: i32 = 0, (0, 2, 1);
+        /// PV node (the "TT PV" flag of [`super::tt::TtEntry::pv`]); 0: off. Alone, 1 measured
+        /// +13.0 Elo [-12.0, +38.2] and +6.1 [-19.6, +31.8] over two 400-game chess matches at
+        /// 1+0.01 (seed-77 and seed-78 books), not shown to gain. 1 (the default) is measured
+        /// as a set with `lmr_deeper_margin` 50 and the continuation histories by
+        /// [`crate::variants::Game::cont_code`] and four plies back: +36.6 Elo [+10.9, +62.7]
+        /// and +36.6 [+11.7, +61.9] over the same two matches against the set without them
+        /// (together 273-338-189 of 800 games).
+        lmr_tt_pv: i32 = 1, (0, 2, 1);
         /// LMR: extra reduction (plies) of a late ply when more than 3 beta cutoffs (one
         /// without a TT move counting 2) happened at the children's ply since the parent node
         /// began; 0: off. 1 (the default) measured +21.7 Elo [-2.4, +46.1] and +25.2 [-1.3,
@@ -133,12 +135,11 @@ crate::tunables! {
         lmr_tactical: i32 = 1, (0, 1, 1);
         /// A reduced ply that beats alpha is searched again one ply deeper than planned when
         /// its score beats the best so far by more than this (centipawns), one ply shallower
-        /// when it does not beat the best by 8; 0: off (again at the planned depth; the
-        /// default: 50 measured +17.4 Elo [-7.4, +42.4] and +1.7 [-22.0, +25.5] over two 400-game
-        /// chess matches at 1+0.01, seed-77 and seed-78 books, and -1.7, +17.4, -6.9, +12.2,
-        /// -15.6 over 200 games each of Mulligan Stew, Mystic, Muster, Mitosis and Mutatis
-        /// Mutandis: not shown to gain).
-        lmr_deeper_margin: i32 = 0, (0, 200, 8);
+        /// when it does not beat the best by 8; 0: off (again at the planned depth). Alone, 50
+        /// measured +17.4 Elo [-7.4, +42.4] and +1.7 [-22.0, +25.5] over two 400-game chess
+        /// matches at 1+0.01 (seed-77 and seed-78 books), not shown to gain; 50 (the default)
+        /// gains as part of the set measured at `lmr_tt_pv`.
+        lmr_deeper_margin: i32 = 50, (0, 200, 8);
         /// ProbCut: shallowest remaining depth (plies).
         probcut_min_depth: i32 = 5, (3, 10, 1);
         /// ProbCut: margin above beta (centipawns) a tactical ply must reach.

@@ -575,6 +575,17 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// Whether quiescence search should look at this ply (captures, promotions).
     fn is_tactical(&self, m: Self::Move) -> bool;
 
+    /// What ply `m` does, read in this position before it is made, as a continuation-history
+    /// key in 1..=1023: plies with the same key share their statistics (in chess the moving
+    /// piece and its destination square, as in Stockfish's piece-to tables). `None` (the
+    /// default): the search hashes [`GameMove::pack`] into that range instead, so plies may share
+    /// a key by chance.
+    #[inline]
+    fn cont_code(&self, m: Self::Move) -> Option<u16> {
+        let _ = m;
+        None
+    }
+
     /// Ordering score of a tactical ply (e.g. MVV-LVA): higher is tried first.
     fn tactical_order(&self, m: Self::Move) -> i32 {
         let _ = m;

@@ -176,6 +176,13 @@ impl Game for Muster {
         }
     }
 
+    /// The moving piece (colour and kind, 0..12) and the destination square: 1..=768.
+    #[inline]
+    fn cont_code(&self, m: Move) -> Option<u16> {
+        let piece = self.board.piece_at(m.from()).index() as u16;
+        Some(1 + piece * 64 + u16::from(m.to()))
+    }
+
     #[inline]
     fn tactical_order(&self, m: Move) -> i32 {
         see::mvv_lva(&self.board, m)
