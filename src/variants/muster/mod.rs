@@ -179,8 +179,7 @@ impl Game for Muster {
     /// The moving piece (colour and kind, 0..12) and the destination square: 1..=768.
     #[inline]
     fn cont_code(&self, m: Move) -> Option<u16> {
-        let piece = self.board.piece_at(m.from()).index() as u16;
-        Some(1 + piece * 64 + u16::from(m.to()))
+        Some(self.board.cont_code(m))
     }
 
     #[inline]

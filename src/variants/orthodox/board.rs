@@ -4,7 +4,7 @@
 //! apart from each variant's `Position`.
 
 use super::attacks;
-use super::types::{Kind, Piece};
+use super::types::{Kind, Move, Piece};
 use crate::core::geometry::BOARD_8X8;
 use crate::core::{zobrist, Color};
 use crate::variants::fen_board::parse_board_rows;
@@ -158,6 +158,14 @@ impl Board {
     #[inline(always)]
     pub fn piece_at(&self, sq: u8) -> Piece {
         self.squares[sq as usize]
+    }
+
+    /// The continuation-history key of the board move `m` (for
+    /// [`crate::variants::Game::cont_code`]): the moving piece (colour and kind) and the
+    /// destination square, 1..=768 (up to 832 when `m.from()` is empty).
+    #[inline]
+    pub fn cont_code(&self, m: Move) -> u16 {
+        1 + self.piece_at(m.from()).index() as u16 * 64 + u16::from(m.to())
     }
 
     /// The square of `color`'s King (64 when it has none).
