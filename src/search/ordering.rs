@@ -66,7 +66,10 @@ pub fn cont_key(packed: u32) -> u16 {
 #[inline]
 pub fn cont_key_of<G: Game>(pos: &G, m: G::Move) -> u16 {
     match pos.cont_code(m) {
-        Some(code) => code,
+        Some(code) => {
+            debug_assert!((1..CONT_KEYS as u16).contains(&code), "cont_code {code}");
+            code
+        }
         None => cont_key(m.pack()),
     }
 }
