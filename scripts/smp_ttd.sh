@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Time to depth of the Lazy SMP search: Threads 2 against Threads 1 (issue 17's figure).
+#
+# Runs `menagerie bench --variant V --threads T [--depth D]` RUNS times for T = 1 and T = 2,
+# alternating so that a drift of the machine's speed hits both alike, and prints each run's
+# wall time (the bench's "Total time", milliseconds) and nodes, the median time of each and
+# the ratio median(Threads 2) / median(Threads 1). A ratio of 0.5 would be perfect scaling.
+#
+# Setup: cargo build --release. Run by hand on an otherwise idle machine with at least two
+# cores (a match or a build running meanwhile makes the figure meaningless).
+# Usage: scripts/smp_ttd.sh [RUNS (5)] [VARIANT (chess)] [DEPTH (the variant's bench depth)]
+#        ENGINE=<path> picks another build.
+set -euo pipefail
+RUNS=${1:-5}
+VARIANT=${2:-chess}
+DEPTH=${3:-}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BIN=${ENGINE:-$ROOT/target/release/menagerie}
+[ -x "$BIN" ] || (cd "$ROOT" && cargo build --release)
+depth_arg=()
+[ -n "$DEPTH" ] && depth_arg=(--depth "$DEPTH")
+
+declare -a t1 t2
+for ((i = 1; i <= RUNS; i++)); do
+  for t in 1 2; do
+    read -r ms nodes < <("$BIN" bench --variant "$VARIANT" --threads "$t" "${depth_arg[@]}" 2>&1 |
+      awk '/Total time/ {ms=$NF} /Nodes searched/ {n=$NF} END {print ms, n}')
+    echo "run $i threads $t: $ms ms, $nodes nodes"
+    if [ "$t" = 1 ]; then t1+=("$ms"); else t2+=("$ms"); fi
+  done
+done
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+m1=$(median "${t1[@]}")
+m2=$(median "${t2[@]}")
+awk -v a="$m1" -v b="$m2" 'BEGIN {printf "median Threads 1: %s ms, Threads 2: %s ms, ratio %.3f\n", a, b, b/a}'
