@@ -3,6 +3,7 @@
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::core::MoveList;
 use menagerie::variants::chess::{Chess, Move, START_FEN};
+use menagerie::variants::orthodox::MoveKind;
 use menagerie::variants::Scope;
 use menagerie::variants::{FenError, Game, GameResult, MoveError, Terminal};
 
@@ -215,6 +216,61 @@ fn make_unmake_property() {
             assert_eq!(p.key(), *keys.last().unwrap());
         }
     }
+}
+
+/// `Game::gives_check` (asked by the search before it prunes a ply) must agree with
+/// `in_check` after the ply is made, and must answer for every ply but castling and en passant.
+#[test]
+fn gives_check_matches_in_check_after_make() {
+    let mut rng = SplitMix64::new(11);
+    let (mut checks, mut answered) = (0, 0);
+    for game in 0..80 {
+        let mut p = match game % 4 {
+            0 => Chess::startpos(),
+            1 => pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+            // Promotions next to the King, sliders behind a knight, castling that checks.
+            2 => pos("4k3/1P4P1/8/4N3/8/2B5/8/R3K2R w KQ - 0 1"),
+            _ => pos("1r2k2r/2P5/8/3pP3/8/2b5/4R3/R3K1B1 w Qk d6 0 1"),
+        };
+        for _ in 0..120 {
+            let mut l = MoveList::new();
+            p.legal_moves(&mut l);
+            if l.is_empty() {
+                break;
+            }
+            for &m in &l {
+                let hint = p.gives_check(m);
+                p.make(m);
+                let check = p.in_check();
+                p.unmake();
+                checks += usize::from(check);
+                match hint {
+                    Some(h) => {
+                        answered += 1;
+                        assert_eq!(h, check, "{}: {}", p.fen(), p.move_token(m));
+                    }
+                    None => assert!(
+                        matches!(m.kind(), MoveKind::Castle | MoveKind::EnPassant),
+                        "no answer for {} in {}",
+                        p.move_token(m),
+                        p.fen()
+                    ),
+                }
+            }
+            p.make(l[rng.below(l.len() as u64) as usize]);
+        }
+    }
+    assert!(
+        checks > 500 && answered > 10_000,
+        "{checks} checks, {answered} answered"
+    );
+    // A discovered check (the rook behind the knight), a check by promotion, a quiet ply.
+    let p = pos("4k3/6P1/8/8/8/8/4N3/4R1K1 w - - 0 1");
+    let hint = |t: &str| p.gives_check(p.parse_move(t).unwrap());
+    assert_eq!(hint("e2c3"), Some(true));
+    assert_eq!(hint("g7g8q"), Some(true));
+    assert_eq!(hint("g7g8n"), Some(false));
+    assert_eq!(hint("g1h1"), Some(false));
 }
 
 #[test]

@@ -904,25 +904,40 @@ impl<'a, G: Game> Searcher<'a, G> {
             let check_ext_ok = p.check_ext_see == 0 || self.pos.see_ge(m, 0);
             // The ply's continuation-history key, read before it is made.
             let mk = cont_key_of(&self.pos, m);
-            self.pos.make(m);
-            debug_validate(&self.pos, "make");
-            self.shared.tt.prefetch(self.pos.key());
-            let flipped = self.pos.side_to_move() != side;
-            let gives_check = self.pos.in_check();
             if !tactical {
                 quiet_count += 1;
             }
-            if can_prune && best > -MATE_BOUND && searched > 0 && !tactical && !gives_check {
-                let lmp = depth <= p.lmp_max_depth && quiet_count > lmp_limit;
-                if lmp || quiet_futile || quiet_bad {
-                    self.pos.unmake();
-                    continue;
-                }
+            // Pruned unless it gives check: late move pruning, futility, history and SEE.
+            let prunable = tactical_futile
+                || (can_prune
+                    && best > -MATE_BOUND
+                    && searched > 0
+                    && !tactical
+                    && ((depth <= p.lmp_max_depth && quiet_count > lmp_limit)
+                        || quiet_futile
+                        || quiet_bad));
+            let hint = if prunable {
+                self.pos.gives_check(m)
+            } else {
+                None
+            };
+            if hint == Some(false) {
+                continue;
             }
-            if tactical_futile && !gives_check {
+            self.pos.make(m);
+            debug_validate(&self.pos, "make");
+            let flipped = self.pos.side_to_move() != side;
+            let gives_check = self.pos.in_check();
+            debug_assert!(
+                hint.is_none_or(|h| h == gives_check),
+                "Game::gives_check disagrees with in_check after make"
+            );
+            if prunable && !gives_check {
                 self.pos.unmake();
                 continue;
             }
+            // Only a ply that is searched fetches its TT bucket.
+            self.shared.tt.prefetch(self.pos.key());
             let ext = if se_ext != 0 {
                 se_ext
             } else {

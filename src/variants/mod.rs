@@ -370,6 +370,16 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         false
     }
 
+    /// Whether the legal ply `m` would leave the opponent in check (what [`Game::in_check`]
+    /// answers after `make(m)`), when the variant can tell without playing it; `None` when it
+    /// cannot (the default). The search asks before a ply it may prune, so that a pruned ply
+    /// is never made; an answer must be exact.
+    #[inline(always)]
+    fn gives_check(&self, m: Self::Move) -> Option<bool> {
+        let _ = m;
+        None
+    }
+
     /// The rule of `scope` that ends the game in this position before its legal plies are
     /// looked at, from the side to move's point of view; `None` while no such rule applies.
     /// A position without legal plies that no such rule decides is judged by
