@@ -21,7 +21,7 @@ pub struct BenchReport {
 
 /// Searches the bench positions of variant `G` ([`Game::BENCH_FENS`], or its start position
 /// when it lists none) to `depth` plies with `threads` threads and a `hash_mb` MiB TT (cleared
-/// between positions), returning total nodes and time.
+/// between positions by as many threads), returning total nodes and time.
 pub fn run<G: Game>(depth: u32, threads: usize, hash_mb: usize) -> BenchReport {
     let tt = Tt::new(hash_mb);
     let limits = Limits {
@@ -43,7 +43,7 @@ pub fn run<G: Game>(depth: u32, threads: usize, hash_mb: usize) -> BenchReport {
             .collect()
     };
     for pos in &positions {
-        tt.clear();
+        tt.clear_with_threads(options.threads);
         let control = SearchControl::default();
         let result = search(pos, &limits, &options, &tt, &control, &mut |_| {});
         nodes += result.nodes;

@@ -382,3 +382,49 @@ fn tactical_moves_are_legal_and_tactical() {
         vec!["a1a1q"]
     );
 }
+
+/// `Game::gives_check` (asked by the search before it prunes a ply) agrees with `in_check`
+/// after the ply is made, for every legal ply along random games; purchases answer `None`,
+/// board plies (but castling and en passant) always answer.
+#[test]
+fn gives_check_matches_in_check_after_make() {
+    let mut rng = SplitMix64::new(23);
+    let (mut checks, mut answered) = (0, 0);
+    for _ in 0..60 {
+        let mut p = Mystic::startpos();
+        for _ in 0..160 {
+            let mut l = MoveList::new();
+            p.legal_moves(&mut l);
+            if l.is_empty() || p.verdict(menagerie::variants::Scope::Game).is_some() {
+                break;
+            }
+            for &m in &l {
+                let hint = p.gives_check(m);
+                p.make(m);
+                let check = p.in_check();
+                p.unmake();
+                checks += usize::from(check);
+                if let Some(h) = hint {
+                    answered += 1;
+                    assert_eq!(h, check, "{}: {}", p.fen(), p.move_token(m));
+                } else if m.as_placement().is_none() {
+                    let token = p.move_token(m);
+                    assert!(
+                        matches!(
+                            m.as_move().kind(),
+                            menagerie::variants::orthodox::MoveKind::Castle
+                                | menagerie::variants::orthodox::MoveKind::EnPassant
+                        ),
+                        "no answer for {token} in {}",
+                        p.fen()
+                    );
+                }
+            }
+            p.make(l[rng.below(l.len() as u64) as usize]);
+        }
+    }
+    assert!(
+        checks > 100 && answered > 5_000,
+        "{checks} checks, {answered} answered"
+    );
+}

@@ -267,12 +267,33 @@ impl Tt {
     /// touches the whole table, so the protocol replaces a large table by a new [`Tt::new`]
     /// instead. Not to be called while a search runs.
     pub fn clear(&self) {
-        self.histories.clear();
-        for b in self.buckets.as_slice() {
-            for w in &b.words {
-                w[0].store(0, Relaxed);
-                w[1].store(0, Relaxed);
+        self.clear_with_threads(1);
+    }
+
+    /// [`Tt::clear`] with `threads` threads (at least 1), each emptying an equal share of
+    /// the buckets, as the search threads would use the table after it. Not to be called
+    /// while a search runs.
+    pub fn clear_with_threads(&self, threads: usize) {
+        fn empty(part: &[Bucket]) {
+            for b in part {
+                for w in &b.words {
+                    w[0].store(0, Relaxed);
+                    w[1].store(0, Relaxed);
+                }
             }
+        }
+        self.histories.clear();
+        let buckets = self.buckets.as_slice();
+        let threads = threads.clamp(1, 256);
+        if threads == 1 || buckets.len() < 2 * threads {
+            empty(buckets);
+        } else {
+            let share = buckets.len().div_ceil(threads);
+            std::thread::scope(|s| {
+                for part in buckets.chunks(share) {
+                    s.spawn(move || empty(part));
+                }
+            });
         }
         self.generation.store(0, Relaxed);
     }
@@ -453,6 +474,29 @@ mod tests {
         assert!(tt.hashfull() <= 1000);
         tt.clear();
         assert_eq!(tt.probe(key), None);
+    }
+
+    #[test]
+    fn a_threaded_clear_empties_every_bucket() {
+        let tt = Tt::new(1);
+        let keys: Vec<u64> = (1..=4000u64)
+            .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .collect();
+        for threads in [2, 3, 7] {
+            for &k in &keys {
+                tt.store(k, 5, 10, 4, Bound::Lower, Some(20), false);
+            }
+            assert!(keys.iter().filter(|&&k| tt.probe(k).is_some()).count() > 3000);
+            tt.clear_with_threads(threads);
+            assert!(
+                keys.iter().all(|&k| tt.probe(k).is_none()),
+                "{threads} threads"
+            );
+            assert!(tt.buckets.as_slice().iter().all(|b| b
+                .words
+                .iter()
+                .all(|w| w[0].load(Relaxed) == 0 && w[1].load(Relaxed) == 0)));
+        }
     }
 
     #[test]

@@ -21,7 +21,7 @@ use crate::variants::orthodox::rules::{
     self, DEAD_POSITION, FIDE_AUTOMATIC_DRAWS, FIFTY_MOVES_AND_THREEFOLD,
 };
 use crate::variants::orthodox::{
-    attacks, coordinate_token, parse_coordinates, see, square_names, ORTHODOX_PIECES,
+    coordinate_token, parse_coordinates, see, square_names, ORTHODOX_PIECES,
 };
 use crate::variants::{
     FenError, Game, MoveError, PieceInfo, Scope, VariantInfo, VariantSettings, Verdict,
@@ -108,36 +108,10 @@ impl Game for Chess {
         self.checkers != 0
     }
 
-    /// Direct checks by the moved (or promoted) man and discovered checks by a slider behind
-    /// its origin; castling and en passant (rare, with more cases) answer `None`.
+    /// [`Board::gives_check`]: exact, except castling and en passant (`None`).
     #[inline]
     fn gives_check(&self, m: Move) -> Option<bool> {
-        if matches!(m.kind(), MoveKind::Castle | MoveKind::EnPassant) {
-            return None;
-        }
-        let b = &self.board;
-        let us = self.stm;
-        let (from, to) = (m.from(), m.to());
-        let king = b.king_sq(!us);
-        let kbit = 1u64 << king;
-        let occ = (b.occupied() & !(1u64 << from)) | (1u64 << to);
-        let kind = m.promotion().unwrap_or_else(|| b.piece_at(from).kind());
-        let direct = match kind {
-            Kind::Pawn => attacks::pawn(us, to),
-            Kind::Knight => attacks::knight(to),
-            Kind::Bishop => attacks::bishop(to, occ),
-            Kind::Rook => attacks::rook(to, occ),
-            Kind::Queen => attacks::queen(to, occ),
-            Kind::King => 0,
-        };
-        if direct & kbit != 0 {
-            return Some(true);
-        }
-        let ours = b.color_bb(us) & !(1u64 << from);
-        let queens = b.pieces(us, Kind::Queen);
-        let diagonal = (b.pieces(us, Kind::Bishop) | queens) & ours;
-        let straight = (b.pieces(us, Kind::Rook) | queens) & ours;
-        Some(attacks::bishop(king, occ) & diagonal != 0 || attacks::rook(king, occ) & straight != 0)
+        self.board.gives_check(self.stm, m)
     }
 
     #[inline(always)]

@@ -251,6 +251,15 @@ impl Game for Mystic {
         self.checkers != 0
     }
 
+    /// A board ply: [`crate::variants::orthodox::Board::gives_check`]; a purchase: `None`.
+    #[inline]
+    fn gives_check(&self, m: MysticMove) -> Option<bool> {
+        match m.as_placement() {
+            Some(_) => None,
+            None => self.board.gives_check(self.stm, m.as_move()),
+        }
+    }
+
     /// The pawn structure ([`crate::variants::orthodox::Board::pawn_hash`]).
     #[inline]
     fn correction_key(&self) -> Option<u64> {

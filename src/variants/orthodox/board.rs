@@ -4,7 +4,7 @@
 //! apart from each variant's `Position`.
 
 use super::attacks;
-use super::types::{Kind, Move, Piece};
+use super::types::{Kind, Move, MoveKind, Piece};
 use crate::core::geometry::BOARD_8X8;
 use crate::core::{zobrist, Color};
 use crate::variants::fen_board::parse_board_rows;
@@ -263,6 +263,40 @@ impl Board {
             | (attacks::rook(sq, occ) & rq)
             | (attacks::bishop(sq, occ) & bq))
             & them
+    }
+
+    /// Whether `us` playing the pseudo-legal orthodox ply `m` would give check: the moved (or
+    /// promoted) man attacks the enemy King from its destination, or a slider of `us` behind
+    /// its origin does. `None` for castling and en passant (rarer, with more cases), and when
+    /// the enemy has no King. Used by the search to prune a ply without making it
+    /// ([`crate::variants::Game::gives_check`]).
+    #[inline]
+    pub fn gives_check(&self, us: Color, m: Move) -> Option<bool> {
+        if matches!(m.kind(), MoveKind::Castle | MoveKind::EnPassant)
+            || self.pieces(!us, Kind::King) == 0
+        {
+            return None;
+        }
+        let (from, to) = (m.from(), m.to());
+        let king = self.king_sq(!us);
+        let occ = (self.occupied() & !(1u64 << from)) | (1u64 << to);
+        let kind = m.promotion().unwrap_or_else(|| self.piece_at(from).kind());
+        let direct = match kind {
+            Kind::Pawn => attacks::pawn(us, to),
+            Kind::Knight => attacks::knight(to),
+            Kind::Bishop => attacks::bishop(to, occ),
+            Kind::Rook => attacks::rook(to, occ),
+            Kind::Queen => attacks::queen(to, occ),
+            Kind::King => 0,
+        };
+        if direct & (1u64 << king) != 0 {
+            return Some(true);
+        }
+        let ours = self.color_bb(us) & !(1u64 << from);
+        let queens = self.pieces(us, Kind::Queen);
+        let diagonal = (self.pieces(us, Kind::Bishop) | queens) & ours;
+        let straight = (self.pieces(us, Kind::Rook) | queens) & ours;
+        Some(attacks::bishop(king, occ) & diagonal != 0 || attacks::rook(king, occ) & straight != 0)
     }
 
     /// The enemy pieces giving check to `us`'s King.
