@@ -108,7 +108,8 @@ impl Game for Chess {
         self.checkers != 0
     }
 
-    /// [`Board::gives_check`]: exact, except castling and en passant (`None`).
+    /// [`crate::variants::orthodox::Board::gives_check`]: exact, except castling and en
+    /// passant (`None`).
     #[inline]
     fn gives_check(&self, m: Move) -> Option<bool> {
         self.board.gives_check(self.stm, m)
