@@ -922,6 +922,12 @@ impl<'a, G: Game> Searcher<'a, G> {
                 None
             };
             if hint == Some(false) {
+                if cfg!(debug_assertions) {
+                    self.pos.make(m);
+                    let check = self.pos.in_check();
+                    self.pos.unmake();
+                    debug_assert!(!check, "Game::gives_check said no check, yet make checks");
+                }
                 continue;
             }
             self.pos.make(m);
