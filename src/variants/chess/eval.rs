@@ -623,8 +623,13 @@ fn eval_white<T: Trace>(pos: &Board, stm: Color, p: &EvalParams, t: &mut T) -> (
 
 /// Static evaluation with the parameter set `p`, in centipawns from the side to move's view.
 /// For the tuner; the engine uses [`evaluate`].
+/// The endgames of [`super::endgame`] scale the whole score (a drawn KPK is 0).
 pub fn evaluate_with(pos: &Chess, p: &EvalParams) -> i32 {
-    evaluate_board(pos.board(), pos.stm, p)
+    let v = evaluate_board(pos.board(), pos.stm, p);
+    match super::endgame::scale(pos.board(), pos.stm) {
+        Some(s) => v * s / 64,
+        None => v,
+    }
 }
 
 /// Static evaluation of the pieces of `board` with `stm` to move, with the parameter set `p`,
@@ -651,8 +656,17 @@ pub fn report(pos: &Chess) -> String {
 }
 
 /// [`report`] with explicit parameters.
+/// A position of a known endgame ([`super::endgame::scale`]) gets one more line: the scale
+/// and the score the search uses.
 pub fn report_with(pos: &Chess, params: &EvalParams) -> String {
-    report_board(pos.board(), pos.stm, params)
+    let mut out = report_board(pos.board(), pos.stm, params);
+    if let Some(s) = super::endgame::scale(pos.board(), pos.stm) {
+        out.push_str(&format!(
+            "\nKnown endgame: whole score scaled by {s}/64: {} cp (side to move)",
+            evaluate_with(pos, params)
+        ));
+    }
+    out
 }
 
 /// [`report`] of the pieces of `board` with `stm` to move and the parameters `params` (the

@@ -8,6 +8,7 @@
 //! make/unmake with an undo stack ([`position`]); tapered evaluation ([`eval`]).
 
 pub mod castling;
+pub mod endgame;
 pub mod eval;
 pub mod movegen;
 pub mod position;
