@@ -537,3 +537,24 @@ fn continuation_codes_name_the_piece_and_the_square() {
         }
     }
 }
+
+/// The quiet-history context of a ply (`Game::history_context`): bit 0 when its origin is
+/// attacked by an enemy pawn, bit 1 when its destination is, for either side to move.
+#[test]
+fn history_context_marks_squares_attacked_by_enemy_pawns() {
+    // Black pawns d5 and g7 attack c4, e4, f6 and h6; the white pawn on b2 attacks a3, c3.
+    let p = pos("4k3/6p1/8/3p4/4N3/8/1P6/4K3 w - - 0 1");
+    let ctx = |p: &Chess, t: &str| p.history_context(p.parse_move(t).unwrap());
+    assert_eq!(ctx(&p, "e4c3"), 1, "escapes the d5 pawn");
+    assert_eq!(ctx(&p, "e4f6"), 3, "from one pawn's attack into another's");
+    assert_eq!(ctx(&p, "e4g5"), 1);
+    assert_eq!(ctx(&p, "e1f2"), 0, "nothing attacked");
+    assert_eq!(ctx(&p, "b2b3"), 0);
+    // Black to move: White's pawn b2 attacks c3; the pawn on a3 would not be attacked.
+    let p = pos("4k3/8/8/8/8/8/1P3n2/4K3 b - - 0 1");
+    assert_eq!(ctx(&p, "f2d3"), 0);
+    let q = pos("4k3/8/8/8/8/8/1P6/1n2K3 b - - 0 1");
+    assert_eq!(ctx(&q, "b1c3"), 2, "into the b2 pawn's attack");
+    assert_eq!(ctx(&q, "b1a3"), 2, "a3 is attacked by b2 too");
+    assert_eq!(ctx(&q, "b1d2"), 0);
+}

@@ -14,7 +14,9 @@ use arrayvec::ArrayVec;
 use crate::core::MoveBuffer;
 use crate::variants::{debug_validate, Game, GameMove, PlyList, Scope, Terminal};
 
-use super::ordering::{capture_index, cont_key_of, CorrTable, OrderTables, Picker, NO_CONT};
+use super::ordering::{
+    capture_index, cont_key_of, hist_key_of, CorrTable, OrderTables, Picker, NO_CONT,
+};
 use super::params::SearchParams;
 use super::score::{
     from_tt, is_mate, mate_in, mated_in, to_tt, EVAL_LIMIT, INF, MATE_BOUND, MAX_PLY,
@@ -115,6 +117,9 @@ struct Frame<M> {
     null: bool,
     /// The continuation-history key of `mv` ([`NO_CONT`] for the root or a null move).
     cont: u16,
+    /// The quiet-history key of `mv` ([`hist_key_of`], read before it was made; 0 for a
+    /// tactical ply, the root or a null move).
+    hkey: u32,
     /// The node's static evaluation (centipawns, side to move; `-INF` in check or not yet
     /// evaluated) and the side it is for, for the "improving" test two plies later.
     eval: i32,
@@ -130,15 +135,16 @@ struct Frame<M> {
 }
 
 impl<M: GameMove> Frame<M> {
-    /// The frame of a node reached by the ply `m` (`cont`: its continuation-history key, read
-    /// before it was made; `tactical`: whether `m` is tactical) from a node whose line had
-    /// `double_ext` double extensions.
+    /// The frame of a node reached by the ply `m` (`cont`, `hkey`: its continuation-history
+    /// and quiet-history keys, read before it was made; `tactical`: whether `m` is tactical)
+    /// from a node whose line had `double_ext` double extensions.
     #[inline(always)]
-    fn of(m: M, cont: u16, tactical: bool, double_ext: u8) -> Self {
+    fn of(m: M, cont: u16, hkey: u32, tactical: bool, double_ext: u8) -> Self {
         Frame {
             mv: m,
             null: false,
             cont,
+            hkey,
             eval: -INF,
             side: 2,
             excluded: M::default(),
@@ -241,6 +247,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 mv: G::Move::default(),
                 null: false,
                 cont: NO_CONT,
+                hkey: 0,
                 eval: -INF,
                 side: 2,
                 excluded: G::Move::default(),
@@ -612,8 +619,12 @@ impl<'a, G: Game> Searcher<'a, G> {
             {
                 let bonus = (-p.hist_eval_diff * (parent.eval + static_eval))
                     .clamp(-p.history_bonus_max, p.history_bonus_max);
-                self.tables
-                    .update_history(usize::from(parent.side), led.mv, bonus, p.history_max);
+                self.tables.update_history(
+                    usize::from(parent.side),
+                    led.hkey,
+                    bonus,
+                    p.history_max,
+                );
             }
         }
         if !pv_node && !in_check {
@@ -660,6 +671,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                     mv: G::Move::default(),
                     null: true,
                     cont: NO_CONT,
+                    hkey: 0,
                     eval: -INF,
                     side: 2,
                     excluded: G::Move::default(),
@@ -714,7 +726,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 let k = cont_key_of(&self.pos, m);
                 self.pos.make(m);
                 let flipped = self.pos.side_to_move() != side;
-                self.stack[ply + 1] = Frame::of(m, k, true, self.stack[ply].double_ext);
+                self.stack[ply + 1] = Frame::of(m, k, 0, true, self.stack[ply].double_ext);
                 let mut v = self.qchild(flipped, rbeta - 1, rbeta, ply + 1, false);
                 if v >= rbeta {
                     v = self.child(
@@ -796,6 +808,8 @@ impl<'a, G: Game> Searcher<'a, G> {
                 continue;
             }
             let tactical = self.pos.is_tactical(m);
+            // The quiet-history key, read before the ply is made.
+            let hk = hist_key_of(&self.pos, m);
             // Singular extension: when the TT ply, searched deep enough to fail high or be
             // exact, is the only ply near its score (every other ply fails low against a bar
             // a little under it in a search of half the depth), it is searched a ply deeper.
@@ -866,7 +880,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 if p.fp_lmr_depth != 0 {
                     // Futility at the depth the late-move reduction would leave.
                     let k = cont_key_of(&self.pos, m);
-                    let h = self.tables.history(side_ix, m)
+                    let h = self.tables.history(side_ix, hk)
                         + self.tables.cont(conts[0], k)
                         + self.tables.cont(conts[1], k);
                     let r = i32::from(self.shared.lmr[(depth as usize).min(63)][searched.min(63)])
@@ -877,7 +891,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
                 if p.hp_margin > 0 && depth <= p.hp_max_depth {
                     let k = cont_key_of(&self.pos, m);
-                    let h = self.tables.history(side_ix, m)
+                    let h = self.tables.history(side_ix, hk)
                         + self.tables.cont(conts[0], k)
                         + self.tables.cont(conts[1], k);
                     quiet_bad = h < -p.hp_margin * depth;
@@ -954,6 +968,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             self.stack[ply + 1] = Frame::of(
                 m,
                 mk,
+                if tactical { 0 } else { hk },
                 tactical,
                 self.stack[ply].double_ext + u8::from(ext >= 2),
             );
@@ -985,7 +1000,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                     r += i32::from(!improving);
                     r -= i32::from(gives_check || in_check);
                     r -= i32::from(Picker::<G::Move>::is_refutation(ord));
-                    let h = self.tables.history(side_ix, m)
+                    let h = self.tables.history(side_ix, hk)
                         + self.tables.cont(conts[0], mk)
                         + self.tables.cont(conts[1], mk);
                     r -= h / p.lmr_history_divisor.max(1);
@@ -1059,14 +1074,16 @@ impl<'a, G: Game> Searcher<'a, G> {
                         }
                         if !tactical {
                             self.tables.record_cutoff(ply, side_ix, m, prev);
-                            self.tables.update_history(side_ix, m, bonus, p.history_max);
+                            self.tables
+                                .update_history(side_ix, hk, bonus, p.history_max);
                             let k = cont_key_of(&self.pos, m);
                             for c in conts {
                                 self.tables.update_cont(c, k, bonus, p.history_max);
                             }
                             for &q in &quiets {
+                                let qk = hist_key_of(&self.pos, q);
                                 self.tables
-                                    .update_history(side_ix, q, -bonus, p.history_max);
+                                    .update_history(side_ix, qk, -bonus, p.history_max);
                                 let k = cont_key_of(&self.pos, q);
                                 for c in conts {
                                     self.tables.update_cont(c, k, -bonus, p.history_max);
@@ -1114,8 +1131,12 @@ impl<'a, G: Game> Searcher<'a, G> {
                 && parent.side == 1 - side_u8
             {
                 let bonus = history_bonus(&p, depth);
-                self.tables
-                    .update_history(usize::from(parent.side), led.mv, bonus, p.history_max);
+                self.tables.update_history(
+                    usize::from(parent.side),
+                    led.hkey,
+                    bonus,
+                    p.history_max,
+                );
                 let before = if ply >= 2 {
                     self.stack[ply - 2].cont
                 } else {
@@ -1284,7 +1305,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             self.shared.tt.prefetch(self.pos.key());
             let flipped = self.pos.side_to_move() != side;
             // (Quiescence frames feed no history update: the ply counts as tactical.)
-            self.stack[ply + 1] = Frame::of(m, k, true, self.stack[ply].double_ext);
+            self.stack[ply + 1] = Frame::of(m, k, 0, true, self.stack[ply].double_ext);
             let score = self.qchild(flipped, alpha, beta, ply + 1, pv_node);
             self.pos.unmake();
             if self.stopped {

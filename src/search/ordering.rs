@@ -34,6 +34,15 @@ const BAD_TACTICAL: i32 = -(1 << 28);
 /// The MVV-LVA order of a tactical ply is clamped to +-this.
 const TACTICAL_SPAN: i32 = 1 << 20;
 
+/// The quiet-history key of ply `m` in `pos` (before it is made): [`GameMove::pack`] with
+/// the variant's [`Game::history_context`] above bit 28.
+#[inline]
+pub fn hist_key_of<G: Game>(pos: &G, m: G::Move) -> u32 {
+    let ctx = pos.history_context(m);
+    debug_assert!(ctx <= 3 && (ctx == 0 || m.pack() < 1 << 28));
+    m.pack() ^ (ctx << 28)
+}
+
 /// Bits of a continuation-history key (what a ply did, hashed from [`GameMove::pack`]).
 const CONT_BITS: u32 = 10;
 /// Continuation-history keys.
@@ -247,17 +256,18 @@ impl<M: GameMove> OrderTables<M> {
         *h = v.clamp(-CORR_MAX_CP * CORR_GRAIN, CORR_MAX_CP * CORR_GRAIN) as i16;
     }
 
-    /// History score of a quiet move for `side` (0 or 1).
+    /// History score of a quiet move for `side` (0 or 1), by its key ([`hist_key_of`]).
     #[inline]
-    pub fn history(&self, side: usize, m: M) -> i32 {
-        self.hist.history[side * HIST_SIZE + move_index(m.pack())]
+    pub fn history(&self, side: usize, key: u32) -> i32 {
+        self.hist.history[side * HIST_SIZE + move_index(key)]
     }
 
-    /// Adds `bonus` (may be negative) with gravity, keeping values inside `+-max`.
+    /// Adds `bonus` (may be negative) with gravity to the history of the quiet move with
+    /// key `key` ([`hist_key_of`]), keeping values inside `+-max`.
     #[inline]
-    pub fn update_history(&mut self, side: usize, m: M, bonus: i32, max: i32) {
+    pub fn update_history(&mut self, side: usize, key: u32, bonus: i32, max: i32) {
         let max = max.max(1);
-        let h = &mut self.hist.history[side * HIST_SIZE + move_index(m.pack())];
+        let h = &mut self.hist.history[side * HIST_SIZE + move_index(key)];
         let b = bonus.clamp(-max, max);
         *h += b - *h * b.abs() / max;
     }
@@ -501,7 +511,7 @@ impl<M: GameMove> Picker<M> {
                 COUNTER
             } else {
                 let k = cont_key_of(pos, m);
-                tables.history(side, m)
+                tables.history(side, hist_key_of(pos, m))
                     + tables.cont(conts[0], k)
                     + tables.cont(conts[1], k)
                     + tables.cont(conts[2], k)
@@ -652,7 +662,12 @@ mod tests {
                 }
                 let tt_move = list[rng.below(list.len() as u64) as usize].pack();
                 let quiet = list[rng.below(list.len() as u64) as usize];
-                tables.update_history(pos.side_to_move().index(), quiet, 500, 16384);
+                tables.update_history(
+                    pos.side_to_move().index(),
+                    hist_key_of(&pos, quiet),
+                    500,
+                    16384,
+                );
                 let expected = eager_order(&pos, tt_move, &tables);
                 let mut picker = Picker::new();
                 picker.generate(&pos, false);
@@ -670,6 +685,23 @@ mod tests {
     }
 
     #[test]
+    fn history_is_kept_per_context() {
+        // The knight on e4 is attacked by the d5 pawn; the same ply played from a quiet e4
+        // learns separately.
+        let attacked = Chess::from_fen("4k3/8/8/3p4/4N3/8/8/4K3 w - - 0 1").unwrap();
+        let quiet = Chess::from_fen("4k3/8/8/8/4N3/8/8/4K3 w - - 0 1").unwrap();
+        let m = attacked.parse_move("e4c3").unwrap();
+        assert_eq!(quiet.parse_move("e4c3").unwrap(), m);
+        let (ka, kq) = (hist_key_of(&attacked, m), hist_key_of(&quiet, m));
+        assert_ne!(ka, kq);
+        let mut tables = OrderTables::<<Chess as Game>::Move>::new();
+        tables.update_history(0, ka, 800, 16384);
+        assert_eq!(tables.history(0, ka), 800);
+        assert_eq!(tables.history(0, kq), 0);
+        assert_eq!(tables.history(1, ka), 0);
+    }
+
+    #[test]
     fn tt_first_hands_out_the_tt_move_then_scores_the_rest() {
         let mut pos =
             Chess::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
@@ -683,7 +715,12 @@ mod tests {
                 break;
             }
             let tt = list[rng.below(list.len() as u64) as usize];
-            tables.update_history(pos.side_to_move().index(), tt, -300, 16384);
+            tables.update_history(
+                pos.side_to_move().index(),
+                hist_key_of(&pos, tt),
+                -300,
+                16384,
+            );
             let mut picker = Picker::new();
             picker.generate(&pos, false);
             // A move this position does not have is not put first.

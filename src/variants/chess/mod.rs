@@ -129,6 +129,13 @@ impl Game for Chess {
         Some(self.board.cont_code(m))
     }
 
+    /// Bit 0: the origin is attacked by an enemy pawn; bit 1: the destination is.
+    #[inline]
+    fn history_context(&self, m: Move) -> u32 {
+        let att = self.board.pawn_attacks_of(!self.stm);
+        (att >> m.from() & 1 | (att >> m.to() & 1) << 1) as u32
+    }
+
     #[inline]
     fn tactical_order(&self, m: Move) -> i32 {
         see::mvv_lva(&self.board, m)

@@ -111,6 +111,17 @@ impl Board {
         self.by_kind[kind.index()] & self.by_color[color.index()]
     }
 
+    /// The squares `color`'s pawns attack (a1 = bit 0), set-wise.
+    #[inline(always)]
+    pub fn pawn_attacks_of(&self, color: Color) -> u64 {
+        let p = self.pieces(color, Kind::Pawn);
+        let (west, east) = (p & !attacks::FILE_A, p & !attacks::FILE_H);
+        match color {
+            Color::White => (west << 7) | (east << 9),
+            Color::Black => (west >> 9) | (east >> 7),
+        }
+    }
+
     /// A hash of both sides' pawns (computed, not kept: a few multiplications), the key of the
     /// search's correction history ([`crate::variants::Game::correction_key`]).
     #[inline]
