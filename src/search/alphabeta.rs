@@ -1000,6 +1000,13 @@ impl<'a, G: Game> Searcher<'a, G> {
                     r += i32::from(!improving);
                     r -= i32::from(gives_check || in_check);
                     r -= i32::from(Picker::<G::Move>::is_refutation(ord));
+                    if !tactical {
+                        // The ply's history context (bit 0: origin threatened, bit 1:
+                        // destination threatened).
+                        let ctx = hk >> 28;
+                        r -= p.lmr_escape * i32::from(ctx == 1);
+                        r += p.lmr_into_threat * i32::from(ctx & 2 != 0);
+                    }
                     let h = self.tables.history(side_ix, hk)
                         + self.tables.cont(conts[0], mk)
                         + self.tables.cont(conts[1], mk);
