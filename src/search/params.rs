@@ -328,7 +328,7 @@ mod tests {
     fn flat_view_by_name() {
         let mut p = PARAMS;
         assert_eq!(SearchParams::NAMES.len(), 67);
-        assert_eq!(SearchParams::flat_names().len(), 65);
+        assert_eq!(SearchParams::flat_names().len(), 67);
         for (i, name) in SearchParams::NAMES.iter().enumerate() {
             assert!(p.get(name).is_some(), "{name}");
             let spec = SearchParams::spec(i);
@@ -352,7 +352,7 @@ mod tests {
     #[test]
     fn spsa_options() {
         let lines = spsa_option_lines();
-        assert_eq!(lines.len(), 65);
+        assert_eq!(lines.len(), 67);
         assert_eq!(
             lines[4],
             "option name rfp_margin type spin default 80 min 20 max 250"
