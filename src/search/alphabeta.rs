@@ -15,7 +15,7 @@ use crate::core::MoveBuffer;
 use crate::variants::{debug_validate, Game, GameMove, PlyList, Scope, Terminal};
 
 use super::ordering::{
-    capture_index, cont_key_of, hist_key_of, CorrTable, OrderTables, Picker, NO_CONT,
+    capture_index, cont_key_of, hist_key, hist_key_of, CorrTable, OrderTables, Picker, NO_CONT,
 };
 use super::params::SearchParams;
 use super::score::{
@@ -808,8 +808,9 @@ impl<'a, G: Game> Searcher<'a, G> {
                 continue;
             }
             let tactical = self.pos.is_tactical(m);
-            // The quiet-history key, read before the ply is made.
-            let hk = hist_key_of(&self.pos, m);
+            // The history context and quiet-history key, read before the ply is made.
+            let hctx = self.pos.history_context(m);
+            let hk = hist_key(m.pack(), hctx);
             // Singular extension: when the TT ply, searched deep enough to fail high or be
             // exact, is the only ply near its score (every other ply fails low against a bar
             // a little under it in a search of half the depth), it is searched a ply deeper.
@@ -1001,11 +1002,9 @@ impl<'a, G: Game> Searcher<'a, G> {
                     r -= i32::from(gives_check || in_check);
                     r -= i32::from(Picker::<G::Move>::is_refutation(ord));
                     if !tactical {
-                        // The ply's history context (bit 0: origin threatened, bit 1:
-                        // destination threatened).
-                        let ctx = hk >> 28;
-                        r -= p.lmr_escape * i32::from(ctx == 1);
-                        r += p.lmr_into_threat * i32::from(ctx & 2 != 0);
+                        // Bit 0: origin threatened; bit 1: destination threatened.
+                        r -= p.lmr_escape * i32::from(hctx == 1);
+                        r += p.lmr_into_threat * i32::from(hctx & 2 != 0);
                     }
                     let h = self.tables.history(side_ix, hk)
                         + self.tables.cont(conts[0], mk)

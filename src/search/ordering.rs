@@ -38,9 +38,15 @@ const TACTICAL_SPAN: i32 = 1 << 20;
 /// the variant's [`Game::history_context`] above bit 28.
 #[inline]
 pub fn hist_key_of<G: Game>(pos: &G, m: G::Move) -> u32 {
-    let ctx = pos.history_context(m);
-    debug_assert!(ctx <= 3 && (ctx == 0 || m.pack() < 1 << 28));
-    m.pack() ^ (ctx << 28)
+    hist_key(m.pack(), pos.history_context(m))
+}
+
+/// The quiet-history key of a ply packed as `packed` in history context `ctx`
+/// ([`Game::history_context`]).
+#[inline(always)]
+pub fn hist_key(packed: u32, ctx: u32) -> u32 {
+    debug_assert!(ctx <= 3 && (ctx == 0 || packed < 1 << 28));
+    packed ^ (ctx << 28)
 }
 
 /// Bits of a continuation-history key (what a ply did, hashed from [`GameMove::pack`]).
@@ -682,6 +688,16 @@ mod tests {
             }
         }
         assert!(checked > 60);
+    }
+
+    #[test]
+    fn context_zero_keeps_the_packed_ply() {
+        // A game without contexts may pack its plies in all 32 bits: its key is the packed
+        // ply, whatever its top bits hold.
+        for packed in [0, 1, 0x0FFF_FFFF, 0x1000_0000, 0xF123_4567, u32::MAX] {
+            assert_eq!(hist_key(packed, 0), packed);
+        }
+        assert_ne!(hist_key(0x1234, 1), hist_key(0x1234, 2));
     }
 
     #[test]
