@@ -135,10 +135,12 @@ crate::tunables! {
         lmr_tactical: i32 = 1, (0, 1, 1);
         /// LMR: plies taken off a quiet ply that takes a threatened man to a square that is
         /// not threatened ([`crate::variants::Game::history_context`] 1: in chess, out of an
-        /// enemy pawn's attack); 0: off. 1 (the default) measured +12.2 Elo [-12.2, +36.7]
+        /// enemy pawn's attack); 0: off (the default). 1 measured +12.2 Elo [-12.2, +36.7]
         /// and +10.4 [-13.5, +34.4] against 0 over two 400-game chess matches at 1+0.01
-        /// (seed-77 and seed-78 books; together 236-354-210, +11.3 [-6.7, +29.3]).
-        lmr_escape: i32 = 1, (0, 2, 1);
+        /// (seed-77 and seed-78 books), then -3.5 [-24.1, +17.1] (random openings, seed 79)
+        /// and -4.3 [-30.8, +22.1] (seed-78 book again): over the 1,600 games +3.7
+        /// [-9.5, +16.9], not shown to gain.
+        lmr_escape: i32 = 0, (0, 2, 1);
         /// LMR: plies added to a quiet ply whose destination is threatened
         /// ([`crate::variants::Game::history_context`] bit 1); 0: off (the default: 1, with
         /// `lmr_escape` 1, measured -7.3 Elo [-44.6, +29.8] against both off over 191 chess
