@@ -306,6 +306,40 @@ fn search_session_plays_legal_moves() {
     legal_bestmove(&out, AFTER_E4_E5);
 }
 
+/// With two threads a helper can finish the last iteration of `go depth N` before the main
+/// thread reports it; the last `info` line before `bestmove` still gives depth N and starts
+/// with the turn played. The race is timing-dependent, so several searches are tried (once
+/// in three runs of `go depth 10` missed the line before the fix).
+#[test]
+fn last_info_gives_the_depth_of_the_answer_with_threads() {
+    let mut e = Engine::start();
+    assert!(e.command("setoption name Threads value 2").is_empty());
+    let positions = [
+        "position startpos moves e2e4",
+        "position startpos moves d2d4 g8f6 c2c4",
+        "position startpos moves e2e4 c7c5 g1f3 d7d6",
+        "position fen r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    ];
+    for (i, position) in positions.iter().cycle().take(12).enumerate() {
+        assert!(e.command("ucinewgame").is_empty());
+        assert!(e.command(position).is_empty());
+        let depth = 7 + (i % 3);
+        let out = e.go(&format!("go depth {depth}"), SEARCH);
+        let best = bestmove(&out);
+        let last = out
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap_or_else(|| panic!("no info line: {out:#?}"));
+        assert!(
+            last.starts_with(&format!("info depth {depth} ")),
+            "{position}, go depth {depth}: {out:#?}"
+        );
+        let pv = last.split(" pv ").nth(1).expect("a pv");
+        assert_eq!(pv.split(' ').next(), Some(best.as_str()), "{out:#?}");
+    }
+}
+
 #[test]
 fn infinite_search_answers_isready_and_stops() {
     let mut e = Engine::start();

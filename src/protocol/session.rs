@@ -527,8 +527,10 @@ struct SearchJob<G: Game> {
 /// The search thread: runs the search, reports `info` lines (their PVs in whole turns), waits
 /// for `stop`/`ponderhit` when an infinite or ponder search ends early, then prints
 /// `bestmove`. When the last `info` line's PV does not start with the turn played (a best
-/// move found in an unfinished iteration, a turn completed after the PV), a last `info` line
-/// shows it, so that the last `info` before `bestmove` always agrees with it.
+/// move found in an unfinished iteration, a turn completed after the PV), or the result is
+/// deeper than the last line (a helper thread finished the last iteration first), a last
+/// `info` line shows it, so that the last `info` before `bestmove` always agrees with it and
+/// gives the depth the answer comes from.
 fn search_worker<G: Game>(job: SearchJob<G>, active: &AtomicBool, out: Out) {
     let SearchJob {
         root,
@@ -539,12 +541,14 @@ fn search_worker<G: Game>(job: SearchJob<G>, active: &AtomicBool, out: Out) {
         control,
         model,
     } = job;
-    // The first turn of the last PV printed.
+    // The first turn of the last PV printed, and the deepest depth printed.
     let mut last_first: Option<String> = None;
+    let mut last_depth = 0u32;
     let result = {
         let mut report = |r: &InfoReport<'_, G::Move>| {
             let turns = turn_tokens(&root, r.pv);
             last_first = turns.first().cloned();
+            last_depth = last_depth.max(r.depth);
             out.send(&format_info(r, &turns, model.as_ref()));
         };
         catch_unwind(AssertUnwindSafe(|| {
@@ -579,9 +583,12 @@ fn search_worker<G: Game>(job: SearchJob<G>, active: &AtomicBool, out: Out) {
         std::thread::sleep(WAIT_POLL);
     }
     let (best, ponder) = best_and_ponder(&root, &pv, &allowed, &tt);
+    // A helper thread can finish the deepest iteration first (the main thread then stops
+    // before reporting it): the closing line gives that depth.
+    let deeper = summary.as_ref().is_some_and(|r| r.depth > last_depth);
     if let Some(best) = best
         .as_deref()
-        .filter(|b| last_first.as_deref() != Some(*b))
+        .filter(|b| deeper || last_first.as_deref() != Some(*b))
     {
         // The search's own PV when it starts with the turn played, else that turn (and the
         // ponder turn).
