@@ -1027,14 +1027,44 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
     // correction histories, the SEE test of check extensions, reverse futility's return value,
     // the TT's sharpening of the quiescence stand pat, the LMR re-search depth, the TT PV
     // flag's lighter reduction, the cutoff count's heavier one, double and negative singular
-    // extensions, two history updates, the TT move searched before the others are scored and
-    // futility pruning of tactical plies (options, each measured in play; see their docs)
-    // change the tree when switched off or on.
+    // extensions, two history updates, the TT move searched before the others are scored,
+    // futility pruning of tactical plies, softened fail-high scores (main search and
+    // quiescence), quiet checks in quiescence and the shallower rest of a PV node once alpha
+    // rose (options, each measured in play; see their docs) change the tree when switched off
+    // or on.
     for (name, changed) in [
         (
             "futility at the LMR depth",
             SearchParams {
                 fp_lmr_depth: 1,
+                ..PARAMS
+            },
+        ),
+        (
+            "softened fail-high scores",
+            SearchParams {
+                fh_soften: 1 - PARAMS.fh_soften,
+                ..PARAMS
+            },
+        ),
+        (
+            "softened quiescence fail-high scores",
+            SearchParams {
+                qs_fh_soften: 1 - PARAMS.qs_fh_soften,
+                ..PARAMS
+            },
+        ),
+        (
+            "quiet checks in quiescence",
+            SearchParams {
+                qs_checks: 1 - PARAMS.qs_checks,
+                ..PARAMS
+            },
+        ),
+        (
+            "the shallower rest of a PV node after alpha rose",
+            SearchParams {
+                alpha_reduce: if PARAMS.alpha_reduce == 0 { 2 } else { 0 },
                 ..PARAMS
             },
         ),
@@ -1247,5 +1277,34 @@ fn mitosis_searches_without_singular_extensions() {
     assert_ne!(
         run_with_params(fen, 7, &PARAMS).nodes,
         run_with_params(fen, 7, &early).nodes
+    );
+}
+
+/// `qs_checks` (off as played): the quiescence search entered from the main search also tries
+/// quiet checking plies. Black threatens the back-rank mate Re1# (a quiet ply). A one-ply
+/// search without the checks grabs the a7 pawn (the quiescence after it sees no capture for
+/// Black); with them, Black's quiescence finds the mate after the grab, so White plays
+/// another ply and is not mated.
+#[test]
+fn quiescence_checks_see_a_quiet_mating_check() {
+    use menagerie::search::params::{SearchParams, PARAMS};
+    let _serial = serial();
+    let fen = "4r1k1/p4ppp/8/8/3Q4/8/5PPP/6K1 w - - 0 1";
+    let off = SearchParams {
+        qs_checks: 0,
+        ..PARAMS
+    };
+    let on = SearchParams {
+        qs_checks: 1,
+        ..PARAMS
+    };
+    let blind = run_with_params(fen, 1, &off);
+    assert_eq!(token(fen, &blind), "d4a7");
+    let seeing = run_with_params(fen, 1, &on);
+    assert_ne!(token(fen, &seeing), "d4a7");
+    assert!(
+        !matches!(seeing.score, Score::Mate(n) if n < 0),
+        "{:?}",
+        seeing.score
     );
 }

@@ -208,6 +208,9 @@ pub struct Searcher<'a, G: Game> {
     allowed: Vec<Vec<G::Move>>,
     /// The longest line of `allowed` (plies); nodes this deep or deeper are never restricted.
     allowed_plies: usize,
+    /// The ply of a quiescence search entered from the main search, which also tries quiet
+    /// checking plies (`qs_checks`); taken (reset to `usize::MAX`) when that search starts.
+    qs_checks_at: usize,
 }
 
 /// The history bonus of a cutoff at `depth` plies: `history_bonus_per_depth * depth` (or
@@ -266,6 +269,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             excluded: Vec::with_capacity(crate::core::MAX_MOVES),
             allowed: Vec::new(),
             allowed_plies: 0,
+            qs_checks_at: usize::MAX,
         }
     }
 
@@ -504,6 +508,9 @@ impl<'a, G: Game> Searcher<'a, G> {
         let restricted = self.allowed_plies > ply && self.restricted_at(ply);
         if depth <= 0 {
             if !restricted {
+                if self.p.qs_checks != 0 {
+                    self.qs_checks_at = ply;
+                }
                 return self.qsearch(alpha, beta, ply, pv_node);
             }
             depth = 1;
@@ -1098,6 +1105,11 @@ impl<'a, G: Game> Searcher<'a, G> {
                         }
                         break;
                     }
+                    // `alpha_reduce`: once a ply has raised alpha at a PV node, the later
+                    // plies are searched shallower.
+                    if p.alpha_reduce > 0 && !root && depth > 2 && depth < 14 && !is_mate(score) {
+                        depth -= p.alpha_reduce;
+                    }
                 }
             }
             if !tactical && quiets.len() < quiets.capacity() {
@@ -1110,6 +1122,10 @@ impl<'a, G: Game> Searcher<'a, G> {
         if excluding && searched == 0 {
             // The excluded ply was the only one: the TT ply is singular.
             return alpha;
+        }
+        // `fh_soften`: a fail high's score is pulled toward beta, the more the shallower.
+        if p.fh_soften != 0 && best >= beta && !is_mate(best) && !is_mate(beta) {
+            best = (best * depth + beta) / (depth + 1);
         }
         let (bound, packed) = tt_record(best, beta, raised, best_move);
         // A root search with excluded moves (MultiPV lines 2..) is not the root's true value,
@@ -1208,6 +1224,8 @@ impl<'a, G: Game> Searcher<'a, G> {
         if ply >= MAX_PLY {
             return self.eval();
         }
+        let with_checks = self.qs_checks_at == ply;
+        self.qs_checks_at = usize::MAX;
         let key = self.pos.key();
         let mut tt_move = 0;
         let mut tt_eval = None;
@@ -1254,6 +1272,9 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
             if best >= beta {
+                if self.p.qs_fh_soften != 0 && !is_mate(best) {
+                    best = (best + beta) / 2;
+                }
                 if self.p.qs_standpat_store != 0 && !tt_hit && !is_mate(best) {
                     self.shared.tt.store(
                         key,
@@ -1332,11 +1353,78 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
         }
+        if with_checks && !in_check && best < beta && stand_pat + self.p.qs_delta_margin > alpha {
+            if let Some((s, m)) = self.qsearch_quiet_checks(alpha, beta, ply, pv_node) {
+                if s > best {
+                    best = s;
+                    if s > alpha {
+                        best_move = m;
+                        raised = true;
+                    }
+                }
+            }
+            if self.stopped {
+                return 0;
+            }
+        }
+        if self.p.qs_fh_soften != 0 && best > beta && !is_mate(best) {
+            best = (best + beta) / 2;
+        }
         let (bound, packed) = tt_record(best, beta, raised, best_move);
         self.shared
             .tt
             .store(key, packed, to_tt(best, ply), 0, bound, raw_eval, tt_pv);
         best
+    }
+
+    /// The quiet checking plies of a quiescence node (`qs_checks`) that do not lose their
+    /// exchange, each searched by quiescence (the reply is an evasion): the best score that
+    /// beats `alpha` and its ply, or `None`. Kept out of [`Searcher::qsearch`] so that its
+    /// ply list is not on every quiescence frame.
+    #[inline(never)]
+    fn qsearch_quiet_checks(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> Option<(i32, G::Move)> {
+        let mut list = PlyList::<G::Move>::default();
+        self.pos.legal_moves(&mut list);
+        let side = self.pos.side_to_move();
+        let mut found = None;
+        for &m in list.iter() {
+            if self.pos.is_tactical(m)
+                || self.pos.gives_check(m) == Some(false)
+                || !self.pos.see_ge(m, 0)
+            {
+                continue;
+            }
+            let k = cont_key_of(&self.pos, m);
+            self.pos.make(m);
+            if !self.pos.in_check() {
+                self.pos.unmake();
+                continue;
+            }
+            let flipped = self.pos.side_to_move() != side;
+            self.stack[ply + 1] = Frame::of(m, k, 0, true, self.stack[ply].double_ext);
+            let score = self.qchild(flipped, alpha, beta, ply + 1, pv_node);
+            self.pos.unmake();
+            if self.stopped {
+                return None;
+            }
+            if score > alpha {
+                alpha = score;
+                found = Some((score, m));
+                if pv_node {
+                    self.update_pv(ply, m);
+                }
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        found
     }
 
     /// Lengthens a short `pv` (of the root) from TT moves, up to `max_len` plies: each TT move
