@@ -1207,6 +1207,9 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// check, every legal ply (and no stand pat).
     pub fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
         self.pv_len[ply] = 0;
+        // Taken first, so that no early return leaves it set for another search at this ply.
+        let with_checks = self.qs_checks_at == ply;
+        self.qs_checks_at = usize::MAX;
         // A stopped search unwinds without counting more nodes (a node limit is exact).
         if self.stopped {
             return 0;
@@ -1224,8 +1227,6 @@ impl<'a, G: Game> Searcher<'a, G> {
         if ply >= MAX_PLY {
             return self.eval();
         }
-        let with_checks = self.qs_checks_at == ply;
-        self.qs_checks_at = usize::MAX;
         let key = self.pos.key();
         let mut tt_move = 0;
         let mut tt_eval = None;
