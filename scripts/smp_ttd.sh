@@ -7,8 +7,9 @@
 # the ratio median(Threads 2) / median(Threads 1). A ratio of 0.5 would be perfect scaling.
 # It also splits that ratio into its two causes: the node ratio (median nodes of Threads 2
 # over the one-thread count, the extra work of Lazy SMP) and the speed ratio (median nodes per
-# second of Threads 2 over Threads 1's, which the machine bounds: two busy cores are often
-# slower each than one). Time ratio = node ratio / speed ratio, up to the medians.
+# second of Threads 2 over Threads 1's, bench nodes over bench time with the TT clearing
+# included; the machine bounds it: two busy cores are often slower each than one). Time
+# ratio = node ratio / speed ratio, up to the medians.
 #
 # Setup: cargo build --release. Run by hand on an otherwise idle machine with at least two
 # cores (a match or a build running meanwhile makes the figure meaningless).

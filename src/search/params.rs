@@ -246,8 +246,8 @@ crate::tunables! {
         history_max: i32 = 16384, (4096, 32768, 1000);
         /// Soft time limit: the clock is divided by this when `movestogo` is unknown. Against
         /// 30, 20 (more time early) measured -20.0 Elo [-44.2, +4.0] over 400 chess games at
-        /// 1+0.01 (seed-77 book) and 40 (less) -33.0 [-68.0, +1.2] over the first 211 games
-        /// of the same match (stopped there).
+        /// 1+0.01 (seed-77 book) and 40 (less) -33.0 [-68.0, +1.2] over 211 games on the same
+        /// book (a 400-game match stopped early).
         time_default_mtg: u64 = 30, (10, 60, 2);
         /// Soft time limit: permille of the increment added per turn.
         time_inc_permille: u64 = 750, (300, 1000, 40);
