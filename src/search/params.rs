@@ -203,7 +203,8 @@ crate::tunables! {
         /// stand pat is within `qs_delta_margin` of alpha; 0: tactical plies only (the
         /// default: 1 measured +12.2 Elo [-13.4, +37.9] and +0.0 [-25.8, +25.8] over two
         /// 400-game chess matches at 1+0.01, seed-77 and seed-78 books; together 234-346-220,
-        /// +6.1 [-12.1, +24.3], not shown to gain).
+        /// +6.1 [-12.1, +24.3], not shown to gain; at 4+0.04, -19.1 [-49.5, +10.9] over 200
+        /// games, seed-77 book).
         qs_checks: i32 = 0, (0, 1, 1);
         /// Plies taken off the rest of a PV node (not the root) once a ply has raised alpha
         /// there, at remaining depths 3 to 13 (not for mate scores); 0: off (the default: 2
