@@ -100,8 +100,8 @@ pub struct PgnGameCheck {
 
 /// Replays one game of a PGN file written by `menagerie match` (or any PGN whose moves are
 /// protocol turn tokens or, for chess, SAN) and checks it ends as recorded: with `Termination`
-/// `normal` (or no such tag) the rules must end the game there with the recorded `Result`
-/// (or, for `*`, not end it); with any other termination (adjudication, a forfeit) the rules
+/// `normal` (or no such tag) the rules must end the game there with the recorded `Result`,
+/// a draw the player to move may claim counting as an end (or, for `*`, not end it); with any other termination (adjudication, a forfeit) the rules
 /// must not have ended it, and a forfeit is not a draw. `PlyCount`, when present, must be the
 /// number of turns.
 ///
@@ -149,7 +149,9 @@ pub fn check_pgn_game<G: Game>(game: &PgnGame) -> Result<PgnGameCheck, String> {
         }
     }
     let termination = game.tag("Termination").unwrap_or("normal");
-    let over = pos.outcome();
+    // A draw claimable at the end (FIDE 9.2, 9.3) ends a game as the referee records it
+    // ([`Game::adjudicated_outcome`]); moves played on after a claimable draw are legal.
+    let over = pos.adjudicated_outcome();
     let ending = match (Termination::from_pgn(termination), over) {
         (Some(Termination::Normal), Some(o)) if o.result.as_str() == result => o.reason,
         (Some(Termination::Normal), Some(o)) => {

@@ -538,3 +538,21 @@ fn a_match_that_would_replay_its_games_is_warned_about() {
         .contains("only 2 "));
     assert_eq!(repeated_games_warning::<Mutatis>(&cfg), None);
 }
+
+/// A game the referee ended on a claimable draw (threefold repetition, FIDE 9.2) checks as a
+/// normal ending; one position earlier it is not over, and a decisive result is refused.
+#[test]
+fn a_claimed_repetition_is_a_normal_ending() {
+    let game = |moves: &str, result: &str| {
+        format!(
+            "[Event \"t\"]\n[Variant \"chess\"]\n[Result \"{result}\"]\n[Termination \"normal\"]\n\n{moves} {result}\n"
+        )
+    };
+    let threefold = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8";
+    let checked = check_pgn_text(&game(threefold, "1/2-1/2"), None).unwrap();
+    assert!(checked.contains("threefold repetition"), "{checked}");
+    assert!(check_pgn_text(&game(threefold, "1-0"), None).is_err());
+    let twofold = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1";
+    let err = check_pgn_text(&game(twofold, "1/2-1/2"), None).unwrap_err();
+    assert!(err.contains("not over"), "{err}");
+}
