@@ -8,8 +8,8 @@ use clap::{Parser, Subcommand};
 use menagerie::core::tunables::{TunableValue, Tunables};
 use menagerie::variants::{Game, Variant};
 use menagerie_tuning::{
-    changes, fit_k, load_data, read_values, select, split_by_game, texel_loss, tune, write_values,
-    TexelConfig,
+    changes, fit_k, load_data, read_values, select, split_by_game, texel_loss, tune, white_eval,
+    write_values, TexelConfig,
 };
 
 /// Texel tuning of menagerie's evaluators.
@@ -33,6 +33,10 @@ enum Cmd {
     /// Fit K, then tune the selected parameters by Adam; report the losses and write the
     /// tuned values.
     Texel(Box<TexelArgs>),
+    /// Print every position of the data files with its static evaluation appended:
+    /// `FEN | score | result | eval` (eval in centipawns from White's view, with the engine's
+    /// set or --values), for trainers outside this crate (tuning/nnue).
+    Evals(Box<LossArgs>),
 }
 
 #[derive(clap::Args, Debug)]
@@ -151,6 +155,36 @@ fn run_loss<G: Game>(a: &LossArgs) -> Result<(), String> {
     Ok(())
 }
 
+fn run_evals<G: Game>(a: &LossArgs) -> Result<(), String> {
+    use std::io::Write;
+    let data = load_data::<G>(&a.data).map_err(|e| e.to_string())?;
+    let p = start_values::<G>(a.values.as_ref())?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut game = u64::MAX;
+    for s in &data {
+        if s.game != game {
+            game = s.game;
+            writeln!(out, "# game {game}").map_err(|e| e.to_string())?;
+        }
+        let r = if s.result == 1.0 {
+            "1"
+        } else if s.result == 0.0 {
+            "0"
+        } else {
+            "0.5"
+        };
+        writeln!(
+            out,
+            "{} | {} | {r} | {}",
+            s.pos.fen(),
+            s.score,
+            white_eval(&s.pos, &p)
+        )
+        .map_err(|e| e.to_string())?;
+    }
+    out.flush().map_err(|e| e.to_string())
+}
+
 fn run_texel<G: Game>(a: &TexelArgs) -> Result<(), String> {
     let start = start_values::<G>(a.init.as_ref())?;
     let which = select::<G::EvalParams>(&a.only, &a.exclude)?;
@@ -242,6 +276,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Cmd::Loss(a) => menagerie::with_variant!(a.variant, G => run_loss::<G>(&a)),
+        Cmd::Evals(a) => menagerie::with_variant!(a.variant, G => run_evals::<G>(&a)),
         Cmd::Texel(a) => {
             if let Some(n) = a.threads {
                 // Only fails when a pool exists already, which cannot happen here.
