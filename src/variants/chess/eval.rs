@@ -625,7 +625,10 @@ fn eval_white<T: Trace>(pos: &Board, stm: Color, p: &EvalParams, t: &mut T) -> (
 /// For the tuner; the engine uses [`evaluate`].
 /// The endgames of [`super::endgame`] scale the whole score (a drawn KPK is 0).
 pub fn evaluate_with(pos: &Chess, p: &EvalParams) -> i32 {
-    let v = evaluate_board(pos.board(), pos.stm, p);
+    let mut v = evaluate_board(pos.board(), pos.stm, p);
+    if p.net_permille != 0 {
+        v += pos.nn_correction() * p.net_permille / 1000;
+    }
     match super::endgame::scale(pos.board(), pos.stm) {
         Some(s) => v * s / 64,
         None => v,
@@ -655,11 +658,28 @@ pub fn report(pos: &Chess) -> String {
     report_with(pos, &DEFAULT_PARAMS)
 }
 
-/// [`report`] with explicit parameters.
+/// [`report`] with explicit parameters, then the residual network's correction
+/// ([`super::nnue`], weighted by `net_permille`) and the score the search uses.
 /// A position of a known endgame ([`super::endgame::scale`]) gets one more line: the scale
 /// and the score the search uses.
 pub fn report_with(pos: &Chess, params: &EvalParams) -> String {
     let mut out = report_board(pos.board(), pos.stm, params);
+    let net = super::nnue::correction(pos.board(), pos.stm);
+    out.push_str(&format!(
+        "\nNetwork correction: {net} cp (side to move) x {}/1000{}",
+        params.net_permille,
+        if super::nnue::ACTIVE {
+            ""
+        } else {
+            " (off: built without the nnue feature)"
+        }
+    ));
+    if super::endgame::scale(pos.board(), pos.stm).is_none() {
+        out.push_str(&format!(
+            "\nScore: {} cp (side to move)",
+            evaluate_with(pos, params)
+        ));
+    }
     if let Some(s) = super::endgame::scale(pos.board(), pos.stm) {
         out.push_str(&format!(
             "\nKnown endgame: whole score scaled by {s}/64: {} cp (side to move)",

@@ -11,6 +11,7 @@ pub mod castling;
 pub mod endgame;
 pub mod eval;
 pub mod movegen;
+pub mod nnue;
 pub mod position;
 pub mod san;
 

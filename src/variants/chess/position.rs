@@ -3,6 +3,7 @@
 //! keys, and FEN input/output.
 
 use super::castling::{self, CastlingSetup};
+use super::nnue;
 use crate::core::Color;
 use crate::variants::orthodox::{attacks, fen, Board, Kind, Move, MoveKind, Piece, KEYS, NO_EP};
 use crate::variants::FenError;
@@ -52,6 +53,12 @@ pub struct Chess {
     pub(crate) state_key: u64,
     pub(crate) checkers: u64,
     pub(crate) stack: Vec<Undo>,
+    /// The residual network's first-layer sums of `board` ([`nnue::Accumulator`]), kept by
+    /// make/unmake in builds with the `nnue` feature (zeros without it).
+    pub(crate) nn: nnue::Accumulator,
+    /// The accumulators before each move of `stack` (popped by unmake; empty without the
+    /// `nnue` feature).
+    pub(crate) nn_stack: Vec<nnue::Accumulator>,
     /// The castling geometry of the game (orthodox, or a Chess960 start's).
     pub(crate) castling_setup: CastlingSetup,
     /// `UCI_Chess960`: castling tokens are written King-takes-Rook (`e1h1`) even for an
@@ -64,6 +71,20 @@ impl Chess {
     #[inline(always)]
     pub fn board(&self) -> &Board {
         &self.board
+    }
+
+    /// The residual network's correction ([`nnue`]) from the kept accumulator, in centipawns
+    /// from the side to move's view; 0 without a network. Debug builds check the accumulator
+    /// against one built from scratch.
+    #[inline]
+    pub fn nn_correction(&self) -> i32 {
+        match nnue::net() {
+            Some(net) => {
+                debug_assert_eq!(self.nn, net.refresh(&self.board), "{}", self.write_fen());
+                net.output(&self.nn, self.stm)
+            }
+            None => 0,
+        }
     }
 
     /// Castling rights as bits [`WK`] | [`WQ`] | [`BK`] | [`BQ`].
@@ -127,6 +148,10 @@ impl Chess {
             self.ep = NO_EP;
         }
         self.halfmove += 1;
+        if nnue::ACTIVE {
+            self.nn_stack.push(self.nn);
+        }
+        let net = nnue::net();
         let b = &mut self.board;
         let moving = b.piece_at(from);
         match m.kind() {
@@ -157,11 +182,18 @@ impl Chess {
                 let rook = b.remove(rf);
                 b.put(to, king);
                 b.put(rt, rook);
+                if let Some(net) = net {
+                    net.sub(&mut self.nn, us, Kind::Rook, rf);
+                    net.add(&mut self.nn, us, Kind::Rook, rt);
+                }
             }
             MoveKind::EnPassant => {
                 undo.captured = b.remove(to ^ 8);
                 b.shift(from, to);
                 self.halfmove = 0;
+                if let Some(net) = net {
+                    net.sub(&mut self.nn, !us, Kind::Pawn, to ^ 8);
+                }
             }
             _ => {
                 if !b.piece_at(to).is_none() {
@@ -171,6 +203,22 @@ impl Chess {
                 let promo = m.promotion().unwrap_or(Kind::Queen);
                 b.put(to, Piece::new(us, promo));
                 self.halfmove = 0;
+            }
+        }
+        if let Some(net) = net {
+            // The mover leaves `from` and lands on `to` (as its promotion piece); a capture
+            // on `to` goes (en passant's was removed above).
+            net.sub(&mut self.nn, us, moving.kind(), from);
+            let lands = match m.kind() {
+                MoveKind::Normal
+                | MoveKind::DoublePush
+                | MoveKind::Castle
+                | MoveKind::EnPassant => moving.kind(),
+                _ => m.promotion().unwrap_or(Kind::Queen),
+            };
+            net.add(&mut self.nn, us, lands, to);
+            if !undo.captured.is_none() && m.kind() != MoveKind::EnPassant {
+                net.sub(&mut self.nn, !us, undo.captured.kind(), to);
             }
         }
         if self.castling != 0 {
@@ -203,6 +251,9 @@ impl Chess {
         self.state_key ^= KEYS.side;
         self.checkers = 0;
         self.stack.push(undo);
+        if nnue::ACTIVE {
+            self.nn_stack.push(self.nn);
+        }
     }
 
     /// Takes back the last move (or null move).
@@ -211,6 +262,9 @@ impl Chess {
             .stack
             .pop()
             .expect("unmake without a move to take back");
+        if nnue::ACTIVE {
+            self.nn = self.nn_stack.pop().expect("an accumulator per move");
+        }
         self.stm = !self.stm;
         let us = self.stm;
         let m = u.mv;
@@ -314,11 +368,16 @@ impl Chess {
             state_key: 0,
             checkers: 0,
             stack: Vec::with_capacity(STACK_RESERVE),
+            nn: [[0; nnue::HIDDEN]; 2],
+            nn_stack: Vec::with_capacity(if nnue::ACTIVE { STACK_RESERVE } else { 0 }),
             castling_setup,
             chess960: false,
         };
         pos.state_key = pos.compute_state_key();
         pos.checkers = pos.board.checkers(pos.stm);
+        if let Some(net) = nnue::net() {
+            pos.nn = net.refresh(&pos.board);
+        }
         Ok(pos)
     }
 

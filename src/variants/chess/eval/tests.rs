@@ -4,6 +4,23 @@ use super::*;
 use crate::variants::chess::Chess;
 use crate::variants::Game;
 
+/// The hand-written evaluation alone (the residual network off), what these tests are about;
+/// `nnue.rs` tests the network and the search score.
+static HCE: EvalParams = EvalParams {
+    net_permille: 0,
+    ..DEFAULT
+};
+
+/// [`super::evaluate`] without the network.
+fn evaluate(pos: &Chess) -> i32 {
+    evaluate_with(pos, &HCE)
+}
+
+/// [`super::report`] without the network.
+fn report(pos: &Chess) -> String {
+    report_with(pos, &HCE)
+}
+
 /// [`eval_white`] of a chess position.
 fn eval_white_of<T: Trace>(pos: &Chess, p: &EvalParams, t: &mut T) -> (S, i32) {
     eval_white(pos.board(), pos.side_to_move(), p, t)
@@ -208,9 +225,10 @@ fn parameters_round_trip_and_are_named_uniquely() {
     assert_eq!(p, DEFAULT);
     assert_eq!(p.get("psqt[1][27].eg"), Some(DEFAULT.psqt[1][27].eg as i64));
     // Changing one parameter changes the evaluation through evaluate_with.
-    p.set("tempo.mg", DEFAULT.tempo.mg as i64 + 7).unwrap();
+    let mut q = HCE.clone();
+    q.set("tempo.mg", DEFAULT.tempo.mg as i64 + 7).unwrap();
     let start = pos(FENS[0]);
-    assert_eq!(evaluate_with(&start, &p), evaluate(&start) + 7);
+    assert_eq!(evaluate_with(&start, &q), evaluate(&start) + 7);
 }
 
 /// Positions reached by seeded random playouts from [`FENS`] (for symmetry and speed tests).
