@@ -29,6 +29,7 @@ Usage: tuning/nnue/train.py data.txt --out src/variants/chess/nnue.bin [--hidden
 
 import argparse
 import math
+import os
 import struct
 import sys
 
@@ -184,6 +185,9 @@ def main():
     ap.add_argument("--keep-check", action="store_true", help="keep positions in check")
     a = ap.parse_args()
 
+    for path in a.data:
+        if not os.path.isfile(path):
+            sys.exit(f"no such file: {path}")
     rng = np.random.default_rng(a.seed)
     parts = [load(path, not a.keep_check, a.max_diff) for path in a.data]
     rows_us = [r for p in parts for r in p[0]]
