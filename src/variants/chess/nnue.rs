@@ -37,15 +37,6 @@ pub const QB: i32 = 64;
 /// Inputs: 2 relative colours x 6 kinds x 64 squares.
 pub const INPUTS: usize = 768;
 
-const KINDS: [Kind; 6] = [
-    Kind::Pawn,
-    Kind::Knight,
-    Kind::Bishop,
-    Kind::Rook,
-    Kind::Queen,
-    Kind::King,
-];
-
 /// The network's weights. The first layer stays `i16`: the trainer bounds every hidden unit so
 /// that 32 men cannot overflow it (`tuning/nnue/train.py`), and the additions wrap rather than
 /// panic on a board with more men than chess allows.
@@ -155,7 +146,7 @@ impl Net {
     /// The accumulator of `board` from scratch (about 30 men times two rows).
     pub fn refresh(&self, board: &Board) -> Accumulator {
         let mut acc = [self.b1, self.b1];
-        for kind in KINDS {
+        for kind in Kind::ALL {
             for color in [Color::White, Color::Black] {
                 let mut bb = board.pieces(color, kind);
                 while bb != 0 {
@@ -353,7 +344,8 @@ mod tests {
     fn colour_mirror_scores_the_same() {
         for fen in Chess::BENCH_FENS {
             let pos = Chess::from_fen(fen).unwrap();
-            let mirrored = Chess::from_fen(&mirror_fen(fen)).unwrap();
+            let mirrored =
+                Chess::from_fen(&crate::variants::chess::eval::tests::mirror_fen(fen)).unwrap();
             let net = NET.as_ref().unwrap();
             assert_eq!(
                 net.evaluate(pos.board(), pos.side_to_move()),
@@ -361,26 +353,5 @@ mod tests {
                 "{fen}"
             );
         }
-    }
-
-    fn mirror_fen(fen: &str) -> String {
-        let f: Vec<&str> = fen.split_whitespace().collect();
-        let placement: Vec<String> = f[0]
-            .split('/')
-            .rev()
-            .map(|r| {
-                r.chars()
-                    .map(|c| {
-                        if c.is_ascii_uppercase() {
-                            c.to_ascii_lowercase()
-                        } else {
-                            c.to_ascii_uppercase()
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        let stm = if f[1] == "w" { "b" } else { "w" };
-        format!("{} {stm} - - 0 1", placement.join("/"))
     }
 }
