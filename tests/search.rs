@@ -353,8 +353,10 @@ fn search_among_keeps_to_the_allowed_moves() {
         assert!(firsts.iter().all(|m| lines.iter().any(|l| l[0] == *m)));
     }
     // An unrestricted search afterwards (same TT entries) is not held back by the restricted
-    // entries. The histories the restricted searches learned would order the plies
-    // differently, so they are forgotten: only the entries are compared.
+    // entries: it answers one of the moves a fresh search could choose, none of the weak
+    // allowed ones (a root entry of a restricted search taken as the whole position's would
+    // return one of those). The two need not agree on the move: warmed entries legitimately
+    // change which of two close moves wins, so the fresh search only checks the premise.
     tt.histories.clear();
     let free = search(
         &pos,
@@ -372,10 +374,11 @@ fn search_among_keeps_to_the_allowed_moves() {
         &SearchControl::default(),
         &mut |_| {},
     );
-    assert_eq!(
-        pos.move_token(free.best.unwrap()),
-        pos.move_token(again.best.unwrap())
-    );
+    let restricted = ["a2a3", "h2h4", "b1a3"];
+    for r in [&free, &again] {
+        let best = pos.move_token(r.best.unwrap());
+        assert!(!restricted.contains(&best.as_str()), "{best}");
+    }
 }
 
 mod portions {
@@ -1282,14 +1285,15 @@ fn mitosis_searches_without_singular_extensions() {
 
 /// `qs_checks` (off as played): the quiescence search entered from the main search also tries
 /// quiet checking plies. Black threatens the back-rank mate Re1# (a quiet ply). A one-ply
-/// search without the checks grabs the a7 pawn (the quiescence after it sees no capture for
-/// Black); with them, Black's quiescence finds the mate after the grab, so White plays
-/// another ply and is not mated.
+/// search without the checks grabs the loose a7 rook (the quiescence after it sees no capture
+/// for Black); with them, Black's quiescence finds the mate after the grab, so White plays
+/// another ply and is not mated. (A rook, not a pawn: the chess network sees the weak back
+/// rank well enough to decline a pawn without the checks.)
 #[test]
 fn quiescence_checks_see_a_quiet_mating_check() {
     use menagerie::search::params::{SearchParams, PARAMS};
     let _serial = serial();
-    let fen = "4r1k1/p4ppp/8/8/3Q4/8/5PPP/6K1 w - - 0 1";
+    let fen = "4r1k1/r4ppp/8/8/3Q4/8/5PPP/6K1 w - - 0 1";
     let off = SearchParams {
         qs_checks: 0,
         ..PARAMS
