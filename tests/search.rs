@@ -357,6 +357,8 @@ fn search_among_keeps_to_the_allowed_moves() {
     // allowed ones (a root entry of a restricted search taken as the whole position's would
     // return one of those). The two need not agree on the move: warmed entries legitimately
     // change which of two close moves wins, so the fresh search only checks the premise.
+    // The histories the restricted searches learned are forgotten: only the entries are under
+    // test.
     tt.histories.clear();
     let free = search(
         &pos,
