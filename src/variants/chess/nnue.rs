@@ -22,7 +22,8 @@
 use std::sync::LazyLock;
 
 /// Whether chess plays with the network: builds with the `nnue` feature (a default one, see
-/// `Cargo.toml`). Without it (`--no-default-features`) chess keeps no accumulator, [`net`] is `None` and the evaluation is the hand-written one alone.
+/// `Cargo.toml`). Without it (`cargo build -p menagerie --no-default-features`) chess keeps no
+/// accumulator, [`net`] is `None` and the evaluation is the hand-written one alone.
 pub const ACTIVE: bool = cfg!(feature = "nnue");
 
 use crate::core::Color;
