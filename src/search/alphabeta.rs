@@ -199,6 +199,9 @@ pub struct Searcher<'a, G: Game> {
     others_nodes: u64,
     /// Root plies skipped by this root search (MultiPV lines already found).
     pub excluded: Vec<G::Move>,
+    /// Odd-numbered helpers: the ordered root plies with their ordering scores, taken in the
+    /// order of [`super::smp::helper_root_index`] (the buffer is kept between searches).
+    root_order: Vec<(G::Move, i32)>,
     /// Best root move of the running iteration so far, and its score.
     pub root_best: Option<(G::Move, i32)>,
     /// Nodes of the last root search (one call of [`Searcher::negamax`] at the root), and of
@@ -267,6 +270,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             root_best: None,
             root_effort: (0, 0),
             excluded: Vec::with_capacity(crate::core::MAX_MOVES),
+            root_order: Vec::new(),
             allowed: Vec::new(),
             allowed_plies: 0,
             qs_checks_at: usize::MAX,
@@ -798,11 +802,36 @@ impl<'a, G: Game> Searcher<'a, G> {
             depth <= p.fp_max_depth && static_eval + p.fp_base + p.fp_per_depth * depth <= alpha;
         let can_prune = !root && !in_check;
 
-        loop {
-            if picker.needs_scores() {
-                picker.score_rest(&self.pos, &self.tables, ply, prev, conts);
+        // Lazy SMP: at the root, odd-numbered helpers take the plies in the order of
+        // `smp::helper_root_index`: the first, then the rest from the back.
+        let split = root && self.id % 2 == 1;
+        let mut taken = 0;
+        if split {
+            self.root_order.clear();
+            loop {
+                if picker.needs_scores() {
+                    picker.score_rest(&self.pos, &self.tables, ply, prev, conts);
+                }
+                let Some(x) = picker.pick(&self.pos) else {
+                    break;
+                };
+                self.root_order.push(x);
             }
-            let Some((m, ord)) = picker.pick(&self.pos) else {
+        }
+
+        loop {
+            let next = if split {
+                let n = self.root_order.len();
+                let i = taken;
+                taken += 1;
+                (i < n).then(|| self.root_order[super::smp::helper_root_index(i, n)])
+            } else {
+                if picker.needs_scores() {
+                    picker.score_rest(&self.pos, &self.tables, ply, prev, conts);
+                }
+                picker.pick(&self.pos)
+            };
+            let Some((m, ord)) = next else {
                 break;
             };
             if root && !self.excluded.is_empty() && self.excluded.contains(&m) {
