@@ -200,7 +200,8 @@ pub struct Searcher<'a, G: Game> {
     /// Root plies skipped by this root search (MultiPV lines already found).
     pub excluded: Vec<G::Move>,
     /// Odd-numbered helpers: the ordered root plies with their ordering scores, taken in the
-    /// order of [`super::smp::helper_root_index`] (the buffer is kept between searches).
+    /// order of [`super::smp::helper_root_index`] (refilled by each root search of the
+    /// iterations, so it allocates only the first time).
     root_order: Vec<(G::Move, i32)>,
     /// Best root move of the running iteration so far, and its score.
     pub root_best: Option<(G::Move, i32)>,

@@ -1,5 +1,6 @@
 //! Iterative deepening with aspiration windows, and Lazy SMP: N threads search clones of the
-//! root sharing the TT and a stop flag; helpers perturb their depths; the main thread (id 0)
+//! root sharing the TT and a stop flag; helpers perturb their depths, and odd-numbered
+//! helpers their root order ([`helper_root_index`]); the main thread (id 0)
 //! enforces the limits, decides the best move and reports.
 
 use std::sync::atomic::Ordering::Relaxed;
