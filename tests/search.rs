@@ -919,10 +919,9 @@ fn run_game_with_params<G: Game>(
     )
 }
 
-/// The reduction of losing tactical plies and quiescence delta pruning each cut the tree:
-/// with one of them switched off (all else as played) a fixed-depth search of three
-/// middlegames visits more nodes (delta pruning at depth 2, where only the quiescence
-/// differs). Singular extensions change it. The deeper reduction at
+/// Quiescence delta pruning cuts the tree: with it switched off (all else as played) a
+/// depth-2 search of three middlegames visits more nodes (only the quiescence differs). The
+/// reduction of losing tactical plies and singular extensions change it. The deeper reduction at
 /// expected cut nodes and the linear history bonus change it. ProbCut changes the tree (at these depths its cuts and
 /// its own searches about cancel out, so only the change is asserted). History pruning and SEE
 /// pruning of quiet plies (both off as played) change it when on. With all of them on, the
@@ -952,10 +951,15 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
         lmr_tactical: 0,
         ..PARAMS
     };
-    let without = nodes(&no_tactical_lmr);
-    assert!(
-        without > played,
-        "without tactical LMR: {without} nodes, with it: {played}"
+    // The reduction of tactical plies shrank these trees with the hand-written and the first
+    // three networks' evaluations; with the fourth network it grows them (at depth 11:
+    // 137,033 nodes without it, 169,575 with it), so only the change is asserted. Its worth
+    // is a match figure: +27.0 Elo [+0.4, +53.8] at 20,000 nodes (400 games, before the
+    // network), and at 1+0.01 with the fourth network in the note of issue 17.
+    assert_ne!(
+        nodes(&no_tactical_lmr),
+        played,
+        "tactical LMR changed nothing"
     );
     // Delta pruning cuts the quiescence searches: a depth-2 search (one ply, then quiescence
     // below each reply) visits fewer nodes with it. (At depth 11 the tree as a whole differs
