@@ -23,7 +23,11 @@ fn check_description<G: Game>(e: &mut Engine) {
         G::INFO.name
     ));
     let out = e.command("variant");
-    assert_eq!(out.len(), 2 + G::PIECES.len(), "{out:#?}");
+    assert_eq!(
+        out.len(),
+        2 + G::PREGAME.len() + G::PIECES.len(),
+        "{out:#?}"
+    );
     assert!(
         out[0].starts_with(&format!("info string variant {} files ", G::INFO.name)),
         "{out:#?}"
@@ -40,7 +44,19 @@ fn check_description<G: Game>(e: &mut Engine) {
         }
     );
     assert_eq!(out[1], board);
-    for (line, piece) in out[2..].iter().zip(G::PIECES) {
+    let pregame: Vec<String> = G::PREGAME
+        .iter()
+        .map(|k| format!("info string pregame {k}"))
+        .collect();
+    assert_eq!(out[2..2 + G::PREGAME.len()], pregame[..]);
+    // A variant with random setups says so, and no other does.
+    assert_eq!(
+        G::PREGAME.contains(&"seed"),
+        G::random_setup(0).is_some(),
+        "{}",
+        G::INFO.name
+    );
+    for (line, piece) in out[2 + G::PREGAME.len()..].iter().zip(G::PIECES) {
         let (code, name, movement) = parse_piece(line);
         assert_eq!(
             (code.as_str(), name.as_str(), movement.as_str()),
@@ -175,4 +191,138 @@ fn show_wdl() {
     e.command("position startpos");
     let out = e.go("go depth 3", SEARCH);
     assert!(out.iter().all(|l| wdl(l).is_none()), "{out:#?}");
+}
+
+/// `moves pgn`: the legal turns in the variant's PGN notation, in the order of `moves` (SAN in
+/// chess, check and mate marks included; the tokens themselves in a variant whose notation is
+/// its tokens); bad words after `moves` are refused.
+#[test]
+fn moves_in_pgn_notation() {
+    let mut e = Engine::start();
+    let words = |out: Vec<String>, head: &str| -> Vec<String> {
+        assert_eq!(out.len(), 1, "{out:#?}");
+        out[0]
+            .strip_prefix(head)
+            .unwrap_or_else(|| panic!("{out:#?}"))
+            .split_whitespace()
+            .map(str::to_string)
+            .collect()
+    };
+    e.command("position startpos moves f2f3 e7e5 g2g4");
+    let tokens = words(e.command("moves"), "info string moves");
+    let san = words(e.command("moves pgn"), "info string moves pgn");
+    assert_eq!(tokens.len(), san.len());
+    let pair = |t: &str| san[tokens.iter().position(|x| x == t).expect(t)].clone();
+    assert_eq!(pair("d8h4"), "Qh4#");
+    assert_eq!(pair("g8f6"), "Nf6");
+    assert_eq!(pair("e5e4"), "e4");
+    // Castling and promotion in SAN.
+    e.command("position fen r3k3/1P6/8/8/8/8/8/4K2R w K - 0 1");
+    let tokens = words(e.command("moves"), "info string moves");
+    let san = words(e.command("moves pgn"), "info string moves pgn");
+    let pair = |t: &str| san[tokens.iter().position(|x| x == t).expect(t)].clone();
+    assert_eq!(pair("e1g1"), "O-O");
+    assert_eq!(pair("b7a8q"), "bxa8=Q+");
+    // A two-portion variant: whole turns, in the same order.
+    e.command("setoption name UCI_Variant value mulliganstew");
+    let tokens = words(e.command("moves"), "info string moves");
+    let notation = words(e.command("moves pgn"), "info string moves pgn");
+    assert_eq!(tokens.len(), notation.len());
+    assert!(notation.iter().all(|n| n.contains(';')), "{notation:?}");
+    // A position without legal turns.
+    e.command("setoption name UCI_Variant value chess");
+    e.command("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    assert_eq!(e.command("moves pgn"), vec!["info string moves pgn"]);
+    assert_eq!(
+        e.command("moves san"),
+        vec!["info string error moves: unexpected 'san'"]
+    );
+}
+
+/// `check`: the squares of the side to move's royal pieces when it is in check, `-` when not,
+/// in chess, a variant with several royal types (Mutatis Mutandis) and one without check
+/// (Mulligan Stew).
+#[test]
+fn check_names_the_royal_squares() {
+    let mut e = Engine::start();
+    assert_eq!(e.command("check"), vec!["info string check -"]);
+    e.command("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    assert_eq!(e.command("check"), vec!["info string check e1"]);
+    e.command("position fen 4k3/8/8/8/8/8/4r3/4K3 w - - 0 1");
+    assert_eq!(e.command("check"), vec!["info string check e1"]);
+    e.command("position fen 4k3/8/8/8/8/8/8/R3K3 b - - 0 1");
+    assert_eq!(e.command("check"), vec!["info string check -"]);
+    e.command("position fen 4k3/4R3/8/8/8/8/8/4K3 b - - 0 1");
+    assert_eq!(e.command("check"), vec!["info string check e8"]);
+    e.command("setoption name UCI_Variant value mutatismutandis");
+    e.command("position fen k7/8/8/8/8/8/8/r3K3 w - - 0 1");
+    assert_eq!(e.command("check"), vec!["info string check e1"]);
+    e.command("setoption name UCI_Variant value mulliganstew");
+    e.command("position startpos");
+    assert_eq!(e.command("check"), vec!["info string check -"]);
+    assert_eq!(
+        e.command("check now"),
+        vec!["info string error check: unexpected 'now'"]
+    );
+}
+
+/// `muster assign` applies the table of rules/muster.md 3 (its fourth row as written) and
+/// gives the game's start position; an illegal army or a bad pick is refused.
+#[test]
+fn muster_assign_applies_the_table() {
+    let mut e = Engine::start_variant("muster");
+    let w = "8/8/PPPPPPPP/RNNQKBNR";
+    let b = "rnbqkbbr/pppppppp/8/8";
+    let regular_w = "8/8/PPPPPPPP/RNBQKBNR";
+    let regular_b = "rnbqkbnr/pppppppp/8/8";
+    let assign = |e: &mut Engine, pw: &str, pb: &str| -> (String, String) {
+        let out = e.command(&format!(
+            "muster assign white {w} black {b} picks {pw} {pb}"
+        ));
+        let line = out
+            .iter()
+            .find_map(|l| l.strip_prefix("muster start "))
+            .unwrap_or_else(|| panic!("{out:#?}"))
+            .to_string();
+        let (colour, fen) = line.split_once(' ').unwrap();
+        (
+            colour.to_string(),
+            fen.split_whitespace().next().unwrap().to_string(),
+        )
+    };
+    // P_W picks W, P_B picks B: each gets the army picked.
+    assert_eq!(
+        assign(&mut e, "white", "black"),
+        ("white".into(), format!("{b}/{w}"))
+    );
+    // Crossed picks: P_W plays Black with B.
+    assert_eq!(
+        assign(&mut e, "black", "white"),
+        ("black".into(), format!("{b}/{w}"))
+    );
+    // Both pick W: W goes to P_B; P_W plays Black with the regular army.
+    assert_eq!(
+        assign(&mut e, "white", "white"),
+        ("black".into(), format!("{regular_b}/{w}"))
+    );
+    // Both pick B: the table's fourth row, P_W White with the regular army.
+    assert_eq!(
+        assign(&mut e, "black", "black"),
+        ("white".into(), format!("{b}/{regular_w}"))
+    );
+    let out = e.command(
+        "muster assign white 8/8/PPPPPPPP/RNBQQBNR black rnbqkbnr/pppppppp/8/8 picks white black",
+    );
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info string error bad white army")),
+        "{out:#?}"
+    );
+    let out = e.command(&format!(
+        "muster assign white {w} black {b} picks white grey"
+    ));
+    assert!(
+        out.iter().any(|l| l.starts_with("info string error")),
+        "{out:#?}"
+    );
 }

@@ -194,8 +194,9 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, PgnError> {
 }
 
 /// A move word without the marks PGN writers add or vary: check and annotation marks at the
-/// end, `=` before a promotion letter, castling written with zeros.
-fn normalize(text: &str) -> String {
+/// end, `=` before a promotion letter, castling written with zeros. The GUI compares imported
+/// words with the engine's `moves pgn` through it too.
+pub fn normalize(text: &str) -> String {
     let t = text.trim_end_matches(['+', '#', '!', '?']);
     match t {
         "0-0" => "O-O".into(),

@@ -40,8 +40,15 @@ pub enum Command {
     Quit,
     /// `d`: display the board, FEN and state (protocol.md 6).
     Display,
-    /// `moves`: list the legal turn tokens (protocol.md 6).
-    Moves,
+    /// `moves [pgn]`: list the legal turn tokens, or with `pgn` the same turns in the
+    /// variant's PGN notation, in the same order (protocol.md 8).
+    Moves {
+        /// `moves pgn`: the PGN notation instead of the tokens.
+        pgn: bool,
+    },
+    /// `check`: the squares of the side to move's royal pieces when it is in check
+    /// (protocol.md 8).
+    Check,
     /// `eval`: the static evaluation term by term (protocol.md 6).
     Eval,
     /// `variant`: the variant's description: board, first rank, holes, pieces (protocol.md 8).
@@ -153,7 +160,17 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         "ponderhit" => no_args("ponderhit", rest, Command::PonderHit)?,
         "quit" => Command::Quit,
         "d" => no_args("d", rest, Command::Display)?,
-        "moves" => no_args("moves", rest, Command::Moves)?,
+        "moves" => match rest {
+            [] => Command::Moves { pgn: false },
+            ["pgn"] => Command::Moves { pgn: true },
+            [t, ..] => {
+                return Err(CommandError::Unexpected {
+                    command: "moves",
+                    token: echo(t),
+                })
+            }
+        },
+        "check" => no_args("check", rest, Command::Check)?,
         "eval" => no_args("eval", rest, Command::Eval)?,
         "variant" => no_args("variant", rest, Command::Variant)?,
         "result" => no_args("result", rest, Command::Result)?,

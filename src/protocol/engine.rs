@@ -36,7 +36,8 @@ Commands:
   go perft <n>             count the turns n deep, per first turn (stop ends it)
   stop, ponderhit          end a search / the expected turn was played
   d                        the board, the FEN, the state and the result
-  moves                    the legal turns of the position
+  moves [pgn]              the legal turns of the position (pgn: in PGN notation)
+  check                    the squares of the royal pieces in check (or -)
   eval                     the static evaluation term by term
   variant                  the variant: board, first rank, holes, pieces and their moves
   result                   the result by rule here (or none), and a claimable draw
@@ -146,7 +147,8 @@ impl Engine {
                 return Ok(Flow::Quit);
             }
             Command::Display => self.out.send(&self.session.display()),
-            Command::Moves => self.out.send(&self.session.moves_line()),
+            Command::Moves { pgn } => self.out.send(&self.session.moves_line(pgn)),
+            Command::Check => self.out.send(&self.session.check_line()),
             Command::Eval => self.out.send(&self.session.eval_report()),
             Command::Variant => self.out.send(&self.session.describe()),
             Command::Result => self.out.send(&self.session.result()),

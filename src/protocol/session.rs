@@ -12,7 +12,8 @@ use super::command::{echo, GoCommand, PositionBase, PositionSpec};
 use super::options::EngineOptions;
 use super::output::{format_bestmove, format_info, Out};
 use super::turns::{
-    group_turns, legal_turn_tokens, play_turn_token, turn_over, turn_plies, turn_tokens, Turn,
+    group_turns, legal_turn_notation, legal_turn_tokens, play_turn_token, turn_over, turn_plies,
+    turn_tokens, Turn,
 };
 use super::ProtocolError;
 use crate::perft::{self, Unit};
@@ -74,8 +75,12 @@ pub trait VariantSession: Send {
     /// when the game is over by rule, else `info string result none`, followed by
     /// `info string draw claimable {<reason>}` when the side to move may claim a draw.
     fn result(&self) -> String;
-    /// The `moves` output line.
-    fn moves_line(&self) -> String;
+    /// The `moves` output line: the legal turn tokens, or with `pgn` their PGN notation in the
+    /// same order (`info string moves pgn ...`).
+    fn moves_line(&self, pgn: bool) -> String;
+    /// The `check` output line (protocol.md 8): `info string check <square> ...` naming the
+    /// royal pieces of the side to move when it is in check, else `info string check -`.
+    fn check_line(&self) -> String;
     /// The `eval` output.
     fn eval_report(&self) -> String;
     /// Empties the TT (`ucinewgame`, `Clear Hash`): the session takes a fresh one of `hash_mb`
@@ -360,6 +365,9 @@ impl<G: Game> VariantSession for Session<G> {
                 holes.join(" ")
             }
         );
+        for kind in G::PREGAME {
+            text.push_str(&format!("\ninfo string pregame {kind}"));
+        }
         for p in G::PIECES {
             text.push_str(&format!(
                 "\ninfo string piece code {} name {} | {}",
@@ -381,12 +389,33 @@ impl<G: Game> VariantSession for Session<G> {
         }
     }
 
-    fn moves_line(&self) -> String {
+    fn moves_line(&self, pgn: bool) -> String {
         let tokens = legal_turn_tokens(&self.pos);
-        if tokens.is_empty() {
-            "info string moves".to_string()
+        let (head, words) = if pgn {
+            (
+                "info string moves pgn",
+                legal_turn_notation(&self.pos, &tokens),
+            )
         } else {
-            format!("info string moves {}", tokens.join(" "))
+            ("info string moves", tokens)
+        };
+        if words.is_empty() {
+            head.to_string()
+        } else {
+            format!("{head} {}", words.join(" "))
+        }
+    }
+
+    fn check_line(&self) -> String {
+        let squares = if self.pos.in_check() {
+            royal_squares(&self.pos)
+        } else {
+            Vec::new()
+        };
+        if squares.is_empty() {
+            "info string check -".to_string()
+        } else {
+            format!("info string check {}", squares.join(" "))
         }
     }
 
@@ -450,6 +479,48 @@ impl<G: Game> VariantSession for Session<G> {
 
 /// Drops `tt` on a short-lived thread: freeing a large table that the search has touched
 /// takes time the protocol loop must not spend. Dropped here when no thread can be made.
+/// The squares of the side to move's royal pieces ([`Game::ROYALS`]), read from the board field
+/// of the position's FEN (protocol.md 4: ranks from the top, digit runs for empty cells, `*`
+/// for holes, codes of several letters in brackets), named as the board prints them.
+fn royal_squares<G: Game>(pos: &G) -> Vec<String> {
+    let fen = pos.fen();
+    let board = fen.split_whitespace().next().unwrap_or("");
+    let white = pos.side_to_move() == crate::core::Color::White;
+    let mut squares = Vec::new();
+    let top = i32::from(G::FIRST_RANK) + i32::from(G::INFO.ranks) - 1;
+    for (row, rank_text) in board.split('/').enumerate() {
+        let rank = top - row as i32;
+        let mut file: u32 = 0;
+        let mut run: u32 = 0;
+        let mut chars = rank_text.chars();
+        while let Some(c) = chars.next() {
+            if let Some(d) = c.to_digit(10) {
+                run = run * 10 + d;
+                continue;
+            }
+            file += std::mem::take(&mut run);
+            let code: String = match c {
+                '[' => chars.by_ref().take_while(|&c| c != ']').collect(),
+                '*' => String::new(),
+                c => c.to_string(),
+            };
+            // A bracketed hand after the last rank (`[Mm]`) is not a cell.
+            if file >= u32::from(G::INFO.files) {
+                break;
+            }
+            let own = code
+                .chars()
+                .all(|c| !c.is_ascii_alphabetic() || c.is_ascii_uppercase() == white);
+            if !code.is_empty() && own && G::ROYALS.contains(&code.to_ascii_uppercase().as_str()) {
+                let f = char::from(b'a' + file as u8);
+                squares.push(format!("{f}{rank}"));
+            }
+            file += 1;
+        }
+    }
+    squares
+}
+
 fn drop_in_background(tt: Arc<Tt>) {
     let _ = std::thread::Builder::new()
         .name("tt-free".into())

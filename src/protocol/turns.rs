@@ -131,6 +131,28 @@ pub fn legal_turn_tokens<G: Game>(pos: &G) -> Vec<String> {
         .collect()
 }
 
+/// The PGN notation ([`Game::pgn_move`] of each ply, joined by `;` as the turn's portions are)
+/// of the turn tokens `tokens` of `pos` (the `moves pgn` command, protocol.md 8), in the same
+/// order. A token that cannot be played (never the case for [`legal_turn_tokens`]) keeps its
+/// own text.
+pub fn legal_turn_notation<G: Game>(pos: &G, tokens: &[String]) -> Vec<String> {
+    tokens
+        .iter()
+        .map(|token| {
+            let Ok(plies) = turn_plies(pos, token) else {
+                return token.clone();
+            };
+            let mut p = pos.clone();
+            let mut words = Vec::with_capacity(plies.len());
+            for m in plies {
+                words.push(p.pgn_move(m));
+                p.make(m);
+            }
+            words.join(";")
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

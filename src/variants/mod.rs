@@ -323,6 +323,17 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// appear in a FEN of the variant, in the order of its rules file.
     const PIECES: &'static [PieceInfo];
 
+    /// The codes (upper case) of the royal piece types, whose squares the `check` command
+    /// names when [`Game::in_check`] holds (protocol.md 8), for a GUI's check highlight.
+    /// Default: the King.
+    const ROYALS: &'static [&'static str] = &["K"];
+
+    /// What a game of the variant needs before its first turn, for a GUI (the `pregame`
+    /// lines of the `variant` command, protocol.md 8): `"seed"` when the start is a random
+    /// setup drawn by `setup <seed>`, `"army"` when the players build and choose armies
+    /// (`muster propose`, `muster choose`, `muster assign`). None by default.
+    const PREGAME: &'static [&'static str] = &[];
+
     /// The names of the cells of the files x ranks box that are not squares (protocol.md 2:
     /// `*` in the FEN; Mitosis's corners of ranks 0 and 10), for a GUI. None by default.
     fn holes() -> Vec<String> {

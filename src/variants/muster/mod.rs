@@ -95,6 +95,9 @@ impl Game for Muster {
     /// The orthodox pieces (rules/muster.md 1); Pawns and castling are generalised (4, 5).
     const PIECES: &'static [crate::variants::PieceInfo] = ORTHODOX_PIECES;
 
+    /// The Muster before the game (rules/muster.md 3).
+    const PREGAME: &'static [&'static str] = &["army"];
+
     /// Regular armies, Kiwipete-like castling positions, unusual armies (rank-1 pawns, many
     /// queens, no pawns) and an endgame.
     const BENCH_FENS: &'static [&'static str] = &[

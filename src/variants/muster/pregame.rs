@@ -19,7 +19,7 @@ use super::position::Muster;
 use crate::core::zobrist::SplitMix64;
 use crate::core::Color;
 use crate::variants::orthodox::Kind;
-use crate::variants::{ProbeLimits, PROBE_MATE};
+use crate::variants::{Game, ProbeLimits, PROBE_MATE};
 
 /// Time used when a command gives no `movetime` (ms).
 pub const DEFAULT_MOVETIME_MS: u64 = 1000;
@@ -65,7 +65,7 @@ fn parse_movetime(words: &[&str]) -> Result<u64, String> {
 /// Runs a `muster ...` line (rules/muster.md 3.1, D4):
 /// `muster propose <white|black> [movetime <ms>]` -> `muster army <halfFEN>`;
 /// `muster choose white <half> black <half> mustered <white|black> [movetime <ms>]` ->
-/// `muster choice <white|black>`.
+/// `muster choice <white|black>`; `muster assign ...` -> `muster start ...` ([`assign`]).
 ///
 /// Errors: a message naming what is wrong (unknown sub-command, missing or bad word, a
 /// malformed or illegal army with the reason).
@@ -109,11 +109,52 @@ pub fn command(line: &str, probe: Probe<'_>) -> Result<String, String> {
             let choice = choose(&w, &b, mustered, ms, probe);
             Ok(format!("muster choice {}", color_word(choice)))
         }
+        Some("assign") => assign(&words[2..]),
         Some(w) => Err(format!(
-            "muster: unknown sub-command '{w}' (expected propose or choose)"
+            "muster: unknown sub-command '{w}' (expected propose, choose or assign)"
         )),
-        None => Err("muster: missing sub-command (propose or choose)".into()),
+        None => Err("muster: missing sub-command (propose, choose or assign)".into()),
     }
+}
+
+/// `muster assign white <half> black <half> picks <P_W's pick> <P_B's pick>` -> `muster start
+/// <colour P_W plays> <FEN>`: the table of rules/muster.md 3 applied to the two picks (P_W built
+/// the White army, P_B the Black one), as written there (its fourth row included, see the
+/// rules' known differences), and the start position of the game (`Muster::from_armies`: White
+/// to move, the rights of section 5.4). A GUI thus never applies the table itself.
+///
+/// Errors: a missing or unexpected word, a pick that is not `white` or `black`, an illegal army.
+fn assign(words: &[&str]) -> Result<String, String> {
+    let [w_key, white, b_key, black, p_key, pick_w, pick_b] = words else {
+        return Err(
+            "muster assign: expected 'white <halfFEN> black <halfFEN> picks <white|black> <white|black>'"
+                .into(),
+        );
+    };
+    if (*w_key, *b_key, *p_key) != ("white", "black", "picks") {
+        return Err(
+            "muster assign: expected 'white <halfFEN> black <halfFEN> picks <white|black> <white|black>'"
+                .into(),
+        );
+    }
+    let w =
+        Army::parse(Color::White, white).map_err(|e| format!("bad white army '{white}': {e}"))?;
+    let b =
+        Army::parse(Color::Black, black).map_err(|e| format!("bad black army '{black}': {e}"))?;
+    let pick_w = parse_color(Some(pick_w), "P_W's pick")?;
+    let pick_b = parse_color(Some(pick_b), "P_B's pick")?;
+    let (pw_plays, white_army, black_army) = match (pick_w, pick_b) {
+        // Different picks: each player gets the army picked.
+        (Color::White, Color::Black) => (Color::White, w, b),
+        (Color::Black, Color::White) => (Color::Black, w, b),
+        // Both pick W: W goes to P_B, who did not build it; P_W plays Black, regular army.
+        (Color::White, Color::White) => (Color::Black, w, Army::regular(Color::Black)),
+        // Both pick B: the table's fourth row as written: P_W plays White with the regular
+        // army, P_B Black with B.
+        (Color::Black, Color::Black) => (Color::White, Army::regular(Color::White), b),
+    };
+    let fen = Muster::from_armies(&white_army, &black_army).fen();
+    Ok(format!("muster start {} {fen}", color_word(pw_plays)))
 }
 
 /// White's expected score E(X, Y) (rules/muster.md 3.1) from one probe within `limits`;

@@ -44,6 +44,12 @@ impl Game for Mutatis {
 
     const PIECES: &'static [PieceInfo] = &super::piece::PIECE_INFO;
 
+    /// The King, the Maoking and the Wuss (rules 5).
+    const ROYALS: &'static [&'static str] = &["K", "MK", "WU"];
+
+    /// Games start from random setups (rules 3).
+    const PREGAME: &'static [&'static str] = &["seed"];
+
     /// Capture-check chains are long here and nearly every ply evades: two quiet evasions.
     const QSEARCH_QUIET_EVASIONS: usize = 2;
 
