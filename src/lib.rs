@@ -10,6 +10,8 @@ pub mod arena;
 pub mod bench;
 pub mod core;
 pub mod datagen;
+#[cfg(feature = "gui")]
+pub mod gui;
 pub mod perft;
 pub mod protocol;
 pub mod replay;

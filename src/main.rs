@@ -136,6 +136,29 @@ enum Cmd {
     /// Self-play training data for Texel tuning: quiet positions with the search score and the
     /// game result, one `FEN | score | result` line each (see the README, "Tuning").
     Datagen(DatagenArgs),
+    /// Play and analyse every variant in a browser: a local web server, a client of the engine
+    /// over its protocol (docs/gui.md). Prints its address; Ctrl-C stops it.
+    #[cfg(feature = "gui")]
+    Gui {
+        /// Address to listen on (anything but a loopback address prints a warning).
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// TCP port (0: any free port; the address printed is the real one).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// The engine program [default: this binary].
+        #[arg(long)]
+        engine: Option<std::path::PathBuf>,
+        /// Where every game is saved as PGN as it is played.
+        #[arg(long, default_value = "menagerie-games")]
+        games_dir: std::path::PathBuf,
+        /// At most this many engine processes at once (games beyond wait for one).
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=64))]
+        max_engines: u64,
+        /// Open the address in the default browser.
+        #[arg(long)]
+        open: bool,
+    },
 }
 
 /// The arguments of `menagerie datagen`.
@@ -599,7 +622,13 @@ fn die_quietly_on_closed_pipe() {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if cli.command.is_some() {
+    // Not for the GUI server, which writes to engines that may die (a closed pipe is an
+    // error it handles, not a reason to end).
+    #[cfg(feature = "gui")]
+    let server = matches!(cli.command, Some(Cmd::Gui { .. }));
+    #[cfg(not(feature = "gui"))]
+    let server = false;
+    if cli.command.is_some() && !server {
         die_quietly_on_closed_pipe();
     }
     match cli.command {
@@ -677,6 +706,25 @@ fn main() -> ExitCode {
                 }
             }
         }
+        #[cfg(feature = "gui")]
+        Some(Cmd::Gui {
+            host,
+            port,
+            engine,
+            games_dir,
+            max_engines,
+            open,
+        }) => finish(
+            menagerie::gui::run(menagerie::gui::GuiConfig {
+                host,
+                port,
+                engine,
+                games_dir,
+                max_engines: max_engines as usize,
+                open,
+            })
+            .map(|()| String::new()),
+        ),
         Some(Cmd::Datagen(args)) => match run_datagen(&args) {
             Ok(summary) => {
                 println!("{summary}");

@@ -1,0 +1,1108 @@
+// The game page: board, pockets, clocks, move list, analysis, chart and tools.
+
+import { get, post, parseJson } from './api.js';
+import { parseFen, parseLeg, tokenSquares, splitToken, colourOf } from './fen.js';
+import { Board } from './board.js';
+import { TurnEntry } from './turn.js';
+import { pieceIcon, esc } from './pieces.js';
+
+function el(html) {
+  const t = document.createElement('template');
+  t.innerHTML = html.trim();
+  return t.content.firstElementChild;
+}
+
+const icon = (d) => `<svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true"><path d="${d}" fill="currentColor"/></svg>`;
+const ICON = {
+  first: icon('M3 3h2.5v14H3z M17 3v14L7 10z'),
+  prev: icon('M15 3v14L5 10z'),
+  next: icon('M5 3v14l10-7z'),
+  last: icon('M14.5 3H17v14h-2.5z M3 3v14l10-7z'),
+};
+
+const sideOfFen = (fen) => (fen && fen.trim().split(/\s+/)[1] === 'b' ? 'b' : 'w');
+const colourName = (c) => (c === 'w' || c === 'white' ? 'White' : 'Black');
+
+/** Score text from White's point of view: "+0.35", "-1.20", "#3", "#-2". */
+function scoreText(score, side) {
+  if (!score) return '';
+  const sign = side === 'b' ? -1 : 1;
+  if (score.mate !== undefined && score.mate !== null) {
+    const m = score.mate * sign;
+    return m > 0 ? `#${m}` : `#-${Math.abs(m)}`;
+  }
+  const cp = (score.cp || 0) * sign;
+  return (cp > 0 ? '+' : cp < 0 ? '−' : '') + (Math.abs(cp) / 100).toFixed(2);
+}
+
+/** A score as White's centipawns, mates as ±10000 (minus the distance). */
+function whiteCp(score, side) {
+  if (!score) return null;
+  const sign = side === 'b' ? -1 : 1;
+  if (score.mate !== undefined && score.mate !== null) {
+    const m = score.mate * sign;
+    return m > 0 ? 10000 - m : m < 0 ? -10000 - m : side === 'b' ? 10000 : -10000;
+  }
+  return (score.cp || 0) * sign;
+}
+
+function fmtClock(ms) {
+  ms = Math.max(0, ms);
+  const s = Math.floor(ms / 1000);
+  const m = Math.floor(s / 60);
+  const h = Math.floor(m / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  if (h) return `${h}:${String(m % 60).padStart(2, '0')}:${ss}`;
+  if (ms < 10000) return `${m}:${ss}.${Math.floor((ms % 1000) / 100)}`;
+  return `${m}:${ss}`;
+}
+
+export async function showGame(app, id, vs) {
+  let st;
+  try {
+    st = await get(`/api/games/${encodeURIComponent(id)}`);
+  } catch (e) {
+    app.innerHTML = `<div class="card"><p class="error">Game ${esc(id)}: ${esc(e.message)}</p><p><a href="/">Back to the games</a></p></div>`;
+    return;
+  }
+  const v = vs.find((x) => x.name === st.variant);
+  if (!v) {
+    app.innerHTML = `<p class="error">Unknown variant ${esc(st.variant)}</p>`;
+    return;
+  }
+  new GamePage(app, id, v, st);
+}
+
+class GamePage {
+  constructor(app, id, v, st) {
+    this.id = id;
+    this.v = v;
+    this.pieces = new Map(v.pieces.map((p) => [p.code.toUpperCase(), p]));
+    this.st = null;
+    this.viewPly = 0;
+    this.flipped = st.engine === 'white';
+    this.entry = new TurnEntry([]);
+    this.entryKey = null;
+    this.previews = new Map();
+    this.submitting = false;
+    this.analysis = { on: false, multipv: 1, lines: new Map(), ply: null, bestmove: null };
+    this.clockAt = performance.now();
+    this.choice = null;
+    this.snapshot = null;
+    document.title = `${v.name} · menagerie`;
+    this.build(app);
+    this.applyState(st);
+    this.listen();
+    this.tick = setInterval(() => this.renderClocks(), 100);
+    window.__menagerie.game = this;
+  }
+
+  $(id) {
+    return this.root.querySelector('#' + id);
+  }
+
+  build(app) {
+    const v = this.v;
+    app.innerHTML = '';
+    this.root = el(`<div class="game-page">
+      <div class="board-col">
+        <div class="player-bar" id="bar-top"></div>
+        <div class="board-area">
+          <div class="evalbar" id="evalbar" title="Evaluation (White's view)"><div class="evalbar-fill" id="evalbar-fill"></div><span class="evalbar-text" id="evalbar-text"></span></div>
+          <div class="board-wrap" id="board-wrap">
+            <div id="board" class="board"></div>
+            <div id="choice-dialog" class="choice-dialog" hidden></div>
+          </div>
+        </div>
+        <div class="player-bar" id="bar-bottom"></div>
+        <div class="entry-bar" id="entry-bar">
+          <span id="pending" class="pending" hidden></span>
+          <button type="button" id="pending-undo" hidden title="Take back the part entered">Undo part</button>
+          <button type="button" id="pass" hidden title="Skip this part (0000)">Pass</button>
+          <span id="entry-error" class="error"></span>
+        </div>
+      </div>
+      <aside class="side">
+        <div class="card game-head">
+          <div class="title-row"><h2 id="game-title">${esc(v.name)}</h2>
+            <a id="rules-link" href="/rules/${encodeURIComponent(v.name)}" target="_blank" rel="noopener">rules</a></div>
+          <div id="game-sub" class="muted"></div>
+          <div id="status" class="status"></div>
+          <div id="result-banner" class="result-banner" hidden></div>
+          <div id="notice" class="notice" hidden></div>
+        </div>
+        <div class="card moves-card">
+          <div id="move-list" class="move-list" tabindex="0" aria-label="moves"></div>
+          <div class="nav-row">
+            <button type="button" id="nav-first" title="Start (Home)">${ICON.first}</button>
+            <button type="button" id="nav-prev" title="Back (←)">${ICON.prev}</button>
+            <button type="button" id="nav-next" title="Forward (→)">${ICON.next}</button>
+            <button type="button" id="nav-last" title="Last (End)">${ICON.last}</button>
+            <button type="button" id="flip" title="Flip the board">⇅ Flip</button>
+          </div>
+          <div class="action-row">
+            <button type="button" id="takeback">Takeback</button>
+            <button type="button" id="resign">Resign</button>
+            <button type="button" id="claim" hidden>Claim draw</button>
+            <a id="new-game-link" class="btn" href="/?variant=${encodeURIComponent(v.name)}">New game</a>
+          </div>
+          <p class="error" id="action-error" role="alert"></p>
+        </div>
+        <div class="card analysis-card">
+          <div class="row">
+            <label class="switch"><input type="checkbox" id="analysis-toggle"> Analysis</label>
+            <label>Lines <select id="multipv">${[1, 2, 3, 4, 5].map((n) => `<option value="${n}">${n}</option>`).join('')}</select></label>
+            <span id="analysis-stats" class="muted small"></span>
+          </div>
+          <div id="analysis-lines" class="analysis-lines"></div>
+          <p class="error" id="analysis-error" role="alert"></p>
+        </div>
+        <div class="card chart-card">
+          <div class="row"><strong>Evaluation</strong><button type="button" id="evaluate" class="small-btn">Evaluate the game</button></div>
+          <div id="eval-chart" class="eval-chart"></div>
+        </div>
+      </aside>
+      <div class="lower">
+        <div class="card details-card"><h3>Position</h3><ul id="details" class="details"></ul></div>
+        <div class="card pieces-card"><h3>Pieces in play</h3><div id="pieces-list" class="pieces-list"></div>
+          <details><summary>All pieces of ${esc(v.name)}</summary><div id="pieces-all" class="pieces-list"></div></details></div>
+        <div class="card tools-card"><h3>FEN and PGN</h3>
+          <div class="row"><input id="fen-field" type="text" spellcheck="false" aria-label="FEN"></div>
+          <div class="row"><button type="button" id="fen-copy">Copy FEN</button>
+            <button type="button" id="fen-load" title="Start an analysis game from the FEN in the field">Analyse from this FEN</button>
+            <a id="pgn-export" class="btn" href="/api/games/${encodeURIComponent(this.id)}/pgn" download="${esc(this.id)}.pgn">Download PGN</a></div>
+          <details><summary>Import PGN</summary>
+            <textarea id="pgn-text" rows="5" placeholder="Paste PGN text"></textarea>
+            <button type="button" id="pgn-import">Import and open</button></details>
+          <p class="error" id="tools-error" role="alert"></p>
+        </div>
+      </div>
+    </div>`);
+    app.appendChild(this.root);
+
+    this.board = new Board(this.$('board'), {
+      movable: (sq) => this.cache().from.has(sq),
+      targets: (sel) => (sel.sq ? this.entry.targetsFrom(sel.sq) : this.entry.dropTargets(sel.drop)),
+      play: (sel, to) => this.play(sel, to),
+      changed: () => {
+        this.renderBoard();
+        this.renderPockets();
+      },
+      pieceInfo: (code) => this.pieces.get(code.toUpperCase()),
+    });
+    this.setGeometry();
+    this.$('pieces-all').innerHTML = v.pieces.map((p) => this.pieceRow(p.code, null)).join('');
+
+    // ---- controls ----
+    this.$('flip').addEventListener('click', () => {
+      this.flipped = !this.flipped;
+      this.setGeometry();
+      this.renderAll();
+    });
+    this.$('nav-first').addEventListener('click', () => this.goto(0));
+    this.$('nav-prev').addEventListener('click', () => this.goto(this.viewPly - 1));
+    this.$('nav-next').addEventListener('click', () => this.goto(this.viewPly + 1));
+    this.$('nav-last').addEventListener('click', () => this.goto(this.st.moves.length));
+    this.$('move-list').addEventListener('click', (e) => {
+      const m = e.target.closest('[data-ply]');
+      if (m) this.goto(parseInt(m.dataset.ply, 10));
+    });
+    document.addEventListener('keydown', (e) => this.onKey(e));
+    this.$('takeback').addEventListener('click', () => this.action('takeback'));
+    this.$('resign').addEventListener('click', () => this.action('resign'));
+    this.$('claim').addEventListener('click', () => this.action('claim'));
+    this.$('pending-undo').addEventListener('click', () => {
+      this.entry.reset();
+      this.board.selected = null;
+      this.entryChanged();
+    });
+    this.$('pass').addEventListener('click', () => this.userLeg({ kind: 'pass' }));
+    this.$('analysis-toggle').addEventListener('change', (e) => this.setAnalysis(e.target.checked));
+    this.$('multipv').addEventListener('change', (e) => {
+      this.analysis.multipv = parseInt(e.target.value, 10);
+      if (this.analysis.on) this.setAnalysis(true);
+    });
+    this.$('evaluate').addEventListener('click', async () => {
+      this.$('evaluate').disabled = true;
+      try {
+        const r = await post(`/api/games/${encodeURIComponent(this.id)}/evaluate`);
+        if (r && r.moves) this.applyState(r);
+      } catch (e) {
+        this.$('action-error').textContent = e.message;
+      }
+      this.$('evaluate').disabled = false;
+    });
+    this.$('eval-chart').addEventListener('click', (e) => {
+      const svg = this.$('eval-chart').querySelector('svg');
+      if (!svg) return;
+      const r = svg.getBoundingClientRect();
+      const n = this.st.moves.length;
+      this.goto(Math.round(((e.clientX - r.left) / r.width) * n));
+    });
+    this.$('fen-copy').addEventListener('click', async () => {
+      const f = this.$('fen-field');
+      try {
+        await navigator.clipboard.writeText(f.value);
+      } catch {
+        f.select();
+        document.execCommand('copy');
+      }
+      this.$('fen-copy').textContent = 'Copied';
+      setTimeout(() => (this.$('fen-copy').textContent = 'Copy FEN'), 1200);
+    });
+    this.$('fen-load').addEventListener('click', () => this.analyseFen(this.$('fen-field').value.trim()));
+    this.$('fen-field').addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') this.analyseFen(e.target.value.trim());
+    });
+    this.$('fen-field').addEventListener('paste', (e) => {
+      const text = (e.clipboardData || window.clipboardData).getData('text').trim();
+      if (text && text !== this.st.fens[this.viewPly]) {
+        e.preventDefault();
+        e.target.value = text;
+        this.analyseFen(text);
+      }
+    });
+    this.$('pgn-import').addEventListener('click', async () => {
+      this.$('tools-error').textContent = '';
+      try {
+        const r = await post('/api/import', { pgn: this.$('pgn-text').value });
+        if (!r || !r.length) throw new Error('no game found in the text');
+        location.href = `/game/${encodeURIComponent(r[0].id)}`;
+      } catch (e) {
+        this.$('tools-error').textContent = e.message;
+      }
+    });
+    for (const bar of [this.$('bar-top'), this.$('bar-bottom')]) {
+      bar.addEventListener('pointerdown', (e) => this.onPocketDown(e));
+    }
+    window.addEventListener('resize', () => this.sizeBoard());
+  }
+
+  setGeometry() {
+    this.board.setGeometry(this.v, this.flipped);
+    this.sizeBoard();
+    this.$('evalbar').classList.toggle('flipped', this.flipped);
+  }
+
+  sizeBoard() {
+    const aspect = this.board.W / this.board.H;
+    this.$('board-wrap').style.setProperty('--aspect', aspect.toFixed(4));
+    this.root.style.setProperty('--aspect', aspect.toFixed(4));
+  }
+
+  listen() {
+    const es = new EventSource(`/api/games/${encodeURIComponent(this.id)}/events`);
+    this.es = es;
+    es.addEventListener('state', (e) => this.applyState(parseJson(e.data)));
+    es.addEventListener('info', (e) => this.onInfo(JSON.parse(e.data)));
+    es.addEventListener('bestmove', (e) => {
+      const d = JSON.parse(e.data);
+      this.analysis.bestmove = d;
+      this.renderAnalysis();
+    });
+    window.addEventListener('beforeunload', () => es.close());
+  }
+
+  // ---- state ----
+
+  applyState(s, fromPost = false) {
+    const old = this.st;
+    if (fromPost && old && s.moves.length < old.moves.length) return;
+    const oldLast = old ? old.moves.length : -1;
+    const atEnd = !old || this.viewPly === oldLast;
+    this.st = s;
+    this.clockAt = performance.now();
+    if (atEnd || this.viewPly > s.moves.length) this.viewPly = s.moves.length;
+    const key = `${s.fen}|${(s.legal || []).join(' ')}|${this.canEnterState()}`;
+    if (key !== this.entryKey) {
+      this.entryKey = key;
+      this.entry = new TurnEntry(this.canEnterState() ? s.legal : []);
+      this.board.selected = null;
+      this.previews.clear();
+      this.closeChoice();
+      this.entryCache = null;
+    }
+    this.syncAnalysis(s);
+    if (this.analysis.on && this.analysis.ply !== this.viewPly) this.requestAnalysis();
+    this.renderAll();
+  }
+
+  /** The analysis as the server runs it (`analysis` of the state). */
+  syncAnalysis(s) {
+    const a = this.analysis;
+    const sa = s.analysis;
+    if (sa) {
+      if (!a.on || a.ply !== sa.ply || a.multipv !== sa.multipv) {
+        a.lines = new Map();
+        a.bestmove = null;
+      }
+      a.on = true;
+      a.ply = sa.ply;
+      a.multipv = sa.multipv || 1;
+    } else if (!this.analysisRequested) {
+      a.on = false;
+      a.ply = null;
+    }
+    this.$('analysis-toggle').checked = a.on || !!this.analysisRequested;
+    this.$('multipv').value = String(a.multipv);
+    const locked = s.engine && s.engine !== 'none' && !s.result;
+    this.$('analysis-toggle').disabled = locked;
+    this.$('evaluate').disabled = locked;
+    const why = locked ? 'Analysis and scoring are available once the game against the engine is over' : '';
+    this.$('analysis-toggle').parentElement.title = why;
+    this.$('evaluate').title = why;
+  }
+
+  /** True when the person may enter a turn in the current state (at the last ply). */
+  canEnterState() {
+    const s = this.st;
+    if (!s || s.result || this.submitting || s.engine_thinking) return false;
+    if (!s.legal || !s.legal.length) return false;
+    return !(s.engine && s.engine !== 'none' && s.engine === s.to_move);
+  }
+
+  canEnter() {
+    return this.canEnterState() && this.viewPly === this.st.moves.length;
+  }
+
+  cache() {
+    if (!this.entryCache) {
+      this.entryCache = {
+        from: this.canEnter() ? this.entry.fromSquares() : new Set(),
+        drops: this.canEnter() ? this.entry.dropCodes() : new Set(),
+        pass: this.canEnter() && this.entry.canPass(),
+      };
+    }
+    return this.entryCache;
+  }
+
+  entryChanged() {
+    this.entryCache = null;
+    this.renderBoard();
+    this.renderPockets();
+    this.renderEntryBar();
+  }
+
+  goto(ply) {
+    const n = this.st.moves.length;
+    ply = Math.max(0, Math.min(n, ply));
+    if (ply === this.viewPly) return;
+    this.viewPly = ply;
+    this.board.selected = null;
+    this.entryCache = null;
+    this.closeChoice();
+    if (this.analysis.on) this.requestAnalysis();
+    this.renderAll();
+  }
+
+  /** Moves the running analysis to the ply shown (a little later, so that holding an arrow key does not flood the engine). */
+  requestAnalysis() {
+    clearTimeout(this.analysisTimer);
+    this.analysisTimer = setTimeout(() => {
+      if (this.analysis.on && this.analysis.ply !== this.viewPly) this.setAnalysis(true);
+    }, 120);
+  }
+
+  onKey(e) {
+    const t = e.target;
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const n = this.st.moves.length;
+    const map = { ArrowLeft: this.viewPly - 1, ArrowRight: this.viewPly + 1, Home: 0, End: n, ArrowUp: 0, ArrowDown: n };
+    if (e.key in map) {
+      e.preventDefault();
+      this.goto(map[e.key]);
+    } else if (e.key === 'Escape') {
+      this.board.select(null);
+      this.closeChoice();
+    } else if (e.key === 'f') {
+      this.$('flip').click();
+    }
+  }
+
+  // ---- entering a turn ----
+
+  play(sel, to) {
+    if (sel.sq) this.userLeg({ kind: 'move', from: sel.sq, to });
+    else this.userLeg({ kind: 'drop', code: sel.drop, to });
+  }
+
+  userLeg(leg) {
+    if (!this.canEnter()) return;
+    this.$('entry-error').textContent = '';
+    this.snapshot = this.entry.entered.map((p) => p.slice());
+    const out = this.entry.enter(leg);
+    this.board.selected = null;
+    this.outcome(out);
+  }
+
+  outcome(out) {
+    this.entryCache = null;
+    if (out.type === 'submit') {
+      this.submit(out.token);
+    } else if (out.type === 'choice') {
+      this.showChoice(out);
+    } else if (out.type === 'pending') {
+      this.requestPreview();
+    }
+    this.renderBoard();
+    this.renderPockets();
+    this.renderEntryBar();
+  }
+
+  async submit(token) {
+    this.submitting = true;
+    this.pendingToken = token;
+    this.pendingAt = this.st.moves.length;
+    this.entryCache = null;
+    try {
+      const s = await post(`/api/games/${encodeURIComponent(this.id)}/moves`, { token });
+      this.submitting = false;
+      this.pendingToken = null;
+      this.entryKey = null;
+      this.applyState(s, true);
+    } catch (e) {
+      this.submitting = false;
+      this.pendingToken = null;
+      this.entry.reset();
+      this.entryCache = null;
+      this.$('entry-error').textContent = `${token}: ${e.message}`;
+      this.renderAll();
+    }
+  }
+
+  requestPreview() {
+    const tokens = this.entry.completedPortions();
+    const key = JSON.stringify(tokens);
+    if (!tokens.length || this.previews.has(key)) return;
+    this.previews.set(key, undefined);
+    const fenAt = this.st.fen;
+    post(`/api/games/${encodeURIComponent(this.id)}/preview`, { tokens })
+      .then((r) => {
+        if (this.st.fen !== fenAt) return;
+        this.previews.set(key, r && r.fen ? r.fen : null);
+        this.renderBoard();
+        this.renderPockets();
+      })
+      .catch(() => this.previews.set(key, null));
+  }
+
+  /** The position shown at the last ply: the state's, or the turn entered so far. */
+  shownPosition() {
+    const v = this.v;
+    const s = this.st;
+    if (this.viewPly !== s.moves.length) return parseFen(s.fens[this.viewPly] || s.fen, v);
+    let pos = parseFen(s.fen, v);
+    if (this.pendingToken) {
+      // Shown until the server's answer; a state that already has the turn shows it itself.
+      return s.moves.length === this.pendingAt ? naive(pos, splitToken(this.pendingToken), pos.side) : pos;
+    }
+    if (this.entry.isEmpty()) return pos;
+    const done = this.entry.completedPortions();
+    const side = pos.side;
+    if (done.length) {
+      const f = this.previews.get(JSON.stringify(done));
+      if (f) pos = parseFen(f, v);
+      else pos = naive(pos, done.map((p) => p.split(',')), side);
+    }
+    const cur = this.entry.currentLegs();
+    if (cur.length) pos = naive(pos, [cur], side);
+    return pos;
+  }
+
+  showChoice(out) {
+    this.choice = out;
+    const dlg = this.$('choice-dialog');
+    const side = sideOfFen(this.st.fen);
+    const pos = this.shownPosition();
+    const cur = this.entry.currentLegs();
+    const lastLeg = cur.length ? parseLeg(cur[cur.length - 1]) : null;
+    let title = 'Choose';
+    const items = out.options.map((o) => {
+      let icon = '';
+      let label = '';
+      if (o.kind === 'suffix') {
+        const mover = pos.board.get(out.user.from);
+        const mname = mover ? this.pieceName(mover) : '';
+        title = out.user.from === out.user.to ? `Change the ${mname} on ${out.user.from}` : `${mname} ${out.user.from} → ${out.user.to}`;
+        if (o.suffix === '') {
+          label = mover ? `keep the ${this.pieceName(mover)}` : 'no change';
+          if (mover) icon = pieceIcon(mover, this.pieces.get(mover.toUpperCase()), 40);
+        } else if (o.suffix === 'x') {
+          label = 'remove itself';
+          icon = '<span class="x-icon">✕</span>';
+        } else {
+          const code = side === 'w' ? o.suffix.toUpperCase() : o.suffix.toLowerCase();
+          const info = this.pieces.get(o.suffix.toUpperCase());
+          icon = pieceIcon(code, info, 40);
+          label = info ? info.name : o.suffix.toUpperCase();
+        }
+      } else if (o.kind === 'end') {
+        title = 'How does the turn go on?';
+        const target = lastLeg && lastLeg.kind === 'move' ? this.st && parseFen(this.st.fen, this.v).board.get(lastLeg.to) : null;
+        const onlyDrops = out.options.every((x) => x === o || (x.kind === 'next' && x.leg && x.leg.includes('@')));
+        if (o.ends === 'turn' && onlyDrops) label = 'no drop: end the turn here';
+        else if (o.ends === 'turn') label = 'end the turn here';
+        else label = 'end this part here';
+        if (onlyDrops) {
+          // nothing to add
+        } else if (lastLeg && lastLeg.kind === 'move' && target && colourOf(target) !== side) label += ` (take the ${this.pieceName(target)} on ${lastLeg.to})`;
+        else if (lastLeg && lastLeg.kind === 'move') label += ` (${lastLeg.from} → ${lastLeg.to} only)`;
+      } else if (o.kind === 'leg') {
+        title = 'How does the turn go on?';
+        const l = parseLeg(o.leg);
+        if (l.kind === 'move' && lastLeg && lastLeg.kind === 'move' && l.from === lastLeg.to && l.to === lastLeg.from) {
+          label = `exchange places (${l.from} → ${l.to})`;
+        } else if (l.kind === 'move') label = `and ${l.from} → ${l.to}${l.suffix ? ' (' + l.suffix + ')' : ''}`;
+        else if (l.kind === 'drop') label = `and drop ${this.pieceName(l.code)} on ${l.to}`;
+        else label = 'and pass';
+        const p = l.kind === 'move' ? parseFen(this.st.fen, this.v).board.get(l.from) : l.kind === 'drop' ? (side === 'w' ? l.code : l.code.toLowerCase()) : null;
+        if (p) icon = pieceIcon(p, this.pieces.get(p.toUpperCase()), 40);
+      } else if (o.kind === 'next') {
+        title = 'How does the turn go on?';
+        if (o.leg) {
+          const l = parseLeg(o.leg);
+          if (l.kind === 'drop') {
+            const code = side === 'w' ? l.code : l.code.toLowerCase();
+            icon = pieceIcon(code, this.pieces.get(l.code), 40);
+            label = `then drop ${this.pieceName(l.code)} on ${l.to}`;
+          } else if (l.kind === 'move') label = `then ${l.from} → ${l.to}`;
+          else label = 'then pass';
+        } else label = 'go on with the next part';
+      }
+      return `<button type="button" class="choice-btn" data-choice="${esc(o.text)}">${icon}<span>${esc(label)}</span></button>`;
+    });
+    dlg.innerHTML = `<div class="choice-box" role="dialog" aria-label="${esc(title)}"><div class="choice-title">${esc(title)}</div>${items.join('')}
+      <button type="button" id="choice-cancel" class="choice-cancel">Cancel</button></div>`;
+    dlg.hidden = false;
+    dlg.querySelectorAll('.choice-btn').forEach((b, i) =>
+      b.addEventListener('click', () => {
+        const o = out.options[i];
+        this.closeChoice();
+        this.outcome(this.entry.choose(o));
+      }),
+    );
+    dlg.querySelector('#choice-cancel').addEventListener('click', () => {
+      this.closeChoice();
+      if (this.snapshot) this.entry.entered = this.snapshot.map((p) => p.slice());
+      this.entryChanged();
+    });
+  }
+
+  closeChoice() {
+    this.choice = null;
+    const d = this.root && this.$('choice-dialog');
+    if (d) {
+      d.hidden = true;
+      d.innerHTML = '';
+    }
+  }
+
+  pieceName(code) {
+    const p = this.pieces.get(code.toUpperCase());
+    return p ? p.name : code;
+  }
+
+  // ---- actions ----
+
+  async action(name) {
+    this.$('action-error').textContent = '';
+    try {
+      const s = await post(`/api/games/${encodeURIComponent(this.id)}/${name}`);
+      if (s && s.moves) {
+        this.entryKey = null;
+        this.applyState(s);
+      }
+    } catch (e) {
+      this.$('action-error').textContent = e.message;
+    }
+  }
+
+  async analyseFen(fen) {
+    if (!fen) return;
+    this.$('tools-error').textContent = '';
+    try {
+      const s = await post('/api/games', { variant: this.v.name, fen, engine: 'none' });
+      location.href = `/game/${encodeURIComponent(s.id)}`;
+    } catch (e) {
+      this.$('tools-error').textContent = e.message;
+    }
+  }
+
+  async setAnalysis(on) {
+    const a = this.analysis;
+    a.lines = new Map();
+    a.bestmove = null;
+    a.on = on;
+    a.ply = on ? this.viewPly : null;
+    this.analysisRequested = on;
+    this.$('analysis-error').textContent = '';
+    this.renderAnalysis();
+    this.renderBoard();
+    try {
+      const s = await post(`/api/games/${encodeURIComponent(this.id)}/analysis`, on ? { on, multipv: a.multipv, ply: this.viewPly } : { on: false });
+      this.analysisRequested = false;
+      if (s && s.moves) this.applyState(s);
+    } catch (e) {
+      this.analysisRequested = false;
+      a.on = false;
+      this.$('analysis-toggle').checked = false;
+      this.$('analysis-error').textContent = e.message;
+      this.renderAnalysis();
+    }
+  }
+
+  onInfo(d) {
+    if (d.kind === 'evaluate') return;
+    if (d.kind === 'move' || !this.analysis.on) {
+      if (d.kind === 'analysis') return;
+      // The engine's own search while it plays: show it as a line when no analysis runs.
+      this.engineInfo = d;
+      this.renderAnalysis();
+      return;
+    }
+    if (d.ply !== undefined && d.ply !== null && d.ply !== this.analysis.ply) return;
+    this.analysis.lines.set(d.multipv || 1, d);
+    // Info lines can come many times a second: draw at most every 150 ms.
+    if (!this.infoTimer) {
+      this.infoTimer = setTimeout(() => {
+        this.infoTimer = null;
+        this.renderAnalysis();
+        this.renderEvalBar();
+        this.renderBoard();
+      }, 150);
+    }
+  }
+
+  // ---- rendering ----
+
+  renderAll() {
+    this.renderHead();
+    this.renderBoard();
+    this.renderPockets();
+    this.renderPlayers();
+    this.renderClocks();
+    this.renderEntryBar();
+    this.renderMoves();
+    this.renderAnalysis();
+    this.renderEvalBar();
+    this.renderChart();
+    this.renderDetails();
+    this.renderFen();
+  }
+
+  renderHead() {
+    const s = this.st;
+    const who = (c) => (s.engine === c ? 'Engine' : 'You');
+    let sub = s.engine === 'none' ? 'Two players or analysis (no engine opponent)' : `${who('white')} (White) vs ${who('black')} (Black)`;
+    if (s.engine !== 'none') sub += s.elo ? ` · Elo ${s.elo}` : ` · level ${s.level ?? 20}`;
+    if (s.clock) sub += ` · ${s.clock.base_ms / 60000}+${s.clock.inc_ms / 1000}`;
+    else if (s.engine !== 'none' && s.movetime_ms) sub += ` · ${s.movetime_ms / 1000} s per move`;
+    if (s.seed !== undefined && s.seed !== null) sub += ` · seed ${s.seed}`;
+    this.$('game-sub').textContent = sub;
+    let status = '';
+    if (s.result) status = 'Game over';
+    else if (s.engine_thinking) status = 'The engine is thinking…';
+    else if (this.viewPly !== s.moves.length) status = `Viewing ply ${this.viewPly} of ${s.moves.length} (End returns to the game)`;
+    else if (s.engine !== 'none' && s.engine !== s.to_move) status = `Your turn (${colourName(s.to_move)})`;
+    else status = `${colourName(s.to_move)} to move`;
+    const st = this.$('status');
+    st.textContent = status;
+    st.classList.toggle('thinking', !!s.engine_thinking);
+    const rb = this.$('result-banner');
+    if (s.result) {
+      const sc = s.result.score;
+      const winner = sc === '1-0' ? 'White wins' : sc === '0-1' ? 'Black wins' : 'Draw';
+      rb.innerHTML = `<div class="score">${esc(sc)}</div><div>${esc(winner)} · ${esc(s.result.reason || '')}</div>`;
+      rb.hidden = false;
+    } else rb.hidden = true;
+    const n = this.$('notice');
+    n.textContent = s.notice || '';
+    n.hidden = !s.notice;
+    this.$('claim').hidden = !s.claimable || !!s.result;
+    this.$('claim').textContent = s.claimable ? `Claim draw (${s.claimable})` : 'Claim draw';
+    this.$('resign').disabled = !!s.result;
+    this.$('takeback').disabled = !s.moves.length;
+  }
+
+  renderBoard() {
+    const s = this.st;
+    if (!s) return;
+    const pos = this.shownPosition();
+    this.shown = pos;
+    const atEnd = this.viewPly === s.moves.length;
+    let last = [];
+    if (atEnd && this.pendingToken && s.moves.length === this.pendingAt) last = tokenSquares(this.pendingToken);
+    else if (atEnd && !this.entry.isEmpty()) last = tokenSquares(this.entry.entered.map((p) => p.join(',')).filter(Boolean).join(';'));
+    else if (this.viewPly > 0) last = tokenSquares(s.moves[this.viewPly - 1]);
+    const arrows = [];
+    const best = this.analysis.on && this.analysis.lines.get(1);
+    if (best && best.pv && best.pv.length && this.analysis.ply === this.viewPly && (atEnd ? this.entry.isEmpty() : true)) {
+      const l = parseLeg(splitToken(best.pv[0])[0][0]);
+      if (l && l.kind === 'move') arrows.push({ from: l.from, to: l.to, cls: 'best' });
+      else if (l && l.kind === 'drop') arrows.push({ at: l.to, cls: 'best' });
+    }
+    this.board.render({
+      board: pos.board,
+      last,
+      check: atEnd && this.entry.isEmpty() ? s.check || [] : [],
+      arrows,
+      interactive: this.canEnter(),
+    });
+  }
+
+  /** Pocket items per colour: hand pieces with counts, and pieces that can be dropped now. */
+  renderPockets() {
+    const s = this.st;
+    const pos = this.shown || this.shownPosition();
+    const side = pos.side;
+    const can = this.canEnter();
+    const drops = can ? this.cache().drops : new Set();
+    const sel = this.board.selected;
+    const html = {};
+    for (const c of ['w', 'b']) {
+      const counts = new Map();
+      for (const code of pos.hand || []) {
+        if (colourOf(code) !== c) continue;
+        const up = code.toUpperCase();
+        counts.set(up, (counts.get(up) || 0) + 1);
+      }
+      if (c === side) for (const code of drops) if (!counts.has(code)) counts.set(code, 0);
+      let items = '';
+      for (const [code, n] of counts) {
+        const droppable = c === side && drops.has(code);
+        const shown = c === 'w' ? code : code.toLowerCase();
+        const info = this.pieces.get(code);
+        const title = `${info ? info.name : code}${n ? ` ×${n} in hand` : ' (can be dropped)'}${info ? ': ' + info.movement : ''}`;
+        items += `<button type="button" class="pocket-item${droppable ? ' droppable' : ''}${sel && sel.drop === code && droppable ? ' selected' : ''}" data-drop="${esc(code)}" data-colour="${c}" title="${esc(title)}" ${droppable ? '' : 'aria-disabled="true"'}>${pieceIcon(shown, info, 38)}${n > 1 ? `<span class="count">${n}</span>` : ''}</button>`;
+      }
+      html[c] = items;
+    }
+    void s;
+    for (const c of ['w', 'b']) {
+      const p = this.root.querySelector(`#pocket-${c === 'w' ? 'white' : 'black'}`);
+      if (p && p.dataset.html !== html[c]) {
+        p.innerHTML = html[c];
+        p.dataset.html = html[c];
+      }
+      if (p) p.classList.toggle('empty', !html[c]);
+    }
+  }
+
+  onPocketDown(e) {
+    const b = e.target.closest('.pocket-item');
+    if (!b || !b.classList.contains('droppable') || e.button !== 0) return;
+    e.preventDefault();
+    const code = b.dataset.drop;
+    const sel = this.board.selected;
+    if (sel && sel.drop === code) {
+      this.board.select(null);
+      return;
+    }
+    this.board.select({ drop: code });
+    const shown = b.dataset.colour === 'w' ? code : code.toLowerCase();
+    this.board.beginDrag(e, { drop: code }, false, shown);
+  }
+
+  renderPlayers() {
+    const s = this.st;
+    const bottom = this.flipped ? 'black' : 'white';
+    const top = bottom === 'white' ? 'black' : 'white';
+    const name = (c) => {
+      const given = s[c];
+      if (s.engine === c) return given || `Engine${s.elo ? ` (Elo ${s.elo})` : ` (level ${s.level ?? 20})`}`;
+      if (s.engine === 'none') return given && given !== 'Player' ? given : '';
+      return 'You';
+    };
+    for (const [bar, c] of [
+      [this.$('bar-top'), top],
+      [this.$('bar-bottom'), bottom],
+    ]) {
+      const key = `${c}|${name(c)}|${!!s.clock}`;
+      if (bar.dataset.key !== key) {
+        bar.dataset.key = key;
+        bar.innerHTML = `<span class="side-dot ${c}"></span><span class="player-name">${esc(colourName(c))}${name(c) ? ' · ' + esc(name(c)) : ''}</span>
+          <div class="pocket" id="pocket-${c}"></div>
+          ${s.clock ? `<span class="clock" id="clock-${c}"></span>` : ''}`;
+      }
+      bar.classList.toggle('to-move', !s.result && s.to_move === c);
+    }
+    this.renderPockets();
+  }
+
+  renderClocks() {
+    const s = this.st;
+    if (!s || !s.clock) return;
+    const el = performance.now() - this.clockAt;
+    for (const c of ['white', 'black']) {
+      const e = this.root.querySelector(`#clock-${c}`);
+      if (!e) continue;
+      let ms = s.clock[`${c}_ms`];
+      const running = s.clock.running === c && !s.result;
+      if (running) ms -= el;
+      const t = fmtClock(ms);
+      if (e.textContent !== t) e.textContent = t;
+      e.classList.toggle('running', running);
+      e.classList.toggle('low', ms < 20000);
+    }
+  }
+
+  renderEntryBar() {
+    const can = this.canEnter();
+    const pend = this.$('pending');
+    const empty = this.entry.isEmpty();
+    if (!empty && can) {
+      const parts = this.entry.entered.map((p) => p.join(',')).filter(Boolean);
+      let waiting = ' …';
+      if (this.entry.currentLegs().length === 0) {
+        const kinds = new Set(this.entry.nextLegs().map((l) => l.kind));
+        if (kinds.size === 1 && kinds.has('drop')) waiting = ' — now drop a piece from the pocket';
+        else if (kinds.size === 1 && kinds.has('pass')) waiting = ' — now pass';
+        else waiting = ' — now the next part';
+      }
+      pend.textContent = `Entered: ${parts.join(' ; ')}${waiting}`;
+      pend.hidden = false;
+    } else pend.hidden = true;
+    this.$('pending-undo').hidden = empty || !can;
+    this.$('pass').hidden = !(can && this.cache().pass);
+    if (this.pendingToken) {
+      pend.textContent = `Sending ${this.pendingToken}…`;
+      pend.hidden = false;
+    }
+  }
+
+  renderMoves() {
+    const s = this.st;
+    const list = this.$('move-list');
+    const start = parseFen(s.start_fen || s.fens[0], this.v);
+    let num = start.fullmove;
+    let side = start.side;
+    let html = '';
+    for (let i = 0; i < s.moves.length; i++) {
+      const san = (s.notation && s.notation[i]) || s.moves[i];
+      if (side === 'w') html += `<span class="num">${num}.</span>`;
+      else if (i === 0) html += `<span class="num">${num}…</span><span class="mv empty"></span>`;
+      const cls = i + 1 === this.viewPly ? ' current' : '';
+      html += `<span class="mv${cls}" data-ply="${i + 1}" title="${esc(s.moves[i])}">${esc(san)}</span>`;
+      if (side === 'b') num++;
+      side = side === 'w' ? 'b' : 'w';
+    }
+    if (s.result) html += `<span class="mv-result">${esc(s.result.score)}</span>`;
+    if (!s.moves.length) html = '<span class="muted">No moves yet.</span>' + (s.result ? `<span class="mv-result">${esc(s.result.score)}</span>` : '');
+    if (list.dataset.html !== html) {
+      list.innerHTML = html;
+      list.dataset.html = html;
+    }
+    const cur = list.querySelector('.current');
+    if (cur) {
+      const top = cur.offsetTop - list.offsetTop;
+      if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - 30) list.scrollTop = top - list.clientHeight / 2;
+    } else if (this.viewPly === s.moves.length) list.scrollTop = list.scrollHeight;
+  }
+
+  pvText(info) {
+    const fen = this.st.fens[info.ply ?? this.viewPly] || this.st.fen;
+    const pos = parseFen(fen, this.v);
+    const moves = info.pv_notation && info.pv_notation.length ? info.pv_notation : info.pv || [];
+    let side = pos.side;
+    let num = pos.fullmove;
+    const out = [];
+    moves.forEach((m, i) => {
+      if (side === 'w') out.push(`${num}.`);
+      else if (i === 0) out.push(`${num}…`);
+      out.push(m);
+      if (side === 'b') num++;
+      side = side === 'w' ? 'b' : 'w';
+    });
+    return out.join(' ');
+  }
+
+  renderAnalysis() {
+    const a = this.analysis;
+    const box = this.$('analysis-lines');
+    const stats = this.$('analysis-stats');
+    if (!a.on) {
+      const d = this.engineInfo;
+      if (d && this.st.engine_thinking) {
+        const side = sideOfFen(this.st.fens[d.ply ?? this.st.moves.length] || this.st.fen);
+        box.innerHTML = `<div class="pv-line engine-line"><span class="score">${esc(scoreText(d.score, side))}</span><span class="pv">${esc(this.pvText(d))}</span></div>`;
+        stats.textContent = `engine: depth ${d.depth ?? ''}`;
+      } else {
+        const s = this.st;
+        const locked = s.engine && s.engine !== 'none' && !s.result;
+        box.innerHTML = locked
+          ? '<p class="muted small">Analysis is available once the game against the engine is over.</p>'
+          : '<p class="muted small">Turn analysis on to see the engine\'s lines for the position shown.</p>';
+        stats.textContent = '';
+      }
+      return;
+    }
+    const fen = this.st.fens[a.ply] || this.st.fen;
+    const side = sideOfFen(fen);
+    const lines = [...a.lines.values()].filter((d) => (d.multipv || 1) <= a.multipv).sort((x, y) => (x.multipv || 1) - (y.multipv || 1));
+    if (!lines.length) {
+      box.innerHTML = '<p class="muted small">Analysing…</p>';
+      stats.textContent = '';
+      return;
+    }
+    box.innerHTML = lines
+      .map((d) => {
+        let wdl = '';
+        if (d.wdl) {
+          let [w, dr, l] = d.wdl;
+          if (side === 'b') [w, l] = [l, w];
+          wdl = `<span class="wdl" title="win / draw / loss for White, per mille">W ${(w / 10).toFixed(0)}% D ${(dr / 10).toFixed(0)}% L ${(l / 10).toFixed(0)}%</span>`;
+        }
+        return `<div class="pv-line" data-multipv="${d.multipv || 1}"><span class="score">${esc(scoreText(d.score, side))}</span>${wdl}<span class="pv" title="${esc(this.pvText(d))}">${esc(this.pvText(d))}</span></div>`;
+      })
+      .join('');
+    const d = lines[0];
+    const nps = d.nps ? (d.nps >= 1e6 ? `${(d.nps / 1e6).toFixed(1)} Mnps` : `${Math.round(d.nps / 1e3)} knps`) : '';
+    stats.textContent = `depth ${d.depth ?? ''}${d.seldepth ? '/' + d.seldepth : ''} ${nps}${a.bestmove && a.bestmove.ply === a.ply ? ' · done' : ''}`;
+  }
+
+  currentEval() {
+    const a = this.analysis;
+    if (a.on && a.ply === this.viewPly && a.lines.get(1)) {
+      const d = a.lines.get(1);
+      return whiteCp(d.score, sideOfFen(this.st.fens[a.ply] || this.st.fen));
+    }
+    const e = this.st.evals && this.st.evals[this.viewPly];
+    if (e) return whiteCp(e, sideOfFen(this.st.fens[this.viewPly]));
+    return null;
+  }
+
+  renderEvalBar() {
+    const cp = this.currentEval();
+    const fill = this.$('evalbar-fill');
+    const text = this.$('evalbar-text');
+    if (cp === null) {
+      fill.style.height = '50%';
+      text.textContent = '';
+      return;
+    }
+    const pct = Math.abs(cp) >= 9000 ? (cp > 0 ? 100 : 0) : 100 / (1 + Math.exp(-0.0045 * cp));
+    fill.style.height = `${pct.toFixed(1)}%`;
+    text.textContent = Math.abs(cp) >= 9000 ? `#${10000 - Math.abs(cp)}` : (Math.abs(cp) / 100).toFixed(1);
+    text.classList.toggle('black-side', cp < 0);
+  }
+
+  renderChart() {
+    const s = this.st;
+    const n = s.moves.length;
+    const W = 600;
+    const H = 120;
+    const vals = (s.evals || []).map((e, i) => (e ? whiteCp(e, sideOfFen(s.fens[i])) : null));
+    const y = (cp) => {
+      const c = Math.max(-1000, Math.min(1000, Math.abs(cp) >= 9000 ? Math.sign(cp) * 1000 : cp));
+      return H / 2 - (c / 1000) * (H / 2 - 4);
+    };
+    const x = (i) => (n ? (i / n) * W : W / 2);
+    let pts = [];
+    let path = '';
+    let segs = [];
+    vals.forEach((c, i) => {
+      if (c === null) {
+        if (pts.length) segs.push(pts);
+        pts = [];
+      } else pts.push([x(i), y(c)]);
+    });
+    if (pts.length) segs.push(pts);
+    for (const seg of segs) {
+      const line = seg.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(' ');
+      path += `<polygon class="area" points="${seg[0][0].toFixed(1)},${H / 2} ${line} ${seg[seg.length - 1][0].toFixed(1)},${H / 2}"/>`;
+      path += `<polyline class="line" points="${line}"/>`;
+      for (const [a, b] of seg) path += `<circle class="pt" cx="${a.toFixed(1)}" cy="${b.toFixed(1)}" r="2.2"/>`;
+    }
+    const known = vals.filter((c) => c !== null).length;
+    const html = `<svg viewBox="0 0 ${W} ${H}" preserveAspectRatio="none" class="chart-svg">
+      <rect class="bg-black" x="0" y="${H / 2}" width="${W}" height="${H / 2}"/><rect class="bg-white" x="0" y="0" width="${W}" height="${H / 2}"/>
+      <line class="mid" x1="0" y1="${H / 2}" x2="${W}" y2="${H / 2}"/>${path}
+      <line class="cursor" x1="${x(this.viewPly)}" y1="0" x2="${x(this.viewPly)}" y2="${H}"/></svg>
+      ${known ? '' : '<p class="muted small">No scores yet: "Evaluate the game" scores every position.</p>'}`;
+    const c = this.$('eval-chart');
+    if (c.dataset.html !== html) {
+      c.innerHTML = html;
+      c.dataset.html = html;
+    }
+  }
+
+  renderDetails() {
+    const s = this.st;
+    const d = this.$('details');
+    const lines = this.viewPly === s.moves.length ? s.details || [] : [];
+    let html = lines.map((l) => `<li>${esc(l)}</li>`).join('');
+    if (this.viewPly !== s.moves.length) html = `<li class="muted">The details are shown for the last position.</li>`;
+    if (d.dataset.html !== html) {
+      d.innerHTML = html || '<li class="muted">—</li>';
+      d.dataset.html = html;
+    }
+    // Pieces in play: every type on the board or in hand in the position shown.
+    const pos = this.shown || this.shownPosition();
+    const count = new Map();
+    const add = (code) => {
+      const up = code.toUpperCase();
+      const e = count.get(up) || { w: 0, b: 0 };
+      e[colourOf(code)]++;
+      count.set(up, e);
+    };
+    for (const code of pos.board.values()) add(code);
+    for (const code of pos.hand || []) add(code);
+    const order = this.v.pieces.map((p) => p.code.toUpperCase());
+    const codes = [...count.keys()].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+    const ph = codes.map((c) => this.pieceRow(c, count.get(c))).join('');
+    const pl = this.$('pieces-list');
+    if (pl.dataset.html !== ph) {
+      pl.innerHTML = ph;
+      pl.dataset.html = ph;
+    }
+  }
+
+  pieceRow(code, n) {
+    const info = this.pieces.get(code.toUpperCase());
+    const cnt = n ? `<span class="cnt" title="White / Black">${n.w} / ${n.b}</span>` : '';
+    return `<div class="piece-row" data-piece-type="${esc(code)}">${pieceIcon(code, info, 34)}${pieceIcon(code.toLowerCase(), info, 34)}
+      <div class="piece-text"><div><strong>${esc(info ? info.name : code)}</strong> <code>${esc(code)}</code> ${cnt}</div>
+      <div class="movement">${esc(info ? info.movement : '')}</div></div></div>`;
+  }
+
+  renderFen() {
+    const f = this.$('fen-field');
+    if (document.activeElement === f) return;
+    const fen = this.st.fens[this.viewPly] || this.st.fen;
+    if (f.value !== fen) f.value = fen;
+  }
+}
+
+/** The naive preview: each portion's move legs lift their pieces and put them down together; drops are placed. */
+function naive(pos, portions, side) {
+  const board = new Map(pos.board);
+  const hand = pos.hand ? pos.hand.slice() : null;
+  for (const legs of portions) {
+    const lifted = [];
+    for (const t of legs) {
+      const l = parseLeg(t);
+      if (l && l.kind === 'move') lifted.push([l, board.get(l.from)]);
+    }
+    for (const [l] of lifted) board.delete(l.from);
+    for (const [l, code] of lifted) {
+      if (!code) continue;
+      if (l.suffix === 'x') continue;
+      let c = code;
+      if (l.suffix) c = colourOf(code) === 'w' ? l.suffix.toUpperCase() : l.suffix.toLowerCase();
+      board.set(l.to, c);
+    }
+    for (const t of legs) {
+      const l = parseLeg(t);
+      if (l && l.kind === 'drop') {
+        const c = side === 'w' ? l.code : l.code.toLowerCase();
+        board.set(l.to, c);
+        if (hand) {
+          const i = hand.indexOf(c);
+          if (i >= 0) hand.splice(i, 1);
+        }
+      }
+    }
+  }
+  return { ...pos, board, hand };
+}

@@ -1,0 +1,356 @@
+//! The GUI's games on disk: one PGN file per game under the games directory, written whole
+//! (to a temporary file, then renamed) after every change, and read back at start-up. The PGN
+//! is the dialect `menagerie match` writes (`SetUp` and `FEN` always, the `Variant` tag, moves
+//! in the variant's PGN notation, a comment after each turn), plus `Gui*` tags that keep what
+//! the GUI needs to go on with the game (who the engine plays, its level, the clocks).
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::time::Instant;
+
+use super::engine::ScoreValue;
+use super::game::{Clock, Colour, Eval, GameState, Outcome};
+use crate::arena::pgnread::{parse_pgn, PgnGame};
+
+/// Whether `id` is a game id the server could have made: 1 to 64 ASCII letters, digits and
+/// `-`, so that it is safe as a file name.
+pub fn valid_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+}
+
+/// Writes `pgn` as the game `id`'s file, atomically.
+///
+/// Errors: the I/O error of creating the directory, writing or renaming.
+pub fn save(dir: &Path, id: &str, pgn: &str) -> std::io::Result<()> {
+    if !valid_id(id) {
+        return Err(std::io::Error::other("bad game id"));
+    }
+    std::fs::create_dir_all(dir)?;
+    let tmp = dir.join(format!(".{id}.pgn.tmp"));
+    std::fs::write(&tmp, pgn)?;
+    std::fs::rename(&tmp, dir.join(format!("{id}.pgn")))
+}
+
+fn tag(s: &mut String, k: &str, v: &str) {
+    let v = v.replace('\\', "\\\\").replace('"', "\\\"");
+    let _ = writeln!(s, "[{k} \"{v}\"]");
+}
+
+/// A score as the match runner's comments write it: pawns from the mover's point of view
+/// (`+0.35`), `+M3`/`-M2` for mates.
+fn score_text(e: &Eval) -> String {
+    match e.score {
+        ScoreValue::Cp(cp) => format!(
+            "{}{:.2}",
+            if cp < 0 { "-" } else { "+" },
+            cp.abs() as f64 / 100.0
+        ),
+        ScoreValue::Mate(n) => format!("{}M{}", if n <= 0 { "-" } else { "+" }, n.abs()),
+    }
+}
+
+/// The game as PGN text.
+pub fn game_pgn(g: &GameState) -> String {
+    let mut s = String::new();
+    let result = g.result.as_ref().map_or("*", |r| r.score.as_str());
+    tag(&mut s, "Event", "menagerie gui");
+    tag(&mut s, "Site", "menagerie gui");
+    tag(&mut s, "Date", &g.date);
+    tag(&mut s, "Round", "-");
+    tag(&mut s, "White", &g.names[0]);
+    tag(&mut s, "Black", &g.names[1]);
+    tag(&mut s, "Result", result);
+    tag(&mut s, "Variant", &g.variant);
+    tag(&mut s, "SetUp", "1");
+    tag(&mut s, "FEN", &g.start_fen);
+    let tc = match &g.clock {
+        Some(c) => {
+            let secs = |ms: u64| {
+                let t = format!("{:.3}", ms as f64 / 1000.0);
+                t.trim_end_matches('0').trim_end_matches('.').to_string()
+            };
+            if c.inc_ms == 0 {
+                secs(c.base_ms)
+            } else {
+                format!("{}+{}", secs(c.base_ms), secs(c.inc_ms))
+            }
+        }
+        None if g.engine.is_some() => {
+            let t = format!("{:.3}", g.movetime_ms as f64 / 1000.0);
+            format!("1/{}", t.trim_end_matches('0').trim_end_matches('.'))
+        }
+        None => "-".into(),
+    };
+    tag(&mut s, "TimeControl", &tc);
+    let termination = match &g.result {
+        None => "unterminated",
+        Some(r) if r.reason == "time forfeit" => "time forfeit",
+        Some(_) => "normal",
+    };
+    tag(&mut s, "Termination", termination);
+    tag(&mut s, "PlyCount", &g.moves.len().to_string());
+    tag(&mut s, "GuiEngine", g.engine.map_or("none", Colour::word));
+    tag(&mut s, "GuiLevel", &g.level.to_string());
+    if let Some(elo) = g.elo {
+        tag(&mut s, "GuiElo", &elo.to_string());
+    }
+    tag(&mut s, "GuiMovetime", &g.movetime_ms.to_string());
+    if let Some(seed) = g.seed {
+        tag(&mut s, "GuiSeed", &seed.to_string());
+    }
+    if let Some(c) = &g.clock {
+        tag(
+            &mut s,
+            "GuiClock",
+            &format!(
+                "{} {} {} {}",
+                c.base_ms,
+                c.inc_ms,
+                c.left_now(Colour::White).max(0),
+                c.left_now(Colour::Black).max(0)
+            ),
+        );
+    }
+    if let Some(r) = &g.result {
+        tag(&mut s, "GuiReason", &r.reason);
+    }
+    tag(&mut s, "GuiUpdated", &g.updated.to_string());
+    s.push('\n');
+    let fields: Vec<&str> = g.start_fen.split_whitespace().collect();
+    let black_first = fields.get(1) == Some(&"b");
+    let mut number: usize = fields.get(5).and_then(|n| n.parse().ok()).unwrap_or(1);
+    let mut words: Vec<String> = Vec::new();
+    for (i, m) in g.notation.iter().enumerate() {
+        let white_turn = (i % 2 == 0) != black_first;
+        if white_turn {
+            words.push(format!("{number}. {m}"));
+        } else {
+            words.push(format!("{number}... {m}"));
+            number += 1;
+        }
+        // The comment: the engine's score of the position before the turn, as the mover saw
+        // it, with its depth, then the time taken.
+        let mut c = String::from("{");
+        if let Some(Some(e)) = g.evals.get(i) {
+            let _ = write!(c, "{}/{} ", score_text(e), e.depth);
+        }
+        match g.times.get(i).copied().flatten() {
+            Some(ms) => {
+                let _ = write!(c, "{:.3}s}}", ms as f64 / 1000.0);
+            }
+            None => {
+                if c.len() > 1 {
+                    c.pop();
+                    c.push('}');
+                } else {
+                    c.clear();
+                }
+            }
+        }
+        if !c.is_empty() {
+            words.push(c);
+        }
+    }
+    if let Some(r) = &g.result {
+        words.push(format!("{{{}}}", r.reason.replace('}', ")")));
+    }
+    words.push(result.to_string());
+    let mut line = String::new();
+    for w in words {
+        if !line.is_empty() && line.len() + w.len() + 1 > 79 {
+            s.push_str(&line);
+            s.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&w);
+    }
+    s.push_str(&line);
+    s.push_str("\n\n");
+    s
+}
+
+/// A game record from one PGN game: tags and move words (replayed through the engine later,
+/// [`GameState::pending_words`]). `default_variant` names the variant when the PGN has no
+/// `Variant` tag; `startpos` gives a variant's start FEN when there is no `FEN` tag.
+pub fn from_pgn(
+    id: String,
+    g: &PgnGame,
+    startpos: &dyn Fn(&str) -> Option<String>,
+) -> Result<GameState, String> {
+    let variant = g
+        .tag("Variant")
+        .map(|v| match v.to_ascii_lowercase().as_str() {
+            "standard" | "normal" | "from position" => "chess".to_string(),
+            other => other.replace([' ', '-', '_'], ""),
+        })
+        .unwrap_or_else(|| "chess".into());
+    let start = match g.tag("FEN") {
+        Some(f) => f.to_string(),
+        None => startpos(&variant).ok_or_else(|| format!("unknown variant '{variant}'"))?,
+    };
+    startpos(&variant).ok_or_else(|| format!("unknown variant '{variant}'"))?;
+    let mut st = GameState::new(id, variant);
+    st.start_fen = start;
+    st.pending_words = g.moves.iter().map(|(w, _)| w.clone()).collect();
+    st.names = [
+        g.tag("White").unwrap_or("?").to_string(),
+        g.tag("Black").unwrap_or("?").to_string(),
+    ];
+    if let Some(d) = g.tag("Date") {
+        st.date = d.to_string();
+    }
+    st.engine = match g.tag("GuiEngine") {
+        Some("white") => Some(Colour::White),
+        Some("black") => Some(Colour::Black),
+        _ => None,
+    };
+    if let Some(l) = g.tag("GuiLevel").and_then(|v| v.parse().ok()) {
+        st.level = l;
+    }
+    st.elo = g.tag("GuiElo").and_then(|v| v.parse().ok());
+    if let Some(m) = g.tag("GuiMovetime").and_then(|v| v.parse().ok()) {
+        st.movetime_ms = m;
+    }
+    st.seed = g.tag("GuiSeed").and_then(|v| v.parse().ok());
+    if let Some(c) = g.tag("GuiClock") {
+        let n: Vec<i64> = c
+            .split_whitespace()
+            .filter_map(|v| v.parse().ok())
+            .collect();
+        if let [base, inc, w, b] = n[..] {
+            st.clock = Some(Clock {
+                base_ms: base.max(0) as u64,
+                inc_ms: inc.max(0) as u64,
+                left_ms: [w, b],
+                running: None,
+            });
+        }
+    }
+    if let Some(u) = g.tag("GuiUpdated").and_then(|v| v.parse().ok()) {
+        st.updated = u;
+    }
+    let result = g.result.as_deref().or(g.tag("Result")).unwrap_or("*");
+    if matches!(result, "1-0" | "0-1" | "1/2-1/2") {
+        st.result = Some(Outcome {
+            score: result.into(),
+            reason: g
+                .tag("GuiReason")
+                .or(g.tag("Termination"))
+                .unwrap_or("result of the record")
+                .to_string(),
+        });
+    }
+    let _ = Instant::now();
+    Ok(st)
+}
+
+/// Reads every `*.pgn` file of `dir` (the first game of each), skipping those that cannot be
+/// read, with a message on standard error for each.
+pub fn load_all(dir: &Path, startpos: &dyn Fn(&str) -> Option<String>) -> Vec<GameState> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.extension().and_then(|e| e.to_str()) != Some("pgn") {
+            continue;
+        }
+        let Some(id) = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .map(str::to_string)
+        else {
+            continue;
+        };
+        if !valid_id(&id) {
+            continue;
+        }
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("menagerie gui: skipping {}: {e}", path.display());
+                continue;
+            }
+        };
+        match parse_pgn(&text)
+            .map_err(|e| e.to_string())
+            .and_then(|games| {
+                games
+                    .first()
+                    .ok_or_else(|| "no game in the file".to_string())
+                    .and_then(|g| from_pgn(id.clone(), g, startpos))
+            }) {
+            Ok(g) => out.push(g),
+            Err(e) => eprintln!("menagerie gui: skipping {}: {e}", path.display()),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn startpos(v: &str) -> Option<String> {
+        (v == "chess").then(|| "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into())
+    }
+
+    #[test]
+    fn a_game_round_trips_through_pgn() {
+        let mut g = GameState::new("g-1".into(), "chess".into());
+        g.start_fen = startpos("chess").unwrap();
+        g.moves = vec!["e2e4".into(), "e7e5".into()];
+        g.notation = vec!["e4".into(), "e5".into()];
+        g.times = vec![Some(1500), None];
+        g.evals = vec![
+            Some(Eval {
+                score: ScoreValue::Cp(31),
+                depth: 9,
+            }),
+            None,
+            None,
+        ];
+        g.engine = Some(Colour::Black);
+        g.level = 7;
+        g.clock = Some(Clock {
+            base_ms: 60_000,
+            inc_ms: 1000,
+            left_ms: [58_000, 60_000],
+            running: None,
+        });
+        g.result = Some(Outcome {
+            score: "1-0".into(),
+            reason: "resignation".into(),
+        });
+        let text = game_pgn(&g);
+        assert!(text.contains("[Variant \"chess\"]"), "{text}");
+        assert!(
+            text.contains("1. e4 {+0.31/9 1.500s} 1... e5 {resignation} 1-0"),
+            "{text}"
+        );
+        let parsed = parse_pgn(&text).unwrap();
+        let back = from_pgn("g-1".into(), &parsed[0], &startpos).unwrap();
+        assert_eq!(back.pending_words, vec!["e4", "e5"]);
+        assert_eq!(back.engine, Some(Colour::Black));
+        assert_eq!(back.level, 7);
+        assert_eq!(back.result, g.result);
+        assert_eq!(
+            back.clock.as_ref().map(|c| c.left_ms),
+            Some([58_000, 60_000])
+        );
+        assert_eq!(back.start_fen, g.start_fen);
+    }
+
+    #[test]
+    fn ids_are_safe_file_names() {
+        assert!(valid_id("20261129-010203-1a2b"));
+        assert!(!valid_id("../etc/passwd"));
+        assert!(!valid_id(""));
+        assert!(!valid_id("a/b"));
+        assert!(!valid_id(&"x".repeat(65)));
+    }
+}

@@ -1,0 +1,497 @@
+//! The GUI server's HTTP API (docs/gui.md), through the built binary: `menagerie gui` on an
+//! ephemeral port, driving real engine processes. Every variant, illegal turns, bad requests,
+//! an engine that dies, games that survive a restart of the server, PGN import.
+
+mod gui_common;
+
+use std::time::Duration;
+
+use gui_common::{strings, temp_dir, Server, BIN};
+use serde_json::{json, Value};
+
+fn variant_names(s: &Server) -> Vec<String> {
+    let (status, v) = s.get("/api/variants");
+    assert_eq!(status, 200);
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The variants come from the engine's `variant` command: geometry, holes, pieces.
+#[test]
+fn variants_describe_every_board() {
+    let s = Server::start(&temp_dir("gui-variants"), &[], &[]);
+    let (_, v) = s.get("/api/variants");
+    let list = v.as_array().unwrap();
+    assert!(list.len() >= 6, "{v}");
+    let by_name = |n: &str| {
+        list.iter()
+            .find(|d| d["name"] == n)
+            .unwrap_or_else(|| panic!("{n}"))
+    };
+    let mitosis = by_name("mitosis");
+    assert_eq!(
+        (mitosis["files"].as_u64(), mitosis["ranks"].as_u64()),
+        (Some(9), Some(11))
+    );
+    assert_eq!(mitosis["first_rank"], 0);
+    assert_eq!(strings(&mitosis["holes"]).len(), 12);
+    let stew = by_name("mulliganstew");
+    assert_eq!(
+        (stew["files"].as_u64(), stew["ranks"].as_u64()),
+        (Some(6), Some(7))
+    );
+    assert_eq!(stew["pocket"], true);
+    assert_eq!(stew["portions"], 2);
+    let mm = by_name("mutatismutandis");
+    assert_eq!(strings(&mm["pregame"]), vec!["seed"]);
+    assert_eq!(mm["pieces"].as_array().unwrap().len(), 49);
+    assert!(mm["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["movement"].as_str().unwrap().contains("becomes")));
+    assert_eq!(strings(&by_name("muster")["pregame"]), vec!["army"]);
+    let chess = by_name("chess");
+    assert_eq!(chess["pieces"][0]["name"], "King");
+}
+
+/// In every variant: a game for two people, one legal turn played, an illegal one refused
+/// with 422 and nothing changed; then the engine makes the first turn of a game it plays.
+#[test]
+fn every_variant_plays_through_the_api() {
+    let s = Server::start(&temp_dir("gui-every"), &[], &[]);
+    for variant in variant_names(&s) {
+        let mut body = json!({"variant": variant, "engine": "none"});
+        if variant == "mutatismutandis" {
+            body["seed"] = json!(7);
+        }
+        let st = s.new_game(body);
+        let id = st["id"].as_str().unwrap().to_string();
+        assert_eq!(st["moves"], json!([]), "{variant}");
+        assert_eq!(st["fens"].as_array().unwrap().len(), 1);
+        let legal = strings(&st["legal"]);
+        assert!(!legal.is_empty(), "{variant}: {st}");
+        assert_eq!(strings(&st["legal_notation"]).len(), legal.len());
+        let token = legal[legal.len() / 2].clone();
+        let (status, after) = s.post(&format!("/api/games/{id}/moves"), json!({"token": token}));
+        assert_eq!(status, 200, "{variant} {token}: {after}");
+        assert_eq!(strings(&after["moves"]), vec![token.clone()]);
+        assert_eq!(after["fens"].as_array().unwrap().len(), 2);
+        assert_ne!(after["fen"], st["fen"]);
+        assert_ne!(
+            after["to_move"], st["to_move"],
+            "{variant}: the turn passes"
+        );
+        // A turn that is not legal, a malformed one, an old one: 422, the game unchanged.
+        for bad in [token.as_str(), "z9z9", "e2e4 e7e5", ""] {
+            let (status, err) = s.post(&format!("/api/games/{id}/moves"), json!({"token": bad}));
+            assert_eq!(status, 422, "{variant} {bad:?}: {err}");
+            assert!(err["error"].as_str().is_some(), "{err}");
+        }
+        let (_, now) = s.get(&format!("/api/games/{id}"));
+        assert_eq!(now["moves"], after["moves"]);
+        assert_eq!(now["fen"], after["fen"]);
+
+        // The engine plays White: its turn comes by itself.
+        let mut body = json!({"variant": variant, "engine": "white", "movetime_ms": 50});
+        if variant == "mutatismutandis" {
+            body["seed"] = json!(7);
+        }
+        let st = s.new_game(body);
+        let id = st["id"].as_str().unwrap().to_string();
+        let played = s.wait_state(&id, |v| v["moves"].as_array().unwrap().len() == 1);
+        assert_eq!(played["engine_thinking"], false);
+        assert_eq!(played["to_move"], "black", "{variant}: {played}");
+        // Its turn was legal in the start position.
+        assert!(strings(&st["legal"]).contains(&strings(&played["moves"])[0]));
+        // The person cannot move for the engine.
+        let (status, _) = s.post(
+            &format!("/api/games/{id}/moves"),
+            json!({"token": strings(&played["legal"])[0]}),
+        );
+        assert_eq!(status, 200, "{variant}: Black's turn is the person's");
+    }
+}
+
+/// Bad requests get a 4xx with a JSON error and change nothing; no path outside the assets
+/// and the games is served.
+#[test]
+fn bad_requests_are_refused() {
+    let s = Server::start(&temp_dir("gui-bad"), &[], &[]);
+    let st = s.new_game(json!({"variant": "chess"}));
+    let id = st["id"].as_str().unwrap();
+    let moves = format!("/api/games/{id}/moves");
+    let (status, err) = s.post_raw(&moves, "application/json", b"{\"token\": ");
+    assert_eq!(status, 400, "{err}");
+    assert!(err["error"].as_str().unwrap().starts_with("bad JSON"));
+    let (status, _) = s.post_raw(&moves, "text/plain", b"{\"token\":\"e2e4\"}");
+    assert_eq!(status, 415);
+    let (status, _) = s.post(&moves, json!({"move": "e2e4"}));
+    assert_eq!(status, 400);
+    let big = format!("{{\"token\":\"{}\"}}", "a".repeat(100_000));
+    let (status, _) = s.post_raw(&moves, "application/json", big.as_bytes());
+    assert_eq!(status, 413);
+    let (status, err) = s.get("/api/games/no-such-game");
+    assert_eq!(status, 404, "{err}");
+    let (status, _) = s.post("/api/games/../../etc/moves", json!({"token": "e2e4"}));
+    assert_eq!(status, 404);
+    for bad in [
+        json!({"variant": "xiangqi"}),
+        json!({"variant": "chess", "level": 21}),
+        json!({"variant": "chess", "engine": "purple"}),
+        json!({"variant": "chess", "movetime_ms": 0}),
+        json!({"variant": "chess", "fen": "not a fen"}),
+        json!({"variant": "chess", "seed": 3}),
+        json!({"variant": "chess", "clock": {"base_ms": 5, "inc_ms": 0}}),
+        json!({"variant": "chess", "elo": 99999}),
+    ] {
+        let (status, err) = s.post("/api/games", bad.clone());
+        assert_eq!(status, 422, "{bad}: {err}");
+        assert!(err["error"].is_string());
+    }
+    for path in [
+        "/assets/../Cargo.toml",
+        "/assets/%2e%2e/Cargo.toml",
+        "/docs/../Cargo.toml",
+        "/nothing",
+    ] {
+        let (status, _) = s.get_text(path);
+        assert_eq!(status, 404, "{path}");
+    }
+    let (_, now) = s.get(&format!("/api/games/{id}"));
+    assert_eq!(now["moves"], json!([]));
+    // Only the games made here are listed.
+    let (_, list) = s.get("/api/games");
+    assert_eq!(list.as_array().unwrap().len(), 1, "{list}");
+    // The page, its scripts and the rules are served.
+    let (status, page) = s.get_text("/");
+    assert_eq!(status, 200);
+    assert!(page.contains("<script"), "{page}");
+    let (status, page) = s.get_text(&format!("/game/{id}"));
+    assert_eq!(status, 200);
+    assert!(page.contains("<script"));
+    let (status, rules) = s.get_text("/rules/mitosis");
+    assert_eq!(status, 200);
+    assert!(rules.contains("Mitosis"), "{rules}");
+}
+
+/// Takeback, resignation and a claimed draw, against the engine and between two people.
+#[test]
+fn takeback_resign_and_claim() {
+    let s = Server::start(&temp_dir("gui-actions"), &[], &[]);
+    let st = s.new_game(json!({"variant": "chess", "engine": "black", "movetime_ms": 30}));
+    let id = st["id"].as_str().unwrap().to_string();
+    let (status, _) = s.post(&format!("/api/games/{id}/takeback"), json!({}));
+    assert_eq!(status, 422, "nothing to take back yet");
+    s.post(&format!("/api/games/{id}/moves"), json!({"token": "e2e4"}));
+    let st = s.wait_state(&id, |v| v["moves"].as_array().unwrap().len() == 2);
+    assert_eq!(st["to_move"], "white");
+    let (status, back) = s.post(&format!("/api/games/{id}/takeback"), json!({}));
+    assert_eq!(status, 200, "{back}");
+    assert_eq!(
+        back["moves"],
+        json!([]),
+        "the person's turn and the engine's reply"
+    );
+    assert_eq!(back["fens"].as_array().unwrap().len(), 1);
+    let (status, r) = s.post(&format!("/api/games/{id}/resign"), json!({}));
+    assert_eq!(status, 200);
+    assert_eq!(
+        r["result"],
+        json!({"score": "0-1", "reason": "resignation"})
+    );
+    let (status, _) = s.post(&format!("/api/games/{id}/moves"), json!({"token": "e2e4"}));
+    assert_eq!(status, 422, "the game is over");
+
+    // Two people reach a threefold repetition: claimable, then claimed.
+    let st = s.new_game(json!({"variant": "chess"}));
+    let id = st["id"].as_str().unwrap().to_string();
+    for t in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
+        let (status, _) = s.post(&format!("/api/games/{id}/moves"), json!({"token": t}));
+        assert_eq!(status, 200);
+    }
+    let (status, _) = s.post(&format!("/api/games/{id}/claim"), json!({}));
+    assert_eq!(status, 422, "no repetition yet");
+    let (_, st) = s.post(&format!("/api/games/{id}/moves"), json!({"token": "f6g8"}));
+    assert_eq!(st["claimable"], "threefold repetition");
+    let (status, st) = s.post(&format!("/api/games/{id}/claim"), json!({}));
+    assert_eq!(status, 200);
+    assert_eq!(st["result"]["score"], "1/2-1/2");
+    assert_eq!(st["legal"], json!([]));
+    // A game over by rule: checkmate, with the checked King named.
+    let st = s.new_game(json!({"variant": "chess"}));
+    let id = st["id"].as_str().unwrap().to_string();
+    let mut last = Value::Null;
+    for t in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        last = s
+            .post(&format!("/api/games/{id}/moves"), json!({"token": t}))
+            .1;
+    }
+    assert_eq!(
+        last["result"],
+        json!({"score": "0-1", "reason": "checkmate"})
+    );
+    assert_eq!(last["check"], json!(["e1"]));
+    assert_eq!(last["notation"][3], "Qh4#");
+}
+
+/// Mulligan Stew's two-portion turn: the first portion previews, the whole token plays. A
+/// Mitosis game and a Mutatis Mutandis setup by seed (the same FEN as `menagerie setup`).
+#[test]
+fn portions_previews_and_seeds() {
+    let s = Server::start(&temp_dir("gui-portions"), &[], &[]);
+    let st = s.new_game(json!({"variant": "mulliganstew"}));
+    let id = st["id"].as_str().unwrap().to_string();
+    let token = strings(&st["legal"])
+        .into_iter()
+        .find(|t| t.starts_with("M@b3;"))
+        .expect("a Mage drop first");
+    let (status, p) = s.post(
+        &format!("/api/games/{id}/preview"),
+        json!({"tokens": ["M@b3"]}),
+    );
+    assert_eq!(status, 200);
+    let fen = p["fen"].as_str().expect("the engine takes a portion alone");
+    assert!(fen.starts_with("rakkac/pppppp/6/6/1M4/"), "{fen}");
+    let (_, p) = s.post(
+        &format!("/api/games/{id}/preview"),
+        json!({"tokens": ["z1z1"]}),
+    );
+    assert_eq!(p["fen"], Value::Null);
+    let (status, after) = s.post(&format!("/api/games/{id}/moves"), json!({"token": token}));
+    assert_eq!(status, 200);
+    assert_eq!(after["to_move"], "black");
+    assert!(
+        !strings(&after["details"]).is_empty(),
+        "the variant's lines under the board"
+    );
+
+    // Mutatis Mutandis: the seed's setup.
+    let st = s.new_game(json!({"variant": "mutatismutandis", "seed": 7}));
+    let out = std::process::Command::new(BIN)
+        .args(["setup", "--variant", "mutatismutandis", "--seed", "7"])
+        .output()
+        .unwrap();
+    let fen = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(st["start_fen"].as_str().unwrap(), fen.trim());
+    assert_eq!(st["seed"], 7);
+    // Without a seed, one is drawn and recorded.
+    let st = s.new_game(json!({"variant": "mutatismutandis"}));
+    assert!(st["seed"].is_u64(), "{st}");
+}
+
+/// Muster: the engine proposes its army, the person builds one and picks; the engine's
+/// `muster assign` decides who plays what, and the game starts from the two armies.
+#[test]
+fn muster_armies_through_the_api() {
+    let s = Server::start(&temp_dir("gui-muster"), &[], &[]);
+    let (status, p) = s.post("/api/muster/propose", json!({"colour": "black"}));
+    assert_eq!(status, 200, "{p}");
+    let theirs = p["half"].as_str().unwrap().to_string();
+    assert_eq!(theirs.split('/').count(), 4, "{theirs}");
+    let mine = "8/8/PPPPPPPP/RNBQKBNR";
+    let st = s.new_game(json!({
+        "variant": "muster", "engine": "black", "movetime_ms": 30,
+        "army": {"build": "white", "half": mine, "pick": "white", "engine_half": theirs}
+    }));
+    let fen = st["start_fen"].as_str().unwrap();
+    let board = fen.split_whitespace().next().unwrap();
+    // Either army may have been taken or replaced by the regular one; the board is always
+    // a Black half over a White half.
+    assert_eq!(board.split('/').count(), 8, "{fen}");
+    assert!(st["engine"] == "white" || st["engine"] == "black");
+    assert!(
+        st["notice"].as_str().unwrap().starts_with("Muster:"),
+        "{st}"
+    );
+    // Two people: the table as the engine applies it (both pick W: P_W plays Black with the
+    // regular army).
+    let st = s.new_game(json!({
+        "variant": "muster",
+        "army": {"white": "8/8/PPPPPPPP/RNNQKBNR", "black": "rnbqkbbr/pppppppp/8/8", "picks": ["white", "white"]}
+    }));
+    assert!(st["start_fen"]
+        .as_str()
+        .unwrap()
+        .starts_with("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNNQKBNR w"));
+    let (status, err) = s.post(
+        "/api/games",
+        json!({"variant": "muster", "army": {"white": "8/8/PPPPPPPP/RNBQQBNR", "black": "rnbqkbnr/pppppppp/8/8", "picks": ["white", "black"]}}),
+    );
+    assert_eq!(status, 422);
+    assert!(err["error"].as_str().unwrap().contains("army"), "{err}");
+}
+
+/// Games are saved as they are played and survive a restart of the server; the saved PGN
+/// reads back into the same game, and a match PGN imports as an analysis game.
+#[test]
+fn games_survive_a_restart_and_pgn_round_trips() {
+    let dir = temp_dir("gui-restart");
+    let mut s = Server::start(&dir, &[], &[]);
+    let st =
+        s.new_game(json!({"variant": "chess", "engine": "black", "movetime_ms": 30, "level": 3}));
+    let id = st["id"].as_str().unwrap().to_string();
+    s.post(&format!("/api/games/{id}/moves"), json!({"token": "d2d4"}));
+    let played = s.wait_state(&id, |v| v["moves"].as_array().unwrap().len() == 2);
+    let st2 = s.new_game(json!({"variant": "mitosis"}));
+    let id2 = st2["id"].as_str().unwrap().to_string();
+    let t = strings(&st2["legal"])[0].clone();
+    s.post(&format!("/api/games/{id2}/moves"), json!({"token": t}));
+    // Saved after every change, before any stop.
+    assert!(dir.join(format!("{id}.pgn")).exists());
+    let (_, pgn) = s.get_text(&format!("/api/games/{id}/pgn"));
+    assert!(
+        pgn.contains("[Variant \"chess\"]") && pgn.contains("1. d4"),
+        "{pgn}"
+    );
+    assert_eq!(s.interrupt(), Some(0), "Ctrl-C stops cleanly");
+
+    let s = Server::start(&dir, &[], &[]);
+    let (_, list) = s.get("/api/games");
+    let ids: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap())
+        .collect();
+    assert!(
+        ids.contains(&id.as_str()) && ids.contains(&id2.as_str()),
+        "{list}"
+    );
+    let back = s.wait_state(&id, |v| v["restored"] == true);
+    assert_eq!(back["moves"], played["moves"]);
+    assert_eq!(back["fens"], played["fens"]);
+    assert_eq!(back["engine"], "black");
+    assert_eq!(back["level"], 3);
+    let back2 = s.wait_state(&id2, |v| v["restored"] == true);
+    assert_eq!(strings(&back2["moves"]), vec![t]);
+    // The game goes on after the restart.
+    let next = strings(&back["legal"])[0].clone();
+    let (status, _) = s.post(&format!("/api/games/{id}/moves"), json!({"token": next}));
+    assert_eq!(status, 200);
+    s.wait_state(&id, |v| v["moves"].as_array().unwrap().len() == 4);
+
+    // A PGN as `menagerie match` writes it imports, SAN and all.
+    let pgn_dir = temp_dir("gui-match-pgn");
+    let pgn_path = pgn_dir.join("m.pgn");
+    let out = std::process::Command::new(BIN)
+        .args([
+            "match",
+            "--engine",
+            "builtin:greedy",
+            "--engine",
+            "builtin:random",
+            "--games",
+            "2",
+            "--nodes",
+            "100",
+            "--pgn",
+        ])
+        .arg(&pgn_path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&pgn_path).unwrap();
+    let (status, ids) = s.post("/api/import", json!({"pgn": text}));
+    assert_eq!(status, 201, "{ids}");
+    assert_eq!(ids.as_array().unwrap().len(), 2);
+    let first = ids[0]["id"].as_str().unwrap();
+    let (_, g) = s.get(&format!("/api/games/{first}"));
+    assert!(g["notice"].is_null(), "every word read: {g}");
+    let plies: usize = text
+        .lines()
+        .find_map(|l| l.strip_prefix("[PlyCount \""))
+        .and_then(|v| v.trim_end_matches("\"]").parse().ok())
+        .unwrap();
+    assert_eq!(g["moves"].as_array().unwrap().len(), plies);
+    assert!(g["result"].is_object(), "{g}");
+    let (status, err) = s.post("/api/import", json!({"pgn": "1. e4 {never closed"}));
+    assert_eq!(status, 422, "{err}");
+}
+
+/// An engine that dies is restarted and the game restored from its moves; the page is told.
+#[test]
+fn a_dead_engine_is_replaced() {
+    let dir = temp_dir("gui-flaky");
+    let marker = dir.join("crashed");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/doubles/flaky_engine.py");
+    let s = Server::start(
+        &dir.join("games"),
+        &["--engine", script],
+        &[
+            ("MENAGERIE_ENGINE", BIN),
+            ("FLAKY_MARKER", marker.to_str().unwrap()),
+        ],
+    );
+    let st = s.new_game(json!({"variant": "chess", "engine": "black", "movetime_ms": 30}));
+    let id = st["id"].as_str().unwrap().to_string();
+    let (status, _) = s.post(&format!("/api/games/{id}/moves"), json!({"token": "e2e4"}));
+    assert_eq!(status, 200);
+    let st = s.wait_state(&id, |v| v["moves"].as_array().unwrap().len() == 2);
+    assert!(
+        marker.exists(),
+        "the first engine crashed at its first 'go'"
+    );
+    assert!(
+        st["notice"].as_str().unwrap_or("").contains("restarted"),
+        "{st}"
+    );
+    assert_eq!(strings(&st["moves"])[0], "e2e4");
+}
+
+/// The engine's lines reach the page as Server-Sent Events: the state first, then the
+/// analysis's `info` lines.
+#[test]
+fn analysis_streams_events() {
+    let s = Server::start(&temp_dir("gui-sse"), &[], &[]);
+    let st = s.new_game(json!({"variant": "chess"}));
+    let id = st["id"].as_str().unwrap().to_string();
+    let resp = ureq::get(&format!("{}/api/games/{id}/events", s.url))
+        .timeout(Duration::from_secs(60))
+        .call()
+        .unwrap();
+    assert_eq!(resp.content_type(), "text/event-stream");
+    let (status, a) = s.post(
+        &format!("/api/games/{id}/analysis"),
+        json!({"on": true, "multipv": 2}),
+    );
+    assert_eq!(status, 200, "{a}");
+    assert_eq!(a["analysis"], json!({"ply": 0, "multipv": 2}));
+    let mut reader = std::io::BufReader::new(resp.into_reader());
+    let mut kinds: Vec<String> = Vec::new();
+    let mut multipvs = std::collections::BTreeSet::new();
+    let mut line = String::new();
+    while multipvs.len() < 2 {
+        line.clear();
+        assert!(std::io::BufRead::read_line(&mut reader, &mut line).unwrap() > 0);
+        if let Some(k) = line.strip_prefix("event: ") {
+            kinds.push(k.trim().to_string());
+        }
+        if let Some(d) = line.strip_prefix("data: ") {
+            if kinds.last().map(String::as_str) == Some("info") {
+                let v: Value = serde_json::from_str(d).unwrap();
+                assert_eq!(v["ply"], 0);
+                assert!(v["pv"].as_array().is_some_and(|p| !p.is_empty()));
+                multipvs.insert(v["multipv"].as_u64().unwrap());
+            }
+        }
+    }
+    assert_eq!(kinds[0], "state");
+    // While the person plays the engine, there is no analysis.
+    let st = s.new_game(json!({"variant": "chess", "engine": "black"}));
+    let (status, _) = s.post(
+        &format!("/api/games/{}/analysis", st["id"].as_str().unwrap()),
+        json!({"on": true}),
+    );
+    assert_eq!(status, 422);
+    let (status, off) = s.post(&format!("/api/games/{id}/analysis"), json!({"on": false}));
+    assert_eq!(status, 200);
+    assert!(off["analysis"].is_null());
+}

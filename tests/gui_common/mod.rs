@@ -1,0 +1,172 @@
+//! A `menagerie gui` server for the GUI's tests: the built binary on an ephemeral port with
+//! a games directory of its own, and a small JSON client for its API.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// The built engine binary.
+pub const BIN: &str = env!("CARGO_BIN_EXE_menagerie");
+
+/// A running server.
+pub struct Server {
+    child: Child,
+    /// `http://127.0.0.1:<port>`.
+    pub url: String,
+    /// Its games directory.
+    pub dir: PathBuf,
+}
+
+/// A fresh empty directory under the target directory.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "{name}-{}-{}",
+        std::process::id(),
+        Instant::now().elapsed().as_nanos()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+impl Server {
+    /// Starts `menagerie gui --port 0 --games-dir <dir>` with `extra` arguments and `env`,
+    /// and waits for the line that gives its address.
+    pub fn start(dir: &Path, extra: &[&str], env: &[(&str, &str)]) -> Server {
+        let mut cmd = Command::new(BIN);
+        cmd.args(["gui", "--port", "0", "--games-dir"])
+            .arg(dir)
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let mut child = cmd.spawn().expect("start menagerie gui");
+        let stdout = child.stdout.take().unwrap();
+        let mut reader = BufReader::new(stdout);
+        let mut line = String::new();
+        reader
+            .read_line(&mut line)
+            .expect("the server's first line");
+        let url = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_string();
+        // Keep reading its output so that it never blocks on a full pipe.
+        std::thread::spawn(move || {
+            let mut sink = String::new();
+            let _ = reader.read_to_string(&mut sink);
+        });
+        Server {
+            child,
+            url,
+            dir: dir.to_path_buf(),
+        }
+    }
+
+    /// Stops the server as Ctrl-C does and waits for it to exit; returns its exit status.
+    pub fn interrupt(&mut self) -> Option<i32> {
+        #[cfg(unix)]
+        // SAFETY: sending a signal to our own child process.
+        unsafe {
+            libc::kill(self.child.id() as i32, libc::SIGINT);
+        }
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status.code();
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        None
+    }
+
+    /// `GET path` as JSON: (status, body).
+    pub fn get(&self, path: &str) -> (u16, Value) {
+        answer(ureq::get(&format!("{}{path}", self.url)).call())
+    }
+
+    /// `GET path` as text: (status, body).
+    pub fn get_text(&self, path: &str) -> (u16, String) {
+        match ureq::get(&format!("{}{path}", self.url)).call() {
+            Ok(r) => (r.status(), r.into_string().unwrap_or_default()),
+            Err(ureq::Error::Status(code, r)) => (code, r.into_string().unwrap_or_default()),
+            Err(e) => panic!("GET {path}: {e}"),
+        }
+    }
+
+    /// `POST path` with a JSON body: (status, body).
+    pub fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        answer(ureq::post(&format!("{}{path}", self.url)).send_json(body))
+    }
+
+    /// `POST path` with a raw body and content type.
+    pub fn post_raw(&self, path: &str, content_type: &str, body: &[u8]) -> (u16, Value) {
+        answer(
+            ureq::post(&format!("{}{path}", self.url))
+                .set("Content-Type", content_type)
+                .send_bytes(body),
+        )
+    }
+
+    /// Creates a game; panics unless the answer is 201.
+    pub fn new_game(&self, body: Value) -> Value {
+        let (status, state) = self.post("/api/games", body.clone());
+        assert_eq!(status, 201, "POST /api/games {body}: {state}");
+        state
+    }
+
+    /// Polls game `id` until `done` holds (at most 60 s: a guard against a hang, not a
+    /// timing assertion).
+    pub fn wait_state(&self, id: &str, done: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let (status, state) = self.get(&format!("/api/games/{id}"));
+            assert_eq!(status, 200, "{state}");
+            if done(&state) {
+                return state;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "game {id} never reached the state: {state}"
+            );
+            std::thread::sleep(Duration::from_millis(25));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn answer(r: Result<ureq::Response, ureq::Error>) -> (u16, Value) {
+    match r {
+        Ok(r) => {
+            let status = r.status();
+            (status, r.into_json().unwrap_or(Value::Null))
+        }
+        Err(ureq::Error::Status(code, r)) => (code, r.into_json().unwrap_or(Value::Null)),
+        Err(e) => panic!("request failed: {e}"),
+    }
+}
+
+/// The strings of a JSON array.
+pub fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap_or_else(|| panic!("not an array: {v}"))
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect()
+}
