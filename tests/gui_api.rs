@@ -1,3 +1,4 @@
+#![cfg(feature = "gui")]
 //! The GUI server's HTTP API (docs/gui.md), through the built binary: `menagerie gui` on an
 //! ephemeral port, driving real engine processes. Every variant, illegal turns, bad requests,
 //! an engine that dies, games that survive a restart of the server, PGN import.
@@ -494,4 +495,52 @@ fn analysis_streams_events() {
     let (status, off) = s.post(&format!("/api/games/{id}/analysis"), json!({"on": false}));
     assert_eq!(status, 200);
     assert!(off["analysis"].is_null());
+}
+
+/// In a game without the engine, a turn may be played at an earlier position: the turns after
+/// it are dropped (a new line). An illegal turn there changes nothing; a game against the
+/// engine refuses it.
+#[test]
+fn a_new_line_from_an_earlier_position() {
+    let s = Server::start(&temp_dir("gui-branch"), &[], &[]);
+    let st = s.new_game(json!({"variant": "chess"}));
+    let id = st["id"].as_str().unwrap().to_string();
+    for t in ["e2e4", "e7e5", "g1f3"] {
+        s.post(&format!("/api/games/{id}/moves"), json!({"token": t}));
+    }
+    let (status, l) = s.get(&format!("/api/games/{id}/legal?ply=1"));
+    assert_eq!(status, 200);
+    assert!(strings(&l["legal"]).contains(&"c7c5".to_string()));
+    assert_eq!(
+        strings(&l["legal"]).len(),
+        strings(&l["legal_notation"]).len()
+    );
+    let (status, _) = s.get(&format!("/api/games/{id}/legal?ply=9"));
+    assert_eq!(status, 422);
+    let (status, _) = s.get(&format!("/api/games/{id}/legal?ply=x"));
+    assert_eq!(status, 400);
+    let (status, _) = s.post(
+        &format!("/api/games/{id}/moves"),
+        json!({"token": "e2e4", "ply": 1}),
+    );
+    assert_eq!(status, 422);
+    let (_, now) = s.get(&format!("/api/games/{id}"));
+    assert_eq!(strings(&now["moves"]), vec!["e2e4", "e7e5", "g1f3"]);
+    let (status, st) = s.post(
+        &format!("/api/games/{id}/moves"),
+        json!({"token": "c7c5", "ply": 1}),
+    );
+    assert_eq!(status, 200, "{st}");
+    assert_eq!(strings(&st["moves"]), vec!["e2e4", "c7c5"]);
+    assert_eq!(st["fens"].as_array().unwrap().len(), 3);
+    assert_eq!(st["notation"][1], "c5");
+    let st = s.new_game(json!({"variant": "chess", "engine": "black", "movetime_ms": 20}));
+    let id = st["id"].as_str().unwrap().to_string();
+    s.post(&format!("/api/games/{id}/moves"), json!({"token": "e2e4"}));
+    s.wait_state(&id, |v| v["moves"].as_array().unwrap().len() == 2);
+    let (status, _) = s.post(
+        &format!("/api/games/{id}/moves"),
+        json!({"token": "d2d4", "ply": 0}),
+    );
+    assert_eq!(status, 422);
 }

@@ -363,8 +363,17 @@ pub enum Cmd {
     /// Set the game up (start position from a FEN, a seed or armies) or replay a loaded
     /// record, then let the engine move if it is its turn.
     Init(StartSpec, oneshot::Sender<Result<Value, ApiError>>),
-    /// Play a turn of the person; `Instant` is when the request arrived.
-    Play(String, Instant, oneshot::Sender<Result<Value, ApiError>>),
+    /// Play a turn of the person; `Instant` is when the request arrived. With a ply (games
+    /// without the engine only), the turn is played at that earlier position and the turns
+    /// after it are dropped (a new line of an analysis).
+    Play(
+        String,
+        Option<usize>,
+        Instant,
+        oneshot::Sender<Result<Value, ApiError>>,
+    ),
+    /// The legal turns (and their notation) of the position after this many turns.
+    Legal(usize, oneshot::Sender<Result<Value, ApiError>>),
     /// Take back the person's last turn (and the engine's reply).
     Takeback(oneshot::Sender<Result<Value, ApiError>>),
     /// The person (or the side to move) resigns.
@@ -623,8 +632,32 @@ impl Driver {
                 let _ = reply.send(r);
                 self.resume().await;
             }
-            Cmd::Play(token, received, reply) => {
-                let r = self.play_person(&token, received).await;
+            Cmd::Play(token, ply, received, reply) => {
+                // A turn at an earlier position is checked there before anything is dropped.
+                let r = match ply {
+                    Some(ply) => match self.legal_at(ply).await {
+                        Ok(v)
+                            if v["legal"]
+                                .as_array()
+                                .is_some_and(|l| l.iter().any(|t| t == token.as_str())) =>
+                        {
+                            self.branch(ply).await
+                        }
+                        Ok(_) => Err(ApiError::unprocessable(format!(
+                            "illegal turn '{token}' at ply {ply}"
+                        ))),
+                        Err(e) => Err(e),
+                    },
+                    None => Ok(()),
+                };
+                let r = match r {
+                    Ok(()) => self.play_person(&token, received).await,
+                    Err(e) => Err(e),
+                };
+                let _ = reply.send(r);
+            }
+            Cmd::Legal(ply, reply) => {
+                let r = self.legal_at(ply).await;
                 let _ = reply.send(r);
             }
             Cmd::Takeback(reply) => {
@@ -1033,6 +1066,79 @@ impl Driver {
         Ok(())
     }
 
+    /// Makes the position after `ply` turns the current one, dropping the turns after it
+    /// (games without the engine only; the caller has checked the turn to be played there).
+    async fn branch(&mut self, ply: usize) -> Result<(), ApiError> {
+        let (n, engine) = {
+            let st = self.slot.lock();
+            (st.moves.len(), st.engine)
+        };
+        if ply > n {
+            return Err(ApiError::unprocessable(format!(
+                "ply {ply}: the game has {n} turns"
+            )));
+        }
+        if ply == n {
+            return Ok(());
+        }
+        if engine.is_some() {
+            return Err(ApiError::unprocessable(
+                "a game against the engine goes on from its last position",
+            ));
+        }
+        if self.search.is_some() {
+            self.stop_search().await;
+        }
+        let position = self.position_line(ply, &[]);
+        let report = self
+            .with_retry(|d| Box::pin(d.report(position.clone())))
+            .await?;
+        let mut st = self.slot.lock();
+        st.moves.truncate(ply);
+        st.notation.truncate(ply);
+        st.times.truncate(ply);
+        st.fens.truncate(ply + 1);
+        st.evals.truncate(ply + 1);
+        st.result = None;
+        st.report = report;
+        if let Some((p, k)) = st.analysis {
+            st.analysis = Some((p.min(ply), k));
+        }
+        Ok(())
+    }
+
+    /// The legal turns of the position after `ply` turns.
+    async fn legal_at(&mut self, ply: usize) -> Result<Value, ApiError> {
+        let n = self.slot.lock().moves.len();
+        if ply > n {
+            return Err(ApiError::unprocessable(format!(
+                "ply {ply}: the game has {n} turns"
+            )));
+        }
+        let report = if ply == n {
+            self.slot.lock().report.clone()
+        } else {
+            let resume = self.search.is_some();
+            if resume {
+                self.stop_search().await;
+            }
+            let position = self.position_line(ply, &[]);
+            let r = self
+                .with_retry(|d| Box::pin(d.report(position.clone())))
+                .await;
+            if resume {
+                self.resume().await;
+            }
+            r?
+        };
+        Ok(json!({
+            "ply": ply,
+            "fen": report.fen,
+            "legal": report.legal,
+            "legal_notation": report.legal_notation,
+        }))
+    }
+
     async fn play_person(&mut self, token: &str, received: Instant) -> Result<Value, ApiError> {
         {
             let st = self.slot.lock();
@@ -1075,9 +1181,9 @@ impl Driver {
             }
         };
         self.apply(token, spent).await?;
-        let value = self.changed();
+        self.changed();
         self.resume_timed(Some(received)).await;
-        Ok(self.slot.json().clone()).map(|v: Value| if v.is_null() { value } else { v })
+        Ok(self.slot.json())
     }
 
     /// After a change: the engine moves if it is its turn, or the analysis goes on at the

@@ -366,6 +366,7 @@ fn router(app: App) -> Router {
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/moves", post(play))
+        .route("/api/games/{id}/legal", get(legal))
         .route("/api/games/{id}/takeback", post(takeback))
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/claim", post(claim))
@@ -653,6 +654,8 @@ async fn get_game(
 #[serde(deny_unknown_fields)]
 struct MoveBody {
     token: String,
+    #[serde(default)]
+    ply: Option<usize>,
 }
 
 async fn play(
@@ -672,7 +675,25 @@ async fn play(
             clean(&m.token)
         )));
     }
-    Ok(Json(slot.ask(|r| Cmd::Play(m.token, received, r)).await?))
+    Ok(Json(
+        slot.ask(|r| Cmd::Play(m.token, m.ply, received, r)).await?,
+    ))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlyQuery {
+    ply: usize,
+}
+
+async fn legal(
+    State(app): State<App>,
+    UrlPath(id): UrlPath<String>,
+    q: Result<axum::extract::Query<PlyQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let slot = app.open(&id).await?;
+    let q = q.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    Ok(Json(slot.ask(|r| Cmd::Legal(q.ply, r)).await?))
 }
 
 async fn takeback(

@@ -305,16 +305,19 @@ class GamePage {
 
   // ---- state ----
 
-  applyState(s, fromPost = false) {
+  applyState(s, fromPost = false, branched = false) {
     const old = this.st;
-    if (fromPost && old && s.moves.length < old.moves.length) return;
+    if (fromPost && old && s.moves.length < old.moves.length && !branched) return;
+    if (branched) this.viewPly = s.moves.length;
+    // A new line started at an earlier position, for games without the engine.
+    if (this.branch && (this.branch.ply >= s.moves.length || this.viewPly !== this.branch.ply)) this.branch = null;
     const oldLast = old ? old.moves.length : -1;
     const atEnd = !old || this.viewPly === oldLast;
     this.st = s;
     this.clockAt = performance.now();
     if (atEnd || this.viewPly > s.moves.length) this.viewPly = s.moves.length;
     const key = `${s.fen}|${(s.legal || []).join(' ')}|${this.canEnterState()}`;
-    if (key !== this.entryKey) {
+    if (key !== this.entryKey && !this.branch) {
       this.entryKey = key;
       this.entry = new TurnEntry(this.canEnterState() ? s.legal : []);
       this.board.selected = null;
@@ -362,7 +365,31 @@ class GamePage {
   }
 
   canEnter() {
+    if (this.branch && this.branch.ply === this.viewPly) return !this.submitting;
     return this.canEnterState() && this.viewPly === this.st.moves.length;
+  }
+
+  /** Whether a new line may start at an earlier position: games without the engine. */
+  canBranch() {
+    const s = this.st;
+    return !!s && (!s.engine || s.engine === 'none') && this.viewPly < s.moves.length;
+  }
+
+  /** Asks for the legal turns of the position shown, so that a new line can start there. */
+  async loadBranch() {
+    const ply = this.viewPly;
+    if (!this.canBranch()) return;
+    try {
+      const r = await get(`/api/games/${encodeURIComponent(this.id)}/legal?ply=${ply}`);
+      if (this.viewPly !== ply || !this.canBranch()) return;
+      this.branch = { ply, legal: r.legal };
+      this.entry = new TurnEntry(r.legal);
+      this.entryKey = null;
+      this.entryCache = null;
+      this.renderAll();
+    } catch (e) {
+      // Viewing still works; entering a turn there does not.
+    }
   }
 
   cache() {
@@ -391,6 +418,13 @@ class GamePage {
     this.board.selected = null;
     this.entryCache = null;
     this.closeChoice();
+    if (this.branch) {
+      // Back to the game's own turn entry.
+      this.branch = null;
+      this.entryKey = null;
+      this.entry = new TurnEntry(this.canEnterState() ? this.st.legal : []);
+    }
+    if (this.canBranch()) this.loadBranch();
     if (this.analysis.on) this.requestAnalysis();
     this.renderAll();
   }
@@ -455,12 +489,15 @@ class GamePage {
     this.pendingToken = token;
     this.pendingAt = this.st.moves.length;
     this.entryCache = null;
+    const branchPly = this.branch && this.branch.ply === this.viewPly ? this.branch.ply : null;
     try {
-      const s = await post(`/api/games/${encodeURIComponent(this.id)}/moves`, { token });
+      const body = branchPly === null ? { token } : { token, ply: branchPly };
+      const s = await post(`/api/games/${encodeURIComponent(this.id)}/moves`, body);
       this.submitting = false;
       this.pendingToken = null;
       this.entryKey = null;
-      this.applyState(s, true);
+      this.branch = null;
+      this.applyState(s, true, branchPly !== null);
     } catch (e) {
       this.submitting = false;
       this.pendingToken = null;
@@ -472,6 +509,7 @@ class GamePage {
   }
 
   requestPreview() {
+    if (this.branch) return; // the engine previews only at the game's last position
     const tokens = this.entry.completedPortions();
     const key = JSON.stringify(tokens);
     if (!tokens.length || this.previews.has(key)) return;
@@ -491,8 +529,9 @@ class GamePage {
   shownPosition() {
     const v = this.v;
     const s = this.st;
-    if (this.viewPly !== s.moves.length) return parseFen(s.fens[this.viewPly] || s.fen, v);
-    let pos = parseFen(s.fen, v);
+    const branching = this.branch && this.branch.ply === this.viewPly;
+    if (this.viewPly !== s.moves.length && !branching) return parseFen(s.fens[this.viewPly] || s.fen, v);
+    let pos = parseFen(branching ? s.fens[this.viewPly] : s.fen, v);
     if (this.pendingToken) {
       // Shown until the server's answer; a state that already has the turn shows it itself.
       return s.moves.length === this.pendingAt ? naive(pos, splitToken(this.pendingToken), pos.side) : pos;
@@ -703,6 +742,7 @@ class GamePage {
     let status = '';
     if (s.result) status = 'Game over';
     else if (s.engine_thinking) status = 'The engine is thinking…';
+    else if (this.viewPly !== s.moves.length && this.canBranch()) status = `Viewing ply ${this.viewPly} of ${s.moves.length}: a turn here starts a new line (End returns to the game)`;
     else if (this.viewPly !== s.moves.length) status = `Viewing ply ${this.viewPly} of ${s.moves.length} (End returns to the game)`;
     else if (s.engine !== 'none' && s.engine !== s.to_move) status = `Your turn (${colourName(s.to_move)})`;
     else status = `${colourName(s.to_move)} to move`;

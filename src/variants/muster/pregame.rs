@@ -65,7 +65,7 @@ fn parse_movetime(words: &[&str]) -> Result<u64, String> {
 /// Runs a `muster ...` line (rules/muster.md 3.1, D4):
 /// `muster propose <white|black> [movetime <ms>]` -> `muster army <halfFEN>`;
 /// `muster choose white <half> black <half> mustered <white|black> [movetime <ms>]` ->
-/// `muster choice <white|black>`; `muster assign ...` -> `muster start ...` ([`assign`]).
+/// `muster choice <white|black>`; `muster assign ...` -> `muster start ...` (see `assign`).
 ///
 /// Errors: a message naming what is wrong (unknown sub-command, missing or bad word, a
 /// malformed or illegal army with the reason).
