@@ -497,7 +497,10 @@ class GamePage {
       this.pendingToken = null;
       this.entryKey = null;
       this.branch = null;
-      this.applyState(s, true, branchPly !== null);
+      // The engine's reply may have come over the event stream before this answer: then the
+      // newer state stays, and is drawn again with the entry rebuilt.
+      const newer = branchPly === null && s.moves.length < this.st.moves.length;
+      this.applyState(newer ? this.st : s, false, branchPly !== null);
     } catch (e) {
       this.submitting = false;
       this.pendingToken = null;

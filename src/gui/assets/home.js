@@ -127,8 +127,12 @@ export async function showHome(app, vs) {
     return s === 'black' ? 'black' : 'white';
   }
 
+  /** The ranks of a colour's half of the board, top down (as a half-FEN lists them). */
   function halfRanks(colour) {
-    return colour === 'white' ? [4, 3, 2, 1] : [8, 7, 6, 5];
+    const v = variant();
+    const half = Math.floor(v.ranks / 2);
+    const low = colour === 'white' ? v.first_rank : v.first_rank + v.ranks - half;
+    return Array.from({ length: half }, (_, i) => low + half - 1 - i);
   }
 
   /** The regular army of a colour: its half of the variant's start position. */
