@@ -47,6 +47,14 @@ pub enum ProtocolError {
         /// Its 1-based index in the `moves` list.
         turn: usize,
     },
+    /// A position (after `turn` turns of the `moves` list) with more legal turns than the
+    /// engine's move list holds ([`crate::variants::Game::move_lists_fit`]): refused rather
+    /// than searched with turns missing.
+    #[error("the position after turn {turn} has more legal turns than the engine can list")]
+    TooManyTurns {
+        /// How many turns of the `moves` list lead to it.
+        turn: usize,
+    },
     /// A command that cannot run while the worker thread searches.
     #[error("a search is running; '{0}' ignored")]
     Busy(&'static str),

@@ -208,6 +208,11 @@ impl<G: Game> VariantSession for Session<G> {
                     token: echo(token),
                     turn: i + 1,
                 })?;
+                // The FEN reader checks the first position; every one after it is checked
+                // here, so that no position is searched with legal turns missing.
+                if !pos.move_lists_fit() {
+                    return Err(ProtocolError::TooManyTurns { turn: i + 1 });
+                }
             }
             Ok(pos)
         };
