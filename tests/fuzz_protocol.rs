@@ -415,7 +415,7 @@ fn session(seed: u64, lines: usize) -> Tally {
                     sent += 1;
                 }
                 for _ in 0..rng.below(3) {
-                    e.send(*rng.pick(&[
+                    let line: &&str = rng.pick(&[
                         "setoption name Hash value 2",
                         "setoption name Hash value 3",
                         "setoption name Threads value 2",
@@ -424,7 +424,8 @@ fn session(seed: u64, lines: usize) -> Tally {
                         "setoption name MultiPV value 1",
                         "ucinewgame",
                         "stop",
-                    ]));
+                    ]);
+                    e.send(line);
                     sent += 1;
                 }
                 let go = rng

@@ -314,6 +314,11 @@ fn is_breakdown(record: &GameRecord) -> bool {
     )
 }
 
+/// A checkpoint of [`MatchOutput`]: called with the report so far after each game.
+///
+/// Errors: what writing the result went wrong with (the match then stops with it).
+pub type Checkpoint<'a> = &'a mut dyn FnMut(&MatchReport) -> std::io::Result<()>;
+
 /// Where a match's results go while it is played ([`run_match_with`]).
 pub struct MatchOutput<'a> {
     /// Receives, for each finished game, a line describing it and the match's
@@ -325,7 +330,7 @@ pub struct MatchOutput<'a> {
     /// Called after each finished game, once its PGN is written, with the report so far (the
     /// games of an earlier run included in the counts): the CLI writes the JSON result file
     /// there, so that a runner killed at any moment loses at most the games in progress.
-    pub checkpoint: Option<&'a mut dyn FnMut(&MatchReport) -> std::io::Result<()>>,
+    pub checkpoint: Option<Checkpoint<'a>>,
 }
 
 /// Runs the match (or its shard) for variant `G`: first the start-up checks of both engines
