@@ -304,9 +304,16 @@ struct MatchArgs {
     /// Append every game to this PGN file.
     #[arg(long)]
     pgn: Option<std::path::PathBuf>,
-    /// Write the result (counts, pentanomial pairs, settings) to this JSON file.
+    /// Write the result (counts, pentanomial pairs, settings) to this JSON file; it is
+    /// rewritten after every game, so a stopped or killed match keeps its finished games.
     #[arg(long)]
     json: Option<std::path::PathBuf>,
+    /// Continue the match whose --json result file this is: its finished games count and are
+    /// not played again (same engines and settings required). The result goes on being
+    /// written to that file unless --json names another; the --pgn file is cut back to the
+    /// games the result file counts, then appended to.
+    #[arg(long)]
+    resume: Option<std::path::PathBuf>,
     /// Play only the K-th of N disjoint slices of the match (`K/N`, pairs K-1, K-1+N, ...);
     /// merge the shards' --json files with `match merge`.
     #[arg(long, value_parser = parse_shard)]
@@ -487,57 +494,186 @@ fn run_match_for<G: Game>(mut cfg: MatchConfig, args: &MatchArgs) -> Result<Matc
             .map_err(|e| format!("--openings {e}"))?;
         cfg.openings = Some(book);
     }
+    let settings = Settings::new(&cfg, G::INFO.name);
+    let earlier = match &args.resume {
+        Some(path) => Some(read_resume(path, &settings, &cfg)?),
+        None => None,
+    };
     if let Some(warning) = arena::repeated_games_warning::<G>(&cfg) {
-        eprintln!("{warning}");
+        say(&warning);
     }
+    let json_path = args.json.clone().or_else(|| args.resume.clone());
     let mut file = match &args.pgn {
-        Some(path) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("{}: {e}", path.display()))?,
-        ),
+        Some(path) => Some(open_pgn(path, earlier.as_ref().and_then(|e| e.pgn_bytes))?),
         None => None,
     };
     // On a terminal the match state stays as a live last line of stderr, redrawn after each
     // game; otherwise (a log file, a pipe) only the per-game lines are written.
     let live = std::io::stderr().is_terminal();
-    // Ctrl-C, SIGTERM or SIGHUP end the match at once. The finished games are already on
-    // stderr and in the PGN; the engines die with the process (see arena::engine).
+    // Ctrl-C, SIGTERM or SIGHUP end the match at once with the summary of the finished games;
+    // those are already in the PGN and the result file. The engines die with the process
+    // (see arena::engine).
+    let names = cfg.names.clone();
+    let last = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let summary_now = last.clone();
     ctrlc::set_handler(move || {
-        eprintln!("\ninterrupted: match stopped, engines killed");
+        say("\ninterrupted: match stopped, engines killed");
+        let text = summary_now.lock().map(|s| s.clone()).unwrap_or_default();
+        print_out(&text);
         std::process::exit(130);
     })
     .map_err(|e| format!("installing the signal handler: {e}"))?;
     let mut progress = |line: &str, status: &str| {
         if live {
-            eprint!("\r\x1b[K{line}\n{status}");
+            say_part(&format!("\r\x1b[K{line}\n{status}"));
         } else {
-            eprintln!("{line}");
+            say(line);
         }
     };
-    let pgn = file.as_mut().map(|f| f as &mut dyn std::io::Write);
-    let report = arena::run_match::<G>(&cfg, &mut progress, pgn).map_err(|e| e.to_string())?;
+    let pgn_path = args.pgn.clone();
+    let shard = cfg.shard;
+    let mut checkpoint = |report: &arena::MatchReport| -> std::io::Result<()> {
+        if let Ok(mut text) = last.lock() {
+            *text = report.summary([&names[0], &names[1]]);
+        }
+        match &json_path {
+            Some(path) => write_result(path, &settings, shard, report, pgn_path.as_deref()),
+            None => Ok(()),
+        }
+    };
+    let pairs = earlier.map(|e| e.pairs).unwrap_or_default();
+    let output = arena::MatchOutput {
+        progress: &mut progress,
+        pgn: file.as_mut().map(|f| f as &mut dyn std::io::Write),
+        checkpoint: Some(&mut checkpoint),
+    };
+    let report = arena::run_match_with::<G>(&cfg, &pairs, output).map_err(|e| e.to_string())?;
     if live {
-        eprintln!();
+        say("");
     }
-    if let Some(path) = &args.json {
-        let result = MatchResult::new(Settings::new(&cfg, G::INFO.name), cfg.shard, &report);
-        std::fs::write(path, result.to_json()).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut error = report
+        .aborted
+        .then(|| report.stopped.clone().unwrap_or_default());
+    if let Some(path) = json_path.as_deref() {
+        if let Err(e) = write_result(path, &settings, shard, &report, args.pgn.as_deref()) {
+            error.get_or_insert(format!("{}: {e}", path.display()));
+        }
     }
     let mut summary = report.summary([&cfg.names[0], &cfg.names[1]]);
     if let Some(shard) = cfg.shard {
         summary.push_str(&format!(
             "Shard: {shard} ({} of {} games)\n",
-            report.games.len(),
+            report.games.len() + report.resumed.len(),
             cfg.games
         ));
     }
-    let error = report
-        .aborted
-        .then(|| report.stopped.clone().unwrap_or_default());
+    if !report.resumed.is_empty() {
+        summary.push_str(&format!(
+            "Resumed: {} games from the earlier run, {} played now\n",
+            report.resumed.len(),
+            report.games.len()
+        ));
+    }
     Ok(MatchOutcome { summary, error })
+}
+
+/// Reads the result file of `--resume` and checks that it is a run of this match (the same
+/// settings and shard).
+///
+/// Errors: an unreadable file, or one of another match, as a message.
+fn read_resume(
+    path: &std::path::Path,
+    settings: &Settings,
+    cfg: &MatchConfig,
+) -> Result<MatchResult, String> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("--resume {name}: {e}"))?;
+    let earlier = MatchResult::from_json(&text, &name).map_err(|e| format!("--resume {e}"))?;
+    if !earlier.settings.same_match(settings) {
+        return Err(format!(
+            "--resume {name}: not a run of this match (the engines, games, openings or other \
+             settings differ)"
+        ));
+    }
+    let shard = (cfg.shard.map(|s| s.count), cfg.shard.map(|s| vec![s.index]));
+    if (
+        earlier.shard_count,
+        Some(earlier.shards.clone()).filter(|s| !s.is_empty()),
+    ) != (shard.0, shard.1)
+    {
+        return Err(format!("--resume {name}: another shard of the match"));
+    }
+    Ok(earlier)
+}
+
+/// Opens the PGN file for appending; on a resumed match first cuts it back to `keep` bytes
+/// (what the result file counts), dropping a game that was written after the last result
+/// file or cut short. A file shorter than `keep` is left alone.
+///
+/// Errors: a file that cannot be opened or cut, as a message.
+fn open_pgn(path: &std::path::Path, keep: Option<u64>) -> Result<std::fs::File, String> {
+    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(fail)?;
+    if let Some(keep) = keep {
+        let len = file.metadata().map_err(fail)?.len();
+        if len > keep {
+            file.set_len(keep).map_err(fail)?;
+            say(&format!(
+                "{}: {} bytes after the last game of the result file removed (played again)",
+                path.display(),
+                len - keep
+            ));
+        }
+    }
+    Ok(file)
+}
+
+/// Writes the result file of `report` to `path` through a temporary file renamed over it, so
+/// that a runner killed while writing leaves the previous complete file. Records the size of
+/// the PGN file at `pgn` (every game counted is in it by then).
+///
+/// Errors: the file cannot be written or renamed.
+fn write_result(
+    path: &std::path::Path,
+    settings: &Settings,
+    shard: Option<Shard>,
+    report: &arena::MatchReport,
+    pgn: Option<&std::path::Path>,
+) -> std::io::Result<()> {
+    let mut result = MatchResult::new(settings.clone(), shard, report);
+    result.pgn_bytes = pgn.and_then(|p| std::fs::metadata(p).ok()).map(|m| m.len());
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = std::path::PathBuf::from(tmp);
+    std::fs::write(&tmp, result.to_json())?;
+    std::fs::rename(&tmp, path)
+}
+
+/// A line on stderr; a closed stderr is ignored (the match goes on and writes its files).
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+/// Text on stderr without a newline (the live status line); errors ignored.
+fn say_part(text: &str) {
+    use std::io::Write;
+    let mut err = std::io::stderr();
+    let _ = err.write_all(text.as_bytes());
+    let _ = err.flush();
+}
+
+/// Text on stdout; a closed stdout (a reader that went away) is ignored, so the match still
+/// writes its result file and exits with its own status.
+fn print_out(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
 }
 
 /// Runs `menagerie match merge`: reads the result files, merges them and returns the summary.
@@ -610,7 +746,9 @@ fn finish(result: Result<String, String>) -> ExitCode {
 
 /// The subcommands print reports that are often piped into `head` or `grep -m1`: when the
 /// reader closes the pipe, end quietly as Unix tools do, instead of panicking on the write.
-/// (The protocol loop keeps Rust's default: it handles a closed output itself.)
+/// Not for the protocol loop (it handles a closed output itself) nor for `match`: there a
+/// closed pipe is an engine that exited, which must cost that engine its game, never kill the
+/// runner (SIGPIPE stays ignored, as Rust sets it, and the write fails with EPIPE).
 fn die_quietly_on_closed_pipe() {
     #[cfg(target_os = "linux")]
     // SAFETY: restoring the default disposition of one signal at start-up, before any thread
@@ -622,13 +760,14 @@ fn die_quietly_on_closed_pipe() {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    // Not for the GUI server, which writes to engines that may die (a closed pipe is an
-    // error it handles, not a reason to end).
+    // Not for the match runner and the GUI server, which write to engines that may die: a
+    // closed pipe is an error they handle (the engine loses its game, or is restarted), not a
+    // reason to end.
     #[cfg(feature = "gui")]
     let server = matches!(cli.command, Some(Cmd::Gui { .. }));
     #[cfg(not(feature = "gui"))]
     let server = false;
-    if cli.command.is_some() && !server {
+    if cli.command.is_some() && !server && !matches!(cli.command, Some(Cmd::Match(_))) {
         die_quietly_on_closed_pipe();
     }
     match cli.command {
@@ -739,17 +878,17 @@ fn main() -> ExitCode {
             Some(MatchAction::Merge { files, json }) => finish(run_merge(&files, json.as_deref())),
             None => match run_match(cmd.args) {
                 Ok(MatchOutcome { summary, error }) => {
-                    print!("{summary}");
+                    print_out(&summary);
                     match error {
                         None => ExitCode::SUCCESS,
                         Some(message) => {
-                            eprintln!("error: {message}");
+                            say(&format!("error: {message}"));
                             ExitCode::FAILURE
                         }
                     }
                 }
                 Err(message) => {
-                    eprintln!("error: {message}");
+                    say(&format!("error: {message}"));
                     ExitCode::FAILURE
                 }
             },

@@ -12,6 +12,9 @@
 //!   when those are legal), `(none)` at a decided position; every `info` PV is made of whole
 //!   legal turns and the last one starts with the turn played;
 //! - `go perft 1` lists the turns of `moves`; a long perft ends on `stop`;
+//! - lines sent at once after `stop` (`position`, `setoption`, `ucinewgame`, `go`) wait for
+//!   the stopped search's `bestmove` and are never refused; error lines carry no control
+//!   byte of the input;
 //! - `quit` ends the process.
 //!
 //! The short run is part of `cargo test`; the long one runs for `FUZZ_SECONDS` (default 300)
@@ -186,7 +189,7 @@ fn session(seed: u64, lines: usize) -> Tally {
             .expect("d shows the FEN")
             .to_string();
         sent += 2;
-        match rng.below(14) {
+        match rng.below(15) {
             // Select a variant (sometimes a name that is no variant).
             0 => {
                 let name = if rng.chance(80) {
@@ -388,6 +391,69 @@ fn session(seed: u64, lines: usize) -> Tally {
                 assert_eq!(e.command("d"), before, "{line} changed the state");
                 sent += 1;
             }
+            // A search stopped and, sent at once after `stop`, a `position`, `setoption`s,
+            // `ucinewgame` and a `go` (issue 57): they wait for the stopped search's bestmove,
+            // nothing is refused, and the second search is of the new position.
+            13 => {
+                let first = *rng.pick(&["go infinite", "go ponder", "go nodes 20000", "go"]);
+                e.send(first);
+                e.send("stop");
+                sent += 2;
+                let mut next = spec.clone();
+                let mut next_valid = valid;
+                if rng.chance(50) {
+                    let count = rng.below(8);
+                    let moves = menagerie::with_variant!(v, G => random_game::<G>(&mut rng, count));
+                    let line = if moves.is_empty() {
+                        "position startpos".to_string()
+                    } else {
+                        format!("position startpos moves {}", moves.join(" "))
+                    };
+                    e.send(&line);
+                    next = (None, moves);
+                    next_valid = true;
+                    sent += 1;
+                }
+                for _ in 0..rng.below(3) {
+                    let line: &&str = rng.pick(&[
+                        "setoption name Hash value 2",
+                        "setoption name Hash value 3",
+                        "setoption name Threads value 2",
+                        "setoption name Threads value 1",
+                        "setoption name Clear Hash",
+                        "setoption name MultiPV value 1",
+                        "ucinewgame",
+                        "stop",
+                    ]);
+                    e.send(line);
+                    sent += 1;
+                }
+                let go = rng
+                    .chance(80)
+                    .then(|| format!("go nodes {}", 1 + rng.below(3000)));
+                if let Some(go) = &go {
+                    e.send(go);
+                    sent += 1;
+                }
+                let out = e.read_until(|l| l.starts_with("bestmove"), SEARCH);
+                let errors = out.iter().filter(|l| l.starts_with("info string error"));
+                assert_eq!(errors.count(), usize::from(!valid), "{first}: {out:#?}");
+                if valid {
+                    menagerie::with_variant!(v, G => check_search::<G>(&spec, &out, &[], first));
+                }
+                if let Some(go) = &go {
+                    let out = e.read_until(|l| l.starts_with("bestmove"), SEARCH);
+                    let errors = out.iter().filter(|l| l.starts_with("info string error"));
+                    assert_eq!(errors.count(), usize::from(!next_valid), "{go}: {out:#?}");
+                    if next_valid {
+                        menagerie::with_variant!(v, G => check_search::<G>(&next, &out, &[], go));
+                    }
+                }
+                spec = next;
+                valid = next_valid;
+                e.assert_ready();
+                sent += 1;
+            }
             // Garbage and damaged commands: one error, no change.
             _ => {
                 let line = bad_line(&mut rng);
@@ -423,6 +489,8 @@ fn assert_bad(e: &mut Engine, out: &[String], before: &[String], line: &str) {
         out[0].starts_with("info string error "),
         "'{shown}' gave {out:#?}"
     );
+    // Quoted input has its control bytes escaped (issue 57).
+    assert!(!out[0].chars().any(char::is_control), "{out:#?}");
     assert_eq!(e.command("d"), before, "'{shown}' changed the state");
 }
 
@@ -490,6 +558,10 @@ fn bad_line(rng: &mut Rng) -> String {
         "result x",
         "setoption name Skill Level value 21",
         "setoption name UCI_Elo value 5",
+        "zz\u{1b}[31mRED",
+        "go\0",
+        "d \u{1b}[2J",
+        "setoption name UCI_Variant value \u{9b}0m",
     ];
     if rng.chance(70) {
         rng.pick(&forms).to_string()

@@ -594,9 +594,69 @@ fn fen_input_is_lenient_where_the_rules_allow_and_output_canonical() {
         p.fen(),
         "4k3/8/8/8/8/8/8/R3K3 w KA - 0 1 reserve:-/- drops:0/0 swapban:-"
     );
-    // [D 22]: flags that cannot apply are dropped (no piece on h1, no Blue King at home).
-    let p = pos("8/4k3/8/8/8/8/8/R3K3 w KAHkah - 0 1");
-    assert_eq!(field(&p, 2), "KA");
+}
+
+/// Issue 57 fault 5 and point 6: what no game reaches is refused with one clear error. Corner
+/// flags without their piece (the specification's D 22 dropped them silently), more drops
+/// made plus reserve pieces than a setup's 13, more drops than the windows passed allow.
+#[test]
+fn unreachable_flags_and_drop_counters_are_refused() {
+    for (fen, why) in [
+        (
+            "8/4k3/8/8/8/8/8/R3K3 w KAHkah - 0 1",
+            "corner: 'H' needs a White piece on h1: no game reaches that flag without it",
+        ),
+        (
+            "8/4k3/8/8/8/8/8/R3K3 w KAk - 0 1",
+            "corner: 'k' needs Blue's King (a K, not a Maoking) on rank 8: no game reaches \
+             that flag without it",
+        ),
+        (
+            "4k3/8/8/8/8/8/3K4/R7 w K - 0 1",
+            "corner: 'K' needs White's King (a K, not a Maoking) on rank 1: no game reaches \
+             that flag without it",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1 reserve:-/- drops:9/9",
+            "drops: White has made 9 drops, but by full move 1 with White to move at most 0 \
+             can have been made (rules 8: the k-th drop from turn 5k+2)",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 b - - 0 10 reserve:-/- drops:1/2",
+            "drops: Blue has made 2 drops, but by full move 10 with Blue to move at most 1 \
+             can have been made (rules 8: the k-th drop from turn 5k+1)",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 99 reserve:AM.N/- drops:12/0",
+            "drops: White has made 12 drops and has 2 reserve pieces left, more than the 13 \
+             pieces of a reserve",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1 reserve:-/am.nr.da.dk.n.gr.cr.r.nw.pv.ch.wi.ox.q",
+            "drops: Blue has made 0 drops and has 14 reserve pieces left, more than the 13 \
+             pieces of a reserve",
+        ),
+    ] {
+        let e = Mutatis::from_fen(fen)
+            .err()
+            .unwrap_or_else(|| panic!("accepted: {fen}"));
+        assert_eq!(e.to_string(), format!("bad FEN: {why}"), "{fen}");
+    }
+    // At the edge of what can be reached: accepted (nine drops and four promotions by turn 60;
+    // Blue's drop of turn 6 seen with White to move on turn 7).
+    for fen in [
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 60 reserve:-/- drops:9/9",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 7 reserve:AM/am drops:0/1",
+        "4k3/8/8/8/8/8/8/4K3 b - - 0 7 reserve:AM/am drops:1/1",
+        "8/4k3/8/8/8/8/8/R3K3 w KA - 0 1",
+    ] {
+        assert_eq!(
+            pos(fen).fen().split(' ').next(),
+            fen.split(' ').next(),
+            "{fen}"
+        );
+    }
+    assert!(Mutatis::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 7 reserve:AM/am drops:1/1").is_err());
 }
 
 #[test]

@@ -86,6 +86,15 @@ fn bad_fens_name_the_field() {
             "4k3/8/8/8/8/8/8/4K3 w - - 0 1 coins:20/20 bought:4/0",
             "bought",
         ),
+        // Issue 57: a Pawn bought costs a coin, so no more bought than coins spent.
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1 coins:20/18 bought:1/2",
+            "bought",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1 coins:17/19 bought:3/2",
+            "bought",
+        ),
         ("4k3/8/8/8/8/8/8/4K3 w - - 0 1 coins:20/20 gold:1/1", "tags"),
         ("4k3/8/8/8/8/8/8/NNNK4 w - - 0 1", "board"),
         ("4k3/8/8/8/8/8/8/4K3 x - - 0 1", "side to move"),
@@ -149,11 +158,11 @@ fn drops_upgrades_and_their_conditions() {
     play_plies(&mut p, "d2d4");
     assert!(p.fen().contains(" d3 "), "{}", p.fen());
     // Stock: two knights at most.
-    let p = pos("4k3/8/8/8/8/5P2/8/1N2K1N1 w - - 0 1 coins:20/20 bought:3/3");
+    let p = pos("4k3/8/8/8/8/5P2/8/1N2K1N1 w - - 0 1 coins:11/17 bought:3/3");
     assert!(!ply_tokens(&p).contains(&"f3f3n".to_string()));
     assert!(ply_tokens(&p).contains(&"f3f3b".to_string()));
     // No coins, no actions but moves.
-    let p = pos("4k3/8/8/8/8/5P2/8/4K3 w - - 0 1 coins:1/20 bought:3/3");
+    let p = pos("4k3/8/8/8/8/5P2/8/4K3 w - - 0 1 coins:1/17 bought:3/3");
     assert!(
         !ply_tokens(&p).iter().any(|t| t.starts_with("f3f3")),
         "upgrade needs 2 coins"

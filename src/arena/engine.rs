@@ -20,6 +20,10 @@ pub enum EngineFault {
     /// The engine closed its output (exited or crashed).
     #[error("engine exited (end of output)")]
     Crashed,
+    /// A line could not be sent: the engine closed its input (it exited or crashed, or shut
+    /// its standard input). The runner ignores SIGPIPE, so this is an error, never its death.
+    #[error("engine exited (its input is closed)")]
+    InputClosed,
     /// No expected answer by the deadline.
     #[error("no '{expected}' within {waited_ms} ms")]
     NoAnswer {
@@ -138,12 +142,13 @@ impl ChildEngine {
 
     /// Sends one line (a newline is appended).
     ///
-    /// Errors: [`EngineFault::Crashed`] when the engine's input is closed.
+    /// Errors: [`EngineFault::InputClosed`] when the engine's input is closed (EPIPE: the
+    /// process ignores SIGPIPE, as Rust programs do unless they reset it).
     pub fn send(&mut self, line: &str) -> Result<(), EngineFault> {
-        let stdin = self.stdin.as_mut().ok_or(EngineFault::Crashed)?;
+        let stdin = self.stdin.as_mut().ok_or(EngineFault::InputClosed)?;
         writeln!(stdin, "{line}")
             .and_then(|_| stdin.flush())
-            .map_err(|_| EngineFault::Crashed)
+            .map_err(|_| EngineFault::InputClosed)
     }
 
     /// Reads lines until one whose first word is `expected`, and returns that line; other

@@ -15,8 +15,13 @@
 //! deterministic slices whose [`results`] merge into the whole. Each engine may have its own
 //! search limit (`depth=`, `nodes=`, `movetime=`, `tc=` in its spec), so self-play at two
 //! depths is one match. PGN movetext uses [`Game::pgn_move`] (SAN for orthodox chess), with a
-//! `{score/depth time}` comment per turn. Known gaps: engine command lines are split on
-//! whitespace (no shell quoting) and option names cannot contain spaces.
+//! `{score/depth time}` comment per turn. Known gap: engine command lines are split on
+//! whitespace (no shell quoting; an option word's name may have spaces, its value may not).
+//!
+//! No result is lost: an engine that exits, crashes or closes its pipes loses its game (the
+//! runner ignores SIGPIPE), each game's PGN is written as it finishes, and
+//! [`MatchOutput::checkpoint`] lets the CLI rewrite the result file after every game, from
+//! which [`run_match_with`] resumes a stopped match.
 
 pub mod adjudicate;
 pub mod book;
@@ -107,9 +112,6 @@ pub enum MatchError {
         /// Why it does not fit.
         reason: String,
     },
-    /// Writing the PGN failed.
-    #[error("writing the PGN: {0}")]
-    Io(#[from] std::io::Error),
 }
 
 /// A position after `plies` random legal turns from the start (a different walk is tried when
@@ -312,20 +314,70 @@ fn is_breakdown(record: &GameRecord) -> bool {
     )
 }
 
+/// A checkpoint of [`MatchOutput`]: called with the report so far after each game.
+///
+/// Errors: what writing the result went wrong with (the match then stops with it).
+pub type Checkpoint<'a> = &'a mut dyn FnMut(&MatchReport) -> std::io::Result<()>;
+
+/// Where a match's results go while it is played ([`run_match_with`]).
+pub struct MatchOutput<'a> {
+    /// Receives, for each finished game, a line describing it and the match's
+    /// [`MatchReport::status_line`] after it (for stderr: the CLI keeps the status as a live
+    /// line on a terminal), and the reason when the match stops early.
+    pub progress: &'a mut dyn FnMut(&str, &str),
+    /// Receives each game's PGN as it finishes (flushed at once).
+    pub pgn: Option<&'a mut dyn Write>,
+    /// Called after each finished game, once its PGN is written, with the report so far (the
+    /// games of an earlier run included in the counts): the CLI writes the JSON result file
+    /// there, so that a runner killed at any moment loses at most the games in progress.
+    pub checkpoint: Option<Checkpoint<'a>>,
+}
+
 /// Runs the match (or its shard) for variant `G`: first the start-up checks of both engines
 /// ([`check_engines`]), then the games. `progress` receives, for each finished game, a line
-/// describing it and the match's [`MatchReport::status_line`] after it (for stderr: the CLI
-/// keeps the status as a live line on a terminal); `pgn` (when given) receives each game's PGN
-/// as it finishes.
+/// describing it and the match's [`MatchReport::status_line`] after it; `pgn` (when given)
+/// receives each game's PGN as it finishes. [`run_match_with`] with nothing played before and
+/// no checkpoint.
 ///
-/// Errors: [`MatchError`]: an engine failing its checks, an opening of another variant, an
-/// I/O error writing the PGN. A crash during the match is not an error: the report says why
-/// the match stopped ([`MatchReport::stopped`]).
-pub fn run_match<G: Game>(
+/// Errors: [`MatchError`]: an engine failing its checks, an opening of another variant. A
+/// crash during the match, or a PGN that cannot be written, is not an error: the report says
+/// why the match stopped ([`MatchReport::stopped`]).
+pub fn run_match<'a, G: Game>(
     cfg: &MatchConfig,
-    progress: &mut dyn FnMut(&str, &str),
-    mut pgn: Option<&mut dyn Write>,
+    progress: &'a mut dyn FnMut(&str, &str),
+    pgn: Option<&'a mut dyn Write>,
 ) -> Result<MatchReport, MatchError> {
+    let output = MatchOutput {
+        progress,
+        pgn,
+        checkpoint: None,
+    };
+    run_match_with::<G>(cfg, &[], output)
+}
+
+/// Runs the match (or its shard) for variant `G`, the games of `earlier` (pairs of an earlier
+/// run of the same match, as its result file lists them: `--resume`) counted as played and
+/// not played again, and the results sent to `output` as each game finishes. A pair with one
+/// game in `earlier` has its first game (`2 * pair`) played: only the second is left.
+///
+/// Nothing a game does stops the runner without a word: an engine that exits, crashes or
+/// closes its pipes loses that game, and is restarted with [`MatchConfig::recover`] (else the
+/// match stops after that game); a PGN or checkpoint that cannot be written stops the match
+/// with the reason. In every case the report holds every finished game and
+/// [`MatchReport::stopped`] says why the match ended early.
+///
+/// Errors: [`MatchError`]: an engine failing its start-up checks, an opening of another
+/// variant.
+pub fn run_match_with<G: Game>(
+    cfg: &MatchConfig,
+    earlier: &[results::PairEntry],
+    output: MatchOutput<'_>,
+) -> Result<MatchReport, MatchError> {
+    let MatchOutput {
+        progress,
+        mut pgn,
+        mut checkpoint,
+    } = output;
     if let Some(book) = &cfg.openings {
         for o in &book.list {
             G::from_fen(&o.fen).map_err(|e| MatchError::Opening {
@@ -334,31 +386,63 @@ pub fn run_match<G: Game>(
             })?;
         }
     }
-    check_engines(cfg, G::INFO.name)?;
     let schedule = cfg
         .openings
         .as_ref()
         .map(|b| b.schedule(cfg.seed))
         .unwrap_or_default();
     let all_pairs = cfg.games.div_ceil(2);
-    let pair_ids: Vec<usize> = (0..all_pairs)
+    let games_of = |p: usize| if 2 * p + 1 < cfg.games { 2 } else { 1 };
+    // The games an earlier run finished: (game index, the first engine's points).
+    let mut report = MatchReport::default();
+    let mut pending: Vec<Option<f64>> = vec![None; all_pairs];
+    let mut done = vec![0usize; all_pairs];
+    for entry in earlier.iter().filter(|e| e.pair < all_pairs) {
+        for (k, &points) in entry.points.iter().take(games_of(entry.pair)).enumerate() {
+            report.resumed.push((2 * entry.pair + k, points));
+            report.wdl.add(points);
+            match pending[entry.pair].take() {
+                Some(first) => report.pairs.add(first + points),
+                None => pending[entry.pair] = Some(points),
+            }
+            done[entry.pair] += 1;
+        }
+    }
+    let shard_pairs: Vec<usize> = (0..all_pairs)
         .filter(|&p| cfg.shard.is_none_or(|s| s.has_pair(p)))
         .collect();
-    let total_games: usize = pair_ids
+    let total_games: usize = shard_pairs.iter().map(|&p| games_of(p)).sum();
+    let pair_ids: Vec<usize> = shard_pairs
         .iter()
-        .map(|&p| if 2 * p + 1 < cfg.games { 2 } else { 1 })
-        .sum();
+        .copied()
+        .filter(|&p| done[p] < games_of(p))
+        .collect();
+    let mut played = report.resumed.len();
     // In a shard the SPRT is only recorded: the merged result decides.
     let sprt = cfg.sprt.filter(|_| cfg.shard.is_none());
     let next_pair = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
+    if let Some(sprt) = &sprt {
+        let st = SprtState::of(&report.pairs, sprt);
+        if st.decided() {
+            // Decided by the games of the earlier run: nothing more to play.
+            stop.store(true, Ordering::SeqCst);
+            report.stopped = Some(format!(
+                "SPRT: LLR {:.3} crossed [{:.3}, {:.3}] before this run",
+                st.llr, st.lower, st.upper
+            ));
+        }
+    }
+    if !pair_ids.is_empty() && !stop.load(Ordering::SeqCst) {
+        check_engines(cfg, G::INFO.name)?;
+    }
     let date = pgn::today();
-    let mut report = MatchReport::default();
     let (tx, rx) = mpsc::channel::<PlayedGame>();
-    std::thread::scope(|scope| -> Result<(), MatchError> {
+    std::thread::scope(|scope| {
         for _ in 0..cfg.concurrency.max(1).min(pair_ids.len().max(1)) {
             let tx = tx.clone();
-            let (next_pair, stop, pair_ids, schedule) = (&next_pair, &stop, &pair_ids, &schedule);
+            let (next_pair, stop, pair_ids, schedule, done) =
+                (&next_pair, &stop, &pair_ids, &schedule, &done);
             scope.spawn(move || {
                 let mut slots: [Option<EnginePlayer>; 2] = [None, None];
                 loop {
@@ -368,7 +452,7 @@ pub fn run_match<G: Game>(
                     }
                     let pair = pair_ids[k];
                     let (start, book): (G, Vec<String>) = pair_opening(cfg, schedule, pair);
-                    for index in [2 * pair, 2 * pair + 1] {
+                    for index in (2 * pair + done[pair])..(2 * pair + 2) {
                         if index >= cfg.games || stop.load(Ordering::SeqCst) {
                             break;
                         }
@@ -388,17 +472,21 @@ pub fn run_match<G: Game>(
             });
         }
         drop(tx);
-        let mut pending: Vec<Option<f64>> = vec![None; all_pairs];
-        let mut played = 0;
+        // Stops the match with `why` (the first reason is kept), as an engine fault does.
+        let halt = |report: &mut MatchReport,
+                    progress: &mut dyn FnMut(&str, &str),
+                    why: String,
+                    status: &str| {
+            stop.store(true, Ordering::SeqCst);
+            progress(&format!("stopping: {why}"), status);
+            if !report.aborted {
+                report.stopped = Some(why);
+                report.aborted = true;
+            }
+        };
         for game in rx {
             let points = game.first_points();
-            if points >= 1.0 {
-                report.wdl.wins += 1;
-            } else if points <= 0.0 {
-                report.wdl.losses += 1;
-            } else {
-                report.wdl.draws += 1;
-            }
+            report.wdl.add(points);
             let pair = game.index / 2;
             match pending[pair].take() {
                 Some(first) => report.pairs.add(first + points),
@@ -432,8 +520,19 @@ pub fn run_match<G: Game>(
                     variant: G::INFO.name,
                     limits: [cfg.limits[w], cfg.limits[b]],
                 };
-                out.write_all(pgn::game_pgn(&header, &game.record).as_bytes())?;
-                out.flush()?;
+                let written = out
+                    .write_all(pgn::game_pgn(&header, &game.record).as_bytes())
+                    .and_then(|()| out.flush());
+                if let Err(e) = written {
+                    // The games already written stay; no more are played.
+                    pgn = None;
+                    halt(
+                        &mut report,
+                        progress,
+                        format!("writing the PGN of game {}: {e}", game.index + 1),
+                        &status,
+                    );
+                }
             }
             if !cfg.recover && is_breakdown(&game.record) && !report.aborted {
                 let why = format!(
@@ -441,9 +540,7 @@ pub fn run_match<G: Game>(
                     game.index + 1,
                     game.record.reason
                 );
-                progress(&format!("stopping: {why}"), &status);
-                report.stopped = Some(why);
-                report.aborted = true;
+                halt(&mut report, progress, why, &status);
             }
             if let Some(sprt) = &sprt {
                 let st = SprtState::of(&report.pairs, sprt);
@@ -457,9 +554,15 @@ pub fn run_match<G: Game>(
                 }
             }
             report.games.push(game);
+            if let Some(save) = checkpoint.as_deref_mut() {
+                if let Err(e) = save(&report) {
+                    checkpoint = None;
+                    let why = format!("writing the result file: {e}");
+                    halt(&mut report, progress, why, &status);
+                }
+            }
         }
-        Ok(())
-    })?;
+    });
     report.games.sort_by_key(|g| g.index);
     report.sprt = cfg.sprt.as_ref().map(|s| SprtState::of(&report.pairs, s));
     Ok(report)

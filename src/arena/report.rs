@@ -82,8 +82,12 @@ pub struct MatchReport {
     /// Why the match stopped before its last game (an engine crashed without `--recover`, or
     /// the SPRT decided).
     pub stopped: Option<String>,
-    /// True when an engine fault stopped the match (the CLI then exits with an error).
+    /// True when an engine fault, or a PGN or result file that could not be written, stopped
+    /// the match (the CLI then exits with an error).
     pub aborted: bool,
+    /// The games an earlier run of the match finished (`--resume`), counted in `wdl` and
+    /// `pairs` but not in `games`: `(game index, points of the first engine)`.
+    pub resumed: Vec<(usize, f64)>,
 }
 
 /// `+12.3`, with a negative zero shown as `+0.0`.
@@ -108,9 +112,12 @@ impl MatchReport {
         if let Some(score) = w.score() {
             s.push_str(&format!("  Score {:.1}%", score * 100.0));
         }
-        match self.pairs.elo_interval() {
-            Some((lo, e, hi)) => s.push_str(&format!("  Elo {} {}", signed(e), interval(lo, hi))),
-            None => s.push_str("  Elo n/a"),
+        match (self.pairs.elo_interval(), self.pairs.elo()) {
+            (Some((lo, e, hi)), _) => {
+                s.push_str(&format!("  Elo {} {}", signed(e), interval(lo, hi)))
+            }
+            (None, Some(e)) => s.push_str(&format!("  Elo {}", signed(e))),
+            (None, None) => s.push_str("  Elo n/a"),
         }
         if let Some(sprt) = sprt {
             let st = SprtState::of(&self.pairs, sprt);
@@ -144,13 +151,21 @@ impl MatchReport {
             ));
         }
         let pairs = self.pairs.pairs();
-        match self.pairs.elo_interval() {
-            Some((lo, e, hi)) => s.push_str(&format!(
+        match (self.pairs.elo_interval(), self.pairs.elo()) {
+            (Some((lo, e, hi)), _) => s.push_str(&format!(
                 "Elo: {} {} (95%, {pairs} pairs)\n",
                 signed(e),
                 interval(lo, hi)
             )),
-            None => s.push_str("Elo: n/a (no complete pair)\n"),
+            (None, Some(e)) if pairs < 2 => s.push_str(&format!(
+                "Elo: {} (no interval: one pair says nothing of the spread)\n",
+                signed(e)
+            )),
+            (None, Some(e)) => s.push_str(&format!(
+                "Elo: {} (no interval: all {pairs} pairs scored the same)\n",
+                signed(e)
+            )),
+            (None, None) => s.push_str("Elo: n/a (no complete pair)\n"),
         }
         match self.pairs.normalized_elo_interval() {
             Some((lo, e, hi)) => {

@@ -137,7 +137,8 @@ pub struct WdlEntry {
 }
 
 /// The statistics, for readers of the file (a merge recomputes them). An interval end that
-/// is infinite (a score of 0% or 100%) is `null`.
+/// is infinite (a score of 0% or 100%) is `null`; so are both ends of the Elo interval when
+/// there is none (fewer than two pairs, or all pairs scored the same: [`Pentanomial::elo`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StatsEntry {
     /// Points per game of the first engine, 0 to 1.
@@ -189,6 +190,11 @@ pub struct MatchResult {
     pub sprt: Option<SprtResult>,
     /// Why a run stopped early, when one did.
     pub stopped: Vec<String>,
+    /// The size in bytes of the run's PGN file once the last game counted here was written
+    /// to it, when there was one: `--resume` cuts the file back to it, dropping a game written
+    /// after the last result file (or cut short by a killed runner), which is played again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pgn_bytes: Option<u64>,
 }
 
 /// Why result files could not be merged.
@@ -225,13 +231,7 @@ pub fn tally(pairs: &[PairEntry]) -> (Trinomial, Pentanomial) {
     let mut penta = Pentanomial::default();
     for p in pairs {
         for &x in &p.points {
-            if x >= 1.0 {
-                wdl.wins += 1;
-            } else if x <= 0.0 {
-                wdl.losses += 1;
-            } else {
-                wdl.draws += 1;
-            }
+            wdl.add(x);
         }
         if p.points.len() == 2 {
             penta.add(p.points[0] + p.points[1]);
@@ -284,8 +284,9 @@ impl Settings {
         }
     }
 
-    /// Equal as far as which games are played goes (the openings' file name aside).
-    fn same_match(&self, other: &Settings) -> bool {
+    /// Equal as far as which games are played goes (the openings' file name aside): the
+    /// condition for merging two results, and for `--resume`.
+    pub fn same_match(&self, other: &Settings) -> bool {
         let strip = |s: &Settings| {
             let mut s = s.clone();
             if let Some(o) = s.openings.as_mut() {
@@ -304,9 +305,12 @@ impl MatchResult {
         shard: Option<super::spec::Shard>,
         report: &MatchReport,
     ) -> Self {
+        // Each pair's points in game order (the games of an earlier run, then this run's).
+        let mut games: BTreeMap<usize, f64> = report.resumed.iter().copied().collect();
+        games.extend(report.games.iter().map(|g| (g.index, g.first_points())));
         let mut pairs: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
-        for g in &report.games {
-            pairs.entry(g.index / 2).or_default().push(g.first_points());
+        for (index, points) in games {
+            pairs.entry(index / 2).or_default().push(points);
         }
         let pairs = pairs
             .into_iter()
@@ -333,6 +337,7 @@ impl MatchResult {
             },
             sprt: None,
             stopped: report.stopped.iter().cloned().collect(),
+            pgn_bytes: None,
         };
         result.recounted()
     }
@@ -352,7 +357,11 @@ impl MatchResult {
         self.stats = StatsEntry {
             score: wdl.score(),
             draw_ratio: wdl.draw_ratio(),
-            elo: triple(pairs.elo_interval()),
+            elo: match (pairs.elo_interval(), pairs.elo()) {
+                (Some(t), _) => triple(Some(t)),
+                (None, Some(e)) => Some([None, finite(e), None]),
+                (None, None) => None,
+            },
             nelo: triple(pairs.normalized_elo_interval()),
             los: pairs.los(),
         };
@@ -382,6 +391,7 @@ impl MatchResult {
             sprt,
             stopped: (!self.stopped.is_empty()).then(|| self.stopped.join("; ")),
             aborted: false,
+            resumed: Vec::new(),
         }
     }
 
@@ -479,5 +489,6 @@ pub fn merge(results: &[(String, MatchResult)]) -> Result<MatchResult, MergeErro
     }
     merged.shards.sort_unstable();
     merged.pairs.sort_by_key(|p| p.pair);
+    merged.pgn_bytes = None;
     Ok(merged.recounted())
 }

@@ -57,6 +57,10 @@ pub enum EngineSpecError {
     /// A built-in player given arguments.
     #[error("builtin player takes no arguments, got '{0}'")]
     BuiltinArgs(String),
+    /// An `option.` word that is not among the trailing settings words (it would be passed to
+    /// the program as an argument).
+    #[error("'{0}' is an option word among the command's arguments: settings words (option.<Name>=<value>, where the name may have spaces) must come after the command, and option values cannot contain spaces")]
+    Misplaced(String),
     /// An `--each` word that is not a setting both engines can share.
     #[error("bad --each word '{0}': expected option.<Name>=<value> or tc=/movetime=/nodes=/depth= (name= is per engine)")]
     BadEach(String),
@@ -71,6 +75,16 @@ pub struct EngineWords {
     pub limit: Option<Limit>,
     /// A `name=` word.
     pub name: Option<String>,
+}
+
+/// Where an option whose name has spaces starts, when `words` ends with it: the last
+/// `option.` word without `=` before the last word, with no `=` in any word between.
+fn option_start(words: &[&str]) -> Option<usize> {
+    let last = words.len().checked_sub(1)?;
+    (0..last)
+        .rev()
+        .take_while(|&i| !words[i].contains('='))
+        .find(|&i| words[i].starts_with("option."))
 }
 
 impl EngineWords {
@@ -96,6 +110,15 @@ impl EngineWords {
                     .filter(|(n, _)| !n.is_empty())
                     .ok_or_else(|| EngineSpecError::BadOption(w.to_string()))?;
                 out.options.insert(0, (name.to_string(), value.to_string()));
+            } else if let Some(first) = w.contains('=').then(|| option_start(words)).flatten() {
+                // An option whose name has spaces, split into words: `option.Skill Level=5`.
+                let joined = words[first..].join(" ");
+                let (name, value) = joined["option.".len()..]
+                    .split_once('=')
+                    .ok_or_else(|| EngineSpecError::BadOption(joined.clone()))?;
+                out.options.insert(0, (name.to_string(), value.to_string()));
+                words.truncate(first);
+                continue;
             } else {
                 break;
             }
@@ -136,6 +159,10 @@ impl EngineSpec {
             name,
         } = EngineWords::take_trailing(&mut words)?;
         let (&program, args) = words.split_first().ok_or(EngineSpecError::Empty)?;
+        if let Some(w) = args.iter().find(|w| w.starts_with("option.")) {
+            // A settings word among the program's arguments would reach the program as one.
+            return Err(EngineSpecError::Misplaced(w.to_string()));
+        }
         if let Some(kind) = program.strip_prefix("builtin:") {
             if !args.is_empty() || !options.is_empty() || limit.is_some() || name.is_some() {
                 return Err(EngineSpecError::BuiltinArgs(text.trim().to_string()));
@@ -520,6 +547,47 @@ mod tests {
             EngineSpec::parse("builtin:random x"),
             Err(EngineSpecError::BuiltinArgs(_))
         ));
+    }
+
+    /// Issue 57 point 6: an option name with spaces (`option.Skill Level=5`) is one option,
+    /// not two arguments of the program (which then exited: "engine exited").
+    #[test]
+    fn option_names_with_spaces() {
+        let spec =
+            EngineSpec::parse("eng -q option.Skill Level=5 option.Hash=8 option.Move Overhead=30")
+                .unwrap();
+        let EngineSpec::Command { args, options, .. } = &spec else {
+            panic!()
+        };
+        assert_eq!(args, &["-q"]);
+        assert_eq!(
+            options,
+            &[
+                ("Skill Level".to_string(), "5".to_string()),
+                ("Hash".into(), "8".into()),
+                ("Move Overhead".into(), "30".into())
+            ]
+        );
+        let each = EngineWords::parse_each("option.Skill Level=3 nodes=100").unwrap();
+        assert_eq!(each.options, [("Skill Level".to_string(), "3".to_string())]);
+        // A word with `=` after the command that is no setting stays an argument.
+        let spec = EngineSpec::parse("eng --level=5").unwrap();
+        assert!(matches!(spec, EngineSpec::Command { ref args, .. } if args == &["--level=5"]));
+        // An `option.` word that cannot be a setting is a clear error, not an argument.
+        for bad in [
+            "eng option.Skill Level",
+            "eng option.Skill x=1 y=2",
+            "eng option.Hash=1 -q",
+        ] {
+            let e = EngineSpec::parse(bad).unwrap_err();
+            assert!(
+                matches!(
+                    e,
+                    EngineSpecError::Misplaced(_) | EngineSpecError::BadOption(_)
+                ),
+                "{bad}: {e:?}"
+            );
+        }
     }
 
     #[test]

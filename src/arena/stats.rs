@@ -72,11 +72,22 @@ impl Pentanomial {
         Some((mean, var))
     }
 
+    /// The Elo difference of the pair mean; `None` without pairs. A score of 0 or 1 gives an
+    /// infinity.
+    pub fn elo(&self) -> Option<f64> {
+        self.mean_variance().map(|(mean, _)| elo_from_score(mean))
+    }
+
     /// The Elo difference with its 95% interval, `(low, elo, high)`, from the pair mean and
-    /// the standard error of the mean. `None` without pairs. Interval ends at a score of
+    /// the standard error of the mean. `None` with fewer than two pairs or when every pair
+    /// scored the same: the spread of the pairs is then unknown, and the interval would have
+    /// no width ([`Pentanomial::elo`] still gives the estimate). Interval ends at a score of
     /// 0 or 1 are infinite.
     pub fn elo_interval(&self) -> Option<(f64, f64, f64)> {
         let (mean, var) = self.mean_variance()?;
+        if self.pairs() < 2 || var <= 0.0 {
+            return None;
+        }
         let se = (var / self.pairs() as f64).sqrt();
         let lo = (mean - Z95 * se).clamp(0.0, 1.0);
         let hi = (mean + Z95 * se).clamp(0.0, 1.0);
@@ -143,6 +154,18 @@ pub struct Trinomial {
 }
 
 impl Trinomial {
+    /// Records a game in which the first engine scored `points` (1 a win, 0 a loss, anything
+    /// between a draw).
+    pub fn add(&mut self, points: f64) {
+        if points >= 1.0 {
+            self.wins += 1;
+        } else if points <= 0.0 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+
     /// Number of games.
     pub fn games(&self) -> u64 {
         self.wins + self.draws + self.losses
@@ -294,11 +317,15 @@ mod tests {
 
     #[test]
     fn pentanomial_mean_variance_and_interval() {
-        // Every pair split 1-1: mean 0.5, no variance, a zero-width interval at 0 Elo.
+        // Every pair split 1-1: mean 0.5, no variance: 0 Elo and no interval (issue 57: it
+        // had no width), as with a single pair.
         let p = Pentanomial([0, 0, 10, 0, 0]);
         assert_eq!(p.mean_variance(), Some((0.5, 0.0)));
-        let (lo, e, hi) = p.elo_interval().unwrap();
-        assert!(close(lo, 0.0, 1e-9) && close(e, 0.0, 1e-9) && close(hi, 0.0, 1e-9));
+        assert_eq!((p.elo(), p.elo_interval()), (Some(0.0), None));
+        let one = Pentanomial([0, 0, 0, 1, 0]);
+        assert!(close(one.elo().unwrap(), 190.849, 1e-3));
+        assert_eq!(one.elo_interval(), None);
+        assert_eq!(Pentanomial::default().elo(), None);
         // Half the pairs 2-0, half 1-1: mean 0.75, variance 0.0625, standard error 0.025
         let p = Pentanomial([0, 0, 50, 0, 50]);
         let (mean, var) = p.mean_variance().unwrap();

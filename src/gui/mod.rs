@@ -380,7 +380,26 @@ fn router(app: App) -> Router {
         .route("/api/metrics", get(metrics))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn(refuse_long_bodies))
         .with_state(app)
+}
+
+/// Refuses a request whose `Content-Length` is over [`BODY_LIMIT`] at once, without waiting for
+/// its body (a body without a length is cut at the limit by `DefaultBodyLimit`).
+async fn refuse_long_bodies(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let length = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if length.is_some_and(|n| n > BODY_LIMIT as u64) {
+        return ApiError {
+            status: 413,
+            message: format!("the body is larger than {BODY_LIMIT} bytes"),
+        }
+        .into_response();
+    }
+    next.run(req).await
 }
 
 async fn not_found() -> ApiError {

@@ -127,16 +127,63 @@ pub enum CommandError {
         /// The offending word.
         token: String,
     },
+    /// An integer too large (or, for a time, too negative) for the keyword.
+    #[error("{command}: {keyword} {value} is out of range {min}..{max}")]
+    OutOfRange {
+        /// The command.
+        command: &'static str,
+        /// The keyword the value belongs to.
+        keyword: &'static str,
+        /// The value as given.
+        value: String,
+        /// The smallest value accepted.
+        min: i128,
+        /// The largest value accepted.
+        max: i128,
+    },
+    /// A keyword given a second time in one command: the first one counts.
+    #[error("{command}: {keyword} given twice: '{keyword}{}'", .value.as_deref().map(|v| format!(" {v}")).unwrap_or_default())]
+    Repeated {
+        /// The command.
+        command: &'static str,
+        /// The keyword.
+        keyword: &'static str,
+        /// The value that came with the second one, if any (its words joined by a space).
+        value: Option<String>,
+    },
 }
 
-/// Shortens user input for an error message (long garbage lines stay readable).
+/// User input as an error message quotes it: shortened to its first 60 characters and `...`
+/// (long garbage lines stay readable), with control characters escaped ([`escape_controls`])
+/// so that a terminal or GUI showing the line never acts on them.
 pub fn echo(text: &str) -> String {
     if text.chars().count() <= ECHO_LIMIT {
-        text.to_string()
+        escape_controls(text)
     } else {
         let head: String = text.chars().take(ECHO_LIMIT).collect();
-        format!("{head}...")
+        format!("{}...", escape_controls(&head))
     }
+}
+
+/// `text` with every control character written out: NUL as `\0`, the other C0 controls and
+/// DEL as `\x1b`-style hex escapes, the C1 controls (U+0080 to U+009F, which some terminals
+/// obey) as `\u{9b}`. Everything else, backslashes included, is kept as it is.
+pub fn escape_controls(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\0' => out.push_str("\\0"),
+            c if (c as u32) < 0x80 && c.is_control() => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Parses one input line. `Ok(None)` for a blank line.
@@ -319,6 +366,7 @@ fn parse_go(rest: &[&str]) -> Result<GoCommand, CommandError> {
     let mut searchmoves = Vec::new();
     let mut ignored = Vec::new();
     let mut perft = None;
+    let mut seen: Vec<&str> = Vec::new();
     let mut i = 0;
     while i < rest.len() {
         let key = rest[i];
@@ -326,6 +374,28 @@ fn parse_go(rest: &[&str]) -> Result<GoCommand, CommandError> {
         // The value after a keyword, unless the next word is itself a keyword.
         let value = rest.get(i).filter(|v| !GO_KEYWORDS.contains(v));
         let took_value = value.is_some();
+        if GO_KEYWORDS.contains(&key) {
+            if seen.contains(&key) {
+                // The first one counts: a second is reported with what came with it.
+                let end = if key == "searchmoves" {
+                    (i..rest.len())
+                        .find(|&j| GO_KEYWORDS.contains(&rest[j]))
+                        .unwrap_or(rest.len())
+                } else if took_value && !matches!(key, "infinite" | "ponder") {
+                    i + 1
+                } else {
+                    i
+                };
+                ignored.push(CommandError::Repeated {
+                    command: "go",
+                    keyword: keyword(key),
+                    value: (end > i).then(|| echo(&rest[i..end].join(" "))),
+                });
+                i = end;
+                continue;
+            }
+            seen.push(key);
+        }
         let outcome: Result<(), CommandError> = match key {
             "infinite" => {
                 limits.infinite = true;
@@ -358,16 +428,20 @@ fn parse_go(rest: &[&str]) -> Result<GoCommand, CommandError> {
                     "binc" => limits.binc = Some(v),
                     _ => limits.movetime = Some(v),
                 }),
-            "nodes" => count_value::<u64>("nodes", value, 0).map(|v| limits.nodes = Some(v)),
+            "nodes" => {
+                count_value::<u64>("nodes", value, 0, u64::MAX).map(|v| limits.nodes = Some(v))
+            }
             "movestogo" | "depth" | "mate" => {
                 let min = if key == "movestogo" { 1 } else { 0 };
-                count_value::<u32>(keyword(key), value, min).map(|v| match key {
+                count_value::<u32>(keyword(key), value, min, u32::MAX.into()).map(|v| match key {
                     "movestogo" => limits.movestogo = Some(v),
                     "depth" => limits.depth = Some(v),
                     _ => limits.mate = Some(v),
                 })
             }
-            "perft" => count_value::<u32>("perft", value, 1).map(|v| perft = Some(v)),
+            "perft" => {
+                count_value::<u32>("perft", value, 1, u32::MAX.into()).map(|v| perft = Some(v))
+            }
             other => {
                 ignored.push(CommandError::Unexpected {
                     command: "go",
@@ -410,7 +484,7 @@ fn keyword(key: &str) -> &'static str {
 }
 
 /// A time in milliseconds. GUIs may send negative clocks when a flag is about to fall: those
-/// count as 0.
+/// (of any size) count as 0.
 fn time_value(keyword: &'static str, value: Option<&&str>) -> Result<u64, CommandError> {
     let Some(v) = value else {
         return Err(CommandError::Missing {
@@ -418,21 +492,42 @@ fn time_value(keyword: &'static str, value: Option<&&str>) -> Result<u64, Comman
             what: format!("value after '{keyword}'"),
         });
     };
-    v.parse::<i64>()
-        .map(|t| t.max(0) as u64)
-        .map_err(|_| CommandError::BadNumber {
-            command: "go",
-            keyword,
-            expected: "a time in milliseconds",
-            value: echo(v),
-        })
+    if v.starts_with('-') && is_integer(v) {
+        return Ok(0);
+    }
+    v.parse::<i64>().map(|t| t.max(0) as u64).map_err(|_| {
+        if is_integer(v) {
+            CommandError::OutOfRange {
+                command: "go",
+                keyword,
+                value: echo(v),
+                min: 0,
+                max: i64::MAX.into(),
+            }
+        } else {
+            CommandError::BadNumber {
+                command: "go",
+                keyword,
+                expected: "a time in milliseconds",
+                value: echo(v),
+            }
+        }
+    })
 }
 
-/// A count of at least `min` that fits in `T`.
+/// Whether `v` is written as an integer (an optional sign, then decimal digits), whatever
+/// its size.
+fn is_integer(v: &str) -> bool {
+    let digits = v.strip_prefix(['-', '+']).unwrap_or(v);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// A count from `min` to `max` (the largest value of `T`).
 fn count_value<T: TryFrom<u64>>(
     keyword: &'static str,
     value: Option<&&str>,
     min: u64,
+    max: u64,
 ) -> Result<T, CommandError> {
     let Some(v) = value else {
         return Err(CommandError::Missing {
@@ -445,8 +540,18 @@ fn count_value<T: TryFrom<u64>>(
     } else {
         "a non-negative integer"
     };
+    // Digits only, but too many of them for the keyword.
+    let too_large =
+        !v.starts_with('-') && is_integer(v) && v.parse::<u64>().map_or(true, |n| n > max);
     match v.parse::<u64>().ok().filter(|n| *n >= min).map(T::try_from) {
         Some(Ok(n)) => Ok(n),
+        _ if too_large => Err(CommandError::OutOfRange {
+            command: "go",
+            keyword,
+            value: echo(v),
+            min: min.into(),
+            max: max.into(),
+        }),
         _ => Err(CommandError::BadNumber {
             command: "go",
             keyword,
@@ -567,6 +672,84 @@ mod tests {
         assert_eq!(ignored, vec!["go: missing value after 'depth'"]);
         let (_, ignored) = search("go searchmoves");
         assert_eq!(ignored.len(), 1);
+    }
+
+    /// Issue 57 point 6: a keyword given twice is reported (the first counts), and a number
+    /// too large for its keyword says so instead of calling it negative.
+    #[test]
+    fn repeated_keywords_and_numbers_out_of_range() {
+        let search = |line: &str| match parse(line) {
+            Ok(Some(Command::Go(GoCommand::Search {
+                limits,
+                ignored,
+                searchmoves,
+            }))) => (
+                limits,
+                searchmoves,
+                ignored.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
+            ),
+            other => panic!("{line}: {other:?}"),
+        };
+        let (limits, _, ignored) = search("go depth 3 depth 5");
+        assert_eq!(limits.depth, Some(3));
+        assert_eq!(ignored, vec!["go: depth given twice: 'depth 5'"]);
+        let (limits, moves, ignored) =
+            search("go searchmoves e2e4 infinite searchmoves d2d4 c2c4 nodes 9 infinite");
+        assert_eq!((limits.nodes, limits.infinite), (Some(9), true));
+        assert_eq!(moves, vec!["e2e4"]);
+        assert_eq!(
+            ignored,
+            vec![
+                "go: searchmoves given twice: 'searchmoves d2d4 c2c4'",
+                "go: infinite given twice: 'infinite'"
+            ]
+        );
+        let (limits, _, ignored) = search("go depth 99999999999 nodes 5");
+        assert_eq!((limits.depth, limits.nodes), (None, Some(5)));
+        assert_eq!(
+            ignored,
+            vec!["go: depth 99999999999 is out of range 0..4294967295"]
+        );
+        let (_, _, ignored) = search("go nodes 18446744073709551616 movetime 9223372036854775808");
+        assert_eq!(
+            ignored,
+            vec![
+                "go: nodes 18446744073709551616 is out of range 0..18446744073709551615",
+                "go: movetime 9223372036854775808 is out of range 0..9223372036854775807"
+            ]
+        );
+        // A clock of any negative size counts as 0; a negative count is not a count.
+        let (limits, _, ignored) = search("go wtime -99999999999999999999 depth -1");
+        assert_eq!(limits.wtime, Some(0));
+        assert_eq!(
+            ignored,
+            vec!["go: depth needs a non-negative integer, got '-1'"]
+        );
+        assert_eq!(
+            parse("go perft 99999999999").unwrap_err().to_string(),
+            "go: perft 99999999999 is out of range 1..4294967295"
+        );
+        assert_eq!(
+            parse("go perft 2 perft 3").unwrap_err().to_string(),
+            "go: perft given twice: 'perft 3'"
+        );
+    }
+
+    /// Issue 57 point 4: quoted input never carries a control character.
+    #[test]
+    fn echoed_input_has_its_control_characters_escaped() {
+        assert_eq!(echo("x\u{1b}[31mRED"), "x\\x1b[31mRED");
+        assert_eq!(echo("a\0b\u{7f}\u{9b}c\\d"), "a\\0b\\x7f\\u{9b}c\\d");
+        assert_eq!(
+            parse("x\u{1b}[31mRED").unwrap_err().to_string(),
+            "unknown command 'x\\x1b[31mRED'"
+        );
+        let long = format!("{}\u{1b}", "y".repeat(59));
+        assert_eq!(echo(&long), format!("{}\\x1b", "y".repeat(59)));
+        assert_eq!(
+            echo(&format!("{long}z")),
+            format!("{}\\x1b...", "y".repeat(59))
+        );
     }
 
     #[test]

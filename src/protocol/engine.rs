@@ -6,6 +6,7 @@ use std::io::BufRead;
 use std::sync::mpsc;
 
 use super::command::{self, Command};
+use super::hash::HashTable;
 use super::options::{self, EngineOptions, OptionChange, OptionError};
 use super::output::Out;
 use super::session::{new_session, VariantSession};
@@ -59,17 +60,22 @@ pub struct Engine {
     out: Out,
     options: EngineOptions,
     session: Box<dyn VariantSession>,
+    /// A `stop` came while the worker ran, and the worker may not have printed its answer
+    /// yet: the next line that needs the worker waits for that answer ([`Engine::handle_line`]).
+    stop_pending: bool,
 }
 
 impl Engine {
     /// An engine with default options (orthodox chess, start position) writing to `out`.
     pub fn new(out: Out) -> Self {
         let options = EngineOptions::default();
-        let session = new_session(options.variant, options.hash_mb, out.clone());
+        let hash = HashTable::new(options.hash_mb, options.threads);
+        let session = new_session(options.variant, hash, out.clone());
         Engine {
             out,
             options,
             session,
+            stop_pending: false,
         }
     }
 
@@ -77,8 +83,25 @@ impl Engine {
     /// the state as it was, with one exception: after a rejected `position` command, `go`
     /// answers `bestmove 0000` until a `position` is accepted (never a move of the position
     /// kept from before, which is not the GUI's).
+    ///
+    /// After a `stop`, every line but `isready`, `stop`, `ponderhit` and `quit` first waits
+    /// until the stopped search (or perft, or variant command) has printed its answer, so a
+    /// `go` sent at once after `stop` is never refused as busy and the lines keep their order.
     pub fn handle_line(&mut self, line: &str) -> Flow {
         self.out.log_input(line);
+        if self.stop_pending {
+            let first = line.split_whitespace().next();
+            if !self.session.busy() {
+                self.stop_pending = false;
+            } else if !matches!(
+                first,
+                None | Some("isready" | "stop" | "ponderhit" | "quit")
+            ) {
+                // The stop flag is set: the worker ends within moments.
+                self.session.finish();
+                self.stop_pending = false;
+            }
+        }
         let result = match command::parse(line) {
             // A variant's own command (Game::COMMANDS), e.g. a pre-game negotiation.
             Err(command::CommandError::Unknown(_))
@@ -137,10 +160,13 @@ impl Engine {
             Command::Debug(on) => self.options.debug = on,
             Command::Help => self.out.send(&self.help()),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref())?,
-            Command::UciNewGame => self.session.clear_tt(self.options.hash_mb),
+            Command::UciNewGame => self.session.clear_tt(self.options.threads),
             Command::Position(spec) => self.session.set_position(&spec)?,
             Command::Go(go) => self.session.go(&go, &self.options)?,
-            Command::Stop => self.session.stop(),
+            Command::Stop => {
+                self.session.stop();
+                self.stop_pending = self.session.busy();
+            }
             Command::PonderHit => self.session.ponderhit(),
             Command::Quit => {
                 self.shutdown();
@@ -183,7 +209,9 @@ impl Engine {
                 if self.session.busy() {
                     return Err(ProtocolError::Busy("setoption name UCI_Variant"));
                 }
-                self.session = new_session(v, self.options.hash_mb, self.out.clone());
+                let mut hash = self.session.take_hash();
+                hash.clear(self.options.threads);
+                self.session = new_session(v, hash, self.out.clone());
                 self.options.apply(&change);
                 self.out.send(&self.session.announce());
                 if let Err(why) = self.session.apply_settings(self.options.variant_settings()) {
@@ -204,9 +232,9 @@ impl Engine {
                     _ => asked,
                 };
                 self.options.apply(&OptionChange::Hash(mb));
-                self.session.resize_tt(mb);
+                self.session.resize_tt(mb, self.options.threads);
             }
-            OptionChange::ClearHash => self.session.clear_tt(self.options.hash_mb),
+            OptionChange::ClearHash => self.session.clear_tt(self.options.threads),
             OptionChange::DebugLogFile(path) => {
                 let log = match path {
                     None => None,

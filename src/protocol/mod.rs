@@ -4,11 +4,13 @@
 //! - [`options`]: the `uci` options and `setoption` validation;
 //! - [`engine`]: the loop, with a reader thread, and the engine state;
 //! - `session`: the variant-generic position, TT and search worker;
+//! - [`hash`]: the TT, touched or emptied in the background before `readyok`;
 //! - [`turns`]: plies to turn tokens and back;
 //! - [`output`]: the shared line-flushed writer and `info` formatting.
 
 pub mod command;
 pub mod engine;
+pub mod hash;
 #[cfg(test)]
 mod mock;
 pub mod options;
@@ -16,7 +18,9 @@ pub mod output;
 mod session;
 pub mod turns;
 
-pub use command::{echo, Command, CommandError, GoCommand, PositionBase, PositionSpec};
+pub use command::{
+    echo, escape_controls, Command, CommandError, GoCommand, PositionBase, PositionSpec,
+};
 pub use engine::{run, run_stdio, Engine, Flow};
 pub use options::{EngineOptions, OptionChange, OptionError};
 pub use output::Out;
@@ -41,6 +45,14 @@ pub enum ProtocolError {
         /// The token as given.
         token: String,
         /// Its 1-based index in the `moves` list.
+        turn: usize,
+    },
+    /// A position (after `turn` turns of the `moves` list) with more legal turns than the
+    /// engine's move list holds ([`crate::variants::Game::move_lists_fit`]): refused rather
+    /// than searched with turns missing.
+    #[error("the position after turn {turn} has more legal turns than the engine can list")]
+    TooManyTurns {
+        /// How many turns of the `moves` list lead to it.
         turn: usize,
     },
     /// A command that cannot run while the worker thread searches.

@@ -77,9 +77,12 @@ impl Out {
         }
     }
 
-    /// Sends `info string error <message>`.
+    /// Sends `info string error <message>`, with any control character of the message
+    /// (quoted input) escaped, so that it stays one harmless line
+    /// ([`super::command::escape_controls`]).
     pub fn error(&self, message: impl std::fmt::Display) {
-        self.send(&format!("info string error {message}"));
+        let text = super::command::escape_controls(&message.to_string());
+        self.send(&format!("info string error {text}"));
     }
 
     /// Sends `info string <message>`.

@@ -9,6 +9,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::command::{echo, GoCommand, PositionBase, PositionSpec};
+use super::hash::HashTable;
 use super::options::EngineOptions;
 use super::output::{format_bestmove, format_info, Out};
 use super::turns::{
@@ -62,7 +63,8 @@ pub trait VariantSession: Send {
     /// `bestmove`, a perft `info string perft stopped`): what `quit` and end of input do.
     fn finish(&mut self);
     /// Waits until a running variant command has printed its answer (searches and perfts are
-    /// not waited for): `isready` calls it so that the answer comes before `readyok`.
+    /// not waited for) and the hash table is prepared (its pages touched, or emptied):
+    /// `isready` calls it so that both come before `readyok`.
     fn settle(&mut self);
     /// The `d` output: the variant's display, then `Result: ...` (as [`VariantSession::result`]
     /// says it).
@@ -83,13 +85,17 @@ pub trait VariantSession: Send {
     fn check_line(&self) -> String;
     /// The `eval` output.
     fn eval_report(&self) -> String;
-    /// Empties the TT (`ucinewgame`, `Clear Hash`): the session takes a fresh one of `hash_mb`
-    /// MiB; a running search keeps its own table to the end.
-    fn clear_tt(&mut self, hash_mb: usize);
-    /// Replaces the TT by an empty one of `hash_mb` MiB (`Hash`). Returns at once whatever the
-    /// size: the new table is mapped lazily and the old one is freed on another thread (after
+    /// Empties the TT (`ucinewgame`, `Clear Hash`) in place, with `threads` threads, in the
+    /// background ([`HashTable::clear`]); a running search keeps its own table to the end.
+    fn clear_tt(&mut self, threads: usize);
+    /// Replaces the TT by an empty one of `hash_mb` MiB (`Hash`), whose pages `threads`
+    /// threads touch in the background ([`HashTable::resize`]). Returns at once: `isready`
+    /// and the next search wait for the table. The old one is freed on another thread (after
     /// a running search that still uses it).
-    fn resize_tt(&mut self, hash_mb: usize);
+    fn resize_tt(&mut self, hash_mb: usize, threads: usize);
+    /// Takes the session's hash table out (for the session of a newly selected variant),
+    /// leaving a 1 MiB one. Only while the worker is idle.
+    fn take_hash(&mut self) -> HashTable;
     /// Hands `settings` (protocol options such as `UCI_Chess960`) to the current position and
     /// to every position set up from now on ([`Game::apply_settings`]).
     ///
@@ -106,9 +112,9 @@ pub trait VariantSession: Send {
     fn variant_command(&mut self, line: &str) -> Result<(), ProtocolError>;
 }
 
-/// A new session of `variant` at its start position, with a `hash_mb` MiB TT, writing to `out`.
-pub fn new_session(variant: Variant, hash_mb: usize, out: Out) -> Box<dyn VariantSession> {
-    crate::with_variant!(variant, G => Box::new(Session::<G>::new(hash_mb, out)))
+/// A new session of `variant` at its start position, with the TT `hash`, writing to `out`.
+pub fn new_session(variant: Variant, hash: HashTable, out: Out) -> Box<dyn VariantSession> {
+    crate::with_variant!(variant, G => Box::new(Session::<G>::new(hash, out)))
 }
 
 /// What the worker thread is doing.
@@ -130,18 +136,18 @@ struct Session<G: Game> {
     settings: VariantSettings,
     /// False from a rejected `position` command to the next accepted one.
     position_valid: bool,
-    tt: Arc<Tt>,
+    hash: HashTable,
     out: Out,
     job: Option<Job>,
 }
 
 impl<G: Game> Session<G> {
-    fn new(hash_mb: usize, out: Out) -> Self {
+    fn new(hash: HashTable, out: Out) -> Self {
         Session {
             pos: G::startpos(),
             settings: VariantSettings::default(),
             position_valid: true,
-            tt: Arc::new(Tt::new(hash_mb)),
+            hash,
             out,
             job: None,
         }
@@ -207,6 +213,11 @@ impl<G: Game> VariantSession for Session<G> {
                     token: echo(token),
                     turn: i + 1,
                 })?;
+                // The FEN reader checks the first position; every one after it is checked
+                // here, so that no position is searched with legal turns missing.
+                if !pos.move_lists_fit() {
+                    return Err(ProtocolError::TooManyTurns { turn: i + 1 });
+                }
             }
             Ok(pos)
         };
@@ -286,7 +297,7 @@ impl<G: Game> VariantSession for Session<G> {
                     limits: limits.clone(),
                     allowed,
                     options: options.search_options(),
-                    tt: self.tt.clone(),
+                    tt: self.hash.ready().clone(),
                     control: control.clone(),
                     model,
                 };
@@ -335,6 +346,7 @@ impl<G: Game> VariantSession for Session<G> {
                 let _ = job.handle.join();
             }
         }
+        self.hash.ready();
     }
 
     fn display(&self) -> String {
@@ -423,16 +435,18 @@ impl<G: Game> VariantSession for Session<G> {
         self.pos.eval_report()
     }
 
-    fn clear_tt(&mut self, hash_mb: usize) {
-        self.resize_tt(hash_mb);
+    fn clear_tt(&mut self, threads: usize) {
+        // Joins a finished job, so that only a running one still holds the table.
+        self.busy();
+        self.hash.clear(threads);
     }
 
-    fn resize_tt(&mut self, hash_mb: usize) {
-        // A fresh zeroed table costs nothing until the search touches it; the old one (maybe
-        // gigabytes of touched pages) is freed by another thread so the loop stays responsive.
-        let old = std::mem::replace(&mut self.tt, Arc::new(Tt::new(1)));
-        drop_in_background(old);
-        self.tt = Arc::new(Tt::new(hash_mb));
+    fn resize_tt(&mut self, hash_mb: usize, threads: usize) {
+        self.hash.resize(hash_mb, threads);
+    }
+
+    fn take_hash(&mut self) -> HashTable {
+        std::mem::replace(&mut self.hash, HashTable::new(1, 1))
     }
 
     fn apply_settings(&mut self, settings: VariantSettings) -> Result<(), String> {
@@ -458,7 +472,7 @@ impl<G: Game> VariantSession for Session<G> {
         let (root, out, tt, line) = (
             self.pos.clone(),
             self.out.clone(),
-            self.tt.clone(),
+            self.hash.ready().clone(),
             line.to_string(),
         );
         let control = Arc::new(SearchControl::default());
@@ -477,8 +491,6 @@ impl<G: Game> VariantSession for Session<G> {
     }
 }
 
-/// Drops `tt` on a short-lived thread: freeing a large table that the search has touched
-/// takes time the protocol loop must not spend. Dropped here when no thread can be made.
 /// The squares of the side to move's royal pieces ([`Game::ROYALS`]), read from the board field
 /// of the position's FEN (protocol.md 4: ranks from the top, digit runs for empty cells, `*`
 /// for holes, codes of several letters in brackets), named as the board prints them.
@@ -519,12 +531,6 @@ fn royal_squares<G: Game>(pos: &G) -> Vec<String> {
         }
     }
     squares
-}
-
-fn drop_in_background(tt: Arc<Tt>) {
-    let _ = std::thread::Builder::new()
-        .name("tt-free".into())
-        .spawn(move || drop(tt));
 }
 
 /// One probe of a variant command: a silent single-thread search of `pos` within `limits`,
@@ -846,9 +852,9 @@ mod tests {
             pos.make(pos.parse_move("f6g8").expect("legal"));
             (pos.adjudicated_outcome(), pos.fen(), pos.key())
         };
-        let mut plain = Session::<Chess>::new(1, Out::new(std::io::sink()));
+        let mut plain = Session::<Chess>::new(HashTable::new(1, 1), Out::new(std::io::sink()));
         plain.set_position(&spec(shuffle)).expect("accepted");
-        let mut tried = Session::<Chess>::new(1, Out::new(std::io::sink()));
+        let mut tried = Session::<Chess>::new(HashTable::new(1, 1), Out::new(std::io::sink()));
         tried.set_position(&spec(shuffle)).expect("accepted");
         for bad in [
             format!("{shuffle} f6g8 zz"),
@@ -865,7 +871,7 @@ mod tests {
             Some("threefold repetition".to_string())
         );
         // Without the shuffle before, the same position is no repetition.
-        let mut fresh = Session::<Chess>::new(1, Out::new(std::io::sink()));
+        let mut fresh = Session::<Chess>::new(HashTable::new(1, 1), Out::new(std::io::sink()));
         fresh
             .set_position(&spec("g1f3 g8f6 f3g1"))
             .expect("accepted");

@@ -98,8 +98,9 @@ struct Bucket {
 /// reference between search threads.
 ///
 /// The buckets come from a zeroed allocation (all-zero words are empty entries): for a large
-/// table the system maps zero pages lazily, so making even a 64 GiB table takes no time and the
-/// memory is touched by the search as it fills the table.
+/// table the system maps zero pages lazily, so making even a 64 GiB table takes no time, but
+/// then the first touch of each page costs the search time (the kernel zeroes it). The
+/// protocol therefore touches every page with [`Tt::prefault`] before its `readyok`.
 ///
 /// The TT also keeps each search thread's learned histories between searches
 /// ([`Tt::histories`]): like the entries, they are forgotten when the table is cleared or made
@@ -263,9 +264,8 @@ impl Tt {
         std::mem::size_of_val(self.buckets.as_slice()) / (1024 * 1024)
     }
 
-    /// Empties every entry (bench) and forgets the threads' histories. Writes each word: this
-    /// touches the whole table, so the protocol replaces a large table by a new [`Tt::new`]
-    /// instead. Not to be called while a search runs.
+    /// Empties every entry (bench, `ucinewgame`) and forgets the threads' histories. Writes
+    /// each word, so it also touches every page. Not to be called while a search runs.
     pub fn clear(&self) {
         self.clear_with_threads(1);
     }
@@ -296,6 +296,67 @@ impl Tt {
             });
         }
         self.generation.store(0, Relaxed);
+    }
+
+    /// Makes the operating system back every page of the table now, with `threads` threads
+    /// (at least 1) each taking an equal share, so that no search pays for first touching a
+    /// page (a fresh table is a lazily mapped zeroed allocation: [`Tt::new`]). Each thread
+    /// writes a zero to one word per 4 KiB page (a read alone would map the shared zero page),
+    /// so this is for a fresh table that no search uses yet: on a table in use it would lose
+    /// the entries of those words. Costs the kernel's page zeroing.
+    pub fn prefault(&self, threads: usize) {
+        /// Buckets per 4 KiB page.
+        const STRIDE: usize = 4096 / std::mem::size_of::<Bucket>();
+        fn touch(part: &[Bucket]) {
+            for b in part.iter().step_by(STRIDE) {
+                b.words[0][0].store(0, Relaxed);
+            }
+            if let Some(last) = part.last() {
+                last.words[0][0].store(0, Relaxed);
+            }
+        }
+        let buckets = self.buckets.as_slice();
+        let threads = threads.clamp(1, 256);
+        if threads == 1 || buckets.len() < 2 * threads * STRIDE {
+            touch(buckets);
+        } else {
+            // Shares of whole 4 KiB strides, so that each thread keeps to its own pages.
+            let share = buckets.len().div_ceil(threads).next_multiple_of(STRIDE);
+            std::thread::scope(|s| {
+                for part in buckets.chunks(share) {
+                    s.spawn(move || touch(part));
+                }
+            });
+        }
+    }
+
+    /// The fraction (0 to 1) of the table's pages the operating system holds in memory now
+    /// (Linux `mincore`): 1 after [`Tt::prefault`], near 0 for a fresh large table that no
+    /// search has touched. `None` where it cannot be told (other systems, a failed call).
+    pub fn resident_fraction(&self) -> Option<f64> {
+        #[cfg(target_os = "linux")]
+        {
+            // SAFETY: sysconf has no preconditions.
+            let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).ok()?;
+            let buckets = self.buckets.as_slice();
+            let start = buckets.as_ptr() as usize;
+            let end = start + std::mem::size_of_val(buckets);
+            let begin = start / page * page;
+            let pages = (end - begin).div_ceil(page);
+            let mut vec = vec![0u8; pages];
+            // SAFETY: [begin, begin + pages * page) covers only pages of our own live
+            // allocation (mapped, since they hold part of it); `vec` has one byte per page.
+            let rc = unsafe {
+                libc::mincore(begin as *mut libc::c_void, pages * page, vec.as_mut_ptr())
+            };
+            if rc != 0 {
+                return None;
+            }
+            let resident = vec.iter().filter(|&&b| b & 1 != 0).count();
+            Some(resident as f64 / pages as f64)
+        }
+        #[cfg(not(target_os = "linux"))]
+        None
     }
 
     /// Starts a new search: entries of older searches become preferred victims.

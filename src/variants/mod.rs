@@ -463,6 +463,15 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         Ok(())
     }
 
+    /// Whether every legal ply of this position fits the fixed-capacity move list
+    /// ([`PlyList`]), so that [`Game::legal_moves`] lists them all. The protocol refuses a
+    /// position where it does not (a position must never lose legal turns). Default: true,
+    /// for variants whose lists hold more plies than any position can have; Mutatis Mutandis,
+    /// whose crowded constructed positions can exceed its turn list, checks.
+    fn move_lists_fit(&self) -> bool {
+        true
+    }
+
     /// Checks that the position is consistent, for tests and debug builds (perft and the
     /// search call it after make/unmake at a sampled rate when debug assertions are on):
     /// by default, the FEN reads back to the same FEN and the same key. Variants add their

@@ -170,3 +170,40 @@ pub fn strings(v: &Value) -> Vec<String> {
         .map(|s| s.as_str().unwrap().to_string())
         .collect()
 }
+
+impl Server {
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The server's exit status if it has exited (without waiting).
+    pub fn exit_status(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().ok().flatten()
+    }
+}
+
+impl Server {
+    /// Sends `POST path` announcing a body of `length` bytes without sending it, and returns
+    /// the status line's code: how a request too large is refused, without the race of a
+    /// server closing a connection while the client still writes.
+    pub fn post_announcing(&self, path: &str, length: usize) -> u16 {
+        use std::io::Write;
+        let addr = self.url.trim_start_matches("http://");
+        let mut s = std::net::TcpStream::connect(addr).expect("connect to the server");
+        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        write!(
+            s,
+            "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {length}\r\n\r\n"
+        )
+        .unwrap();
+        let mut head = String::new();
+        BufReader::new(s)
+            .read_line(&mut head)
+            .expect("a status line");
+        head.split_whitespace()
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or_else(|| panic!("bad status line {head:?}"))
+    }
+}

@@ -24,8 +24,8 @@ impl Mitosis {
     /// Parses `<r10>/.../<r0>[<pending>] <side> - <ep> <clock> <fullmove>`
     /// (rules/mitosis.md 7); the clock and move number may be left out (0 and 1).
     ///
-    /// Errors: a [`FenError`] naming the field (`board`, `pending`, `side to move`,
-    /// `castling`, `en passant`, `clock`, `fullmove`) and the reason.
+    /// Errors: a [`FenError`] naming the field (`board`, `pending`, a missing `[...]` hand
+    /// included, `side to move`, `castling`, `en passant`, `clock`, `fullmove`) and the reason.
     pub(super) fn read_fen(fen: &str) -> Result<Mitosis, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.len() < 2 {
@@ -44,23 +44,26 @@ impl Mitosis {
             ));
         }
         let mut pos = Mitosis::empty();
-        let (board, pending) = match fields[0].find('[') {
-            Some(i) => {
-                let rest = &fields[0][i + 1..];
-                let inner = rest
-                    .strip_suffix(']')
-                    .ok_or_else(|| FenError::new("pending", "the hand must be closed by ']'"))?;
-                (&fields[0][..i], Some(inner))
-            }
-            None => (fields[0], None),
-        };
+        // The hand is part of the grammar (rules 7), `[-]` when empty, as in Mulligan Stew.
+        let (board, pending) =
+            match fields[0].find('[') {
+                Some(i) => {
+                    let rest = &fields[0][i + 1..];
+                    let inner = rest.strip_suffix(']').ok_or_else(|| {
+                        FenError::new("pending", "the hand must be closed by ']'")
+                    })?;
+                    (&fields[0][..i], inner)
+                }
+                None => return Err(FenError::new(
+                    "pending",
+                    "the board must be followed by the pending parts in brackets, e.g. [-] or [rb]",
+                )),
+            };
         parse_board(&mut pos, board)?;
         pos.stm = Color::from_fen(fields[1]).ok_or_else(|| {
             FenError::new("side to move", format!("'{}' is not w or b", fields[1]))
         })?;
-        if let Some(p) = pending {
-            pos.pending = parse_pending(&pos, p)?;
-        }
+        pos.pending = parse_pending(&pos, pending)?;
         if let Some(&c) = fields.get(2) {
             if c != "-" {
                 return Err(FenError::new(

@@ -31,7 +31,8 @@ impl Muster {
     /// the side not to move is in check is accepted: the side to move wins at once (rules 3, D3).
     ///
     /// Errors name the field: `board` (shape, letters, King count, a pawn on its promotion
-    /// rank), `side to move`, `castling` (a token that is neither a square nor `KQkq`),
+    /// rank), `side to move`, `castling` (a token that is neither a square nor `KQkq`, or a
+    /// right whose square holds no Rook on its King's rank or file),
     /// `en passant` (squares that are not the passed squares of a legal push), `halfmove
     /// clock`, `fullmove number`.
     pub(super) fn read_fen(fen: &str) -> Result<Muster, FenError> {
@@ -106,9 +107,13 @@ impl Muster {
     }
 }
 
-/// The castling field: `-`, or squares and the aliases `K Q k q` (= h1 a1 h8 a8). Entries
-/// whose square does not hold a rook of that colour on its King's rank or file are ignored
-/// (rules/muster.md 5.4).
+/// The castling field: `-`, or squares and the aliases `K Q k q` (= h1 a1 h8 a8), each the
+/// square of a Rook on its own King's rank or file (rules/muster.md 5.4).
+///
+/// Errors: a token that is neither a square nor an alias, and an entry whose square does not
+/// hold a Rook on its King's rank or file: no game reaches such a right, and chess refuses the
+/// same mistake (the specification ignored such entries; see the rules file's known
+/// differences).
 fn parse_castling(board: &Board, field: &str) -> Result<[u64; 2], FenError> {
     let mut rights = [0u64; 2];
     if field == "-" {
@@ -146,14 +151,22 @@ fn parse_castling(board: &Board, field: &str) -> Result<[u64; 2], FenError> {
                 s
             }
         };
+        let name = BOARD_8X8.name(sq);
         let p = board.piece_at(sq);
         if p.is_none() || p.kind() != Kind::Rook {
-            continue;
+            return Err(FenError::new(
+                "castling",
+                format!("a right on {name}, which holds no Rook"),
+            ));
         }
         let color = p.color();
-        if cross(board.king_sq(color)) & (1u64 << sq) != 0 {
-            rights[color.index()] |= 1u64 << sq;
+        if cross(board.king_sq(color)) & (1u64 << sq) == 0 {
+            return Err(FenError::new(
+                "castling",
+                format!("a right on {name}, whose Rook is not on its King's rank or file"),
+            ));
         }
+        rights[color.index()] |= 1u64 << sq;
     }
     Ok(rights)
 }

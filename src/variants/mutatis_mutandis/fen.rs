@@ -3,8 +3,12 @@
 //!
 //! Parsing checks every field and names the one at fault; the tags may come in any order and
 //! default to `reserve:-/- drops:0/0 swapban:-` [D 32]. Output is canonical: flags in the
-//! order `KAHkah`, all three tags. Flags that cannot apply are dropped [D 22]: `K` needs the
-//! King-family piece in state `K` on its home row, `A`/`H` a piece of that side on the corner.
+//! order `KAHkah`, all three tags. What no game can reach is refused (issue 57; the
+//! specification's D 22 dropped such flags silently): a flag that cannot apply (`K` needs the
+//! King-family piece in state `K` on its home row, `A`/`H` a piece of that side on the
+//! corner), more drops made plus reserve pieces than a setup's reserve holds, more drops than
+//! the windows passed by the full move number allow (rules 8), and a position with more
+//! legal turns than the turn list holds ([`super::turn::MAX_TURNS`]).
 
 use std::fmt::Write as _;
 
@@ -15,6 +19,7 @@ use super::board::{bit, forward, parse_square, rank_of, square_name, step, Board
 use super::legal::royal_attacked;
 use super::piece::{Piece, State};
 use super::position::{flag, home_bb, Mutatis, Reserve};
+use super::setup::RESERVE_LEN;
 
 /// The example start of rules 11, the `startpos` of the protocol (a fixed, documented default;
 /// games normally start from a random setup, rules 3).
@@ -124,7 +129,10 @@ pub fn parse(fen: &str) -> Result<Mutatis, FenError> {
             pos.corner |= f;
         }
     }
-    pos.corner &= applicable_flags(&pos.board);
+    let unreachable = pos.corner & !applicable_flags(&pos.board);
+    if unreachable != 0 {
+        return Err(err("corner", unreachable_flag_reason(unreachable)));
+    }
 
     // En passant.
     let ep_text = fields.get(3).copied().unwrap_or("-");
@@ -207,6 +215,40 @@ pub fn parse(fen: &str) -> Result<Mutatis, FenError> {
             (n(w)?, n(b)?)
         }
     };
+    for (c, drops, list) in [
+        (Color::White, drop_counts.0, &reserve_lists.0),
+        (Color::Black, drop_counts.1, &reserve_lists.1),
+    ] {
+        let name = if c == Color::White { "White" } else { "Blue" };
+        // Drops and promotions take pieces from the setup's reserve, never add any (rules 8, 10).
+        if drops as usize + list.len() > RESERVE_LEN {
+            return Err(err(
+                "drops",
+                format!(
+                    "{name} has made {drops} drops and has {} reserve pieces left, more than \
+                     the {RESERVE_LEN} pieces of a reserve",
+                    list.len()
+                ),
+            ));
+        }
+        let most = most_drops(c, pos.side, pos.full);
+        if drops > most {
+            return Err(err(
+                "drops",
+                format!(
+                    "{name} has made {drops} drops, but by full move {} with {} to move at \
+                     most {most} can have been made (rules 8: the k-th drop from turn 5k+{})",
+                    pos.full,
+                    if pos.side == Color::White {
+                        "White"
+                    } else {
+                        "Blue"
+                    },
+                    if c == Color::White { 2 } else { 1 }
+                ),
+            ));
+        }
+    }
     pos.reserve[0] =
         Reserve::new(drop_counts.0 as usize, &reserve_lists.0).map_err(|e| err("drops", e))?;
     pos.reserve[1] =
@@ -238,7 +280,48 @@ pub fn parse(fen: &str) -> Result<Mutatis, FenError> {
         ));
     }
     pos.refresh_keys();
+    if !pos.turns_fit() {
+        return Err(err(
+            "board",
+            format!(
+                "the position has more legal turns than the engine can list ({})",
+                super::turn::MAX_TURNS
+            ),
+        ));
+    }
     Ok(pos)
+}
+
+/// The most drops side `c` can have made when `stm` is to move at full move `full`: the
+/// k-th drop comes on turn 5k+1 at the earliest for Blue, 5k+2 for White (rules 8), and a
+/// side has played its turns of full move `full` only when the other side is to move
+/// (White moves first in a full move).
+pub fn most_drops(c: Color, stm: Color, full: u16) -> u8 {
+    let last_turn = full as i32
+        - if c == Color::White && stm == Color::Black {
+            0
+        } else {
+            1
+        };
+    let first = if c == Color::White { 2 } else { 1 };
+    ((last_turn - first).max(0) / 5).min(u8::MAX as i32) as u8
+}
+
+/// Why the corner flags in `flags` cannot apply on the board (`flags` is not empty).
+fn unreachable_flag_reason(flags: u8) -> String {
+    let (ch, what) = [
+        (flag::WK, 'K', "White's King (a K, not a Maoking) on rank 1"),
+        (flag::WA, 'A', "a White piece on a1"),
+        (flag::WH, 'H', "a White piece on h1"),
+        (flag::BK, 'k', "Blue's King (a K, not a Maoking) on rank 8"),
+        (flag::BA, 'a', "a Blue piece on a8"),
+        (flag::BH, 'h', "a Blue piece on h8"),
+    ]
+    .into_iter()
+    .find(|(f, ..)| flags & f != 0)
+    .map(|(_, ch, what)| (ch, what))
+    .unwrap_or(('?', "its piece"));
+    format!("'{ch}' needs {what}: no game reaches that flag without it")
 }
 
 /// The cornering flags that can apply on `b` [D 22]: `K` when the side's King-family piece is a

@@ -92,6 +92,10 @@ impl Game for Mutatis {
         self.generate_turns(list, true);
     }
 
+    fn move_lists_fit(&self) -> bool {
+        self.turns_fit()
+    }
+
     #[inline(always)]
     fn make(&mut self, m: Turn) {
         self.make_turn(m.action, m.drop);

@@ -158,7 +158,8 @@ impl Mutatis {
                 hit
             });
             if !passed_attacked {
-                out.push(Action {
+                // A full list drops it, never panics; the caller sees the list full.
+                let _ = out.try_push(Action {
                     kind: ActionKind::Corner,
                     from: king,
                     to: corner,
@@ -174,7 +175,15 @@ impl Mutatis {
     /// Appends the legal turns of the side to move to `out` (rules 4, 5, 8, 9). With
     /// `tactical_only`, only turns whose action captures, promotes or converts (for quiescence),
     /// each still legal; a mandatory drop is then still honoured exactly.
-    pub(crate) fn generate_turns(&self, out: &mut TurnList, tactical_only: bool) {
+    ///
+    /// Returns false when a fixed-capacity list (the actions, or `out`) was filled, so that
+    /// turns may be missing ([`Mutatis::turns_fit`]); the FEN reader refuses such positions.
+    /// `out` is a [`TurnList`] (`N` = [`MAX_TURNS`](super::turn::MAX_TURNS)) but for tests.
+    pub(crate) fn generate_turns<const N: usize>(
+        &self,
+        out: &mut arrayvec::ArrayVec<Turn, N>,
+        tactical_only: bool,
+    ) -> bool {
         let us = self.side;
         let b = &self.board;
         let mut actions = ActionList::new();
@@ -193,6 +202,8 @@ impl Mutatis {
         let watch = RoyalWatch::new(b, us);
         let start = out.len();
         let mut any_drop = false;
+        // A full list drops the surplus (never panics); the return value says so.
+        let mut overflow = false;
         let mut log = Log {
             writes: [(0, None); MAX_WRITES],
             n: 0,
@@ -256,17 +267,18 @@ impl Mutatis {
                             ok
                         };
                         if ok {
-                            out.push(Turn::new(*a, s));
+                            overflow |= out.try_push(Turn::new(*a, s)).is_err();
                             any_drop = true;
                         }
                     }
                 }
             }
             if safe {
-                out.push(Turn::new(*a, NO_SQUARE));
+                overflow |= out.try_push(Turn::new(*a, NO_SQUARE)).is_err();
             }
             unwrite(&mut scratch, &log.writes[..log.n]);
         }
+        let complete = !overflow && !actions.is_full();
         if window == DropWindow::Mandatory && any_drop {
             // rules 8: a drop is possible, so every legal turn makes it.
             let mut i = start;
@@ -288,6 +300,17 @@ impl Mutatis {
                 }
             }
         }
+        complete
+    }
+
+    /// Whether every legal turn of the position fits the turn list
+    /// ([`MAX_TURNS`](super::turn::MAX_TURNS) turns, from at most
+    /// [`MAX_ACTIONS`](super::action::MAX_ACTIONS) actions), so that the generator lists them
+    /// all. Real games stay far below (`tests/mutatis_game.rs`); only a constructed FEN
+    /// crowded with pieces could reach it.
+    pub fn turns_fit(&self) -> bool {
+        let mut list = TurnList::new();
+        self.generate_turns(&mut list, false)
     }
 
     /// Whether the side to move has a royal piece attacked (rules 5: check, or an attacked
@@ -309,4 +332,28 @@ impl Mutatis {
 #[inline(always)]
 pub fn is_tactical_action(a: &Action) -> bool {
     a.captures != 0 || a.promotes || a.kind == ActionKind::Convert
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::Game;
+
+    /// Issue 57 point 6: a full list is reported, so that no position is used with legal turns
+    /// missing. (No position over the 4096 turns of a [`TurnList`] is known: a search for
+    /// crowded boards of Swappers and riders found at most 3736, so a shorter list shows it.)
+    #[test]
+    fn a_full_turn_list_is_reported() {
+        let start = Mutatis::startpos();
+        let mut all = TurnList::new();
+        assert!(start.generate_turns(&mut all, false));
+        assert_eq!(all.len(), 24);
+        assert!(start.turns_fit());
+        // One turn too many for the list: reported (and no panic); exactly full is complete.
+        let mut short = arrayvec::ArrayVec::<Turn, 23>::new();
+        assert!(!start.generate_turns(&mut short, false));
+        assert_eq!(short.len(), 23);
+        let mut exact = arrayvec::ArrayVec::<Turn, 24>::new();
+        assert!(start.generate_turns(&mut exact, false));
+    }
 }

@@ -39,6 +39,10 @@ pub const FAMILY_BASES: [State; 20] = [
 /// Pieces of each family on the home row besides the King (rules 3): the rest are the reserve.
 pub const HOME_PIECES: usize = 7;
 
+/// Pieces in a side's reserve at the setup (rules 3): the families other than the King's that
+/// are not on the home row. Drops and promotions only take from it.
+pub const RESERVE_LEN: usize = FAMILY_BASES.len() - HOME_PIECES;
+
 /// The setup of rules 3 drawn from `seed`.
 pub fn random_setup(seed: u64) -> Mutatis {
     let mut rng = SplitMix64::new(seed);

@@ -328,7 +328,8 @@ impl Mystic {
     /// (rules/mystic.md 4); missing tags take the start values (20 coins, 0 bought).
     ///
     /// Errors name the field: `fen`, `castling` (must be `-`), the orthodox fields, `board`
-    /// (more pieces of a kind than one set holds), `coins`, `bought`, `tags`.
+    /// (more pieces of a kind than one set holds), `coins`, `bought` (also more Pawns bought
+    /// than coins spent), `tags`.
     pub(super) fn read_fen(text: &str) -> Result<Mystic, FenError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
         let split = fields
@@ -395,6 +396,20 @@ impl Mystic {
                     return Err(FenError::new("tags", format!("'{name}' given twice")))
                 }
                 _ => return Err(FenError::new("tags", format!("unknown tag '{tag}'"))),
+            }
+        }
+        for side in Color::ALL {
+            // Each bought Pawn cost a coin, and coins are never earned back (rules 2, 3).
+            let (i, spent) = (side.index(), START_COINS - coins[side.index()]);
+            if bought[i] > spent {
+                return Err(FenError::new(
+                    "bought",
+                    format!(
+                        "{side:?} has bought {} Pawns but spent only {spent} of its \
+                         {START_COINS} coins (each Pawn costs one)",
+                        bought[i]
+                    ),
+                ));
             }
         }
         let mut pos = Mystic {
