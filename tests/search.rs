@@ -1010,52 +1010,13 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
         played,
         "singular extensions changed nothing"
     );
-    // History pruning and SEE pruning of quiet plies (off as played: neither gained in play)
-    // skip quiet plies near the leaves when switched on: the tree changes. (With razoring on,
-    // history pruning at the margin measured in play, 3000, no longer touches these trees; a
-    // small margin prunes more.)
-    let history_pruning = SearchParams {
-        hp_margin: 400,
-        ..PARAMS
-    };
-    assert_ne!(
-        nodes(&history_pruning),
-        played,
-        "history pruning changed nothing"
-    );
-    let quiet_see = SearchParams {
-        see_quiet_margin: 12,
-        ..PARAMS
-    };
-    assert_ne!(
-        nodes(&quiet_see),
-        played,
-        "SEE pruning of quiet plies changed nothing"
-    );
-    // Razoring (on as played), futility at the reduced depth, keeping stand pats, the piece
-    // correction histories, the SEE test of check extensions, reverse futility's return value,
-    // the TT's sharpening of the quiescence stand pat, the LMR re-search depth, the TT PV
-    // flag's lighter reduction, the cutoff count's heavier one, double and negative singular
-    // extensions, two history updates, the TT move searched before the others are scored,
-    // futility pruning of tactical plies, softened fail-high scores (main search and
-    // quiescence), quiet checks in quiescence and the shallower rest of a PV node once alpha
-    // rose (options, each measured in play; see their docs) change the tree when switched off
-    // or on.
+    // Razoring (on as played), keeping stand pats, the piece correction histories, the TT's
+    // sharpening of the quiescence stand pat, the LMR re-search depth, the TT PV flag's lighter
+    // reduction, the cutoff count's heavier one, two history updates, the TT move searched
+    // before the others are scored, the check extension, futility pruning of tactical plies,
+    // softened quiescence fail-high scores and quiet checks in quiescence (options, each
+    // measured in play; see their docs) change the tree when switched off or on.
     for (name, changed) in [
-        (
-            "futility at the LMR depth",
-            SearchParams {
-                fp_lmr_depth: 1,
-                ..PARAMS
-            },
-        ),
-        (
-            "softened fail-high scores",
-            SearchParams {
-                fh_soften: 1 - PARAMS.fh_soften,
-                ..PARAMS
-            },
-        ),
         (
             "softened quiescence fail-high scores",
             SearchParams {
@@ -1067,13 +1028,6 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
             "quiet checks in quiescence",
             SearchParams {
                 qs_checks: 1 - PARAMS.qs_checks,
-                ..PARAMS
-            },
-        ),
-        (
-            "the shallower rest of a PV node after alpha rose",
-            SearchParams {
-                alpha_reduce: if PARAMS.alpha_reduce == 0 { 2 } else { 0 },
                 ..PARAMS
             },
         ),
@@ -1095,20 +1049,6 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
             "the piece correction histories",
             SearchParams {
                 corr_piece_permille: 1000,
-                ..PARAMS
-            },
-        ),
-        (
-            "the SEE test of check extensions",
-            SearchParams {
-                check_ext_see: 1 - PARAMS.check_ext_see,
-                ..PARAMS
-            },
-        ),
-        (
-            "reverse futility's mean return",
-            SearchParams {
-                rfp_return_mid: 1 - PARAMS.rfp_return_mid,
                 ..PARAMS
             },
         ),
@@ -1137,20 +1077,6 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
             "the cutoff count in LMR",
             SearchParams {
                 lmr_cutoff_count: 1 - PARAMS.lmr_cutoff_count.min(1),
-                ..PARAMS
-            },
-        ),
-        (
-            "double singular extensions",
-            SearchParams {
-                se_double_margin: if PARAMS.se_double_margin == 0 { 20 } else { 0 },
-                ..PARAMS
-            },
-        ),
-        (
-            "the cut node's shallower TT ply",
-            SearchParams {
-                se_cut_node_ext: if PARAMS.se_cut_node_ext == 0 { 1 } else { 0 },
                 ..PARAMS
             },
         ),
@@ -1190,13 +1116,6 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
                 } else {
                     0
                 },
-                ..PARAMS
-            },
-        ),
-        (
-            "the shallower root search after an aspiration fail high",
-            SearchParams {
-                aspiration_fail_high_reduce: 1 - PARAMS.aspiration_fail_high_reduce,
                 ..PARAMS
             },
         ),

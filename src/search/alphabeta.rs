@@ -130,16 +130,13 @@ struct Frame<M> {
     excluded: M,
     /// Whether `mv` was a tactical ply.
     tactical: bool,
-    /// Double singular extensions on the line from the root to this node.
-    double_ext: u8,
 }
 
 impl<M: GameMove> Frame<M> {
     /// The frame of a node reached by the ply `m` (`cont`, `hkey`: its continuation-history
-    /// and quiet-history keys, read before it was made; `tactical`: whether `m` is tactical)
-    /// from a node whose line had `double_ext` double extensions.
+    /// and quiet-history keys, read before it was made; `tactical`: whether `m` is tactical).
     #[inline(always)]
-    fn of(m: M, cont: u16, hkey: u32, tactical: bool, double_ext: u8) -> Self {
+    fn of(m: M, cont: u16, hkey: u32, tactical: bool) -> Self {
         Frame {
             mv: m,
             null: false,
@@ -149,14 +146,9 @@ impl<M: GameMove> Frame<M> {
             side: 2,
             excluded: M::default(),
             tactical,
-            double_ext,
         }
     }
 }
-
-/// Double singular extensions allowed along one line from the root
-/// ([`SearchParams::se_double_margin`]).
-pub const MAX_DOUBLE_EXTENSIONS: u8 = 6;
 
 /// Limits only the main thread enforces.
 #[derive(Clone, Debug)]
@@ -205,9 +197,6 @@ pub struct Searcher<'a, G: Game> {
     root_order: Vec<(G::Move, i32)>,
     /// Best root move of the running iteration so far, and its score.
     pub root_best: Option<(G::Move, i32)>,
-    /// Nodes of the last root search (one call of [`Searcher::negamax`] at the root), and of
-    /// those the nodes spent on its best move: the time manager's measure of effort.
-    pub root_effort: (u64, u64),
     /// The root turns this search may play (`searchmoves`), as lines of plies; empty: all.
     allowed: Vec<Vec<G::Move>>,
     /// The longest line of `allowed` (plies); nodes this deep or deeper are never restricted.
@@ -259,7 +248,6 @@ impl<'a, G: Game> Searcher<'a, G> {
                 side: 2,
                 excluded: G::Move::default(),
                 tactical: false,
-                double_ext: 0,
             }; MAX_PLY + 2],
             cutoffs: [0; MAX_PLY + 3],
             nodes: 0,
@@ -269,7 +257,6 @@ impl<'a, G: Game> Searcher<'a, G> {
             main,
             others_nodes: 0,
             root_best: None,
-            root_effort: (0, 0),
             excluded: Vec::with_capacity(crate::core::MAX_MOVES),
             root_order: Vec::new(),
             allowed: Vec::new(),
@@ -645,11 +632,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 && !is_mate(beta)
                 && static_eval - p.rfp_margin * (depth - i32::from(rfp_improving)) >= beta
             {
-                return if p.rfp_return_mid != 0 {
-                    (static_eval + beta) / 2
-                } else {
-                    static_eval
-                };
+                return static_eval;
             }
             // Razoring: far below alpha near the leaves, a quiescence search that fails low
             // decides the node.
@@ -688,7 +671,6 @@ impl<'a, G: Game> Searcher<'a, G> {
                     side: 2,
                     excluded: G::Move::default(),
                     tactical: false,
-                    double_ext: self.stack[ply].double_ext,
                 };
                 let s = -self.negamax(
                     -beta,
@@ -738,7 +720,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 let k = cont_key_of(&self.pos, m);
                 self.pos.make(m);
                 let flipped = self.pos.side_to_move() != side;
-                self.stack[ply + 1] = Frame::of(m, k, 0, true, self.stack[ply].double_ext);
+                self.stack[ply + 1] = Frame::of(m, k, 0, true);
                 let mut v = self.qchild(flipped, rbeta - 1, rbeta, ply + 1, false);
                 if v >= rbeta {
                     v = self.child(
@@ -882,19 +864,10 @@ impl<'a, G: Game> Searcher<'a, G> {
                         }
                         if v < sbeta {
                             se_ext = 1;
-                            if p.se_double_margin > 0
-                                && !pv_node
-                                && v < sbeta - p.se_double_margin
-                                && self.stack[ply].double_ext < MAX_DOUBLE_EXTENSIONS
-                            {
-                                se_ext = 2;
-                            }
                         } else if sbeta >= beta {
                             return sbeta;
                         } else if tt_score >= beta {
                             se_ext = -1;
-                        } else if cut_node {
-                            se_ext = -p.se_cut_node_ext;
                         }
                     }
                 }
@@ -909,35 +882,6 @@ impl<'a, G: Game> Searcher<'a, G> {
             {
                 continue;
             }
-            // Quiet plies near the leaves with a very bad history, or that lose the moved
-            // man in the exchange on its square, are pruned (decided after the ply is made,
-            // as a checking ply is kept).
-            let mut quiet_bad = false;
-            let mut quiet_futile = futile;
-            if can_prune && best > -MATE_BOUND && searched > 0 && !tactical {
-                if p.fp_lmr_depth != 0 {
-                    // Futility at the depth the late-move reduction would leave.
-                    let k = cont_key_of(&self.pos, m);
-                    let h = self.tables.history(side_ix, hk)
-                        + self.tables.cont(conts[0], k)
-                        + self.tables.cont(conts[1], k);
-                    let r = i32::from(self.shared.lmr[(depth as usize).min(63)][searched.min(63)])
-                        - h / p.lmr_history_divisor.max(1);
-                    let lmr_depth = (depth - 1 - r.max(0)).max(0);
-                    quiet_futile = lmr_depth <= p.fp_max_depth
-                        && static_eval + p.fp_base + p.fp_per_depth * lmr_depth <= alpha;
-                }
-                if p.hp_margin > 0 && depth <= p.hp_max_depth {
-                    let k = cont_key_of(&self.pos, m);
-                    let h = self.tables.history(side_ix, hk)
-                        + self.tables.cont(conts[0], k)
-                        + self.tables.cont(conts[1], k);
-                    quiet_bad = h < -p.hp_margin * depth;
-                }
-                if !quiet_bad && p.see_quiet_margin > 0 && depth <= p.see_quiet_max_depth {
-                    quiet_bad = !self.pos.see_ge(m, -p.see_quiet_margin * depth * depth);
-                }
-            }
             // A tactical ply whose exchange cannot lift the evaluation to alpha even with the
             // futility margin (decided after the ply is made, as a checking ply is kept).
             let mut tactical_futile = false;
@@ -951,23 +895,18 @@ impl<'a, G: Game> Searcher<'a, G> {
                 let need = alpha - static_eval - p.fp_base - p.fp_tactical_margin * depth;
                 tactical_futile = need > 0 && !self.pos.see_ge(m, need + 1);
             }
-            // Whether a checking ply may be extended (`check_ext_see`: not when it loses its
-            // exchange; decided before the ply is made).
-            let check_ext_ok = p.check_ext_see == 0 || self.pos.see_ge(m, 0);
             // The ply's continuation-history key, read before it is made.
             let mk = cont_key_of(&self.pos, m);
             if !tactical {
                 quiet_count += 1;
             }
-            // Pruned unless it gives check: late move pruning, futility, history and SEE.
+            // Pruned unless it gives check: late move pruning and futility.
             let prunable = tactical_futile
                 || (can_prune
                     && best > -MATE_BOUND
                     && searched > 0
                     && !tactical
-                    && ((depth <= p.lmp_max_depth && quiet_count > lmp_limit)
-                        || quiet_futile
-                        || quiet_bad));
+                    && ((depth <= p.lmp_max_depth && quiet_count > lmp_limit) || futile));
             let hint = if prunable {
                 self.pos.gives_check(m)
             } else {
@@ -999,8 +938,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             let ext = if se_ext != 0 {
                 se_ext
             } else {
-                p.check_ext
-                    * i32::from(gives_check && check_ext_ok && (ply as i32) < 2 * self.root_depth)
+                p.check_ext * i32::from(gives_check && (ply as i32) < 2 * self.root_depth)
             };
             let new_depth = depth - 1 + ext;
             self.stack[ply + 1] = Frame::of(
@@ -1008,9 +946,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 mk,
                 if tactical { 0 } else { hk },
                 tactical,
-                self.stack[ply].double_ext + u8::from(ext >= 2),
             );
-            let nodes_before = self.nodes;
             let mut score;
             if searched == 0 {
                 score = self.child(
@@ -1038,11 +974,6 @@ impl<'a, G: Game> Searcher<'a, G> {
                     r += i32::from(!improving);
                     r -= i32::from(gives_check || in_check);
                     r -= i32::from(Picker::<G::Move>::is_refutation(ord));
-                    if !tactical {
-                        // Bit 0: origin threatened; bit 1: destination threatened.
-                        r -= p.lmr_escape * i32::from(hctx == 1);
-                        r += p.lmr_into_threat * i32::from(hctx & 2 != 0);
-                    }
                     let h = self.tables.history(side_ix, hk)
                         + self.tables.cont(conts[0], mk)
                         + self.tables.cont(conts[1], mk);
@@ -1099,7 +1030,6 @@ impl<'a, G: Game> Searcher<'a, G> {
                     }
                     if root {
                         self.root_best = Some((m, score));
-                        self.root_effort.1 = self.nodes - nodes_before;
                     }
                     if score >= beta {
                         self.cutoffs[ply] =
@@ -1135,11 +1065,6 @@ impl<'a, G: Game> Searcher<'a, G> {
                         }
                         break;
                     }
-                    // `alpha_reduce`: once a ply has raised alpha at a PV node, the later
-                    // plies are searched shallower.
-                    if p.alpha_reduce > 0 && !root && depth > 2 && depth < 14 && !is_mate(score) {
-                        depth -= p.alpha_reduce;
-                    }
                 }
             }
             if !tactical && quiets.len() < quiets.capacity() {
@@ -1152,10 +1077,6 @@ impl<'a, G: Game> Searcher<'a, G> {
         if excluding && searched == 0 {
             // The excluded ply was the only one: the TT ply is singular.
             return alpha;
-        }
-        // `fh_soften`: a fail high's score is pulled toward beta, the more the shallower.
-        if p.fh_soften != 0 && best >= beta && !is_mate(best) && !is_mate(beta) {
-            best = (best * depth + beta) / (depth + 1);
         }
         let (bound, packed) = tt_record(best, beta, raised, best_move);
         // A root search with excluded moves (MultiPV lines 2..) is not the root's true value,
@@ -1363,7 +1284,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             self.shared.tt.prefetch(self.pos.key());
             let flipped = self.pos.side_to_move() != side;
             // (Quiescence frames feed no history update: the ply counts as tactical.)
-            self.stack[ply + 1] = Frame::of(m, k, 0, true, self.stack[ply].double_ext);
+            self.stack[ply + 1] = Frame::of(m, k, 0, true);
             let score = self.qchild(flipped, alpha, beta, ply + 1, pv_node);
             self.pos.unmake();
             if self.stopped {
@@ -1438,7 +1359,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 continue;
             }
             let flipped = self.pos.side_to_move() != side;
-            self.stack[ply + 1] = Frame::of(m, k, 0, true, self.stack[ply].double_ext);
+            self.stack[ply + 1] = Frame::of(m, k, 0, true);
             let score = self.qchild(flipped, alpha, beta, ply + 1, pv_node);
             self.pos.unmake();
             if self.stopped {

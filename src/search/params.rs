@@ -21,21 +21,12 @@ crate::tunables! {
         aspiration_delta: i32 = 25, (5, 100, 3);
         /// First iteration depth (plies) that uses an aspiration window.
         aspiration_min_depth: i32 = 5, (1, 12, 1);
-        /// 1: after each aspiration fail high the root search is repeated one ply shallower
-        /// (not below half the iteration's depth), the count starting again on a fail low or a
-        /// new iteration; 0: every search of the iteration at its full depth (the default: 1
-        /// measured -13.9 Elo [-39.0, +11.1] over 400 chess games at 1+0.01).
-        aspiration_fail_high_reduce: i32 = 0, (0, 1, 1);
         /// Reverse futility pruning: deepest remaining depth (plies) where it applies.
         rfp_max_depth: i32 = 7, (1, 14, 1);
         /// Reverse futility margin per ply of remaining depth (centipawns). 65 against 80
         /// measured +16.5 [-10.5, +43.7] (seed-77 book), -18.3 [-42.8, +6.1] (seed 78), 400
         /// chess games each at 1+0.01.
         rfp_margin: i32 = 80, (20, 250, 8);
-        /// 1: reverse futility pruning returns the mean of the static evaluation and beta
-        /// instead of the static evaluation (a less optimistic bound); 0: the evaluation (the
-        /// default: 1 measured -17.4 Elo [-40.9, +6.0] over 400 chess games at 1+0.01).
-        rfp_return_mid: i32 = 0, (0, 1, 1);
         /// Razoring: deepest remaining depth (plies) where it applies (4 measured -13.0 Elo
         /// [-38.0, +11.8] against 3 over 400 chess games at 1+0.01).
         razor_max_depth: i32 = 3, (1, 8, 1);
@@ -50,10 +41,6 @@ crate::tunables! {
         /// depth from the root); 0: off (1, the default, is what the search always did; 0
         /// measured -1.7 Elo [-25.0, +21.5] over 400 chess games at 1+0.01).
         check_ext: i32 = 1, (0, 1, 1);
-        /// 1: a checking ply is extended only when it does not lose its static exchange;
-        /// 0: every checking ply is extended (the default: 1 measured -5.2 Elo [-28.9, +18.4]
-        /// over 400 chess games at 1+0.01).
-        check_ext_see: i32 = 0, (0, 1, 1);
         /// Null-move pruning: shallowest remaining depth (plies).
         nmp_min_depth: i32 = 3, (1, 8, 1);
         /// Null-move base reduction (plies).
@@ -69,12 +56,6 @@ crate::tunables! {
         fp_base: i32 = 100, (0, 300, 10);
         /// Futility margin per ply of remaining depth (centipawns).
         fp_per_depth: i32 = 90, (20, 250, 8);
-        /// 1: futility pruning of a quiet ply looks at the depth its late-move reduction
-        /// would leave (`depth - 1` less the LMR table's reduction and the history's
-        /// adjustment, as [`SearchParams::lmr_history_divisor`]) instead of the node's depth;
-        /// 0: the node's depth (the default: 1 measured -1.7 Elo [-26.9, +23.4] over 400
-        /// chess games at 1+0.01).
-        fp_lmr_depth: i32 = 0, (0, 1, 1);
         /// Futility pruning of tactical plies (not the first, not giving check) within
         /// [`SearchParams::fp_max_depth`]: one is skipped when the static evaluation plus
         /// `fp_base + fp_tactical_margin * depth` plus the most its exchange can win
@@ -91,20 +72,6 @@ crate::tunables! {
         see_max_depth: i32 = 4, (1, 10, 1);
         /// SEE pruning threshold per ply of remaining depth (centipawns, negated).
         see_margin: i32 = 90, (20, 250, 8);
-        /// History pruning of quiet plies: deepest remaining depth (plies) where it applies.
-        hp_max_depth: i32 = 4, (1, 10, 1);
-        /// History pruning: a quiet ply (not the first, not giving check) whose history plus
-        /// continuation histories fall below `-hp_margin * depth` is skipped; 0: off (the
-        /// default: at 3000 it measured +11.3 Elo [-13.6, +36.3] and -7.8 [-33.2, +17.5] over
-        /// two 400-game chess matches at 1+0.01, seed-77 and seed-78 books).
-        hp_margin: i32 = 0, (0, 16000, 400);
-        /// SEE pruning of quiet plies: deepest remaining depth (plies) where it applies.
-        see_quiet_max_depth: i32 = 8, (1, 12, 1);
-        /// SEE pruning of quiet plies: a quiet ply (not the first, not giving check) whose
-        /// exchange loses more than `see_quiet_margin * depth * depth` centipawns is skipped;
-        /// 0: off (the default: at 12 it measured -18.3 Elo [-43.7, +6.9] over 400 chess games
-        /// at 1+0.01).
-        see_quiet_margin: i32 = 0, (0, 100, 4);
         /// LMR: shallowest remaining depth (plies).
         lmr_min_depth: i32 = 3, (1, 6, 1);
         /// LMR: plies searched in full before reducing (at PV nodes one more).
@@ -139,19 +106,6 @@ crate::tunables! {
         /// seed-78 books), +9.6 Elo [-9.2, +28.4] for 0: no longer shown to gain, left on since
         /// switching it off was not shown to gain either.
         lmr_tactical: i32 = 1, (0, 1, 1);
-        /// LMR: plies taken off a quiet ply that takes a threatened man to a square that is
-        /// not threatened ([`crate::variants::Game::history_context`] 1: in chess, out of an
-        /// enemy pawn's attack); 0: off (the default). 1 measured +12.2 Elo [-12.2, +36.7]
-        /// and +10.4 [-13.5, +34.4] against 0 over two 400-game chess matches at 1+0.01
-        /// (seed-77 and seed-78 books), then -3.5 [-24.1, +17.1] (random openings, seed 79)
-        /// and -4.3 [-30.8, +22.1] (seed-78 book again): over the 1,600 games +3.7
-        /// [-9.5, +16.9], not shown to gain.
-        lmr_escape: i32 = 0, (0, 2, 1);
-        /// LMR: plies added to a quiet ply whose destination is threatened
-        /// ([`crate::variants::Game::history_context`] bit 1); 0: off (the default: 1, with
-        /// `lmr_escape` 1, measured -7.3 Elo [-44.6, +29.8] against both off over 191 chess
-        /// games at 1+0.01).
-        lmr_into_threat: i32 = 0, (0, 2, 1);
         /// A reduced ply that beats alpha is searched again one ply deeper than planned when
         /// its score beats the best so far by more than this (centipawns), one ply shallower
         /// when it does not beat the best by 8; 0: off (again at the planned depth). Alone, 50
@@ -168,17 +122,6 @@ crate::tunables! {
         /// Singular extensions: the TT score less this many centipawns per ply of depth is the
         /// bar every other ply must stay under for the TT ply to be singular.
         se_margin: i32 = 2, (0, 12, 1);
-        /// Singular extensions: a singular TT ply whose test search fails more than this many
-        /// centipawns under the bar is extended two plies instead of one (non-PV nodes, at most
-        /// [`super::alphabeta::MAX_DOUBLE_EXTENSIONS`] along a line); 0: off (the default: 20
-        /// measured +15.6 Elo [-9.5, +41.0] and -10.4 [-34.3, +13.4] over two 400-game chess
-        /// matches at 1+0.01, seed-77 and seed-78 books).
-        se_double_margin: i32 = 0, (0, 100, 4);
-        /// Singular extensions: plies taken off the TT ply at an expected cut node when it is
-        /// not singular and the other cases (multi-cut, TT score above beta) do not apply;
-        /// 0: off (the default: 1 measured +0.0 Elo [-23.6, +23.6] over 400 chess games at
-        /// 1+0.01).
-        se_cut_node_ext: i32 = 0, (0, 2, 1);
         /// 1: a node that fails low (no ply beats alpha) gives the quiet ply that led to it the
         /// cutoff bonus of its depth in the history and continuation histories of the side that
         /// played it (that ply refuted everything here); 0: off (the default: 1 measured +4.3
@@ -194,10 +137,6 @@ crate::tunables! {
         /// this permille adds to the pawn correction; 0: off (the
         /// default: 1000 measured -24.4 Elo [-49.6, +0.6] over 400 chess games at 1+0.01).
         corr_piece_permille: i32 = 0, (0, 2000, 50);
-        /// 1: a node that fails high returns (and keeps in the TT) its score pulled toward
-        /// beta, `(score * depth + beta) / (depth + 1)` (not for mate scores); 0: the score
-        /// (the default: 1 measured -16.5 Elo [-42.4, +9.2] over 400 chess games at 1+0.01).
-        fh_soften: i32 = 0, (0, 1, 1);
         /// 1: a quiescence node that fails high (on the stand pat or a ply) returns the mean
         /// of its score and beta (not for mate scores); 0: the score (the default: 1 measured
         /// -7.8 Elo [-33.0, +17.3] over 400 chess games at 1+0.01).
@@ -210,10 +149,6 @@ crate::tunables! {
         /// +6.1 [-12.1, +24.3], not shown to gain; at 4+0.04, -19.1 [-49.5, +10.9] over 200
         /// games, seed-77 book).
         qs_checks: i32 = 0, (0, 1, 1);
-        /// Plies taken off the rest of a PV node (not the root) once a ply has raised alpha
-        /// there, at remaining depths 3 to 13 (not for mate scores); 0: off (the default: 2
-        /// measured -19.1 Elo [-44.5, +6.1] over 400 chess games at 1+0.01).
-        alpha_reduce: i32 = 0, (0, 2, 1);
         /// Quiescence delta pruning: a capture is skipped when even winning its exchange leaves
         /// the stand pat this many centipawns short of alpha (never in check).
         qs_delta_margin: i32 = 150, (0, 1000, 20);
@@ -272,12 +207,6 @@ crate::tunables! {
         time_falling_per_cp: u64 = 8, (0, 30, 1);
         /// Soft limit scale for a falling score at most (permille).
         time_falling_max_permille: u64 = 1500, (1000, 3000, 80);
-        /// Node effort: the soft limit is also scaled by `(1500 - f) * this / 1000` permille,
-        /// where `f` is the permille of the nodes of the last root search (the last aspiration
-        /// window of the last iteration, depth 6 or more) spent on its best move (a best move
-        /// that took nearly all the effort is clear; one that took little is not); 0: off (the default: 1350 measured +3.5 Elo [-21.3, +28.3] over 400 chess
-        /// games at 1+0.01).
-        time_node_scale_permille: u64 = 0, (0, 2500, 80);
     }
 }
 
@@ -361,8 +290,8 @@ mod tests {
     #[test]
     fn flat_view_by_name() {
         let mut p = PARAMS;
-        assert_eq!(SearchParams::NAMES.len(), 71);
-        assert_eq!(SearchParams::flat_names().len(), 71);
+        assert_eq!(SearchParams::NAMES.len(), 56);
+        assert_eq!(SearchParams::flat_names().len(), 56);
         for (i, name) in SearchParams::NAMES.iter().enumerate() {
             assert!(p.get(name).is_some(), "{name}");
             let spec = SearchParams::spec(i);
@@ -386,9 +315,9 @@ mod tests {
     #[test]
     fn spsa_options() {
         let lines = spsa_option_lines();
-        assert_eq!(lines.len(), 71);
+        assert_eq!(lines.len(), 56);
         assert_eq!(
-            lines[4],
+            lines[3],
             "option name rfp_margin type spin default 80 min 20 max 250"
         );
         assert_eq!(spsa_setoption("Hash", Some("3")), None);

@@ -216,23 +216,16 @@ impl<G: Game> Searcher<'_, G> {
             alpha = (prev - delta).max(-INF);
             beta = (prev + delta).min(INF);
         }
-        let mut fail_highs = 0;
         loop {
-            let start = self.nodes;
-            self.root_effort = (0, 0);
-            let depth = (d - fail_highs).max((d + 1) / 2).max(1);
-            let s = self.negamax(alpha, beta, depth, 0, NodeType::Pv);
-            self.root_effort.0 = self.nodes - start;
+            let s = self.negamax(alpha, beta, d, 0, NodeType::Pv);
             if self.stopped {
                 return s;
             }
             if s <= alpha {
                 beta = (alpha + beta) / 2;
                 alpha = (s - delta).max(-INF);
-                fail_highs = 0;
             } else if s >= beta {
                 beta = (s + delta).min(INF);
-                fail_highs += self.p.aspiration_fail_high_reduce;
             } else {
                 return s;
             }
@@ -274,10 +267,7 @@ impl<G: Game> Searcher<'_, G> {
         if is_mate(out.score) && out.depth >= plies_to_mate + 6 {
             return true;
         }
-        let mut scale = super::time::think_scale(&self.p, stable, prev_score, out.score);
-        if self.p.time_node_scale_permille > 0 && out.depth >= 6 {
-            scale = scale * super::time::effort_scale(&self.p, self.root_effort) / 1000;
-        }
+        let scale = super::time::think_scale(&self.p, stable, prev_score, out.score);
         main.time.soft_expired(scale)
     }
 

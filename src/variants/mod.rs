@@ -611,10 +611,8 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// splits the quiet history: the same ply learns separate statistics in each context.
     /// Bit 0 says the moving man's origin is threatened, bit 1 that its destination is (in
     /// chess: attacked by an enemy pawn), so escaping a threat and walking into one are told
-    /// apart; the search's late-move reductions also read it (`lmr_escape`,
-    /// `lmr_into_threat`). 0 (the default): one statistic per ply. The search puts it above
-    /// bit 28 of [`GameMove::pack`], so a game that answers other than 0 packs its plies
-    /// below bit 28.
+    /// apart. 0 (the default): one statistic per ply. The search puts it above bit 28 of
+    /// [`GameMove::pack`], so a game that answers other than 0 packs its plies below bit 28.
     #[inline]
     fn history_context(&self, m: Self::Move) -> u32 {
         let _ = m;
