@@ -1010,52 +1010,14 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
         played,
         "singular extensions changed nothing"
     );
-    // Razoring (on as played), keeping stand pats, the piece correction histories, the TT's
-    // sharpening of the quiescence stand pat, the LMR re-search depth, the TT PV flag's lighter
-    // reduction, the cutoff count's heavier one, two history updates, the TT move searched
-    // before the others are scored, the check extension, futility pruning of tactical plies,
-    // softened quiescence fail-high scores and quiet checks in quiescence (options, each
-    // measured in play; see their docs) change the tree when switched off or on.
+    // Razoring, the LMR re-search depth, the TT PV flag's lighter reduction, the cutoff
+    // count's heavier one, the check extension and futility pruning of tactical plies (options,
+    // each measured in play; see docs/experiments.md) change the tree when switched off.
     for (name, changed) in [
-        (
-            "softened quiescence fail-high scores",
-            SearchParams {
-                qs_fh_soften: 1 - PARAMS.qs_fh_soften,
-                ..PARAMS
-            },
-        ),
-        (
-            "quiet checks in quiescence",
-            SearchParams {
-                qs_checks: 1 - PARAMS.qs_checks,
-                ..PARAMS
-            },
-        ),
         (
             "razoring",
             SearchParams {
                 razor_margin: if PARAMS.razor_margin == 0 { 250 } else { 0 },
-                ..PARAMS
-            },
-        ),
-        (
-            "keeping quiescence stand pats in the TT",
-            SearchParams {
-                qs_standpat_store: 1 - PARAMS.qs_standpat_store,
-                ..PARAMS
-            },
-        ),
-        (
-            "the piece correction histories",
-            SearchParams {
-                corr_piece_permille: 1000,
-                ..PARAMS
-            },
-        ),
-        (
-            "the TT's sharpening of the stand pat",
-            SearchParams {
-                qs_tt_refine: 1 - PARAMS.qs_tt_refine,
                 ..PARAMS
             },
         ),
@@ -1077,27 +1039,6 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
             "the cutoff count in LMR",
             SearchParams {
                 lmr_cutoff_count: 1 - PARAMS.lmr_cutoff_count.min(1),
-                ..PARAMS
-            },
-        ),
-        (
-            "the fail-low bonus of the ply that led to the node",
-            SearchParams {
-                hist_prior_bonus: 1 - PARAMS.hist_prior_bonus,
-                ..PARAMS
-            },
-        ),
-        (
-            "the history of the evaluation's fall",
-            SearchParams {
-                hist_eval_diff: if PARAMS.hist_eval_diff == 0 { 10 } else { 0 },
-                ..PARAMS
-            },
-        ),
-        (
-            "searching the TT move before scoring the others",
-            SearchParams {
-                order_tt_first: 1 - PARAMS.order_tt_first,
                 ..PARAMS
             },
         ),
@@ -1205,35 +1146,5 @@ fn mitosis_searches_without_singular_extensions() {
     assert_ne!(
         run_with_params(fen, 7, &PARAMS).nodes,
         run_with_params(fen, 7, &early).nodes
-    );
-}
-
-/// `qs_checks` (off as played): the quiescence search entered from the main search also tries
-/// quiet checking plies. Black threatens the back-rank mate Re1# (a quiet ply). A one-ply
-/// search without the checks grabs the loose a7 rook (the quiescence after it sees no capture
-/// for Black); with them, Black's quiescence finds the mate after the grab, so White plays
-/// another ply and is not mated. (A rook, not a pawn: the chess network sees the weak back
-/// rank well enough to decline a pawn without the checks.)
-#[test]
-fn quiescence_checks_see_a_quiet_mating_check() {
-    use menagerie::search::params::{SearchParams, PARAMS};
-    let _serial = serial();
-    let fen = "4r1k1/r4ppp/8/8/3Q4/8/5PPP/6K1 w - - 0 1";
-    let off = SearchParams {
-        qs_checks: 0,
-        ..PARAMS
-    };
-    let on = SearchParams {
-        qs_checks: 1,
-        ..PARAMS
-    };
-    let blind = run_with_params(fen, 1, &off);
-    assert_eq!(token(fen, &blind), "d4a7");
-    let seeing = run_with_params(fen, 1, &on);
-    assert_ne!(token(fen, &seeing), "d4a7");
-    assert!(
-        !matches!(seeing.score, Score::Mate(n) if n < 0),
-        "{:?}",
-        seeing.score
     );
 }

@@ -14,9 +14,7 @@ use arrayvec::ArrayVec;
 use crate::core::MoveBuffer;
 use crate::variants::{debug_validate, Game, GameMove, PlyList, Scope, Terminal};
 
-use super::ordering::{
-    capture_index, cont_key_of, hist_key, hist_key_of, CorrTable, OrderTables, Picker, NO_CONT,
-};
+use super::ordering::{cont_key_of, hist_key, hist_key_of, OrderTables, Picker, NO_CONT};
 use super::params::SearchParams;
 use super::score::{
     from_tt, is_mate, mate_in, mated_in, to_tt, EVAL_LIMIT, INF, MATE_BOUND, MAX_PLY,
@@ -117,9 +115,6 @@ struct Frame<M> {
     null: bool,
     /// The continuation-history key of `mv` ([`NO_CONT`] for the root or a null move).
     cont: u16,
-    /// The quiet-history key of `mv` ([`hist_key_of`], read before it was made; 0 for a
-    /// tactical ply, the root or a null move).
-    hkey: u32,
     /// The node's static evaluation (centipawns, side to move; `-INF` in check or not yet
     /// evaluated) and the side it is for, for the "improving" test two plies later.
     eval: i32,
@@ -128,24 +123,20 @@ struct Frame<M> {
     /// The ply left out of this node's search (`M::default()`: none): set while a singular
     /// extension tests whether the TT ply is the only good one.
     excluded: M,
-    /// Whether `mv` was a tactical ply.
-    tactical: bool,
 }
 
 impl<M: GameMove> Frame<M> {
-    /// The frame of a node reached by the ply `m` (`cont`, `hkey`: its continuation-history
-    /// and quiet-history keys, read before it was made; `tactical`: whether `m` is tactical).
+    /// The frame of a node reached by the ply `m` (`cont`: its continuation-history key, read
+    /// before it was made).
     #[inline(always)]
-    fn of(m: M, cont: u16, hkey: u32, tactical: bool) -> Self {
+    fn of(m: M, cont: u16) -> Self {
         Frame {
             mv: m,
             null: false,
             cont,
-            hkey,
             eval: -INF,
             side: 2,
             excluded: M::default(),
-            tactical,
         }
     }
 }
@@ -201,9 +192,6 @@ pub struct Searcher<'a, G: Game> {
     allowed: Vec<Vec<G::Move>>,
     /// The longest line of `allowed` (plies); nodes this deep or deeper are never restricted.
     allowed_plies: usize,
-    /// The ply of a quiescence search entered from the main search, which also tries quiet
-    /// checking plies (`qs_checks`); taken (reset to `usize::MAX`) when that search starts.
-    qs_checks_at: usize,
 }
 
 /// The history bonus of a cutoff at `depth` plies: `history_bonus_per_depth * depth` (or
@@ -235,19 +223,16 @@ impl<'a, G: Game> Searcher<'a, G> {
             pos: root,
             id,
             shared,
-            tables: OrderTables::with_histories(shared.tt.histories.take(id))
-                .capture_divisor(shared.params.capture_hist_divisor),
+            tables: OrderTables::with_histories(shared.tt.histories.take(id)),
             pv: vec![[G::Move::default(); MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
             stack: [Frame {
                 mv: G::Move::default(),
                 null: false,
                 cont: NO_CONT,
-                hkey: 0,
                 eval: -INF,
                 side: 2,
                 excluded: G::Move::default(),
-                tactical: false,
             }; MAX_PLY + 2],
             cutoffs: [0; MAX_PLY + 3],
             nodes: 0,
@@ -261,7 +246,6 @@ impl<'a, G: Game> Searcher<'a, G> {
             root_order: Vec::new(),
             allowed: Vec::new(),
             allowed_plies: 0,
-            qs_checks_at: usize::MAX,
         }
     }
 
@@ -400,12 +384,12 @@ impl<'a, G: Game> Searcher<'a, G> {
         self.pos.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
-    /// The static evaluation plus the correction histories' correction for this position, the
-    /// evaluation itself, and the correction keys when the game has them (centipawns, side to
+    /// The static evaluation plus the correction history's correction for this position, the
+    /// evaluation itself, and the correction key when the game has one (centipawns, side to
     /// move). `cached`: the evaluation the TT kept for this position, used instead of
     /// evaluating again (the same value: the evaluation is a function of the position).
     #[inline(always)]
-    fn corrected_eval(&self, cached: Option<i32>) -> (i32, i32, Option<CorrKeys>) {
+    fn corrected_eval(&self, cached: Option<i32>) -> (i32, i32, Option<u64>) {
         let raw = match cached {
             Some(e) => {
                 debug_assert_eq!(e, self.eval(), "TT evaluation of {}", self.pos.fen());
@@ -414,21 +398,10 @@ impl<'a, G: Game> Searcher<'a, G> {
             None => self.eval(),
         };
         match self.pos.correction_key() {
-            Some(pawns) => {
+            Some(key) => {
                 let side = self.pos.side_to_move().index();
-                let mut c = self.tables.correction(side, pawns);
-                let pieces = if self.p.corr_piece_permille > 0 {
-                    self.pos.piece_correction_keys()
-                } else {
-                    None
-                };
-                if let Some([w, b]) = pieces {
-                    let both = self.tables.correction_in(CorrTable::WhitePieces, side, w)
-                        + self.tables.correction_in(CorrTable::BlackPieces, side, b);
-                    c += both * self.p.corr_piece_permille / 1000;
-                }
-                let keys = CorrKeys { pawns, pieces };
-                ((raw + c).clamp(-EVAL_LIMIT, EVAL_LIMIT), raw, Some(keys))
+                let c = self.tables.correction(side, key);
+                ((raw + c).clamp(-EVAL_LIMIT, EVAL_LIMIT), raw, Some(key))
             }
             None => (raw, raw, None),
         }
@@ -500,9 +473,6 @@ impl<'a, G: Game> Searcher<'a, G> {
         let restricted = self.allowed_plies > ply && self.restricted_at(ply);
         if depth <= 0 {
             if !restricted {
-                if self.p.qs_checks != 0 {
-                    self.qs_checks_at = ply;
-                }
                 return self.qsearch(alpha, beta, ply, pv_node);
             }
             depth = 1;
@@ -606,26 +576,6 @@ impl<'a, G: Game> Searcher<'a, G> {
                     .is_none_or(|f| f.eval == -INF || static_eval > f.eval));
         // Without the test (Game::SEARCH_IMPROVING), reverse futility keeps its full margin.
         let rfp_improving = G::SEARCH_IMPROVING && improving;
-        // The quiet ply that led here, by the other side: its history learns how far it made
-        // the static evaluation fall for its mover (`hist_eval_diff`).
-        if p.hist_eval_diff > 0 && !in_check && !excluding && ply >= 1 {
-            let (led, parent) = (self.stack[ply], self.stack[ply - 1]);
-            if !led.null
-                && !led.tactical
-                && led.mv != G::Move::default()
-                && parent.side == 1 - side_u8
-                && parent.eval != -INF
-            {
-                let bonus = (-p.hist_eval_diff * (parent.eval + static_eval))
-                    .clamp(-p.history_bonus_max, p.history_bonus_max);
-                self.tables.update_history(
-                    usize::from(parent.side),
-                    led.hkey,
-                    bonus,
-                    p.history_max,
-                );
-            }
-        }
         if !pv_node && !in_check {
             // Reverse futility pruning.
             if depth <= p.rfp_max_depth
@@ -666,11 +616,9 @@ impl<'a, G: Game> Searcher<'a, G> {
                     mv: G::Move::default(),
                     null: true,
                     cont: NO_CONT,
-                    hkey: 0,
                     eval: -INF,
                     side: 2,
                     excluded: G::Move::default(),
-                    tactical: false,
                 };
                 let s = -self.negamax(
                     -beta,
@@ -720,7 +668,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 let k = cont_key_of(&self.pos, m);
                 self.pos.make(m);
                 let flipped = self.pos.side_to_move() != side;
-                self.stack[ply + 1] = Frame::of(m, k, 0, true);
+                self.stack[ply + 1] = Frame::of(m, k);
                 let mut v = self.qchild(flipped, rbeta - 1, rbeta, ply + 1, false);
                 if v >= rbeta {
                     v = self.child(
@@ -763,10 +711,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
         let prev = self.stack[ply].mv;
         let conts = self.conts(ply);
-        // `order_tt_first`: the TT move is searched before the others are scored.
-        if p.order_tt_first == 0 || !picker.tt_first(tt_move) {
-            picker.score(&self.pos, tt_move, &self.tables, ply, prev, conts);
-        }
+        picker.score(&self.pos, tt_move, &self.tables, ply, prev, conts);
         self.tables.clear_killers(ply + 1);
 
         let side = self.pos.side_to_move();
@@ -777,8 +722,6 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut searched = 0usize;
         // Quiet plies searched (for the history malus) and quiet plies considered (for LMP).
         let mut quiets: ArrayVec<G::Move, 64> = ArrayVec::new();
-        // Capture-history indices of the tactical plies searched (for the malus).
-        let mut captures: ArrayVec<usize, 32> = ArrayVec::new();
         let mut quiet_count = 0usize;
         let lmp_limit = ((p.lmp_base + depth * depth) / (2 - i32::from(improving))) as usize;
         let futile =
@@ -791,13 +734,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut taken = 0;
         if split {
             self.root_order.clear();
-            loop {
-                if picker.needs_scores() {
-                    picker.score_rest(&self.pos, &self.tables, ply, prev, conts);
-                }
-                let Some(x) = picker.pick(&self.pos) else {
-                    break;
-                };
+            while let Some(x) = picker.pick(&self.pos) {
                 self.root_order.push(x);
             }
         }
@@ -809,9 +746,6 @@ impl<'a, G: Game> Searcher<'a, G> {
                 taken += 1;
                 (i < n).then(|| self.root_order[super::smp::helper_root_index(i, n)])
             } else {
-                if picker.needs_scores() {
-                    picker.score_rest(&self.pos, &self.tables, ply, prev, conts);
-                }
                 picker.pick(&self.pos)
             };
             let Some((m, ord)) = next else {
@@ -941,12 +875,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 p.check_ext * i32::from(gives_check && (ply as i32) < 2 * self.root_depth)
             };
             let new_depth = depth - 1 + ext;
-            self.stack[ply + 1] = Frame::of(
-                m,
-                mk,
-                if tactical { 0 } else { hk },
-                tactical,
-            );
+            self.stack[ply + 1] = Frame::of(m, mk);
             let mut score;
             if searched == 0 {
                 score = self.child(
@@ -1035,16 +964,6 @@ impl<'a, G: Game> Searcher<'a, G> {
                         self.cutoffs[ply] =
                             self.cutoffs[ply].saturating_add(1 + u8::from(tt_move == 0));
                         let bonus = history_bonus(&p, depth);
-                        let cap_max = p.history_max.min(i16::MAX as i32);
-                        if p.capture_hist_divisor > 0 {
-                            if tactical {
-                                let i = capture_index(m.pack(), self.pos.tactical_order(m));
-                                self.tables.update_capture(side_ix, i, bonus, cap_max);
-                            }
-                            for &i in &captures {
-                                self.tables.update_capture(side_ix, i, -bonus, cap_max);
-                            }
-                        }
                         if !tactical {
                             self.tables.record_cutoff(ply, side_ix, m, prev);
                             self.tables
@@ -1070,9 +989,6 @@ impl<'a, G: Game> Searcher<'a, G> {
             if !tactical && quiets.len() < quiets.capacity() {
                 quiets.push(m);
             }
-            if tactical && p.capture_hist_divisor > 0 && captures.len() < captures.capacity() {
-                captures.push(capture_index(m.pack(), self.pos.tactical_order(m)));
-            }
         }
         if excluding && searched == 0 {
             // The excluded ply was the only one: the TT ply is singular.
@@ -1094,35 +1010,9 @@ impl<'a, G: Game> Searcher<'a, G> {
                 tt_pv,
             );
         }
-        // A fail low: the other side's quiet ply that led here refuted every ply, so it gains
-        // the cutoff bonus of this depth (`hist_prior_bonus`).
-        if p.hist_prior_bonus != 0 && !raised && !excluding && searched > 0 && ply >= 1 {
-            let (led, parent) = (self.stack[ply], self.stack[ply - 1]);
-            if !led.null
-                && !led.tactical
-                && led.mv != G::Move::default()
-                && parent.side == 1 - side_u8
-            {
-                let bonus = history_bonus(&p, depth);
-                self.tables.update_history(
-                    usize::from(parent.side),
-                    led.hkey,
-                    bonus,
-                    p.history_max,
-                );
-                let before = if ply >= 2 {
-                    self.stack[ply - 2].cont
-                } else {
-                    NO_CONT
-                };
-                for c in [parent.cont, before] {
-                    self.tables.update_cont(c, led.cont, bonus, p.history_max);
-                }
-            }
-        }
         // Correction history: a quiet result (no tactical best ply) whose bound says which
         // way the corrected evaluation erred teaches the correction of this structure.
-        if let Some(keys) = corr_key.filter(|_| true_value && !is_mate(best)) {
+        if let Some(key) = corr_key.filter(|_| true_value && !is_mate(best)) {
             let quiet = !raised || !self.pos.is_tactical(best_move);
             let informative = match bound {
                 Bound::Lower => best > corrected,
@@ -1131,24 +1021,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             };
             if quiet && informative {
                 self.tables
-                    .update_correction(side_ix, keys.pawns, best - raw_eval, depth);
-                if let Some([w, b]) = keys.pieces {
-                    let diff = best - raw_eval;
-                    self.tables.update_correction_in(
-                        CorrTable::WhitePieces,
-                        side_ix,
-                        w,
-                        diff,
-                        depth,
-                    );
-                    self.tables.update_correction_in(
-                        CorrTable::BlackPieces,
-                        side_ix,
-                        b,
-                        diff,
-                        depth,
-                    );
-                }
+                    .update_correction(side_ix, key, best - raw_eval, depth);
             }
         }
         best
@@ -1158,9 +1031,6 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// check, every legal ply (and no stand pat).
     pub fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
         self.pv_len[ply] = 0;
-        // Taken first, so that no early return leaves it set for another search at this ply.
-        let with_checks = self.qs_checks_at == ply;
-        self.qs_checks_at = usize::MAX;
         // A stopped search unwinds without counting more nodes (a node limit is exact).
         if self.stopped {
             return 0;
@@ -1181,16 +1051,12 @@ impl<'a, G: Game> Searcher<'a, G> {
         let key = self.pos.key();
         let mut tt_move = 0;
         let mut tt_eval = None;
-        let mut tt_hit = false;
-        let mut tt_bound_score = None;
         let mut tt_pv = pv_node;
         if let Some(e) = self.shared.tt.probe(key) {
-            tt_hit = true;
             tt_move = e.mv;
             tt_pv |= e.pv;
             tt_eval = e.eval.filter(|_| G::EVAL_IN_KEY);
             let s = from_tt(e.score, ply);
-            tt_bound_score = Some((s, e.bound));
             if !pv_node
                 && match e.bound {
                     Bound::Exact => true,
@@ -1210,34 +1076,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             let (corrected, raw, _) = self.corrected_eval(tt_eval);
             raw_eval = Some(raw);
             best = corrected;
-            if self.p.qs_tt_refine != 0 {
-                if let Some((s, b)) = tt_bound_score {
-                    if !is_mate(s)
-                        && match b {
-                            Bound::Lower => s > best,
-                            Bound::Upper => s < best,
-                            Bound::Exact => true,
-                        }
-                    {
-                        best = s;
-                    }
-                }
-            }
             if best >= beta {
-                if self.p.qs_fh_soften != 0 && !is_mate(best) {
-                    best = (best + beta) / 2;
-                }
-                if self.p.qs_standpat_store != 0 && !tt_hit && !is_mate(best) {
-                    self.shared.tt.store(
-                        key,
-                        0,
-                        to_tt(best, ply),
-                        0,
-                        Bound::Lower,
-                        raw_eval,
-                        tt_pv,
-                    );
-                }
                 return best;
             }
             alpha = alpha.max(best);
@@ -1283,8 +1122,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             self.pos.make(m);
             self.shared.tt.prefetch(self.pos.key());
             let flipped = self.pos.side_to_move() != side;
-            // (Quiescence frames feed no history update: the ply counts as tactical.)
-            self.stack[ply + 1] = Frame::of(m, k, 0, true);
+            self.stack[ply + 1] = Frame::of(m, k);
             let score = self.qchild(flipped, alpha, beta, ply + 1, pv_node);
             self.pos.unmake();
             if self.stopped {
@@ -1305,78 +1143,11 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
         }
-        if with_checks && !in_check && best < beta && stand_pat + self.p.qs_delta_margin > alpha {
-            if let Some((s, m)) = self.qsearch_quiet_checks(alpha, beta, ply, pv_node) {
-                if s > best {
-                    best = s;
-                    if s > alpha {
-                        best_move = m;
-                        raised = true;
-                    }
-                }
-            }
-            if self.stopped {
-                return 0;
-            }
-        }
-        if self.p.qs_fh_soften != 0 && best > beta && !is_mate(best) {
-            best = (best + beta) / 2;
-        }
         let (bound, packed) = tt_record(best, beta, raised, best_move);
         self.shared
             .tt
             .store(key, packed, to_tt(best, ply), 0, bound, raw_eval, tt_pv);
         best
-    }
-
-    /// The quiet checking plies of a quiescence node (`qs_checks`) that do not lose their
-    /// exchange, each searched by quiescence (the reply is an evasion): the best score that
-    /// beats `alpha` and its ply, or `None`. Kept out of [`Searcher::qsearch`] so that its
-    /// ply list is not on every quiescence frame.
-    #[inline(never)]
-    fn qsearch_quiet_checks(
-        &mut self,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        pv_node: bool,
-    ) -> Option<(i32, G::Move)> {
-        let mut list = PlyList::<G::Move>::default();
-        self.pos.legal_moves(&mut list);
-        let side = self.pos.side_to_move();
-        let mut found = None;
-        for &m in list.iter() {
-            if self.pos.is_tactical(m)
-                || self.pos.gives_check(m) == Some(false)
-                || !self.pos.see_ge(m, 0)
-            {
-                continue;
-            }
-            let k = cont_key_of(&self.pos, m);
-            self.pos.make(m);
-            if !self.pos.in_check() {
-                self.pos.unmake();
-                continue;
-            }
-            let flipped = self.pos.side_to_move() != side;
-            self.stack[ply + 1] = Frame::of(m, k, 0, true);
-            let score = self.qchild(flipped, alpha, beta, ply + 1, pv_node);
-            self.pos.unmake();
-            if self.stopped {
-                return None;
-            }
-            if score > alpha {
-                alpha = score;
-                found = Some((score, m));
-                if pv_node {
-                    self.update_pv(ply, m);
-                }
-                if score >= beta {
-                    break;
-                }
-            }
-        }
-        found
     }
 
     /// Lengthens a short `pv` (of the root) from TT moves, up to `max_len` plies: each TT move
@@ -1429,14 +1200,6 @@ impl<G: Game> Drop for Searcher<'_, G> {
         let hist = std::mem::take(&mut self.tables.hist);
         self.shared.tt.histories.put(self.id, hist);
     }
-}
-
-/// The keys of a node's correction histories: the pawn key and, when the piece corrections
-/// are on (`corr_piece_permille`) and the game has them, White's and Black's piece keys.
-#[derive(Copy, Clone)]
-struct CorrKeys {
-    pawns: u64,
-    pieces: Option<[u64; 2]>,
 }
 
 /// The TT bound of a finished node (`Lower` after a beta cutoff, `Exact` when alpha was

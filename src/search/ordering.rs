@@ -62,13 +62,6 @@ fn corr_index(key: u64) -> usize {
     (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CORR_BITS)) as usize
 }
 
-/// The capture-history index of a tactical ply: its packed form and its
-/// [`Game::tactical_order`] (MVV-LVA: what it takes and with what) hashed together.
-#[inline]
-pub fn capture_index(packed: u32, order: i32) -> usize {
-    move_index(packed ^ (order as u32).wrapping_mul(0x85EB_CA6B))
-}
-
 /// The continuation-history key of a ply: 1..`CONT_KEYS` (1024; 0 is [`NO_CONT`]).
 #[inline]
 pub fn cont_key(packed: u32) -> u16 {
@@ -93,18 +86,6 @@ pub fn cont_key_of<G: Game>(pos: &G, m: G::Move) -> u16 {
 const CORR_BITS: u32 = 14;
 /// Entries of the correction history per side.
 const CORR_SIZE: usize = 1 << CORR_BITS;
-/// The correction histories: by the pawn key, and by each side's non-pawn key.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum CorrTable {
-    /// Keyed by [`Game::correction_key`] (in chess the pawn structure).
-    Pawns = 0,
-    /// Keyed by the first of [`Game::piece_correction_keys`] (White's men other than pawns).
-    WhitePieces = 1,
-    /// Keyed by the second of [`Game::piece_correction_keys`] (Black's).
-    BlackPieces = 2,
-}
-/// Number of correction histories ([`CorrTable`]).
-const CORR_TABLES: usize = 3;
 /// A correction-history entry holds centipawns times this.
 const CORR_GRAIN: i32 = 256;
 /// Largest correction, in centipawns.
@@ -116,16 +97,12 @@ const CORR_MAX_CP: i32 = 64;
 pub struct Histories {
     /// Quiet-move history per side (0 = White, 1 = Black), in `+-history_max`.
     history: Vec<i32>,
-    /// Capture history per side: how often a tactical ply (by [`capture_index`]: the ply and
-    /// its MVV-LVA order, which names what it takes) caused a cutoff; in `+-history_max`.
-    capture: Vec<i16>,
     /// Continuation history: how good a quiet ply (column) was as the answer to the ply one
     /// two or four plies before it (row), by [`cont_key_of`]; in `+-history_max`.
     cont: Vec<i16>,
-    /// Correction histories, one per [`CorrTable`], each per side to move: how far the static
-    /// evaluation of positions with the same key ([`Game::correction_key`],
-    /// [`Game::piece_correction_keys`]) fell from their searched scores (centipawns times
-    /// [`CORR_GRAIN`], within `+-CORR_MAX_CP` centipawns).
+    /// Correction history per side to move: how far the static evaluation of positions with
+    /// the same key ([`Game::correction_key`]) fell from their searched scores (centipawns
+    /// times [`CORR_GRAIN`], within `+-CORR_MAX_CP` centipawns).
     corr: Vec<i16>,
 }
 
@@ -134,9 +111,8 @@ impl Histories {
     pub fn new() -> Self {
         Histories {
             history: vec![0; 2 * HIST_SIZE],
-            capture: vec![0; 2 * HIST_SIZE],
             cont: vec![0; CONT_KEYS * CONT_KEYS],
-            corr: vec![0; CORR_TABLES * 2 * CORR_SIZE],
+            corr: vec![0; 2 * CORR_SIZE],
         }
     }
 }
@@ -146,7 +122,6 @@ impl Histories {
     /// next search to pay).
     pub fn zero(&mut self) {
         self.history.fill(0);
-        self.capture.fill(0);
         self.cont.fill(0);
         self.corr.fill(0);
     }
@@ -209,8 +184,6 @@ pub struct OrderTables<M: GameMove> {
     killers: [[M; 2]; MAX_PLY + 1],
     /// Reply to a move (indexed by [`move_index`] of the previous move), per side.
     counter: Vec<M>,
-    /// The capture history enters a tactical ply's order divided by this (0: not at all).
-    capture_divisor: i32,
 }
 
 impl<M: GameMove> OrderTables<M> {
@@ -225,51 +198,22 @@ impl<M: GameMove> OrderTables<M> {
             hist,
             killers: [[M::default(); 2]; MAX_PLY + 1],
             counter: vec![M::default(); 2 * HIST_SIZE],
-            capture_divisor: 0,
         }
-    }
-
-    /// The same tables, with the capture history entering tactical plies' order divided by
-    /// `divisor` (0: not at all).
-    pub fn capture_divisor(mut self, divisor: i32) -> Self {
-        self.capture_divisor = divisor;
-        self
     }
 
     /// The static-evaluation correction for `side` (0 or 1) at a position whose
     /// [`Game::correction_key`] is `key`, in centipawns.
     #[inline]
     pub fn correction(&self, side: usize, key: u64) -> i32 {
-        self.correction_in(CorrTable::Pawns, side, key)
-    }
-
-    /// The correction of `table` for `side` (0 or 1) at a position whose key for that table
-    /// is `key`, in centipawns (within `+-64`).
-    #[inline]
-    pub fn correction_in(&self, table: CorrTable, side: usize, key: u64) -> i32 {
-        self.hist.corr[((table as usize) * 2 + side) * CORR_SIZE + corr_index(key)] as i32
-            / CORR_GRAIN
+        self.hist.corr[side * CORR_SIZE + corr_index(key)] as i32 / CORR_GRAIN
     }
 
     /// Moves the correction of `side` at `key` towards `diff` (the searched score minus the
     /// raw static evaluation, centipawns) with weight `depth` (plies, at most 16 of 256).
     #[inline]
     pub fn update_correction(&mut self, side: usize, key: u64, diff: i32, depth: i32) {
-        self.update_correction_in(CorrTable::Pawns, side, key, diff, depth);
-    }
-
-    /// [`OrderTables::update_correction`] for the correction history `table`.
-    #[inline]
-    pub fn update_correction_in(
-        &mut self,
-        table: CorrTable,
-        side: usize,
-        key: u64,
-        diff: i32,
-        depth: i32,
-    ) {
         let w = (depth + 1).clamp(1, 16);
-        let h = &mut self.hist.corr[((table as usize) * 2 + side) * CORR_SIZE + corr_index(key)];
+        let h = &mut self.hist.corr[side * CORR_SIZE + corr_index(key)];
         let target = diff.clamp(-CORR_MAX_CP, CORR_MAX_CP) * CORR_GRAIN;
         let v = (*h as i32 * (256 - w) + target * w) / 256;
         *h = v.clamp(-CORR_MAX_CP * CORR_GRAIN, CORR_MAX_CP * CORR_GRAIN) as i16;
@@ -289,19 +233,6 @@ impl<M: GameMove> OrderTables<M> {
         let h = &mut self.hist.history[side * HIST_SIZE + move_index(key)];
         let b = bonus.clamp(-max, max);
         *h += b - *h * b.abs() / max;
-    }
-
-    /// Capture history of the tactical ply at `index` ([`capture_index`]) for `side`.
-    #[inline]
-    pub fn capture(&self, side: usize, index: usize) -> i32 {
-        self.hist.capture[side * HIST_SIZE + index] as i32
-    }
-
-    /// Adds `bonus` (may be negative) with gravity to the capture history of the tactical
-    /// ply at `index` for `side`, within `+-max` (`max` at most `i16::MAX`).
-    #[inline]
-    pub fn update_capture(&mut self, side: usize, index: usize, bonus: i32, max: i32) {
-        gravity_i16(&mut self.hist.capture[side * HIST_SIZE + index], bonus, max);
     }
 
     /// Continuation history of the quiet ply with key `cur` after the ply with key `prev`.
@@ -361,9 +292,6 @@ impl<M: GameMove> OrderTables<M> {
         for h in &mut self.hist.cont {
             *h /= 2;
         }
-        for h in &mut self.hist.capture {
-            *h /= 2;
-        }
     }
 }
 
@@ -392,8 +320,6 @@ pub struct Picker<M: GameMove> {
     next: usize,
     /// Whether the TT move was found among the moves (it is then picked first).
     pub tt_move_found: bool,
-    /// Set by [`Picker::tt_first`]: the moves after the TT move wait for their scores.
-    deferred: bool,
 }
 
 impl<M: GameMove> Picker<M> {
@@ -405,7 +331,6 @@ impl<M: GameMove> Picker<M> {
             scores: M::List::<i32>::default(),
             next: 0,
             tt_move_found: false,
-            deferred: false,
         }
     }
 
@@ -421,9 +346,8 @@ impl<M: GameMove> Picker<M> {
     }
 
     /// Scores the generated moves of `pos` at `ply`: `tt_move` (packed, 0 for none) first if
-    /// present, then the tactical plies by MVV-LVA ([`Game::tactical_order`]) plus their
-    /// capture history (a losing one goes behind the quiet plies when [`Picker::pick`] finds
-    /// it out), then killers,
+    /// present, then the tactical plies by MVV-LVA ([`Game::tactical_order`]) (a losing one
+    /// goes behind the quiet plies when [`Picker::pick`] finds it out), then killers,
     /// countermove and the quiet plies by history. `prev` is the ply that led here (for the
     /// countermove), `conts` the continuation keys of the plies one, two and four before.
     #[inline]
@@ -439,69 +363,6 @@ impl<M: GameMove> Picker<M> {
         self.scores.clear();
         self.next = 0;
         self.tt_move_found = false;
-        self.deferred = false;
-        self.score_from(0, pos, tt_move, tables, ply, prev, conts);
-    }
-
-    /// Puts the TT move (packed; 0 for none) first when it was generated, leaving the other
-    /// moves unscored until the first pick has been searched: returns whether it was found.
-    /// When it was, [`Picker::needs_scores`] turns true after the first pick and
-    /// [`Picker::score_rest`] must then score the rest (with the tables as they are then);
-    /// when not, the caller scores every move with [`Picker::score`].
-    #[inline]
-    pub fn tt_first(&mut self, tt_move: u32) -> bool {
-        self.scores.clear();
-        self.next = 0;
-        self.deferred = false;
-        self.tt_move_found = false;
-        if tt_move == 0 {
-            return false;
-        }
-        let Some(i) = self.moves.iter().position(|m| m.pack() == tt_move) else {
-            return false;
-        };
-        self.moves.swap(0, i);
-        self.scores.push(TT_SCORE);
-        self.tt_move_found = true;
-        self.deferred = true;
-        true
-    }
-
-    /// Whether the TT move put first by [`Picker::tt_first`] was handed out and the other
-    /// moves still wait for [`Picker::score_rest`].
-    #[inline(always)]
-    pub fn needs_scores(&self) -> bool {
-        self.deferred && self.next >= 1
-    }
-
-    /// Scores the moves after the TT move put first by [`Picker::tt_first`], as
-    /// [`Picker::score`] would.
-    #[inline]
-    pub fn score_rest<G: Game<Move = M>>(
-        &mut self,
-        pos: &G,
-        tables: &OrderTables<M>,
-        ply: usize,
-        prev: M,
-        conts: [u16; 3],
-    ) {
-        self.deferred = false;
-        self.score_from(1, pos, 0, tables, ply, prev, conts);
-    }
-
-    /// Scores the moves from index `start` on (the scores of those before it are in place).
-    #[inline]
-    #[allow(clippy::too_many_arguments)]
-    fn score_from<G: Game<Move = M>>(
-        &mut self,
-        start: usize,
-        pos: &G,
-        tt_move: u32,
-        tables: &OrderTables<M>,
-        ply: usize,
-        prev: M,
-        conts: [u16; 3],
-    ) {
         let side = pos.side_to_move().index();
         let [k0, k1] = tables.killers(ply);
         let counter = if prev != M::default() {
@@ -509,19 +370,13 @@ impl<M: GameMove> Picker<M> {
         } else {
             M::default()
         };
-        for &m in self.moves[start..].iter() {
+        for &m in self.moves.iter() {
             let s = if tt_move != 0 && m.pack() == tt_move {
                 self.tt_move_found = true;
                 TT_SCORE
             } else if pos.is_tactical(m) {
                 // Good until its static exchange, tested when it comes up, says otherwise.
-                let order = pos.tactical_order(m);
-                let learned = if tables.capture_divisor > 0 {
-                    tables.capture(side, capture_index(m.pack(), order)) / tables.capture_divisor
-                } else {
-                    0
-                };
-                GOOD_TACTICAL + (order + learned).clamp(-TACTICAL_SPAN, TACTICAL_SPAN)
+                GOOD_TACTICAL + pos.tactical_order(m).clamp(-TACTICAL_SPAN, TACTICAL_SPAN)
             } else if m == k0 {
                 KILLER_0
             } else if m == k1 {
@@ -558,12 +413,8 @@ impl<M: GameMove> Picker<M> {
         if self.next >= self.moves.len() {
             return None;
         }
-        // Only the scored moves (all, or after `tt_first` the TT move alone) are looked at.
         let n = self.scores.len();
-        debug_assert!(
-            n == self.moves.len() || self.next == 0,
-            "unscored moves picked"
-        );
+        debug_assert!(n == self.moves.len(), "unscored moves picked");
         loop {
             // The first of the highest scores (ties keep the generation order).
             let mut best = self.next;
@@ -729,56 +580,6 @@ mod tests {
         assert_eq!(tables.history(0, kq), 0);
         assert_eq!(tables.history(1, ka), 0);
     }
-
-    #[test]
-    fn tt_first_hands_out_the_tt_move_then_scores_the_rest() {
-        let mut pos =
-            Chess::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
-                .unwrap();
-        let mut rng = SplitMix64::new(11);
-        let mut tables = OrderTables::new();
-        for _ in 0..30 {
-            let mut list = PlyList::<<Chess as Game>::Move>::default();
-            pos.legal_moves(&mut list);
-            if list.is_empty() {
-                break;
-            }
-            let tt = list[rng.below(list.len() as u64) as usize];
-            tables.update_history(
-                pos.side_to_move().index(),
-                hist_key_of(&pos, tt),
-                -300,
-                16384,
-            );
-            let mut picker = Picker::new();
-            picker.generate(&pos, false);
-            // A move this position does not have is not put first.
-            assert!(!picker.tt_first(u32::MAX));
-            assert!(!picker.tt_first(0));
-            assert!(picker.tt_first(tt.pack()));
-            assert!(!picker.needs_scores());
-            let (first, ord) = picker.pick(&pos).unwrap();
-            assert_eq!(first, tt);
-            assert!(Picker::<<Chess as Game>::Move>::is_tt(ord));
-            assert!(picker.needs_scores());
-            picker.score_rest(&pos, &tables, 0, Default::default(), [NO_CONT; 3]);
-            assert!(!picker.needs_scores());
-            let mut rest = Vec::new();
-            let mut ords = Vec::new();
-            while let Some((m, o)) = picker.pick(&pos) {
-                rest.push(pos.move_token(m));
-                ords.push(o);
-            }
-            // The others follow best-scored first, each once, the TT move not again.
-            assert!(ords.windows(2).all(|w| w[0] >= w[1]), "{ords:?}");
-            let mut expected = eager_order(&pos, tt.pack(), &tables);
-            assert_eq!(expected.remove(0), pos.move_token(tt));
-            rest.sort();
-            expected.sort();
-            assert_eq!(rest, expected, "{}", pos.fen());
-            pos.make(list[rng.below(list.len() as u64) as usize]);
-        }
-    }
 }
 
 #[cfg(test)]
@@ -787,18 +588,6 @@ mod history_tests {
     use crate::variants::chess::Chess;
 
     type Tables = OrderTables<<Chess as Game>::Move>;
-
-    /// The tactical plies of `pos` in the order the picker hands them out.
-    fn tactical_order_of(pos: &Chess, tables: &Tables) -> Vec<String> {
-        let mut picker = Picker::new();
-        picker.generate(pos, true);
-        picker.score(pos, 0, tables, 0, Default::default(), [NO_CONT; 3]);
-        let mut out = Vec::new();
-        while let Some((m, _)) = picker.pick(pos) {
-            out.push(pos.move_token(m));
-        }
-        out
-    }
 
     /// Each of the three continuation keys a node passes (the plies one, two and four before
     /// it) lifts a quiet ply its row rewards to the front of the quiet plies; a key of no row
@@ -829,61 +618,6 @@ mod history_tests {
             conts[slot] = row;
             assert_eq!(first_quiet(&tables, conts), token, "slot {slot}");
         }
-    }
-
-    #[test]
-    fn capture_history_orders_captures_of_equal_mvv_lva() {
-        // The knight on d4 can take a pawn on c6 or on e6: the same victim and attacker, so
-        // MVV-LVA ties them; the one whose capture history is better comes first.
-        let pos = Chess::from_fen("4k3/8/2p1p3/8/3N4/8/8/4K3 w - - 0 1").unwrap();
-        let mut list = PlyList::<<Chess as Game>::Move>::default();
-        pos.tactical_moves(&mut list);
-        let find = |t: &str| *list.iter().find(|m| pos.move_token(**m) == t).unwrap();
-        let (c6, e6) = (find("d4c6"), find("d4e6"));
-        assert_eq!(pos.tactical_order(c6), pos.tactical_order(e6));
-        let base = tactical_order_of(&pos, &Tables::new().capture_divisor(8));
-        let (first, second) = if base[0] == "d4c6" {
-            (c6, e6)
-        } else {
-            (e6, c6)
-        };
-        let mut t = Tables::new().capture_divisor(8);
-        let side = pos.side_to_move().index();
-        let index = |m: <Chess as Game>::Move| capture_index(m.pack(), pos.tactical_order(m));
-        t.update_capture(side, index(second), 400, 16384);
-        t.update_capture(side, index(first), -400, 16384);
-        let learned = tactical_order_of(&pos, &t);
-        assert_eq!(learned[0], pos.move_token(second), "{learned:?}");
-        // With the capture history off, the order is MVV-LVA's again.
-        t = t.capture_divisor(0);
-        assert_eq!(tactical_order_of(&pos, &t), base);
-        // Its values stay within the bound, for either side.
-        for _ in 0..100 {
-            t.update_capture(1, 5, 30000, 16384);
-        }
-        assert!(
-            (16000..=16384).contains(&t.capture(1, 5)),
-            "{}",
-            t.capture(1, 5)
-        );
-        assert_eq!(t.capture(0, 5), 0);
-    }
-
-    #[test]
-    fn correction_tables_are_apart() {
-        // The same key in the pawn table and in each piece table: three separate entries.
-        let mut t = Tables::new();
-        let key = 0x0123_4567_89AB_CDEF;
-        for _ in 0..50 {
-            t.update_correction_in(CorrTable::WhitePieces, 0, key, 30, 10);
-        }
-        assert!(t.correction_in(CorrTable::WhitePieces, 0, key) > 20);
-        assert_eq!(t.correction(0, key), 0);
-        assert_eq!(t.correction_in(CorrTable::BlackPieces, 0, key), 0);
-        assert_eq!(t.correction_in(CorrTable::WhitePieces, 1, key), 0);
-        t.update_correction(0, key, -30, 10);
-        assert!(t.correction(0, key) < 0);
-        assert!(t.correction_in(CorrTable::WhitePieces, 0, key) > 20);
     }
 
     #[test]
@@ -933,16 +667,14 @@ mod history_tests {
         assert_eq!(again.correction(0, 99), learned);
         let mut again = again;
         again.update_history(1, 77, 500, 16384);
-        again.update_capture(0, 5, 500, 16384);
         again.update_cont(3, 4, 500, 16384);
-        assert!(again.history(1, 77) > 0 && again.capture(0, 5) > 0 && again.cont(3, 4) > 0);
+        assert!(again.history(1, 77) > 0 && again.cont(3, 4) > 0);
         store.put(1, again.hist);
         // Clearing zeroes every statistic of the kept tables.
         store.clear();
         let cleared = Tables::with_histories(store.take(1));
         assert_eq!(cleared.correction(0, 99), 0);
         assert_eq!(cleared.history(1, 77), 0);
-        assert_eq!(cleared.capture(0, 5), 0);
         assert_eq!(cleared.cont(3, 4), 0);
     }
 }

@@ -122,60 +122,14 @@ crate::tunables! {
         /// Singular extensions: the TT score less this many centipawns per ply of depth is the
         /// bar every other ply must stay under for the TT ply to be singular.
         se_margin: i32 = 2, (0, 12, 1);
-        /// 1: a node that fails low (no ply beats alpha) gives the quiet ply that led to it the
-        /// cutoff bonus of its depth in the history and continuation histories of the side that
-        /// played it (that ply refuted everything here); 0: off (the default: 1 measured +4.3
-        /// Elo [-21.4, +30.2] over 400 chess games at 1+0.01).
-        hist_prior_bonus: i32 = 0, (0, 1, 1);
-        /// The quiet ply that led to a node gains in its mover's history this many times the
-        /// fall of the static evaluation it caused (the sum of the two sides' evaluations,
-        /// negated; bounded by [`SearchParams::history_bonus_max`]); 0: off (the default: 10
-        /// measured -34.9 Elo [-61.3, -8.8] over 400 chess games at 1+0.01).
-        hist_eval_diff: i32 = 0, (0, 30, 1);
-        /// Weight of the two piece correction histories
-        /// ([`crate::variants::Game::piece_correction_keys`]): their corrections' sum times
-        /// this permille adds to the pawn correction; 0: off (the
-        /// default: 1000 measured -24.4 Elo [-49.6, +0.6] over 400 chess games at 1+0.01).
-        corr_piece_permille: i32 = 0, (0, 2000, 50);
-        /// 1: a quiescence node that fails high (on the stand pat or a ply) returns the mean
-        /// of its score and beta (not for mate scores); 0: the score (the default: 1 measured
-        /// -7.8 Elo [-33.0, +17.3] over 400 chess games at 1+0.01).
-        qs_fh_soften: i32 = 0, (0, 1, 1);
-        /// 1: the quiescence search entered from the main search also tries the quiet plies
-        /// that give check and do not lose their exchange, after the tactical plies, when the
-        /// stand pat is within `qs_delta_margin` of alpha; 0: tactical plies only (the
-        /// default: 1 measured +12.2 Elo [-13.4, +37.9] and +0.0 [-25.8, +25.8] over two
-        /// 400-game chess matches at 1+0.01, seed-77 and seed-78 books; together 234-346-220,
-        /// +6.1 [-12.1, +24.3], not shown to gain; at 4+0.04, -19.1 [-49.5, +10.9] over 200
-        /// games, seed-77 book).
-        qs_checks: i32 = 0, (0, 1, 1);
         /// Quiescence delta pruning: a capture is skipped when even winning its exchange leaves
         /// the stand pat this many centipawns short of alpha (never in check).
         qs_delta_margin: i32 = 150, (0, 1000, 20);
-        /// 1: a stand pat at or above beta in quiescence is kept in the TT (a lower bound of
-        /// depth 0, with the evaluation) when the position has no entry yet; 0: not kept (the
-        /// default: 1 measured -6.9 Elo [-31.0, +17.0] over 400 chess games at 1+0.01).
-        qs_standpat_store: i32 = 0, (0, 1, 1);
-        /// 1: the quiescence stand pat is sharpened by a TT score whose bound points the right
-        /// way (as [`SearchParams::tt_eval_refine`] does in the main search); 0: the corrected
-        /// evaluation alone (the default: 1 measured +0.9 Elo [-22.4, +24.2] over 400 chess
-        /// games at 1+0.01).
-        qs_tt_refine: i32 = 0, (0, 1, 1);
         /// 1: a TT score whose bound allows it replaces the static evaluation for pruning; 0: off.
         tt_eval_refine: i32 = 1, (0, 1, 1);
         /// Internal iterative reduction: remaining depth (plies) from which a node without TT
         /// move is searched one ply shallower.
         iir_min_depth: i32 = 4, (2, 10, 1);
-        /// 1: a node with a TT move searches it before scoring the other moves (they are
-        /// scored only when it did not cut, with the histories its search left); 0: every
-        /// move is scored first (the default: 1 measured +9.6 Elo [-16.0, +35.2] and -13.0
-        /// [-37.7, +11.5] over two 400-game chess matches at 1+0.01, seed-77 and seed-78
-        /// books; it saves about a tenth of the scoring's instructions, not enough to show).
-        order_tt_first: i32 = 0, (0, 1, 1);
-        /// Capture history: a tactical ply's MVV-LVA order gains its capture history divided
-        /// by this; 0: capture history off (the default: at divisor 8 it measured -8.7 Elo
-        /// [-35.0, +17.6] over 400 chess games at 1+0.01).
-        capture_hist_divisor: i32 = 0, (0, 64, 2);
         /// History bonus (and malus) of a cutoff per ply of depth; 0: depth * depth instead.
         /// 120 per ply measured +58.7 Elo [+32.8, +85.4] against depth * depth over 400 chess
         /// games at 1+0.01.
@@ -290,8 +244,8 @@ mod tests {
     #[test]
     fn flat_view_by_name() {
         let mut p = PARAMS;
-        assert_eq!(SearchParams::NAMES.len(), 56);
-        assert_eq!(SearchParams::flat_names().len(), 56);
+        assert_eq!(SearchParams::NAMES.len(), 47);
+        assert_eq!(SearchParams::flat_names().len(), 47);
         for (i, name) in SearchParams::NAMES.iter().enumerate() {
             assert!(p.get(name).is_some(), "{name}");
             let spec = SearchParams::spec(i);
@@ -315,7 +269,7 @@ mod tests {
     #[test]
     fn spsa_options() {
         let lines = spsa_option_lines();
-        assert_eq!(lines.len(), 56);
+        assert_eq!(lines.len(), 47);
         assert_eq!(
             lines[3],
             "option name rfp_margin type spin default 80 min 20 max 250"

@@ -667,14 +667,6 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         None
     }
 
-    /// Hashes of White's and of Black's men other than pawns, for two more correction
-    /// histories whose corrections add to the one of [`Game::correction_key`] (weighted by the
-    /// search parameter `corr_piece_permille`). `None` (the default): only the correction of
-    /// [`Game::correction_key`].
-    fn piece_correction_keys(&self) -> Option<[u64; 2]> {
-        None
-    }
-
     /// Whether a null move (passing) is sound enough for null-move pruning here.
     fn null_move_allowed(&self) -> bool {
         false
