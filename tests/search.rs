@@ -1010,112 +1010,14 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
         played,
         "singular extensions changed nothing"
     );
-    // History pruning and SEE pruning of quiet plies (off as played: neither gained in play)
-    // skip quiet plies near the leaves when switched on: the tree changes. (With razoring on,
-    // history pruning at the margin measured in play, 3000, no longer touches these trees; a
-    // small margin prunes more.)
-    let history_pruning = SearchParams {
-        hp_margin: 400,
-        ..PARAMS
-    };
-    assert_ne!(
-        nodes(&history_pruning),
-        played,
-        "history pruning changed nothing"
-    );
-    let quiet_see = SearchParams {
-        see_quiet_margin: 12,
-        ..PARAMS
-    };
-    assert_ne!(
-        nodes(&quiet_see),
-        played,
-        "SEE pruning of quiet plies changed nothing"
-    );
-    // Razoring (on as played), futility at the reduced depth, keeping stand pats, the piece
-    // correction histories, the SEE test of check extensions, reverse futility's return value,
-    // the TT's sharpening of the quiescence stand pat, the LMR re-search depth, the TT PV
-    // flag's lighter reduction, the cutoff count's heavier one, double and negative singular
-    // extensions, two history updates, the TT move searched before the others are scored,
-    // futility pruning of tactical plies, softened fail-high scores (main search and
-    // quiescence), quiet checks in quiescence and the shallower rest of a PV node once alpha
-    // rose (options, each measured in play; see their docs) change the tree when switched off
-    // or on.
+    // Razoring, the LMR re-search depth, the TT PV flag's lighter reduction, the cutoff
+    // count's heavier one, the check extension and futility pruning of tactical plies (options,
+    // each measured in play; see docs/experiments.md) change the tree when switched off.
     for (name, changed) in [
-        (
-            "futility at the LMR depth",
-            SearchParams {
-                fp_lmr_depth: 1,
-                ..PARAMS
-            },
-        ),
-        (
-            "softened fail-high scores",
-            SearchParams {
-                fh_soften: 1 - PARAMS.fh_soften,
-                ..PARAMS
-            },
-        ),
-        (
-            "softened quiescence fail-high scores",
-            SearchParams {
-                qs_fh_soften: 1 - PARAMS.qs_fh_soften,
-                ..PARAMS
-            },
-        ),
-        (
-            "quiet checks in quiescence",
-            SearchParams {
-                qs_checks: 1 - PARAMS.qs_checks,
-                ..PARAMS
-            },
-        ),
-        (
-            "the shallower rest of a PV node after alpha rose",
-            SearchParams {
-                alpha_reduce: if PARAMS.alpha_reduce == 0 { 2 } else { 0 },
-                ..PARAMS
-            },
-        ),
         (
             "razoring",
             SearchParams {
                 razor_margin: if PARAMS.razor_margin == 0 { 250 } else { 0 },
-                ..PARAMS
-            },
-        ),
-        (
-            "keeping quiescence stand pats in the TT",
-            SearchParams {
-                qs_standpat_store: 1 - PARAMS.qs_standpat_store,
-                ..PARAMS
-            },
-        ),
-        (
-            "the piece correction histories",
-            SearchParams {
-                corr_piece_permille: 1000,
-                ..PARAMS
-            },
-        ),
-        (
-            "the SEE test of check extensions",
-            SearchParams {
-                check_ext_see: 1 - PARAMS.check_ext_see,
-                ..PARAMS
-            },
-        ),
-        (
-            "reverse futility's mean return",
-            SearchParams {
-                rfp_return_mid: 1 - PARAMS.rfp_return_mid,
-                ..PARAMS
-            },
-        ),
-        (
-            "the TT's sharpening of the stand pat",
-            SearchParams {
-                qs_tt_refine: 1 - PARAMS.qs_tt_refine,
                 ..PARAMS
             },
         ),
@@ -1141,41 +1043,6 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
             },
         ),
         (
-            "double singular extensions",
-            SearchParams {
-                se_double_margin: if PARAMS.se_double_margin == 0 { 20 } else { 0 },
-                ..PARAMS
-            },
-        ),
-        (
-            "the cut node's shallower TT ply",
-            SearchParams {
-                se_cut_node_ext: if PARAMS.se_cut_node_ext == 0 { 1 } else { 0 },
-                ..PARAMS
-            },
-        ),
-        (
-            "the fail-low bonus of the ply that led to the node",
-            SearchParams {
-                hist_prior_bonus: 1 - PARAMS.hist_prior_bonus,
-                ..PARAMS
-            },
-        ),
-        (
-            "the history of the evaluation's fall",
-            SearchParams {
-                hist_eval_diff: if PARAMS.hist_eval_diff == 0 { 10 } else { 0 },
-                ..PARAMS
-            },
-        ),
-        (
-            "searching the TT move before scoring the others",
-            SearchParams {
-                order_tt_first: 1 - PARAMS.order_tt_first,
-                ..PARAMS
-            },
-        ),
-        (
             "the check extension",
             SearchParams {
                 check_ext: 1 - PARAMS.check_ext.min(1),
@@ -1190,13 +1057,6 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
                 } else {
                     0
                 },
-                ..PARAMS
-            },
-        ),
-        (
-            "the shallower root search after an aspiration fail high",
-            SearchParams {
-                aspiration_fail_high_reduce: 1 - PARAMS.aspiration_fail_high_reduce,
                 ..PARAMS
             },
         ),
@@ -1286,35 +1146,5 @@ fn mitosis_searches_without_singular_extensions() {
     assert_ne!(
         run_with_params(fen, 7, &PARAMS).nodes,
         run_with_params(fen, 7, &early).nodes
-    );
-}
-
-/// `qs_checks` (off as played): the quiescence search entered from the main search also tries
-/// quiet checking plies. Black threatens the back-rank mate Re1# (a quiet ply). A one-ply
-/// search without the checks grabs the loose a7 rook (the quiescence after it sees no capture
-/// for Black); with them, Black's quiescence finds the mate after the grab, so White plays
-/// another ply and is not mated. (A rook, not a pawn: the chess network sees the weak back
-/// rank well enough to decline a pawn without the checks.)
-#[test]
-fn quiescence_checks_see_a_quiet_mating_check() {
-    use menagerie::search::params::{SearchParams, PARAMS};
-    let _serial = serial();
-    let fen = "4r1k1/r4ppp/8/8/3Q4/8/5PPP/6K1 w - - 0 1";
-    let off = SearchParams {
-        qs_checks: 0,
-        ..PARAMS
-    };
-    let on = SearchParams {
-        qs_checks: 1,
-        ..PARAMS
-    };
-    let blind = run_with_params(fen, 1, &off);
-    assert_eq!(token(fen, &blind), "d4a7");
-    let seeing = run_with_params(fen, 1, &on);
-    assert_ne!(token(fen, &seeing), "d4a7");
-    assert!(
-        !matches!(seeing.score, Score::Mate(n) if n < 0),
-        "{:?}",
-        seeing.score
     );
 }

@@ -3,26 +3,39 @@
 //! pruning, LMR, check extension, mate scores, in-tree draw detection, time management and
 //! Lazy SMP. Scores are negated only when a ply changed the side to move.
 //!
-//! Files: [`params`] (every tunable), [`score`] (mate bookkeeping), [`tt`] (shared lock-free
-//! TT), [`ordering`] (move ordering), [`alphabeta`] (one thread's PVS and quiescence),
-//! [`smp`] (iterative deepening and Lazy SMP), [`time`] (time management).
+//! Files, by concern (as Stockfish splits its search):
+//! - [`searcher`]: one search thread's state and housekeeping (polling, PV, `searchmoves`);
+//! - [`negamax`]: the main search (PVS alpha-beta, its pruning, reductions and extensions);
+//! - [`quiescence`]: the quiescence search;
+//! - [`history`]: the learned statistics (quiet, continuation and correction histories);
+//! - [`ordering`]: move picking, killers and countermoves;
+//! - [`iterate`]: iterative deepening with aspiration windows;
+//! - [`smp`]: Lazy SMP threads and their vote;
+//! - [`tt`] (the shared lock-free TT), [`score`] (mate bookkeeping), [`time`] (time
+//!   management), [`clock`], [`skill`] (limited strength), [`params`] (every tunable).
+//!
+//! This file holds the entry points ([`search`], [`search_among`], [`search_with_params`]) and
+//! what they take and give: limits, options, reports and results.
 //!
 //! With one thread and only `depth`/`nodes` limits the search is deterministic: nothing
 //! depends on the clock, so `bench` node counts reproduce exactly.
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::mpsc;
 use std::sync::Arc;
 
 use crate::core::MoveBuffer;
 use crate::variants::PlyList;
 use crate::variants::{Game, Scope, Terminal};
 
-pub mod alphabeta;
 pub mod clock;
+pub mod history;
+pub mod iterate;
+pub mod negamax;
 pub mod ordering;
 pub mod params;
+pub mod quiescence;
 pub mod score;
+pub mod searcher;
 pub mod skill;
 pub mod smp;
 pub mod time;
@@ -32,9 +45,9 @@ pub use clock::{Clock, RealClock};
 pub use skill::Skill;
 pub use tt::Tt;
 
-use alphabeta::{Counter, Searcher, Shared};
+use iterate::{IterLimits, MAX_DEPTH};
 use score::MAX_PLY;
-use smp::{IterLimits, ThreadResult, MAX_DEPTH};
+use searcher::{Counter, Shared};
 
 /// What `go` asked for (protocol.md 4). Times in milliseconds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -171,9 +184,6 @@ pub struct SearchResult<M> {
     /// TT fill in permille at the end.
     pub hashfull: u32,
 }
-
-/// Stack size of each search thread (bytes): move lists live on the stack, one per ply.
-const THREAD_STACK: usize = 64 << 20;
 
 /// Most search threads honoured (more are clamped).
 pub const MAX_THREADS: usize = 256;
@@ -314,7 +324,7 @@ fn run<G: Game>(
         finished: AtomicBool::new(false),
         nodes: (0..threads).map(|_| Counter::default()).collect(),
         params: *params,
-        lmr: alphabeta::lmr_table(params),
+        lmr: negamax::lmr_table(params),
         start,
     };
     let iter_limits = IterLimits {
@@ -334,99 +344,17 @@ fn run<G: Game>(
     );
     let pondering = limits.ponder && control.pondering.load(Relaxed);
     let main_limits = smp::main_limits(time, limits.nodes, pondering);
-    let fallback_limits = main_limits.clone();
-    let (tx, rx) = mpsc::channel::<smp::Info<G::Move>>();
-
-    let result: ThreadResult<G::Move> = std::thread::scope(|s| {
-        let shared = &shared;
-        let iter_limits = &iter_limits;
-        let allowed = &allowed;
-        let mut helpers = Vec::with_capacity(threads - 1);
-        let main_job = move |tx: mpsc::Sender<smp::Info<G::Move>>| {
-            let mut searcher = Searcher::new(root.clone(), 0, shared, Some(main_limits));
-            searcher.restrict_root(allowed);
-            let out = searcher.iterate(iter_limits, Some(&tx));
-            searcher.wait_if_required(iter_limits.infinite);
-            shared.abort.store(true, Relaxed);
-            out
-        };
-        for id in 1..threads {
-            let pos = root.clone();
-            // A helper that cannot be spawned is simply not there.
-            if let Ok(h) = std::thread::Builder::new()
-                .stack_size(THREAD_STACK)
-                .spawn_scoped(s, move || {
-                    let mut searcher = Searcher::new(pos, id, shared, None);
-                    searcher.restrict_root(allowed);
-                    searcher.iterate(iter_limits, None)
-                })
-            {
-                helpers.push(h);
-            }
-        }
-        let main_tx = tx.clone();
-        let handle = std::thread::Builder::new()
-            .stack_size(THREAD_STACK)
-            .spawn_scoped(s, move || main_job(main_tx));
-        drop(tx);
-        let main_out = match handle {
-            Ok(h) => {
-                for info in rx.iter().filter(|i| i.multipv <= options.multipv.max(1)) {
-                    relay(root, &info, report);
-                }
-                h.join().unwrap_or_else(|_| {
-                    shared.abort.store(true, Relaxed);
-                    ThreadResult {
-                        best: None,
-                        score: 0,
-                        pv: Vec::new(),
-                        depth: 0,
-                        seldepth: 0,
-                        lines: Vec::new(),
-                    }
-                })
-            }
-            Err(_) => {
-                // No thread could be made: search on this one (its stack is usually enough).
-                shared.abort.store(false, Relaxed);
-                let (tx, rx) = mpsc::channel();
-                let mut searcher = Searcher::new(root.clone(), 0, shared, Some(fallback_limits));
-                searcher.restrict_root(allowed);
-                let out = searcher.iterate(iter_limits, Some(&tx));
-                searcher.wait_if_required(iter_limits.infinite);
-                shared.abort.store(true, Relaxed);
-                drop(tx);
-                for info in rx.iter().filter(|i| i.multipv <= options.multipv.max(1)) {
-                    relay(root, &info, report);
-                }
-                out
-            }
-        };
-        // The main thread has set `abort`: the helpers stop and hand in their results, and
-        // with one line asked for (and full strength), the threads vote on the move.
-        let mut outs = Vec::with_capacity(threads);
-        outs.push(main_out);
-        for h in helpers {
-            if let Ok(o) = h.join() {
-                outs.push(o);
-            }
-        }
-        let chosen = if iter_limits.multipv == 1 && !iter_limits.keep_lines {
-            // A depth-limited search answers with the deepest threads only.
-            let min_depth = if iter_limits.max_depth < MAX_DEPTH {
-                outs.iter().map(|o| o.depth).max().unwrap_or(0)
-            } else {
-                0
-            };
-            smp::vote(&outs, min_depth)
-        } else {
-            0
-        };
-        outs.swap_remove(chosen)
-    });
-
+    let mut result = smp::search_threads(
+        root,
+        &shared,
+        &iter_limits,
+        &allowed,
+        main_limits,
+        threads,
+        options.multipv.max(1),
+        report,
+    );
     let nodes = shared.total_nodes();
-    let mut result = result;
     if skill.enabled() && !result.lines.is_empty() {
         // The turn played at this strength: one of the last completed iteration's lines.
         let scores: Vec<i32> = result.lines.iter().map(|l| l.0).collect();
@@ -466,7 +394,7 @@ fn run<G: Game>(
 /// however late this thread relays it.
 fn relay<G: Game>(
     root: &G,
-    info: &smp::Info<G::Move>,
+    info: &iterate::Info<G::Move>,
     report: &mut dyn FnMut(&InfoReport<'_, G::Move>),
 ) {
     let (nodes, time_ms) = (info.nodes, info.time_ms);

@@ -1,29 +1,17 @@
-//! Move ordering: TT move, winning tactical plies by the variant's MVV-LVA
-//! ([`Game::tactical_order`]) with losing ones ([`Game::see_ge`] fails) pushed back, two killers
-//! per ply, a countermove, and a butterfly-style history of quiet plies with continuation
-//! histories one and two plies back. Moves are indexed by a hash of [`GameMove::pack`], so
-//! nothing here knows a variant. Also the correction history, which the search adds to the
-//! static evaluation: learned per [`Game::correction_key`] from how far searched scores fell
-//! from the evaluation. The histories ([`Histories`]) outlive a search in the TT's
-//! [`HistoryStore`]; killers and countermoves do not.
+//! Move ordering: the [`Picker`], which hands out the TT move, the winning tactical plies by
+//! the variant's MVV-LVA ([`Game::tactical_order`]) with losing ones ([`Game::see_ge`] fails)
+//! pushed behind the quiet plies, two killers per ply, a countermove, and the quiet plies by
+//! their history and continuation histories ([`super::history`]); and the per-thread
+//! [`OrderTables`]: the learned [`Histories`] with this search's killers and countermoves,
+//! which do not outlive it.
 //!
 //! The picker does a selection sort over a fixed-capacity score list: no allocation.
 
 use crate::core::MoveBuffer;
 use crate::variants::{Game, GameMove, PlyList};
 
+use super::history::{cont_key_of, hist_key_of, move_index, Histories, HIST_SIZE};
 use super::score::MAX_PLY;
-
-/// Bits of the history index (per side).
-const HIST_BITS: u32 = 14;
-/// History entries per side.
-pub const HIST_SIZE: usize = 1 << HIST_BITS;
-
-/// Index of a packed move into the history and countermove tables.
-#[inline]
-pub fn move_index(packed: u32) -> usize {
-    (packed.wrapping_mul(0x9E37_79B1).rotate_left(HIST_BITS) as usize) & (HIST_SIZE - 1)
-}
 
 const TT_SCORE: i32 = 1 << 30;
 const GOOD_TACTICAL: i32 = 1 << 28;
@@ -34,183 +22,16 @@ const BAD_TACTICAL: i32 = -(1 << 28);
 /// The MVV-LVA order of a tactical ply is clamped to +-this.
 const TACTICAL_SPAN: i32 = 1 << 20;
 
-/// The quiet-history key of ply `m` in `pos` (before it is made): [`GameMove::pack`] with
-/// the variant's [`Game::history_context`] above bit 28.
-#[inline]
-pub fn hist_key_of<G: Game>(pos: &G, m: G::Move) -> u32 {
-    hist_key(m.pack(), pos.history_context(m))
-}
-
-/// The quiet-history key of a ply packed as `packed` in history context `ctx`
-/// ([`Game::history_context`]).
-#[inline(always)]
-pub fn hist_key(packed: u32, ctx: u32) -> u32 {
-    debug_assert!(ctx <= 3 && (ctx == 0 || packed < 1 << 28));
-    packed ^ (ctx << 28)
-}
-
-/// Bits of a continuation-history key (what a ply did, hashed from [`GameMove::pack`]).
-const CONT_BITS: u32 = 10;
-/// Continuation-history keys.
-const CONT_KEYS: usize = 1 << CONT_BITS;
-/// The continuation-history key of "no ply" (the root, a null move): its row is never updated.
-pub const NO_CONT: u16 = 0;
-
-/// The correction-history index of a [`Game::correction_key`].
-#[inline]
-fn corr_index(key: u64) -> usize {
-    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CORR_BITS)) as usize
-}
-
-/// The capture-history index of a tactical ply: its packed form and its
-/// [`Game::tactical_order`] (MVV-LVA: what it takes and with what) hashed together.
-#[inline]
-pub fn capture_index(packed: u32, order: i32) -> usize {
-    move_index(packed ^ (order as u32).wrapping_mul(0x85EB_CA6B))
-}
-
-/// The continuation-history key of a ply: 1..`CONT_KEYS` (1024; 0 is [`NO_CONT`]).
-#[inline]
-pub fn cont_key(packed: u32) -> u16 {
-    let k = (packed.wrapping_mul(0x9E37_79B1) >> (32 - CONT_BITS)) as u16;
-    k.max(1)
-}
-
-/// The continuation-history key of ply `m` in `pos` (before it is made): the variant's
-/// [`Game::cont_code`] when it has one, else [`cont_key`] of the packed ply.
-#[inline]
-pub fn cont_key_of<G: Game>(pos: &G, m: G::Move) -> u16 {
-    match pos.cont_code(m) {
-        Some(code) => {
-            debug_assert!((1..CONT_KEYS as u16).contains(&code), "cont_code {code}");
-            code
-        }
-        None => cont_key(m.pack()),
-    }
-}
-
-/// Bits of the correction-history index (per side).
-const CORR_BITS: u32 = 14;
-/// Entries of the correction history per side.
-const CORR_SIZE: usize = 1 << CORR_BITS;
-/// The correction histories: by the pawn key, and by each side's non-pawn key.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum CorrTable {
-    /// Keyed by [`Game::correction_key`] (in chess the pawn structure).
-    Pawns = 0,
-    /// Keyed by the first of [`Game::piece_correction_keys`] (White's men other than pawns).
-    WhitePieces = 1,
-    /// Keyed by the second of [`Game::piece_correction_keys`] (Black's).
-    BlackPieces = 2,
-}
-/// Number of correction histories ([`CorrTable`]).
-const CORR_TABLES: usize = 3;
-/// A correction-history entry holds centipawns times this.
-const CORR_GRAIN: i32 = 256;
-/// Largest correction, in centipawns.
-const CORR_MAX_CP: i32 = 64;
-
-/// The statistics a search thread learns, kept from one search to the next (in the
-/// [`HistoryStore`] of the TT): untyped, indexed by hashes of [`GameMove::pack`] and of
-/// [`Game::correction_key`], so the same tables serve every variant.
-pub struct Histories {
-    /// Quiet-move history per side (0 = White, 1 = Black), in `+-history_max`.
-    history: Vec<i32>,
-    /// Capture history per side: how often a tactical ply (by [`capture_index`]: the ply and
-    /// its MVV-LVA order, which names what it takes) caused a cutoff; in `+-history_max`.
-    capture: Vec<i16>,
-    /// Continuation history: how good a quiet ply (column) was as the answer to the ply one
-    /// two or four plies before it (row), by [`cont_key_of`]; in `+-history_max`.
-    cont: Vec<i16>,
-    /// Correction histories, one per [`CorrTable`], each per side to move: how far the static
-    /// evaluation of positions with the same key ([`Game::correction_key`],
-    /// [`Game::piece_correction_keys`]) fell from their searched scores (centipawns times
-    /// [`CORR_GRAIN`], within `+-CORR_MAX_CP` centipawns).
-    corr: Vec<i16>,
-}
-
-impl Histories {
-    /// Zeroed tables.
-    pub fn new() -> Self {
-        Histories {
-            history: vec![0; 2 * HIST_SIZE],
-            capture: vec![0; 2 * HIST_SIZE],
-            cont: vec![0; CONT_KEYS * CONT_KEYS],
-            corr: vec![0; CORR_TABLES * 2 * CORR_SIZE],
-        }
-    }
-}
-
-impl Histories {
-    /// Sets every statistic back to zero, keeping the allocations (no page faults for the
-    /// next search to pay).
-    pub fn zero(&mut self) {
-        self.history.fill(0);
-        self.capture.fill(0);
-        self.cont.fill(0);
-        self.corr.fill(0);
-    }
-
-    /// How many correction-history entries are not zero (a measure of what was learned).
-    pub fn corrections_in_use(&self) -> usize {
-        self.corr.iter().filter(|&&v| v != 0).count()
-    }
-}
-
-impl Default for Histories {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// Each search thread's [`Histories`], kept between searches: a thread takes its tables when
-/// its search starts and hands them back when it ends. Locked twice per thread and search,
-/// never in the tree.
-#[derive(Default)]
-pub struct HistoryStore {
-    slots: std::sync::Mutex<Vec<Option<Box<Histories>>>>,
-}
-
-impl HistoryStore {
-    /// The tables of thread `id`: those it handed back last, or zeroed ones.
-    pub fn take(&self, id: usize) -> Box<Histories> {
-        let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
-        slots
-            .get_mut(id)
-            .and_then(Option::take)
-            .unwrap_or_else(|| Box::new(Histories::new()))
-    }
-
-    /// Keeps `tables` for the next search of thread `id`.
-    pub fn put(&self, id: usize, tables: Box<Histories>) {
-        let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
-        if slots.len() <= id {
-            slots.resize_with(id + 1, || None);
-        }
-        slots[id] = Some(tables);
-    }
-
-    /// Forgets what every thread's tables learned (a new game, or a cleared TT): they are
-    /// zeroed in place, so their memory is reused.
-    pub fn clear(&self) {
-        let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
-        for tables in slots.iter_mut().flatten() {
-            tables.zero();
-        }
-    }
-}
-
 /// Per-thread ordering statistics: the [`Histories`] kept between searches, and the killers
 /// and countermoves of this search.
 pub struct OrderTables<M: GameMove> {
-    /// The learned histories (handed back to the [`HistoryStore`] at the end of a search).
+    /// The learned histories (handed back to the TT's [`super::history::HistoryStore`] at
+    /// the end of a search).
     pub hist: Box<Histories>,
     /// Two killers per ply.
     killers: [[M; 2]; MAX_PLY + 1],
     /// Reply to a move (indexed by [`move_index`] of the previous move), per side.
     counter: Vec<M>,
-    /// The capture history enters a tactical ply's order divided by this (0: not at all).
-    capture_divisor: i32,
 }
 
 impl<M: GameMove> OrderTables<M> {
@@ -225,107 +46,7 @@ impl<M: GameMove> OrderTables<M> {
             hist,
             killers: [[M::default(); 2]; MAX_PLY + 1],
             counter: vec![M::default(); 2 * HIST_SIZE],
-            capture_divisor: 0,
         }
-    }
-
-    /// The same tables, with the capture history entering tactical plies' order divided by
-    /// `divisor` (0: not at all).
-    pub fn capture_divisor(mut self, divisor: i32) -> Self {
-        self.capture_divisor = divisor;
-        self
-    }
-
-    /// The static-evaluation correction for `side` (0 or 1) at a position whose
-    /// [`Game::correction_key`] is `key`, in centipawns.
-    #[inline]
-    pub fn correction(&self, side: usize, key: u64) -> i32 {
-        self.correction_in(CorrTable::Pawns, side, key)
-    }
-
-    /// The correction of `table` for `side` (0 or 1) at a position whose key for that table
-    /// is `key`, in centipawns (within `+-64`).
-    #[inline]
-    pub fn correction_in(&self, table: CorrTable, side: usize, key: u64) -> i32 {
-        self.hist.corr[((table as usize) * 2 + side) * CORR_SIZE + corr_index(key)] as i32
-            / CORR_GRAIN
-    }
-
-    /// Moves the correction of `side` at `key` towards `diff` (the searched score minus the
-    /// raw static evaluation, centipawns) with weight `depth` (plies, at most 16 of 256).
-    #[inline]
-    pub fn update_correction(&mut self, side: usize, key: u64, diff: i32, depth: i32) {
-        self.update_correction_in(CorrTable::Pawns, side, key, diff, depth);
-    }
-
-    /// [`OrderTables::update_correction`] for the correction history `table`.
-    #[inline]
-    pub fn update_correction_in(
-        &mut self,
-        table: CorrTable,
-        side: usize,
-        key: u64,
-        diff: i32,
-        depth: i32,
-    ) {
-        let w = (depth + 1).clamp(1, 16);
-        let h = &mut self.hist.corr[((table as usize) * 2 + side) * CORR_SIZE + corr_index(key)];
-        let target = diff.clamp(-CORR_MAX_CP, CORR_MAX_CP) * CORR_GRAIN;
-        let v = (*h as i32 * (256 - w) + target * w) / 256;
-        *h = v.clamp(-CORR_MAX_CP * CORR_GRAIN, CORR_MAX_CP * CORR_GRAIN) as i16;
-    }
-
-    /// History score of a quiet move for `side` (0 or 1), by its key ([`hist_key_of`]).
-    #[inline]
-    pub fn history(&self, side: usize, key: u32) -> i32 {
-        self.hist.history[side * HIST_SIZE + move_index(key)]
-    }
-
-    /// Adds `bonus` (may be negative) with gravity to the history of the quiet move with
-    /// key `key` ([`hist_key_of`]), keeping values inside `+-max`.
-    #[inline]
-    pub fn update_history(&mut self, side: usize, key: u32, bonus: i32, max: i32) {
-        let max = max.max(1);
-        let h = &mut self.hist.history[side * HIST_SIZE + move_index(key)];
-        let b = bonus.clamp(-max, max);
-        *h += b - *h * b.abs() / max;
-    }
-
-    /// Capture history of the tactical ply at `index` ([`capture_index`]) for `side`.
-    #[inline]
-    pub fn capture(&self, side: usize, index: usize) -> i32 {
-        self.hist.capture[side * HIST_SIZE + index] as i32
-    }
-
-    /// Adds `bonus` (may be negative) with gravity to the capture history of the tactical
-    /// ply at `index` for `side`, within `+-max` (`max` at most `i16::MAX`).
-    #[inline]
-    pub fn update_capture(&mut self, side: usize, index: usize, bonus: i32, max: i32) {
-        gravity_i16(&mut self.hist.capture[side * HIST_SIZE + index], bonus, max);
-    }
-
-    /// Continuation history of the quiet ply with key `cur` after the ply with key `prev`.
-    #[inline]
-    pub fn cont(&self, prev: u16, cur: u16) -> i32 {
-        if prev == NO_CONT {
-            0
-        } else {
-            self.hist.cont[prev as usize * CONT_KEYS + cur as usize] as i32
-        }
-    }
-
-    /// Adds `bonus` (with gravity, within `+-max`, `max` at most `i16::MAX`) to the
-    /// continuation history of `cur` after `prev` (no effect when `prev` is [`NO_CONT`]).
-    #[inline]
-    pub fn update_cont(&mut self, prev: u16, cur: u16, bonus: i32, max: i32) {
-        if prev == NO_CONT {
-            return;
-        }
-        gravity_i16(
-            &mut self.hist.cont[prev as usize * CONT_KEYS + cur as usize],
-            bonus,
-            max,
-        );
     }
 
     /// Records a quiet cutoff move at `ply`, and as the reply of `side` to `prev`.
@@ -351,19 +72,6 @@ impl<M: GameMove> OrderTables<M> {
     #[inline]
     pub fn killers(&self, ply: usize) -> [M; 2] {
         self.killers[ply.min(MAX_PLY)]
-    }
-
-    /// Ages the history between searches (halves every entry).
-    pub fn age(&mut self) {
-        for h in &mut self.hist.history {
-            *h /= 2;
-        }
-        for h in &mut self.hist.cont {
-            *h /= 2;
-        }
-        for h in &mut self.hist.capture {
-            *h /= 2;
-        }
     }
 }
 
@@ -392,8 +100,6 @@ pub struct Picker<M: GameMove> {
     next: usize,
     /// Whether the TT move was found among the moves (it is then picked first).
     pub tt_move_found: bool,
-    /// Set by [`Picker::tt_first`]: the moves after the TT move wait for their scores.
-    deferred: bool,
 }
 
 impl<M: GameMove> Picker<M> {
@@ -405,7 +111,6 @@ impl<M: GameMove> Picker<M> {
             scores: M::List::<i32>::default(),
             next: 0,
             tt_move_found: false,
-            deferred: false,
         }
     }
 
@@ -421,9 +126,8 @@ impl<M: GameMove> Picker<M> {
     }
 
     /// Scores the generated moves of `pos` at `ply`: `tt_move` (packed, 0 for none) first if
-    /// present, then the tactical plies by MVV-LVA ([`Game::tactical_order`]) plus their
-    /// capture history (a losing one goes behind the quiet plies when [`Picker::pick`] finds
-    /// it out), then killers,
+    /// present, then the tactical plies by MVV-LVA ([`Game::tactical_order`]) (a losing one
+    /// goes behind the quiet plies when [`Picker::pick`] finds it out), then killers,
     /// countermove and the quiet plies by history. `prev` is the ply that led here (for the
     /// countermove), `conts` the continuation keys of the plies one, two and four before.
     #[inline]
@@ -439,69 +143,6 @@ impl<M: GameMove> Picker<M> {
         self.scores.clear();
         self.next = 0;
         self.tt_move_found = false;
-        self.deferred = false;
-        self.score_from(0, pos, tt_move, tables, ply, prev, conts);
-    }
-
-    /// Puts the TT move (packed; 0 for none) first when it was generated, leaving the other
-    /// moves unscored until the first pick has been searched: returns whether it was found.
-    /// When it was, [`Picker::needs_scores`] turns true after the first pick and
-    /// [`Picker::score_rest`] must then score the rest (with the tables as they are then);
-    /// when not, the caller scores every move with [`Picker::score`].
-    #[inline]
-    pub fn tt_first(&mut self, tt_move: u32) -> bool {
-        self.scores.clear();
-        self.next = 0;
-        self.deferred = false;
-        self.tt_move_found = false;
-        if tt_move == 0 {
-            return false;
-        }
-        let Some(i) = self.moves.iter().position(|m| m.pack() == tt_move) else {
-            return false;
-        };
-        self.moves.swap(0, i);
-        self.scores.push(TT_SCORE);
-        self.tt_move_found = true;
-        self.deferred = true;
-        true
-    }
-
-    /// Whether the TT move put first by [`Picker::tt_first`] was handed out and the other
-    /// moves still wait for [`Picker::score_rest`].
-    #[inline(always)]
-    pub fn needs_scores(&self) -> bool {
-        self.deferred && self.next >= 1
-    }
-
-    /// Scores the moves after the TT move put first by [`Picker::tt_first`], as
-    /// [`Picker::score`] would.
-    #[inline]
-    pub fn score_rest<G: Game<Move = M>>(
-        &mut self,
-        pos: &G,
-        tables: &OrderTables<M>,
-        ply: usize,
-        prev: M,
-        conts: [u16; 3],
-    ) {
-        self.deferred = false;
-        self.score_from(1, pos, 0, tables, ply, prev, conts);
-    }
-
-    /// Scores the moves from index `start` on (the scores of those before it are in place).
-    #[inline]
-    #[allow(clippy::too_many_arguments)]
-    fn score_from<G: Game<Move = M>>(
-        &mut self,
-        start: usize,
-        pos: &G,
-        tt_move: u32,
-        tables: &OrderTables<M>,
-        ply: usize,
-        prev: M,
-        conts: [u16; 3],
-    ) {
         let side = pos.side_to_move().index();
         let [k0, k1] = tables.killers(ply);
         let counter = if prev != M::default() {
@@ -509,19 +150,13 @@ impl<M: GameMove> Picker<M> {
         } else {
             M::default()
         };
-        for &m in self.moves[start..].iter() {
+        for &m in self.moves.iter() {
             let s = if tt_move != 0 && m.pack() == tt_move {
                 self.tt_move_found = true;
                 TT_SCORE
             } else if pos.is_tactical(m) {
                 // Good until its static exchange, tested when it comes up, says otherwise.
-                let order = pos.tactical_order(m);
-                let learned = if tables.capture_divisor > 0 {
-                    tables.capture(side, capture_index(m.pack(), order)) / tables.capture_divisor
-                } else {
-                    0
-                };
-                GOOD_TACTICAL + (order + learned).clamp(-TACTICAL_SPAN, TACTICAL_SPAN)
+                GOOD_TACTICAL + pos.tactical_order(m).clamp(-TACTICAL_SPAN, TACTICAL_SPAN)
             } else if m == k0 {
                 KILLER_0
             } else if m == k1 {
@@ -530,10 +165,10 @@ impl<M: GameMove> Picker<M> {
                 COUNTER
             } else {
                 let k = cont_key_of(pos, m);
-                tables.history(side, hist_key_of(pos, m))
-                    + tables.cont(conts[0], k)
-                    + tables.cont(conts[1], k)
-                    + tables.cont(conts[2], k)
+                tables.hist.history(side, hist_key_of(pos, m))
+                    + tables.hist.cont(conts[0], k)
+                    + tables.hist.cont(conts[1], k)
+                    + tables.hist.cont(conts[2], k)
             };
             self.scores.push(s);
         }
@@ -558,12 +193,8 @@ impl<M: GameMove> Picker<M> {
         if self.next >= self.moves.len() {
             return None;
         }
-        // Only the scored moves (all, or after `tt_first` the TT move alone) are looked at.
         let n = self.scores.len();
-        debug_assert!(
-            n == self.moves.len() || self.next == 0,
-            "unscored moves picked"
-        );
+        debug_assert!(n == self.moves.len(), "unscored moves picked");
         loop {
             // The first of the highest scores (ties keep the generation order).
             let mut best = self.next;
@@ -608,22 +239,14 @@ impl<M: GameMove> Picker<M> {
     }
 }
 
-/// Adds `bonus` with gravity to the 16-bit history entry `h`: the bonus is clamped to
-/// `+-max` (`max` within 1..=`i16::MAX`) and shrinks as `h` nears the bound, so `h` stays
-/// inside `+-max`.
-#[inline]
-fn gravity_i16(h: &mut i16, bonus: i32, max: i32) {
-    let max = max.clamp(1, i16::MAX as i32);
-    let b = bonus.clamp(-max, max);
-    let v = *h as i32;
-    *h = (v + b - v * b.abs() / max) as i16;
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::zobrist::SplitMix64;
+    use crate::search::history::NO_CONT;
     use crate::variants::chess::Chess;
+
+    type Tables = OrderTables<<Chess as Game>::Move>;
 
     /// The order of the eager picker this one replaced: every exchange evaluated up front,
     /// then a selection sort (first of equal scores wins).
@@ -681,7 +304,7 @@ mod tests {
                 }
                 let tt_move = list[rng.below(list.len() as u64) as usize].pack();
                 let quiet = list[rng.below(list.len() as u64) as usize];
-                tables.update_history(
+                tables.hist.update_history(
                     pos.side_to_move().index(),
                     hist_key_of(&pos, quiet),
                     500,
@@ -701,103 +324,6 @@ mod tests {
             }
         }
         assert!(checked > 60);
-    }
-
-    #[test]
-    fn context_zero_keeps_the_packed_ply() {
-        // A game without contexts may pack its plies in all 32 bits: its key is the packed
-        // ply, whatever its top bits hold.
-        for packed in [0, 1, 0x0FFF_FFFF, 0x1000_0000, 0xF123_4567, u32::MAX] {
-            assert_eq!(hist_key(packed, 0), packed);
-        }
-        assert_ne!(hist_key(0x1234, 1), hist_key(0x1234, 2));
-    }
-
-    #[test]
-    fn history_is_kept_per_context() {
-        // The knight on e4 is attacked by the d5 pawn; the same ply played from a quiet e4
-        // learns separately.
-        let attacked = Chess::from_fen("4k3/8/8/3p4/4N3/8/8/4K3 w - - 0 1").unwrap();
-        let quiet = Chess::from_fen("4k3/8/8/8/4N3/8/8/4K3 w - - 0 1").unwrap();
-        let m = attacked.parse_move("e4c3").unwrap();
-        assert_eq!(quiet.parse_move("e4c3").unwrap(), m);
-        let (ka, kq) = (hist_key_of(&attacked, m), hist_key_of(&quiet, m));
-        assert_ne!(ka, kq);
-        let mut tables = OrderTables::<<Chess as Game>::Move>::new();
-        tables.update_history(0, ka, 800, 16384);
-        assert_eq!(tables.history(0, ka), 800);
-        assert_eq!(tables.history(0, kq), 0);
-        assert_eq!(tables.history(1, ka), 0);
-    }
-
-    #[test]
-    fn tt_first_hands_out_the_tt_move_then_scores_the_rest() {
-        let mut pos =
-            Chess::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
-                .unwrap();
-        let mut rng = SplitMix64::new(11);
-        let mut tables = OrderTables::new();
-        for _ in 0..30 {
-            let mut list = PlyList::<<Chess as Game>::Move>::default();
-            pos.legal_moves(&mut list);
-            if list.is_empty() {
-                break;
-            }
-            let tt = list[rng.below(list.len() as u64) as usize];
-            tables.update_history(
-                pos.side_to_move().index(),
-                hist_key_of(&pos, tt),
-                -300,
-                16384,
-            );
-            let mut picker = Picker::new();
-            picker.generate(&pos, false);
-            // A move this position does not have is not put first.
-            assert!(!picker.tt_first(u32::MAX));
-            assert!(!picker.tt_first(0));
-            assert!(picker.tt_first(tt.pack()));
-            assert!(!picker.needs_scores());
-            let (first, ord) = picker.pick(&pos).unwrap();
-            assert_eq!(first, tt);
-            assert!(Picker::<<Chess as Game>::Move>::is_tt(ord));
-            assert!(picker.needs_scores());
-            picker.score_rest(&pos, &tables, 0, Default::default(), [NO_CONT; 3]);
-            assert!(!picker.needs_scores());
-            let mut rest = Vec::new();
-            let mut ords = Vec::new();
-            while let Some((m, o)) = picker.pick(&pos) {
-                rest.push(pos.move_token(m));
-                ords.push(o);
-            }
-            // The others follow best-scored first, each once, the TT move not again.
-            assert!(ords.windows(2).all(|w| w[0] >= w[1]), "{ords:?}");
-            let mut expected = eager_order(&pos, tt.pack(), &tables);
-            assert_eq!(expected.remove(0), pos.move_token(tt));
-            rest.sort();
-            expected.sort();
-            assert_eq!(rest, expected, "{}", pos.fen());
-            pos.make(list[rng.below(list.len() as u64) as usize]);
-        }
-    }
-}
-
-#[cfg(test)]
-mod history_tests {
-    use super::*;
-    use crate::variants::chess::Chess;
-
-    type Tables = OrderTables<<Chess as Game>::Move>;
-
-    /// The tactical plies of `pos` in the order the picker hands them out.
-    fn tactical_order_of(pos: &Chess, tables: &Tables) -> Vec<String> {
-        let mut picker = Picker::new();
-        picker.generate(pos, true);
-        picker.score(pos, 0, tables, 0, Default::default(), [NO_CONT; 3]);
-        let mut out = Vec::new();
-        while let Some((m, _)) = picker.pick(pos) {
-            out.push(pos.move_token(m));
-        }
-        out
     }
 
     /// Each of the three continuation keys a node passes (the plies one, two and four before
@@ -823,126 +349,11 @@ mod history_tests {
         for slot in 0..3 {
             let row = 100 + slot as u16;
             let mut tables = Tables::new();
-            tables.update_cont(row, key, 2000, 16384);
+            tables.hist.update_cont(row, key, 2000, 16384);
             let mut conts = [NO_CONT; 3];
             assert_eq!(first_quiet(&tables, conts), neutral);
             conts[slot] = row;
             assert_eq!(first_quiet(&tables, conts), token, "slot {slot}");
         }
-    }
-
-    #[test]
-    fn capture_history_orders_captures_of_equal_mvv_lva() {
-        // The knight on d4 can take a pawn on c6 or on e6: the same victim and attacker, so
-        // MVV-LVA ties them; the one whose capture history is better comes first.
-        let pos = Chess::from_fen("4k3/8/2p1p3/8/3N4/8/8/4K3 w - - 0 1").unwrap();
-        let mut list = PlyList::<<Chess as Game>::Move>::default();
-        pos.tactical_moves(&mut list);
-        let find = |t: &str| *list.iter().find(|m| pos.move_token(**m) == t).unwrap();
-        let (c6, e6) = (find("d4c6"), find("d4e6"));
-        assert_eq!(pos.tactical_order(c6), pos.tactical_order(e6));
-        let base = tactical_order_of(&pos, &Tables::new().capture_divisor(8));
-        let (first, second) = if base[0] == "d4c6" {
-            (c6, e6)
-        } else {
-            (e6, c6)
-        };
-        let mut t = Tables::new().capture_divisor(8);
-        let side = pos.side_to_move().index();
-        let index = |m: <Chess as Game>::Move| capture_index(m.pack(), pos.tactical_order(m));
-        t.update_capture(side, index(second), 400, 16384);
-        t.update_capture(side, index(first), -400, 16384);
-        let learned = tactical_order_of(&pos, &t);
-        assert_eq!(learned[0], pos.move_token(second), "{learned:?}");
-        // With the capture history off, the order is MVV-LVA's again.
-        t = t.capture_divisor(0);
-        assert_eq!(tactical_order_of(&pos, &t), base);
-        // Its values stay within the bound, for either side.
-        for _ in 0..100 {
-            t.update_capture(1, 5, 30000, 16384);
-        }
-        assert!(
-            (16000..=16384).contains(&t.capture(1, 5)),
-            "{}",
-            t.capture(1, 5)
-        );
-        assert_eq!(t.capture(0, 5), 0);
-    }
-
-    #[test]
-    fn correction_tables_are_apart() {
-        // The same key in the pawn table and in each piece table: three separate entries.
-        let mut t = Tables::new();
-        let key = 0x0123_4567_89AB_CDEF;
-        for _ in 0..50 {
-            t.update_correction_in(CorrTable::WhitePieces, 0, key, 30, 10);
-        }
-        assert!(t.correction_in(CorrTable::WhitePieces, 0, key) > 20);
-        assert_eq!(t.correction(0, key), 0);
-        assert_eq!(t.correction_in(CorrTable::BlackPieces, 0, key), 0);
-        assert_eq!(t.correction_in(CorrTable::WhitePieces, 1, key), 0);
-        t.update_correction(0, key, -30, 10);
-        assert!(t.correction(0, key) < 0);
-        assert!(t.correction_in(CorrTable::WhitePieces, 0, key) > 20);
-    }
-
-    #[test]
-    fn correction_follows_the_searched_scores_within_its_bound() {
-        let mut t = Tables::new();
-        let (key, other) = (0x1234_5678_9ABC_DEF0, 0x0FED_CBA9_8765_4321);
-        assert_eq!(t.correction(0, key), 0);
-        // Scores 40 cp above the evaluation, at depth 8: the correction climbs towards 40.
-        let mut last = 0;
-        for _ in 0..150 {
-            t.update_correction(0, key, 40, 8);
-            let c = t.correction(0, key);
-            assert!(c >= last && c <= 40, "{last} -> {c}");
-            last = c;
-        }
-        assert!(last >= 38, "after 150 updates: {last}");
-        // Per side and per key.
-        assert_eq!(t.correction(1, key), 0);
-        assert_eq!(t.correction(0, other), 0);
-        // A huge error counts as the largest correction, no more.
-        for _ in 0..200 {
-            t.update_correction(1, key, -5000, 16);
-        }
-        let c = t.correction(1, key);
-        assert!((-CORR_MAX_CP..=-60).contains(&c), "{c}");
-        // Deeper results weigh more: one update at depth 15 moves further than at depth 1.
-        let (mut shallow, mut deep) = (Tables::new(), Tables::new());
-        shallow.update_correction(0, key, 64, 1);
-        deep.update_correction(0, key, 64, 15);
-        assert!(
-            deep.hist.corr.iter().map(|&v| v.abs()).max()
-                > shallow.hist.corr.iter().map(|&v| v.abs()).max()
-        );
-    }
-
-    #[test]
-    fn the_store_keeps_each_threads_tables_until_cleared() {
-        let store = HistoryStore::default();
-        let mut t = Tables::with_histories(store.take(1));
-        t.update_correction(0, 99, 30, 10);
-        let learned = t.correction(0, 99);
-        assert_ne!(learned, 0);
-        store.put(1, std::mem::take(&mut t.hist));
-        // Another thread's slot is fresh; thread 1 gets its own tables back.
-        assert_eq!(Tables::with_histories(store.take(0)).correction(0, 99), 0);
-        let again = Tables::with_histories(store.take(1));
-        assert_eq!(again.correction(0, 99), learned);
-        let mut again = again;
-        again.update_history(1, 77, 500, 16384);
-        again.update_capture(0, 5, 500, 16384);
-        again.update_cont(3, 4, 500, 16384);
-        assert!(again.history(1, 77) > 0 && again.capture(0, 5) > 0 && again.cont(3, 4) > 0);
-        store.put(1, again.hist);
-        // Clearing zeroes every statistic of the kept tables.
-        store.clear();
-        let cleared = Tables::with_histories(store.take(1));
-        assert_eq!(cleared.correction(0, 99), 0);
-        assert_eq!(cleared.history(1, 77), 0);
-        assert_eq!(cleared.capture(0, 5), 0);
-        assert_eq!(cleared.cont(3, 4), 0);
     }
 }

@@ -5,6 +5,12 @@
 //!
 //! Depths are in plies, margins and scores in centipawns, times in permille or milliseconds.
 //!
+//! Where a value was measured in play, the last line of its doc gives the result that
+//! justifies it: the Elo (95% interval) of chess matches at 1+0.01 unless it says otherwise,
+//! of the setting it names ("`v` instead": the value `v` against the default; "against off":
+//! the default against the technique switched off). `docs/experiments.md` has every
+//! measurement with its conditions, and the techniques that did not gain and were removed.
+//!
 //! With the cargo feature `spsa`, every parameter is also a `spin` option of the protocol
 //! (`spsa_option_lines`, `spsa_setoption`, built with the `spsa` feature) and [`active`] returns the values set there, so
 //! that `menagerie match` can play differently parameterised engines (`scripts/spsa.py`).
@@ -15,51 +21,34 @@ crate::tunables! {
     /// The search's tunable constants. [`PARAMS`] is the value the engine plays with.
     #[derive(Copy)]
     pub struct SearchParams, default PARAMS {
-        /// Half-width of the first aspiration window (centipawns). 15 against 25 measured
-        /// +14.8 Elo [-9.8, +39.5] (seed-77 book) and -6.9 [-32.5, +18.5] (seed 78), 400 chess
-        /// games each at 1+0.01: not shown to gain.
+        /// Half-width of the first aspiration window (centipawns).
+        /// 15 instead: +14.8 and -6.9 Elo over two 400-game matches, not shown to gain.
         aspiration_delta: i32 = 25, (5, 100, 3);
         /// First iteration depth (plies) that uses an aspiration window.
         aspiration_min_depth: i32 = 5, (1, 12, 1);
-        /// 1: after each aspiration fail high the root search is repeated one ply shallower
-        /// (not below half the iteration's depth), the count starting again on a fail low or a
-        /// new iteration; 0: every search of the iteration at its full depth (the default: 1
-        /// measured -13.9 Elo [-39.0, +11.1] over 400 chess games at 1+0.01).
-        aspiration_fail_high_reduce: i32 = 0, (0, 1, 1);
         /// Reverse futility pruning: deepest remaining depth (plies) where it applies.
         rfp_max_depth: i32 = 7, (1, 14, 1);
-        /// Reverse futility margin per ply of remaining depth (centipawns). 65 against 80
-        /// measured +16.5 [-10.5, +43.7] (seed-77 book), -18.3 [-42.8, +6.1] (seed 78), 400
-        /// chess games each at 1+0.01.
+        /// Reverse futility margin per ply of remaining depth (centipawns).
+        /// 65 instead: +16.5 and -18.3 Elo over two 400-game matches, not shown to gain.
         rfp_margin: i32 = 80, (20, 250, 8);
-        /// 1: reverse futility pruning returns the mean of the static evaluation and beta
-        /// instead of the static evaluation (a less optimistic bound); 0: the evaluation (the
-        /// default: 1 measured -17.4 Elo [-40.9, +6.0] over 400 chess games at 1+0.01).
-        rfp_return_mid: i32 = 0, (0, 1, 1);
-        /// Razoring: deepest remaining depth (plies) where it applies (4 measured -13.0 Elo
-        /// [-38.0, +11.8] against 3 over 400 chess games at 1+0.01).
+        /// Razoring: deepest remaining depth (plies) where it applies.
+        /// 4 instead: -13.0 Elo [-38.0, +11.8] over 400 games.
         razor_max_depth: i32 = 3, (1, 8, 1);
         /// Razoring: a non-PV node whose static eval lies more than `razor_margin * depth`
         /// below alpha is resolved by a zero-window quiescence search when that fails low
-        /// (centipawns per ply); 0: off. 250 measured +34.0 Elo [+9.8, +58.5] and +17.4
-        /// [-7.9, +42.8] against off over two 400-game chess matches at 1+0.01 (seed-77 and
-        /// seed-78 books). 350 against 250: +13.0 [-8.6, +34.8] (seed 77), -2.6 [-27.4,
-        /// +22.2] (seed 78), 400 games each.
+        /// (centipawns per ply); 0: off.
+        /// 250 against off: +34.0 Elo [+9.8, +58.5] and +17.4 [-7.9, +42.8] (two 400-game matches).
         razor_margin: i32 = 250, (0, 800, 20);
         /// Check extension: plies a checking ply is searched deeper (within twice the iteration's
-        /// depth from the root); 0: off (1, the default, is what the search always did; 0
-        /// measured -1.7 Elo [-25.0, +21.5] over 400 chess games at 1+0.01).
+        /// depth from the root); 0: off.
+        /// 0 instead: -1.7 Elo [-25.0, +21.5] over 400 games (1 is what the search always did).
         check_ext: i32 = 1, (0, 1, 1);
-        /// 1: a checking ply is extended only when it does not lose its static exchange;
-        /// 0: every checking ply is extended (the default: 1 measured -5.2 Elo [-28.9, +18.4]
-        /// over 400 chess games at 1+0.01).
-        check_ext_see: i32 = 0, (0, 1, 1);
         /// Null-move pruning: shallowest remaining depth (plies).
         nmp_min_depth: i32 = 3, (1, 8, 1);
         /// Null-move base reduction (plies).
         nmp_base: i32 = 3, (1, 6, 1);
-        /// Null-move reduction grows by one ply every `nmp_divisor` plies of depth (4 measured
-        /// +4.3 Elo [-18.6, +27.3] against 6 over 400 chess games at 1+0.01: not kept).
+        /// Null-move reduction grows by one ply every `nmp_divisor` plies of depth.
+        /// 4 instead: +4.3 Elo [-18.6, +27.3] over 400 games, not kept.
         nmp_divisor: i32 = 6, (2, 12, 1);
         /// Null-move reduction grows by one ply per this much static eval above beta (centipawns).
         nmp_eval_divisor: i32 = 200, (50, 600, 20);
@@ -69,19 +58,12 @@ crate::tunables! {
         fp_base: i32 = 100, (0, 300, 10);
         /// Futility margin per ply of remaining depth (centipawns).
         fp_per_depth: i32 = 90, (20, 250, 8);
-        /// 1: futility pruning of a quiet ply looks at the depth its late-move reduction
-        /// would leave (`depth - 1` less the LMR table's reduction and the history's
-        /// adjustment, as [`SearchParams::lmr_history_divisor`]) instead of the node's depth;
-        /// 0: the node's depth (the default: 1 measured -1.7 Elo [-26.9, +23.4] over 400
-        /// chess games at 1+0.01).
-        fp_lmr_depth: i32 = 0, (0, 1, 1);
         /// Futility pruning of tactical plies (not the first, not giving check) within
         /// [`SearchParams::fp_max_depth`]: one is skipped when the static evaluation plus
         /// `fp_base + fp_tactical_margin * depth` plus the most its exchange can win
         /// ([`crate::variants::Game::see_ge`]) stays at or below alpha (centipawns per ply);
-        /// 0: off. 100 (the default) measured +26.1 Elo [+0.8, +51.7] and +7.8 [-16.5, +32.3]
-        /// against off over two 400-game chess matches at 1+0.01, seed-77 and seed-78 books
-        /// (together 254-331-215). A game without SEE (the default `see_ge`) never prunes.
+        /// 0: off. A game without SEE (the default `see_ge`) never prunes.
+        /// 100 against off: +26.1 Elo [+0.8, +51.7] and +7.8 [-16.5, +32.3] (two 400-game matches).
         fp_tactical_margin: i32 = 100, (0, 400, 12);
         /// Late move pruning: deepest remaining depth (plies).
         lmp_max_depth: i32 = 6, (1, 12, 1);
@@ -91,20 +73,6 @@ crate::tunables! {
         see_max_depth: i32 = 4, (1, 10, 1);
         /// SEE pruning threshold per ply of remaining depth (centipawns, negated).
         see_margin: i32 = 90, (20, 250, 8);
-        /// History pruning of quiet plies: deepest remaining depth (plies) where it applies.
-        hp_max_depth: i32 = 4, (1, 10, 1);
-        /// History pruning: a quiet ply (not the first, not giving check) whose history plus
-        /// continuation histories fall below `-hp_margin * depth` is skipped; 0: off (the
-        /// default: at 3000 it measured +11.3 Elo [-13.6, +36.3] and -7.8 [-33.2, +17.5] over
-        /// two 400-game chess matches at 1+0.01, seed-77 and seed-78 books).
-        hp_margin: i32 = 0, (0, 16000, 400);
-        /// SEE pruning of quiet plies: deepest remaining depth (plies) where it applies.
-        see_quiet_max_depth: i32 = 8, (1, 12, 1);
-        /// SEE pruning of quiet plies: a quiet ply (not the first, not giving check) whose
-        /// exchange loses more than `see_quiet_margin * depth * depth` centipawns is skipped;
-        /// 0: off (the default: at 12 it measured -18.3 Elo [-43.7, +6.9] over 400 chess games
-        /// at 1+0.01).
-        see_quiet_margin: i32 = 0, (0, 100, 4);
         /// LMR: shallowest remaining depth (plies).
         lmr_min_depth: i32 = 3, (1, 6, 1);
         /// LMR: plies searched in full before reducing (at PV nodes one more).
@@ -116,48 +84,24 @@ crate::tunables! {
         /// LMR: one ply less (more) per this much positive (negative) history.
         lmr_history_divisor: i32 = 4096, (1024, 16384, 400);
         /// LMR: reduction taken off (plies) at a non-PV node whose TT entry was stored by a
-        /// PV node (the "TT PV" flag of [`super::tt::TtEntry::pv`]); 0: off. Alone, 1 measured
-        /// +13.0 Elo [-12.0, +38.2] and +6.1 [-19.6, +31.8] over two 400-game chess matches at
-        /// 1+0.01 (seed-77 and seed-78 books), not shown to gain. 1 (the default) is measured
-        /// as a set with `lmr_deeper_margin` 50 and the continuation histories by
-        /// [`crate::variants::Game::cont_code`] and four plies back: +36.6 Elo [+10.9, +62.7]
-        /// and +36.6 [+11.7, +61.9] over the same two matches against the set without them
-        /// (together 273-338-189 of 800 games).
+        /// PV node (the "TT PV" flag of [`super::tt::TtEntry::pv`]); 0: off.
+        /// 1, in a set with `lmr_deeper_margin` 50 and piece-to continuation keys: +36.6 Elo twice.
         lmr_tt_pv: i32 = 1, (0, 2, 1);
         /// LMR: extra reduction (plies) of a late ply when more than 3 beta cutoffs (one
         /// without a TT move counting 2) happened at the children's ply since the parent node
-        /// began; 0: off. 1 (the default) measured +21.7 Elo [-2.4, +46.1] and +25.2 [-1.3,
-        /// +52.1] over two 400-game chess matches at 1+0.01 against 0, seed-77 and seed-78
-        /// books (together 250-354-196).
+        /// began; 0: off.
+        /// 1 against off: +21.7 Elo [-2.4, +46.1] and +25.2 [-1.3, +52.1] (two 400-game matches).
         lmr_cutoff_count: i32 = 1, (0, 2, 1);
         /// LMR: extra reduction (plies) at an expected cut node.
         lmr_cut_node: i32 = 2, (0, 3, 1);
         /// LMR of tactical plies: 1 reduces late losing tactical plies like quiet ones, and
-        /// quiet plies one ply more after a tactical TT ply; 0: off. 1 measured +27.0 Elo
-        /// [+0.4, +53.8] over 400 chess games at 20,000 nodes (before the network). With the
-        /// fourth network, 0 against 1 at 1+0.01 scored 255-312-233 over 800 games (seed-77 and
-        /// seed-78 books), +9.6 Elo [-9.2, +28.4] for 0: no longer shown to gain, left on since
-        /// switching it off was not shown to gain either.
+        /// quiet plies one ply more after a tactical TT ply; 0: off.
+        /// 1 against off: +27.0 Elo over 400 games at 20,000 nodes; off is not shown to gain now.
         lmr_tactical: i32 = 1, (0, 1, 1);
-        /// LMR: plies taken off a quiet ply that takes a threatened man to a square that is
-        /// not threatened ([`crate::variants::Game::history_context`] 1: in chess, out of an
-        /// enemy pawn's attack); 0: off (the default). 1 measured +12.2 Elo [-12.2, +36.7]
-        /// and +10.4 [-13.5, +34.4] against 0 over two 400-game chess matches at 1+0.01
-        /// (seed-77 and seed-78 books), then -3.5 [-24.1, +17.1] (random openings, seed 79)
-        /// and -4.3 [-30.8, +22.1] (seed-78 book again): over the 1,600 games +3.7
-        /// [-9.5, +16.9], not shown to gain.
-        lmr_escape: i32 = 0, (0, 2, 1);
-        /// LMR: plies added to a quiet ply whose destination is threatened
-        /// ([`crate::variants::Game::history_context`] bit 1); 0: off (the default: 1, with
-        /// `lmr_escape` 1, measured -7.3 Elo [-44.6, +29.8] against both off over 191 chess
-        /// games at 1+0.01).
-        lmr_into_threat: i32 = 0, (0, 2, 1);
         /// A reduced ply that beats alpha is searched again one ply deeper than planned when
         /// its score beats the best so far by more than this (centipawns), one ply shallower
-        /// when it does not beat the best by 8; 0: off (again at the planned depth). Alone, 50
-        /// measured +17.4 Elo [-7.4, +42.4] and +1.7 [-22.0, +25.5] over two 400-game chess
-        /// matches at 1+0.01 (seed-77 and seed-78 books), not shown to gain; 50 (the default)
-        /// gains as part of the set measured at `lmr_tt_pv`.
+        /// when it does not beat the best by 8; 0: off (again at the planned depth).
+        /// 50 gains in the set measured at `lmr_tt_pv` (alone, not shown to gain).
         lmr_deeper_margin: i32 = 50, (0, 200, 8);
         /// ProbCut: shallowest remaining depth (plies).
         probcut_min_depth: i32 = 5, (3, 10, 1);
@@ -168,92 +112,23 @@ crate::tunables! {
         /// Singular extensions: the TT score less this many centipawns per ply of depth is the
         /// bar every other ply must stay under for the TT ply to be singular.
         se_margin: i32 = 2, (0, 12, 1);
-        /// Singular extensions: a singular TT ply whose test search fails more than this many
-        /// centipawns under the bar is extended two plies instead of one (non-PV nodes, at most
-        /// [`super::alphabeta::MAX_DOUBLE_EXTENSIONS`] along a line); 0: off (the default: 20
-        /// measured +15.6 Elo [-9.5, +41.0] and -10.4 [-34.3, +13.4] over two 400-game chess
-        /// matches at 1+0.01, seed-77 and seed-78 books).
-        se_double_margin: i32 = 0, (0, 100, 4);
-        /// Singular extensions: plies taken off the TT ply at an expected cut node when it is
-        /// not singular and the other cases (multi-cut, TT score above beta) do not apply;
-        /// 0: off (the default: 1 measured +0.0 Elo [-23.6, +23.6] over 400 chess games at
-        /// 1+0.01).
-        se_cut_node_ext: i32 = 0, (0, 2, 1);
-        /// 1: a node that fails low (no ply beats alpha) gives the quiet ply that led to it the
-        /// cutoff bonus of its depth in the history and continuation histories of the side that
-        /// played it (that ply refuted everything here); 0: off (the default: 1 measured +4.3
-        /// Elo [-21.4, +30.2] over 400 chess games at 1+0.01).
-        hist_prior_bonus: i32 = 0, (0, 1, 1);
-        /// The quiet ply that led to a node gains in its mover's history this many times the
-        /// fall of the static evaluation it caused (the sum of the two sides' evaluations,
-        /// negated; bounded by [`SearchParams::history_bonus_max`]); 0: off (the default: 10
-        /// measured -34.9 Elo [-61.3, -8.8] over 400 chess games at 1+0.01).
-        hist_eval_diff: i32 = 0, (0, 30, 1);
-        /// Weight of the two piece correction histories
-        /// ([`crate::variants::Game::piece_correction_keys`]): their corrections' sum times
-        /// this permille adds to the pawn correction; 0: off (the
-        /// default: 1000 measured -24.4 Elo [-49.6, +0.6] over 400 chess games at 1+0.01).
-        corr_piece_permille: i32 = 0, (0, 2000, 50);
-        /// 1: a node that fails high returns (and keeps in the TT) its score pulled toward
-        /// beta, `(score * depth + beta) / (depth + 1)` (not for mate scores); 0: the score
-        /// (the default: 1 measured -16.5 Elo [-42.4, +9.2] over 400 chess games at 1+0.01).
-        fh_soften: i32 = 0, (0, 1, 1);
-        /// 1: a quiescence node that fails high (on the stand pat or a ply) returns the mean
-        /// of its score and beta (not for mate scores); 0: the score (the default: 1 measured
-        /// -7.8 Elo [-33.0, +17.3] over 400 chess games at 1+0.01).
-        qs_fh_soften: i32 = 0, (0, 1, 1);
-        /// 1: the quiescence search entered from the main search also tries the quiet plies
-        /// that give check and do not lose their exchange, after the tactical plies, when the
-        /// stand pat is within `qs_delta_margin` of alpha; 0: tactical plies only (the
-        /// default: 1 measured +12.2 Elo [-13.4, +37.9] and +0.0 [-25.8, +25.8] over two
-        /// 400-game chess matches at 1+0.01, seed-77 and seed-78 books; together 234-346-220,
-        /// +6.1 [-12.1, +24.3], not shown to gain; at 4+0.04, -19.1 [-49.5, +10.9] over 200
-        /// games, seed-77 book).
-        qs_checks: i32 = 0, (0, 1, 1);
-        /// Plies taken off the rest of a PV node (not the root) once a ply has raised alpha
-        /// there, at remaining depths 3 to 13 (not for mate scores); 0: off (the default: 2
-        /// measured -19.1 Elo [-44.5, +6.1] over 400 chess games at 1+0.01).
-        alpha_reduce: i32 = 0, (0, 2, 1);
         /// Quiescence delta pruning: a capture is skipped when even winning its exchange leaves
         /// the stand pat this many centipawns short of alpha (never in check).
         qs_delta_margin: i32 = 150, (0, 1000, 20);
-        /// 1: a stand pat at or above beta in quiescence is kept in the TT (a lower bound of
-        /// depth 0, with the evaluation) when the position has no entry yet; 0: not kept (the
-        /// default: 1 measured -6.9 Elo [-31.0, +17.0] over 400 chess games at 1+0.01).
-        qs_standpat_store: i32 = 0, (0, 1, 1);
-        /// 1: the quiescence stand pat is sharpened by a TT score whose bound points the right
-        /// way (as [`SearchParams::tt_eval_refine`] does in the main search); 0: the corrected
-        /// evaluation alone (the default: 1 measured +0.9 Elo [-22.4, +24.2] over 400 chess
-        /// games at 1+0.01).
-        qs_tt_refine: i32 = 0, (0, 1, 1);
         /// 1: a TT score whose bound allows it replaces the static evaluation for pruning; 0: off.
         tt_eval_refine: i32 = 1, (0, 1, 1);
         /// Internal iterative reduction: remaining depth (plies) from which a node without TT
         /// move is searched one ply shallower.
         iir_min_depth: i32 = 4, (2, 10, 1);
-        /// 1: a node with a TT move searches it before scoring the other moves (they are
-        /// scored only when it did not cut, with the histories its search left); 0: every
-        /// move is scored first (the default: 1 measured +9.6 Elo [-16.0, +35.2] and -13.0
-        /// [-37.7, +11.5] over two 400-game chess matches at 1+0.01, seed-77 and seed-78
-        /// books; it saves about a tenth of the scoring's instructions, not enough to show).
-        order_tt_first: i32 = 0, (0, 1, 1);
-        /// Capture history: a tactical ply's MVV-LVA order gains its capture history divided
-        /// by this; 0: capture history off (the default: at divisor 8 it measured -8.7 Elo
-        /// [-35.0, +17.6] over 400 chess games at 1+0.01).
-        capture_hist_divisor: i32 = 0, (0, 64, 2);
         /// History bonus (and malus) of a cutoff per ply of depth; 0: depth * depth instead.
-        /// 120 per ply measured +58.7 Elo [+32.8, +85.4] against depth * depth over 400 chess
-        /// games at 1+0.01.
+        /// 120 against depth * depth: +58.7 Elo [+32.8, +85.4] over 400 games.
         history_bonus_per_depth: i32 = 120, (0, 400, 10);
         /// Largest history bonus (capped here).
         history_bonus_max: i32 = 1600, (200, 4000, 100);
         /// History values stay within +-`history_max`.
         history_max: i32 = 16384, (4096, 32768, 1000);
-        /// Soft time limit: the clock is divided by this when `movestogo` is unknown. Against
-        /// 30, 20 (more time early) measured -20.0 Elo [-44.2, +4.0] over 400 chess games at
-        /// 1+0.01 (seed-77 book) and 40 (less) -33.0 [-68.0, +1.2] over 211 games on the same
-        /// book (a 400-game match stopped early). 20 again with the fourth network: 97-125-116
-        /// over 338 games (stopped early), -19.6 [-49.2, +9.8].
+        /// Soft time limit: the clock is divided by this when `movestogo` is unknown.
+        /// 20 instead (more time early): -20.0 Elo [-44.2, +4.0] over 400 games.
         time_default_mtg: u64 = 30, (10, 60, 2);
         /// Soft time limit: permille of the increment added per turn.
         time_inc_permille: u64 = 750, (300, 1000, 40);
@@ -266,18 +141,11 @@ crate::tunables! {
         /// Soft limit scale once the best move has been stable for four iterations (permille).
         time_stable_permille: u64 = 650, (300, 1000, 30);
         /// Soft limit scale added per centipawn the score fell since the previous iteration
-        /// (permille per centipawn). 0 (off) against 8 measured 110-181-109 over 400 chess
-        /// games at 1+0.01 (seed-77 book, fourth network), +0.9 Elo [-22.2, +23.9]: not shown
-        /// to gain at this time control, kept as the common practice of strong engines.
+        /// (permille per centipawn); 0: off.
+        /// Off instead: +0.9 Elo [-22.2, +23.9] over 400 games; kept as strong engines' practice.
         time_falling_per_cp: u64 = 8, (0, 30, 1);
         /// Soft limit scale for a falling score at most (permille).
         time_falling_max_permille: u64 = 1500, (1000, 3000, 80);
-        /// Node effort: the soft limit is also scaled by `(1500 - f) * this / 1000` permille,
-        /// where `f` is the permille of the nodes of the last root search (the last aspiration
-        /// window of the last iteration, depth 6 or more) spent on its best move (a best move
-        /// that took nearly all the effort is clear; one that took little is not); 0: off (the default: 1350 measured +3.5 Elo [-21.3, +28.3] over 400 chess
-        /// games at 1+0.01).
-        time_node_scale_permille: u64 = 0, (0, 2500, 80);
     }
 }
 
@@ -361,8 +229,8 @@ mod tests {
     #[test]
     fn flat_view_by_name() {
         let mut p = PARAMS;
-        assert_eq!(SearchParams::NAMES.len(), 71);
-        assert_eq!(SearchParams::flat_names().len(), 71);
+        assert_eq!(SearchParams::NAMES.len(), 47);
+        assert_eq!(SearchParams::flat_names().len(), 47);
         for (i, name) in SearchParams::NAMES.iter().enumerate() {
             assert!(p.get(name).is_some(), "{name}");
             let spec = SearchParams::spec(i);
@@ -386,9 +254,9 @@ mod tests {
     #[test]
     fn spsa_options() {
         let lines = spsa_option_lines();
-        assert_eq!(lines.len(), 71);
+        assert_eq!(lines.len(), 47);
         assert_eq!(
-            lines[4],
+            lines[3],
             "option name rfp_margin type spin default 80 min 20 max 250"
         );
         assert_eq!(spsa_setoption("Hash", Some("3")), None);

@@ -1,302 +1,125 @@
-//! Iterative deepening with aspiration windows, and Lazy SMP: N threads search clones of the
-//! root sharing the TT and a stop flag; helpers perturb their depths, and odd-numbered
-//! helpers their root order ([`helper_root_index`]); the main thread (id 0)
-//! enforces the limits, decides the best move and reports.
+//! Lazy SMP: [`search_threads`] runs N threads on clones of the root, sharing the TT and a
+//! stop flag; helpers perturb their depths ([`helper_skips`]), and odd-numbered helpers their
+//! root order ([`helper_root_index`]); the main thread (id 0) enforces the limits and reports,
+//! and the threads vote on the move ([`vote`]).
 
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::mpsc::Sender;
-use std::time::Duration;
+use std::sync::mpsc;
 
 use crate::variants::{Game, GameMove};
 
-use super::alphabeta::{MainLimits, NodeType, Searcher};
-use super::score::{is_mate, INF, MATE, MATE_BOUND, MAX_PLY};
+use super::iterate::{Info, IterLimits, ThreadResult, MAX_DEPTH};
+use super::score::{is_mate, INF, MATE_BOUND};
+use super::searcher::{MainLimits, Searcher, Shared};
+use super::InfoReport;
 
-/// Deepest iteration (plies); leaves room below [`MAX_PLY`] for extensions and quiescence.
-pub const MAX_DEPTH: i32 = MAX_PLY as i32 - 8;
+/// Stack size of each search thread (bytes): move lists live on the stack, one per ply.
+const THREAD_STACK: usize = 64 << 20;
 
-/// An `info` line from the main search thread, sent to the calling thread.
-pub struct Info<M> {
-    /// Completed depth (plies).
-    pub depth: u32,
-    /// Deepest ply reached.
-    pub seldepth: u32,
-    /// 1-based MultiPV line.
-    pub multipv: usize,
-    /// Internal score (centipawns or mate bookkeeping of [`super::score`]).
-    pub score: i32,
-    /// `Some(true)`: lower bound; `Some(false)`: upper bound; `None`: exact.
-    pub bound: Option<bool>,
-    /// The principal variation.
-    pub pv: Vec<M>,
-    /// Nodes of all threads when the line was made.
-    pub nodes: u64,
-    /// Milliseconds since the search started, when the line was made.
-    pub time_ms: u64,
-    /// TT fill in permille, when the line was made.
-    pub hashfull: u32,
-}
+/// Searches `root` on `threads` threads sharing `shared` (the main thread under
+/// `main_limits`, the helpers until it aborts them), restricted to the root lines `allowed`
+/// (`searchmoves`; empty: all), and relays the main thread's `info` lines of the first
+/// `multipv` lines to `report` on the calling thread. Returns the outcome the threads voted
+/// for, or the main thread's when several lines were asked for or a limited strength keeps
+/// them. When no thread can be spawned, the calling thread searches alone.
+#[allow(clippy::too_many_arguments)]
+pub fn search_threads<G: Game>(
+    root: &G,
+    shared: &Shared<'_>,
+    iter_limits: &IterLimits,
+    allowed: &[Vec<G::Move>],
+    main_limits: MainLimits,
+    threads: usize,
+    multipv: usize,
+    report: &mut dyn FnMut(&InfoReport<'_, G::Move>),
+) -> ThreadResult<G::Move> {
+    let fallback_limits = main_limits.clone();
+    let (tx, rx) = mpsc::channel::<Info<G::Move>>();
 
-/// The outcome of one thread's iterative deepening.
-pub struct ThreadResult<M> {
-    /// Best move of the deepest completed iteration (or of a partial one, see `search`).
-    pub best: Option<M>,
-    /// Its score (internal).
-    pub score: i32,
-    /// Its principal variation.
-    pub pv: Vec<M>,
-    /// Deepest completed iteration (plies).
-    pub depth: u32,
-    /// Deepest ply reached by the iteration that gave `best`.
-    pub seldepth: u32,
-    /// The root lines (score, PV) of the last completed iteration, best first, when
-    /// [`IterLimits::keep_lines`] asked for them (empty otherwise).
-    pub lines: Vec<(i32, Vec<M>)>,
-}
-
-/// What the main thread must respect besides the clock.
-pub struct IterLimits {
-    /// Last iteration depth (plies).
-    pub max_depth: i32,
-    /// Stop once a mate in at most this many moves (single-ply turns) is found.
-    pub mate: Option<u32>,
-    /// Lines to search and report (MultiPV), at least 1.
-    pub multipv: usize,
-    /// Legal root plies (1: no need to think long).
-    pub root_moves: usize,
-    /// Infinite search: never return before `stop`.
-    pub infinite: bool,
-    /// Keep the lines of the last completed iteration in [`ThreadResult::lines`] (a limited
-    /// strength chooses among them).
-    pub keep_lines: bool,
-}
-
-impl<G: Game> Searcher<'_, G> {
-    /// Iterative deepening on this thread until the limits (main) or the abort flag (helpers).
-    pub fn iterate(
-        &mut self,
-        lim: &IterLimits,
-        tx: Option<&Sender<Info<G::Move>>>,
-    ) -> ThreadResult<G::Move> {
-        let mut out = ThreadResult {
-            best: None,
-            score: -INF,
-            pv: Vec::new(),
-            depth: 0,
-            seldepth: 0,
-            lines: Vec::new(),
+    std::thread::scope(|s| {
+        let mut helpers = Vec::with_capacity(threads - 1);
+        let main_job = move |tx: mpsc::Sender<Info<G::Move>>| {
+            let mut searcher = Searcher::new(root.clone(), 0, shared, Some(main_limits));
+            searcher.restrict_root(allowed);
+            let out = searcher.iterate(iter_limits, Some(&tx));
+            searcher.wait_if_required(iter_limits.infinite);
+            shared.abort.store(true, Relaxed);
+            out
         };
-        let mut stable = 0u64;
-        // The score of the iteration before the last completed one (time management).
-        let mut prev_score = None;
-        let mut depth = 0;
-        while depth < lim.max_depth {
-            depth += 1;
-            // Helpers skip some depths, each on its own pattern, so that the threads spread
-            // over several depths instead of searching the same tree in step. The last depth
-            // of a depth-limited search is never skipped: a helper would sit idle.
-            let d = if self.id == 0 {
-                depth
-            } else if helper_skips(self.id, depth, lim.max_depth) {
-                continue;
-            } else {
-                depth
-            };
-            self.root_depth = d;
-            self.seldepth = 0;
-            let lines = if self.id == 0 {
-                lim.multipv.clamp(1, lim.root_moves.max(1))
-            } else {
-                1
-            };
-            self.excluded.clear();
-            let mut completed = true;
-            // Completed lines of this iteration: (score, pv).
-            let mut found: Vec<(i32, Vec<G::Move>)> = Vec::with_capacity(lines);
-            for line in 0..lines {
-                self.root_best = None;
-                let prev = if line == 0 && out.depth > 0 {
-                    Some(out.score)
-                } else {
-                    None
-                };
-                let score = self.aspiration(d, prev);
-                if self.stopped {
-                    if line == 0 {
-                        // A partial iteration's best root move is kept when it beat the last
-                        // one's score (it was fully searched and raised alpha).
-                        if let Some((m, s)) = self.root_best {
-                            if out.best.is_none()
-                                || (self.id == 0 && s > out.score && Some(m) != out.best)
-                            {
-                                out.best = Some(m);
-                                out.score = s;
-                                out.pv = vec![m];
-                                out.seldepth = self.seldepth as u32;
-                            }
-                        }
+        for id in 1..threads {
+            let pos = root.clone();
+            // A helper that cannot be spawned is simply not there.
+            if let Ok(h) = std::thread::Builder::new()
+                .stack_size(THREAD_STACK)
+                .spawn_scoped(s, move || {
+                    let mut searcher = Searcher::new(pos, id, shared, None);
+                    searcher.restrict_root(allowed);
+                    searcher.iterate(iter_limits, None)
+                })
+            {
+                helpers.push(h);
+            }
+        }
+        let main_tx = tx.clone();
+        let handle = std::thread::Builder::new()
+            .stack_size(THREAD_STACK)
+            .spawn_scoped(s, move || main_job(main_tx));
+        drop(tx);
+        let main_out = match handle {
+            Ok(h) => {
+                for info in rx.iter().filter(|i| i.multipv <= multipv) {
+                    super::relay(root, &info, report);
+                }
+                h.join().unwrap_or_else(|_| {
+                    shared.abort.store(true, Relaxed);
+                    ThreadResult {
+                        best: None,
+                        score: 0,
+                        pv: Vec::new(),
+                        depth: 0,
+                        seldepth: 0,
+                        lines: Vec::new(),
                     }
-                    completed = false;
-                    break;
+                })
+            }
+            Err(_) => {
+                // No thread could be made: search on this one (its stack is usually enough).
+                shared.abort.store(false, Relaxed);
+                let (tx, rx) = mpsc::channel();
+                let mut searcher = Searcher::new(root.clone(), 0, shared, Some(fallback_limits));
+                searcher.restrict_root(allowed);
+                let out = searcher.iterate(iter_limits, Some(&tx));
+                searcher.wait_if_required(iter_limits.infinite);
+                shared.abort.store(true, Relaxed);
+                drop(tx);
+                for info in rx.iter().filter(|i| i.multipv <= multipv) {
+                    super::relay(root, &info, report);
                 }
-                let mut pv = self.root_pv().to_vec();
-                if self.id == 0 && pv.len() < 4 {
-                    self.extend_pv(&mut pv, 4);
-                }
-                let Some(&first) = pv.first() else { break };
-                self.excluded.push(first);
-                found.push((score, pv));
+                out
             }
-            self.excluded.clear();
-            if !found.is_empty() {
-                // Window-dependent pruning can make a later line score higher: lines are
-                // ranked by score (stable), and the first is the iteration's result.
-                found.sort_by_key(|l| std::cmp::Reverse(l.0));
-                let (score, pv) = &found[0];
-                let best = pv.first().copied();
-                if best.is_some() && best == out.best {
-                    stable += 1;
-                } else {
-                    stable = 0;
-                }
-                out.best = best.or(out.best);
-                prev_score = (out.depth > 0).then_some(out.score);
-                out.score = *score;
-                out.depth = d as u32;
-                out.seldepth = self.seldepth as u32;
-                out.pv = pv.clone();
-                if self.id == 0 && lim.keep_lines {
-                    out.lines = found.clone();
-                }
-                if self.id == 0 {
-                    self.publish_nodes();
-                    if let Some(tx) = tx {
-                        // The figures of this moment: the receiver may read the line later.
-                        let (nodes, time_ms) = self.progress();
-                        let hashfull = self.shared_tt().hashfull();
-                        for (i, (score, pv)) in found.into_iter().enumerate() {
-                            let _ = tx.send(Info {
-                                depth: d as u32,
-                                seldepth: self.seldepth as u32,
-                                multipv: i + 1,
-                                score,
-                                bound: None,
-                                pv,
-                                nodes,
-                                time_ms,
-                                hashfull,
-                            });
-                        }
-                    }
-                }
-            }
-            if !completed {
-                break;
-            }
-            if self.id != 0 && d >= lim.max_depth && lim.max_depth < MAX_DEPTH && !lim.keep_lines {
-                // A helper finished the last depth of a depth-limited search: its result
-                // is as deep as the main thread's would be, so every thread may stop (not at a
-                // limited strength, which chooses among the main thread's lines).
-                self.shared_finished().store(true, Relaxed);
-                break;
-            }
-            if self.id == 0 && self.main_done(lim, &out, stable, prev_score) {
-                break;
-            }
-        }
-        self.publish_nodes();
-        out
-    }
-
-    /// One root search to depth `d` (plies), in an aspiration window around `prev` (the last
-    /// iteration's score) when there is one; widened until the score falls inside.
-    fn aspiration(&mut self, d: i32, prev: Option<i32>) -> i32 {
-        let (mut alpha, mut beta, mut delta) = (-INF, INF, self.p.aspiration_delta.max(1));
-        if let Some(prev) = prev.filter(|&s| d >= self.p.aspiration_min_depth && !is_mate(s)) {
-            alpha = (prev - delta).max(-INF);
-            beta = (prev + delta).min(INF);
-        }
-        let mut fail_highs = 0;
-        loop {
-            let start = self.nodes;
-            self.root_effort = (0, 0);
-            let depth = (d - fail_highs).max((d + 1) / 2).max(1);
-            let s = self.negamax(alpha, beta, depth, 0, NodeType::Pv);
-            self.root_effort.0 = self.nodes - start;
-            if self.stopped {
-                return s;
-            }
-            if s <= alpha {
-                beta = (alpha + beta) / 2;
-                alpha = (s - delta).max(-INF);
-                fail_highs = 0;
-            } else if s >= beta {
-                beta = (s + delta).min(INF);
-                fail_highs += self.p.aspiration_fail_high_reduce;
-            } else {
-                return s;
-            }
-            delta += delta;
-            if delta > 1000 {
-                alpha = -INF;
-                beta = INF;
-            }
-        }
-    }
-
-    /// Whether the main thread should start no further iteration.
-    fn main_done(
-        &mut self,
-        lim: &IterLimits,
-        out: &ThreadResult<G::Move>,
-        stable: u64,
-        prev_score: Option<i32>,
-    ) -> bool {
-        self.poll();
-        if self.stopped {
-            return true;
-        }
-        let plies_to_mate = (MATE - out.score.abs()) as u32;
-        if let Some(n) = lim.mate {
-            if out.score > 0 && is_mate(out.score) && plies_to_mate.div_ceil(2) <= n {
-                return true;
-            }
-        }
-        let Some(main) = self.main.as_ref() else {
-            return false;
         };
-        if main.pondering || lim.infinite || !main.time.is_timed() {
-            return false;
-        }
-        if lim.root_moves == 1 {
-            return true;
-        }
-        if is_mate(out.score) && out.depth >= plies_to_mate + 6 {
-            return true;
-        }
-        let mut scale = super::time::think_scale(&self.p, stable, prev_score, out.score);
-        if self.p.time_node_scale_permille > 0 && out.depth >= 6 {
-            scale = scale * super::time::effort_scale(&self.p, self.root_effort) / 1000;
-        }
-        main.time.soft_expired(scale)
-    }
-
-    /// Main thread, after its last iteration: an infinite or still-pondering search waits for
-    /// `stop` (or `ponderhit` when pondering) before returning.
-    pub fn wait_if_required(&mut self, infinite: bool) {
-        let control = self.shared_control();
-        loop {
-            if control.stop.load(Relaxed) {
-                return;
+        // The main thread has set `abort`: the helpers stop and hand in their results, and
+        // with one line asked for (and full strength), the threads vote on the move.
+        let mut outs = Vec::with_capacity(threads);
+        outs.push(main_out);
+        for h in helpers {
+            if let Ok(o) = h.join() {
+                outs.push(o);
             }
-            let pondering = control.pondering.load(Relaxed);
-            let ponder_wait = self.main.as_ref().is_some_and(|m| m.pondering) && pondering;
-            if !infinite && !ponder_wait {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(1));
         }
-    }
+        let chosen = if iter_limits.multipv == 1 && !iter_limits.keep_lines {
+            // A depth-limited search answers with the deepest threads only.
+            let min_depth = if iter_limits.max_depth < MAX_DEPTH {
+                outs.iter().map(|o| o.depth).max().unwrap_or(0)
+            } else {
+                0
+            };
+            vote(&outs, min_depth)
+        } else {
+            0
+        };
+        outs.swap_remove(chosen)
+    })
 }
 
 /// Skip-pattern sizes of the helper threads (thread `i` uses entry `(i - 1) % 20`).
@@ -402,6 +225,7 @@ pub fn fallback<M: GameMove>(moves: &[M]) -> Option<M> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::score::MATE;
 
     #[test]
     fn helper_root_order_is_first_then_from_the_back() {

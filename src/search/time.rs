@@ -137,41 +137,11 @@ pub fn think_scale(p: &SearchParams, stable: u64, prev: Option<i32>, score: i32)
     stability * trend / 1000
 }
 
-/// The soft limit's scale (permille) for the effort of the last root search: `effort` is
-/// (its nodes, the nodes spent on its best move); the best move's share `f` (permille) gives
-/// `(1500 - f) * time_node_scale_permille / 1000`, so 1000 when that option is off or nothing
-/// was counted.
-pub fn effort_scale(p: &SearchParams, effort: (u64, u64)) -> u64 {
-    let (total, best) = effort;
-    if p.time_node_scale_permille == 0 || total == 0 {
-        return 1000;
-    }
-    let f = (best.min(total) * 1000 / total).min(1000);
-    (1500 - f) * p.time_node_scale_permille / 1000
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::clock::RealClock;
-    use super::super::params::{SearchParams, PARAMS};
+    use super::super::params::PARAMS;
     use super::*;
-
-    #[test]
-    fn effort_scales_the_soft_limit() {
-        let off = PARAMS;
-        assert_eq!(effort_scale(&off, (1000, 900)), 1000);
-        let on = SearchParams {
-            time_node_scale_permille: 1350,
-            ..PARAMS
-        };
-        // A best move that took all the effort: 500 * 1.35; half of it: 1000 * 1.35.
-        assert_eq!(effort_scale(&on, (1000, 1000)), 675);
-        assert_eq!(effort_scale(&on, (1000, 500)), 1350);
-        // Less effort on the best move, more time.
-        assert!(effort_scale(&on, (1000, 100)) > effort_scale(&on, (1000, 900)));
-        // Nothing counted (a root search stopped at once): neutral.
-        assert_eq!(effort_scale(&on, (0, 0)), 1000);
-    }
 
     #[test]
     fn limits_are_within_the_clock() {

@@ -16,7 +16,7 @@
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
-use super::ordering::HistoryStore;
+use super::history::HistoryStore;
 
 /// What a stored score means relative to the true value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

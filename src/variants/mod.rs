@@ -620,10 +620,8 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// splits the quiet history: the same ply learns separate statistics in each context.
     /// Bit 0 says the moving man's origin is threatened, bit 1 that its destination is (in
     /// chess: attacked by an enemy pawn), so escaping a threat and walking into one are told
-    /// apart; the search's late-move reductions also read it (`lmr_escape`,
-    /// `lmr_into_threat`). 0 (the default): one statistic per ply. The search puts it above
-    /// bit 28 of [`GameMove::pack`], so a game that answers other than 0 packs its plies
-    /// below bit 28.
+    /// apart. 0 (the default): one statistic per ply. The search puts it above bit 28 of
+    /// [`GameMove::pack`], so a game that answers other than 0 packs its plies below bit 28.
     #[inline]
     fn history_context(&self, m: Self::Move) -> u32 {
         let _ = m;
@@ -675,14 +673,6 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// share a learned correction of [`Game::evaluate`]. `None` (the default) turns the
     /// correction off.
     fn correction_key(&self) -> Option<u64> {
-        None
-    }
-
-    /// Hashes of White's and of Black's men other than pawns, for two more correction
-    /// histories whose corrections add to the one of [`Game::correction_key`] (weighted by the
-    /// search parameter `corr_piece_permille`). `None` (the default): only the correction of
-    /// [`Game::correction_key`].
-    fn piece_correction_keys(&self) -> Option<[u64; 2]> {
         None
     }
 

@@ -152,14 +152,6 @@ impl Game for Chess {
         Some(self.board.pawn_hash())
     }
 
-    #[inline]
-    fn piece_correction_keys(&self) -> Option<[u64; 2]> {
-        Some([
-            self.board.piece_hash(Color::White),
-            self.board.piece_hash(Color::Black),
-        ])
-    }
-
     type EvalParams = eval::params::EvalParams;
 
     fn evaluate(&self) -> i32 {

@@ -130,23 +130,6 @@ impl Board {
         zobrist::mix64(self.pieces(Color::White, Kind::Pawn) ^ black)
     }
 
-    /// A hash of `color`'s men other than pawns (where each kind stands), the key of a second
-    /// correction history ([`crate::variants::Game::piece_correction_keys`]).
-    #[inline]
-    pub fn piece_hash(&self, color: Color) -> u64 {
-        let mut h = 0x3C3C ^ color.index() as u64;
-        for kind in [
-            Kind::Knight,
-            Kind::Bishop,
-            Kind::Rook,
-            Kind::Queen,
-            Kind::King,
-        ] {
-            h = zobrist::mix64(h ^ self.pieces(color, kind));
-        }
-        h
-    }
-
     /// Bitboard of all pieces of `kind`, both colours.
     #[inline(always)]
     pub fn kind_bb(&self, kind: Kind) -> u64 {
@@ -491,22 +474,13 @@ mod tests {
     }
 
     #[test]
-    fn pawn_and_piece_hashes_see_only_their_men() {
+    fn pawn_hash_sees_only_pawns() {
         let b = Board::from_placement("r3k3/pp6/8/8/8/8/PP6/R3K1N1").unwrap();
-        let (w, bl) = (b.piece_hash(Color::White), b.piece_hash(Color::Black));
-        assert_ne!(w, bl);
-        // A pawn push changes the pawn hash only.
+        // A pawn push changes the pawn hash.
         let pushed = Board::from_placement("r3k3/pp6/8/8/8/P7/1P6/R3K1N1").unwrap();
         assert_ne!(pushed.pawn_hash(), b.pawn_hash());
-        assert_eq!(pushed.piece_hash(Color::White), w);
-        assert_eq!(pushed.piece_hash(Color::Black), bl);
-        // A White knight move changes White's piece hash only.
+        // A knight move does not.
         let moved = Board::from_placement("r3k3/pp6/8/8/8/5N2/PP6/R3K3").unwrap();
-        assert_ne!(moved.piece_hash(Color::White), w);
-        assert_eq!(moved.piece_hash(Color::Black), bl);
         assert_eq!(moved.pawn_hash(), b.pawn_hash());
-        // The kinds are told apart: a rook where the knight stood is another hash.
-        let rook = Board::from_placement("r3k3/pp6/8/8/8/8/PP6/R3K1R1").unwrap();
-        assert_ne!(rook.piece_hash(Color::White), w);
     }
 }
