@@ -414,7 +414,12 @@ pub fn parse_info(line: &str) -> Option<InfoLine> {
                 i += 3;
                 continue;
             }
-            "lowerbound" | "upperbound" => info.bound = Some(w[i].to_string()),
+            "lowerbound" | "upperbound" => {
+                // A flag without a value.
+                info.bound = Some(w[i].to_string());
+                i += 1;
+                continue;
+            }
             "wdl" => {
                 if let (Some(a), Some(b), Some(c)) = (num(i + 1), num(i + 2), num(i + 3)) {
                     info.wdl = Some([a.max(0) as u32, b.max(0) as u32, c.max(0) as u32]);
