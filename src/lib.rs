@@ -1,6 +1,6 @@
 //! menagerie: a chess-variant engine.
 //!
-//! Layers, each depending only on the ones before it (shared/design.md):
+//! Layers, each depending only on the ones before it (docs/design.md):
 //! [`core`] (geometry, bitboards, attack tables, zobrist) <- [`variants`] (the `Game` trait and
 //! each variant's rules) <- [`search`], [`perft`] <- [`protocol`] <- the `menagerie` binary.
 

@@ -1,5 +1,5 @@
 //! The `menagerie` binary: with no subcommand, the protocol loop on stdin/stdout
-//! (shared/protocol.md); `perft`, `bench`, `setup`, `replay`, `book`, `match` (with `match
+//! (docs/protocol.md); `perft`, `bench`, `setup`, `replay`, `book`, `match` (with `match
 //! merge`) and `datagen` as subcommands.
 
 use std::io::IsTerminal;

@@ -1,4 +1,4 @@
-//! A child engine process speaking the protocol (shared/protocol.md): spawned with piped
+//! A child engine process speaking the protocol (docs/protocol.md): spawned with piped
 //! stdin/stdout, one reader thread per child feeding a channel, so a hung engine never blocks
 //! the runner (every read has a deadline). The child is killed when the handle drops, also
 //! while unwinding from a panic; on Linux it also gets `PR_SET_PDEATHSIG` = `SIGKILL`, so the

@@ -19,7 +19,7 @@ pub enum Builtin {
 pub enum EngineSpec {
     /// `builtin:random` or `builtin:greedy`.
     Builtin(Builtin),
-    /// A child process speaking the protocol (shared/protocol.md).
+    /// A child process speaking the protocol (docs/protocol.md).
     Command {
         /// The program to run.
         program: String,

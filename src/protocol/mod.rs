@@ -1,4 +1,4 @@
-//! The text protocol of `shared/protocol.md`: UCI plus drops, swaps and multi-portion turns.
+//! The text protocol of docs/protocol.md: UCI plus drops, swaps and multi-portion turns.
 //!
 //! - [`command`]: one input line to a typed [`Command`] (or a [`CommandError`]);
 //! - [`options`]: the `uci` options and `setoption` validation;

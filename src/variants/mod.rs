@@ -2,7 +2,7 @@
 //!
 //! Search, perft, protocol and arena are generic over [`Game`] and monomorphised per variant:
 //! the only `match` on the variant is [`with_variant!`](crate::with_variant) at the top of the protocol and the CLI.
-//! See `shared/design.md` ("The `Game` contract") for the reasoning.
+//! See docs/design.md ("The `Game` trait") for the reasoning.
 
 use std::fmt::Debug;
 
