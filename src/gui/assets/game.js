@@ -695,6 +695,20 @@ class GamePage {
   }
 
   onInfo(d) {
+    // The server keeps the best line's score of each position it searched (the state's
+    // `evals`); keep the chart current between states.
+    if ((d.multipv || 1) === 1 && !d.bound && d.score && this.st && this.st.evals && d.ply < this.st.evals.length) {
+      const old = this.st.evals[d.ply];
+      if (!old || old.depth <= d.depth) {
+        this.st.evals[d.ply] = { ...d.score, depth: d.depth };
+        if (!this.chartTimer) {
+          this.chartTimer = setTimeout(() => {
+            this.chartTimer = null;
+            this.renderChart();
+          }, 250);
+        }
+      }
+    }
     if (d.kind === 'evaluate') return;
     if (d.kind === 'move' || !this.analysis.on) {
       if (d.kind === 'analysis') return;
