@@ -79,6 +79,55 @@ fn turn_comment(info: &TurnInfo) -> String {
     c
 }
 
+/// Appends the tag pair `[name "value"]` (PGN standard 8.1.1: `\\` and `"` escaped).
+pub fn push_tag(s: &mut String, name: &str, value: &str) {
+    let v = value.replace('\\', "\\\\").replace('"', "\\\"");
+    let _ = writeln!(s, "[{name} \"{v}\"]");
+}
+
+/// Appends the movetext of a game that starts at `start_fen` and plays the turns `notation`:
+/// move numbers that follow the FEN's side to move and fullmove number, after each turn the
+/// comment `comment(i)` gives (with its braces) if any, then the words of `tail` (the reason
+/// and the result), in lines of at most 79 characters, and a blank line.
+pub fn push_movetext(
+    s: &mut String,
+    start_fen: &str,
+    notation: &[String],
+    comment: impl Fn(usize) -> Option<String>,
+    tail: &[String],
+) {
+    let fields: Vec<&str> = start_fen.split_whitespace().collect();
+    let black_first = fields.get(1) == Some(&"b");
+    let mut number: usize = fields.get(5).and_then(|n| n.parse().ok()).unwrap_or(1);
+    let mut words: Vec<String> = Vec::new();
+    for (i, m) in notation.iter().enumerate() {
+        let white_turn = i.is_multiple_of(2) != black_first;
+        if white_turn {
+            words.push(format!("{number}. {m}"));
+        } else {
+            // Black's move repeats its number (after a comment, PGN standard 8.2.2.2).
+            words.push(format!("{number}... {m}"));
+            number += 1;
+        }
+        words.extend(comment(i));
+    }
+    words.extend(tail.iter().cloned());
+    let mut line = String::new();
+    for w in words {
+        if !line.is_empty() && line.len() + w.len() + 1 > 79 {
+            s.push_str(&line);
+            s.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&w);
+    }
+    s.push_str(&line);
+    s.push_str("\n\n");
+}
+
 /// One game as PGN text (tags, a blank line, the movetext with a comment after each turn,
 /// ending with a comment giving the reason and the result, a blank line). Every game gets
 /// `SetUp` and `FEN` tags, whatever its start: a variant's PGN is only readable with them, and
@@ -86,10 +135,7 @@ fn turn_comment(info: &TurnInfo) -> String {
 pub fn game_pgn(h: &PgnHeader<'_>, g: &GameRecord) -> String {
     let mut s = String::new();
     let result = g.result.as_str();
-    let tag = |s: &mut String, k: &str, v: &str| {
-        let v = v.replace('\\', "\\\\").replace('"', "\\\"");
-        let _ = writeln!(s, "[{k} \"{v}\"]");
-    };
+    let tag = push_tag;
     tag(&mut s, "Event", h.event);
     tag(&mut s, "Site", "menagerie arena");
     tag(&mut s, "Date", h.date);
@@ -111,40 +157,17 @@ pub fn game_pgn(h: &PgnHeader<'_>, g: &GameRecord) -> String {
     tag(&mut s, "Termination", g.termination.pgn());
     tag(&mut s, "PlyCount", &g.notation.len().to_string());
     s.push('\n');
-    // Move numbers follow the FEN's side to move and fullmove number when present.
-    let fields: Vec<&str> = g.start_fen.split_whitespace().collect();
-    let black_first = fields.get(1) == Some(&"b");
-    let mut number: usize = fields.get(5).and_then(|n| n.parse().ok()).unwrap_or(1);
-    let mut line = String::new();
-    let mut words: Vec<String> = Vec::new();
-    for (i, m) in g.notation.iter().enumerate() {
-        let white_turn = i.is_multiple_of(2) != black_first;
-        if white_turn {
-            words.push(format!("{number}. {m}"));
-        } else {
-            // After a comment (every turn has one) Black's move repeats its number.
-            words.push(format!("{number}... {m}"));
-            number += 1;
-        }
-        if let Some(info) = g.infos.get(i) {
-            words.push(turn_comment(info));
-        }
-    }
-    words.push(format!("{{{}}}", g.reason.replace('}', ")")));
-    words.push(result.to_string());
-    for w in words {
-        if !line.is_empty() && line.len() + w.len() + 1 > 79 {
-            s.push_str(&line);
-            s.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&w);
-    }
-    s.push_str(&line);
-    s.push_str("\n\n");
+    let tail = [
+        format!("{{{}}}", g.reason.replace('}', ")")),
+        result.to_string(),
+    ];
+    push_movetext(
+        &mut s,
+        &g.start_fen,
+        &g.notation,
+        |i| g.infos.get(i).map(turn_comment),
+        &tail,
+    );
     s
 }
 

@@ -4,12 +4,12 @@
 //! in the variant's PGN notation, a comment after each turn), plus `Gui*` tags that keep what
 //! the GUI needs to go on with the game (who the engine plays, its level, the clocks).
 
-use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Instant;
 
 use super::engine::ScoreValue;
 use super::game::{Clock, Colour, Eval, GameState, Outcome};
+use crate::arena::pgn::{push_movetext, push_tag as tag};
 use crate::arena::pgnread::{parse_pgn, PgnGame};
 
 /// Whether `id` is a game id the server could have made: 1 to 64 ASCII letters, digits and
@@ -29,11 +29,6 @@ pub fn save(dir: &Path, id: &str, pgn: &str) -> std::io::Result<()> {
     let tmp = dir.join(format!(".{id}.pgn.tmp"));
     std::fs::write(&tmp, pgn)?;
     std::fs::rename(&tmp, dir.join(format!("{id}.pgn")))
-}
-
-fn tag(s: &mut String, k: &str, v: &str) {
-    let v = v.replace('\\', "\\\\").replace('"', "\\\"");
-    let _ = writeln!(s, "[{k} \"{v}\"]");
 }
 
 /// A score as the match runner's comments write it: pawns from the mover's point of view
@@ -116,59 +111,33 @@ pub fn game_pgn(g: &GameState) -> String {
     }
     tag(&mut s, "GuiUpdated", &g.updated.to_string());
     s.push('\n');
-    let fields: Vec<&str> = g.start_fen.split_whitespace().collect();
-    let black_first = fields.get(1) == Some(&"b");
-    let mut number: usize = fields.get(5).and_then(|n| n.parse().ok()).unwrap_or(1);
-    let mut words: Vec<String> = Vec::new();
-    for (i, m) in g.notation.iter().enumerate() {
-        let white_turn = (i % 2 == 0) != black_first;
-        if white_turn {
-            words.push(format!("{number}. {m}"));
-        } else {
-            words.push(format!("{number}... {m}"));
-            number += 1;
+    // The comment after a turn: the engine's score of the position before it, as the mover
+    // saw it, with its depth, then the time taken (the match runner's `{+0.31/9 1.500s}`).
+    let comment = |i: usize| -> Option<String> {
+        let score = g
+            .evals
+            .get(i)
+            .copied()
+            .flatten()
+            .map(|e| format!("{}/{}", score_text(&e), e.depth));
+        let time = g
+            .times
+            .get(i)
+            .copied()
+            .flatten()
+            .map(|ms| format!("{:.3}s", ms as f64 / 1000.0));
+        match (score, time) {
+            (None, None) => None,
+            (Some(a), None) | (None, Some(a)) => Some(format!("{{{a}}}")),
+            (Some(a), Some(b)) => Some(format!("{{{a} {b}}}")),
         }
-        // The comment: the engine's score of the position before the turn, as the mover saw
-        // it, with its depth, then the time taken.
-        let mut c = String::from("{");
-        if let Some(Some(e)) = g.evals.get(i) {
-            let _ = write!(c, "{}/{} ", score_text(e), e.depth);
-        }
-        match g.times.get(i).copied().flatten() {
-            Some(ms) => {
-                let _ = write!(c, "{:.3}s}}", ms as f64 / 1000.0);
-            }
-            None => {
-                if c.len() > 1 {
-                    c.pop();
-                    c.push('}');
-                } else {
-                    c.clear();
-                }
-            }
-        }
-        if !c.is_empty() {
-            words.push(c);
-        }
-    }
+    };
+    let mut tail = Vec::new();
     if let Some(r) = &g.result {
-        words.push(format!("{{{}}}", r.reason.replace('}', ")")));
+        tail.push(format!("{{{}}}", r.reason.replace('}', ")")));
     }
-    words.push(result.to_string());
-    let mut line = String::new();
-    for w in words {
-        if !line.is_empty() && line.len() + w.len() + 1 > 79 {
-            s.push_str(&line);
-            s.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&w);
-    }
-    s.push_str(&line);
-    s.push_str("\n\n");
+    tail.push(result.to_string());
+    push_movetext(&mut s, &g.start_fen, &g.notation, comment, &tail);
     s
 }
 
