@@ -1,5 +1,5 @@
 //! The `menagerie` binary: with no subcommand, the protocol loop on stdin/stdout
-//! (docs/protocol.md); `perft`, `bench`, `setup`, `replay`, `book`, `match` (with `match
+//! (docs/protocol.md); `perft`, `variants`, `bench`, `setup`, `replay`, `book`, `match` (with `match
 //! merge`), `datagen` and `gui` as subcommands, each in its module of `cli/`.
 
 use std::process::ExitCode;
@@ -21,6 +21,9 @@ struct Cli {
 enum Cmd {
     /// Count the leaves of the legal move tree (move generation test).
     Perft(cli::engine::PerftArgs),
+    /// List the variants this build plays, one protocol name a line (the values of
+    /// `UCI_Variant` and `--variant`), for scripts that loop over every variant.
+    Variants,
     /// Fixed-depth searches of the bench positions; prints time, nodes and nodes/s.
     Bench(cli::engine::BenchArgs),
     /// Print a random start position of a variant whose games start from random setups
@@ -77,6 +80,7 @@ fn main() -> ExitCode {
     }
     match command {
         Cmd::Perft(args) => cli::engine::perft(&args),
+        Cmd::Variants => cli::engine::variants(),
         Cmd::Bench(args) => cli::engine::bench(&args),
         Cmd::Setup(args) => cli::engine::setup(&args),
         Cmd::Replay(args) => cli::engine::replay(&args),

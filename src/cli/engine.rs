@@ -1,4 +1,4 @@
-//! The engine's own subcommands: `perft`, `bench`, `setup` and `replay`.
+//! The engine's own subcommands: `perft`, `variants`, `bench`, `setup` and `replay`.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -131,6 +131,16 @@ fn run_perft<G: Game>(
     Ok(format!(
         "Nodes searched: {nodes}\nTime (ms): {ms}  Nodes/second: {nps}\n"
     ))
+}
+
+/// Runs `menagerie variants`: the protocol name of every variant of the registry
+/// ([`Variant::ALL`]), one a line.
+pub fn variants() -> ExitCode {
+    let names: String = Variant::ALL
+        .iter()
+        .map(|v| format!("{}\n", v.name()))
+        .collect();
+    finish(Ok(names))
 }
 
 /// Runs `menagerie bench`: one line per variant searched, then the totals (the node total is
