@@ -14,8 +14,8 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use crate::variants::PlyList;
-use crate::variants::{debug_validate, Game, Scope};
+use crate::variants::turn;
+use crate::variants::{debug_validate, Game, PlyList, Scope};
 
 /// A stop flag that is never set (the plain, uninterruptible forms).
 static NEVER: AtomicBool = AtomicBool::new(false);
@@ -54,7 +54,7 @@ fn plies<G: Game>(pos: &mut G, depth: u32, stop: &AtomicBool) -> u64 {
 }
 
 /// Leaf count of the turn tree of depth `depth`: a turn ends when the side to move changes or
-/// the game is decided (protocol.md 5).
+/// a win rule decides the game ([`turn::is_over`], protocol.md 5).
 pub fn perft_turns<G: Game>(pos: &mut G, depth: u32) -> u64 {
     turns(pos, depth, &NEVER)
 }
@@ -76,7 +76,7 @@ fn turns<G: Game>(pos: &mut G, depth: u32, stop: &AtomicBool) -> u64 {
     let mut nodes = 0;
     for &m in list.iter() {
         pos.make(m);
-        let next = if pos.side_to_move() != side || pos.verdict(Scope::Wins).is_some() {
+        let next = if turn::is_over(pos, side) {
             depth - 1
         } else {
             depth
@@ -97,9 +97,10 @@ pub enum Unit {
     Ply,
 }
 
-/// Perft divide: for each legal root move (for `Unit::Turn`, each legal root *turn*), its
-/// token and leaf count at `depth - 1` below it, in generation order. Runs the root moves on
-/// `threads` rayon workers when `threads > 1`. `depth` must be at least 1.
+/// Perft divide: for each legal root move (for `Unit::Turn`, each legal root *turn*,
+/// [`turn::legal_lines`]), its token and leaf count at `depth - 1` below it, in generation
+/// order. Runs the root moves on `threads` rayon workers when `threads > 1`. `depth` must be
+/// at least 1.
 pub fn divide<G: Game>(pos: &G, depth: u32, unit: Unit, threads: usize) -> Vec<(String, u64)> {
     divide_until(pos, depth, unit, threads, &NEVER).unwrap_or_default()
 }
@@ -114,7 +115,7 @@ pub fn divide_until<G: Game>(
     stop: &AtomicBool,
 ) -> Option<Vec<(String, u64)>> {
     assert!(depth >= 1, "divide needs depth >= 1");
-    let roots = root_lines(pos, unit);
+    let roots = turn::legal_lines(pos, unit == Unit::Turn);
     let count = |line: &Vec<G::Move>| -> u64 {
         if stop.load(Relaxed) {
             return 0;
@@ -140,55 +141,6 @@ pub fn divide_until<G: Game>(
         return None;
     }
     Some(roots.into_iter().map(|(t, _)| t).zip(counts).collect())
-}
-
-/// The root moves (plies) or turns (sequences of plies by one side) with their tokens; turn
-/// tokens join the portion tokens with `;` (protocol.md 3).
-fn root_lines<G: Game>(pos: &G, unit: Unit) -> Vec<(String, Vec<G::Move>)> {
-    let mut out = Vec::new();
-    let mut p = pos.clone();
-    if p.verdict(Scope::Wins).is_some() {
-        return out;
-    }
-    let mut line = Vec::new();
-    let mut token = String::new();
-    collect_turns(
-        &mut p,
-        unit == Unit::Turn && G::MULTI_PLY_TURNS,
-        &mut line,
-        &mut token,
-        &mut out,
-    );
-    out
-}
-
-fn collect_turns<G: Game>(
-    pos: &mut G,
-    whole_turns: bool,
-    line: &mut Vec<G::Move>,
-    token: &mut String,
-    out: &mut Vec<(String, Vec<G::Move>)>,
-) {
-    let side = pos.side_to_move();
-    let mut list = PlyList::<G::Move>::default();
-    pos.legal_moves(&mut list);
-    for &m in list.iter() {
-        let len = token.len();
-        if !token.is_empty() {
-            token.push(';');
-        }
-        token.push_str(&pos.move_token(m));
-        line.push(m);
-        pos.make(m);
-        if whole_turns && pos.side_to_move() == side && pos.verdict(Scope::Wins).is_none() {
-            collect_turns(pos, whole_turns, line, token, out);
-        } else {
-            out.push((token.clone(), line.clone()));
-        }
-        pos.unmake();
-        line.pop();
-        token.truncate(len);
-    }
 }
 
 /// Formats divide output exactly as Stockfish's `go perft` does: `<move>: <count>` lines, a

@@ -9,11 +9,12 @@ use std::path::PathBuf;
 
 use common::run_binary;
 use menagerie::tools::arena::openings::{Openings, OpeningsFormat, OpeningsOrder};
-use menagerie::tools::arena::referee::{apply_turn, GameSettings};
+use menagerie::tools::arena::referee::GameSettings;
 use menagerie::tools::arena::results::{merge, MatchResult, Settings};
 use menagerie::tools::arena::spec::{player_names, Builtin, EngineSpec, Limit, Shard, Sprt};
 use menagerie::tools::arena::{run_match, MatchConfig, MatchReport};
 use menagerie::tools::replay::check_pgn_text;
+use menagerie::variants::turn::{self, Extent, Reading};
 use menagerie::variants::{Game, Variant};
 
 const GREEDY: EngineSpec = EngineSpec::Builtin(Builtin::Greedy);
@@ -69,7 +70,8 @@ fn run_pgn<G: Game>(cfg: &MatchConfig) -> (MatchReport, String) {
 fn replay_record<G: Game>(fen: &str, moves: &[String]) -> G {
     let mut pos = G::from_fen(fen).unwrap();
     for m in moves {
-        apply_turn(&mut pos, m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        turn::play(&mut pos, m, Reading::Token, Extent::Whole)
+            .unwrap_or_else(|e| panic!("{m}: {e}"));
     }
     pos
 }

@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 
 use common::{Engine, QUICK, SEARCH};
 
-use menagerie::protocol::turns::{legal_turn_tokens, play_turn_token, turn_over};
+use menagerie::variants::turn::{self, Extent, Reading};
 use menagerie::variants::{Game, Variant};
 
 /// A small deterministic generator (xorshift64*).
@@ -63,7 +63,7 @@ fn position_of<G: Game>(fen: Option<&str>, moves: &[String]) -> Option<G> {
         Some(f) => G::from_fen(f).ok()?,
     };
     for token in moves {
-        play_turn_token(&mut pos, token).ok()?;
+        turn::play(&mut pos, token, Reading::Token, Extent::Start).ok()?;
     }
     Some(pos)
 }
@@ -79,12 +79,12 @@ fn random_game<G: Game>(rng: &mut Rng, count: usize) -> Vec<String> {
         if pos.outcome().is_some() {
             break;
         }
-        let legal = legal_turn_tokens(&pos);
+        let legal = turn::legal_tokens(&pos);
         if legal.is_empty() {
             break;
         }
         let t = rng.pick(&legal).clone();
-        play_turn_token(&mut pos, &t).expect("a listed turn is legal");
+        turn::play(&mut pos, &t, Reading::Token, Extent::Start).expect("a listed turn is legal");
         tokens.push(t);
     }
     tokens
@@ -93,7 +93,7 @@ fn random_game<G: Game>(rng: &mut Rng, count: usize) -> Vec<String> {
 /// Whether `token` is one whole legal turn of `pos` (played on it when so).
 fn whole_turn<G: Game>(pos: &mut G, token: &str) -> bool {
     let side = pos.side_to_move();
-    play_turn_token(pos, token).is_ok() && turn_over(pos, side)
+    turn::play(pos, token, Reading::Token, Extent::Start).is_ok() && turn::is_over(pos, side)
 }
 
 /// Checks a search's answer `out` (up to `bestmove`) at the position of `spec`; `allowed`: the
@@ -478,7 +478,7 @@ fn position_of_spec(v: Variant, spec: &Spec, valid: bool) -> Option<Vec<String>>
     if !valid {
         return None;
     }
-    menagerie::with_variant!(v, G => position_of::<G>(spec.0.as_deref(), &spec.1).map(|p| legal_turn_tokens(&p)))
+    menagerie::with_variant!(v, G => position_of::<G>(spec.0.as_deref(), &spec.1).map(|p| turn::legal_tokens(&p)))
 }
 
 /// Checks the answer to a bad line: exactly one error and `d` as before.

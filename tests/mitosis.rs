@@ -11,8 +11,8 @@ use common::game::{
 use common::{assert_game_over, bestmove, Engine, SEARCH};
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::perft::{perft_turns, Unit};
-use menagerie::protocol::turns::{legal_turn_tokens, play_turn_token};
 use menagerie::variants::mitosis::{Mitosis, START_FEN};
+use menagerie::variants::turn::{self, Extent, Reading};
 use menagerie::variants::Scope;
 use menagerie::variants::{FenError, Game, GameResult, MoveError};
 
@@ -22,14 +22,15 @@ fn pos(fen: &str) -> Mitosis {
 
 /// The legal whole-turn tokens, sorted.
 fn turns(p: &Mitosis) -> Vec<String> {
-    let mut v = legal_turn_tokens(p);
+    let mut v = turn::legal_tokens(p);
     v.sort();
     v
 }
 
 /// Plays one whole-turn token (a placement turn is `placement;move`).
 fn play(p: &mut Mitosis, turn: &str) {
-    play_turn_token(p, turn).unwrap_or_else(|e| panic!("{turn} in {}: {e}", p.fen()));
+    turn::play(p, turn, Reading::Token, Extent::Start)
+        .unwrap_or_else(|e| panic!("{turn} in {}: {e}", p.fen()));
 }
 
 const M1: &str = "***3***/4k4/9/8p/9/9/9/3P5/9/K8/***RBN***[-] w - - 0 1";

@@ -16,7 +16,6 @@ use common::{assert_game_over, bestmove, run_binary_ok, Engine, SEARCH};
 
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::core::Color;
-use menagerie::protocol::turns::play_turn_token;
 use menagerie::variants::mutatis_mutandis::action::{ActionKind, NO_SQUARE};
 use menagerie::variants::mutatis_mutandis::legal::royals;
 use menagerie::variants::mutatis_mutandis::position::{corner_plan, flag, home_bb};
@@ -25,6 +24,7 @@ use menagerie::variants::mutatis_mutandis::turn::MAX_TURNS;
 use menagerie::variants::mutatis_mutandis::{
     attacked, generate, Action, ActionList, DropWindow, Mutatis, State, Turn,
 };
+use menagerie::variants::turn::{self, Extent, Reading};
 use menagerie::variants::Game;
 
 fn bit(sq: u8) -> u64 {
@@ -319,7 +319,7 @@ fn perft_and_turn_tokens_through_the_protocol() {
     e.send("position fen [ll]3k3/1p[wi]2p2/2[sw]2[im]2/[ad]2[CH]1[sh][cp]1/3[SW]4/2[OX]1[AC]3/1p1P2[MA]1/4K2R w KH - 0 11 reserve:N.GR/q.am drops:0/0 swapban:- moves d2d3;N@a1");
     let fen = e.fen();
     let mut want = Mutatis::from_fen("[ll]3k3/1p[wi]2p2/2[sw]2[im]2/[ad]2[CH]1[sh][cp]1/3[SW]4/2[OX]1[AC]3/1p1P2[MA]1/4K2R w KH - 0 11 reserve:N.GR/q.am drops:0/0 swapban:-").unwrap();
-    play_turn_token(&mut want, "d2d3;N@a1").unwrap();
+    turn::play(&mut want, "d2d3;N@a1", Reading::Token, Extent::Start).unwrap();
     assert_eq!(fen, want.fen());
     assert!(
         fen.contains("/N3K2R b KAH - 0 11 reserve:GR/q.am drops:1/0"),
@@ -361,7 +361,7 @@ fn self_play_from_twenty_random_setups() {
                 finished += 1;
                 break;
             }
-            play_turn_token(&mut pos, &best)
+            turn::play(&mut pos, &best, Reading::Token, Extent::Start)
                 .unwrap_or_else(|err| panic!("illegal {best} in {}: {err}", pos.fen()));
             turns.push(best);
             turns_played += 1;

@@ -10,7 +10,7 @@ mod common;
 
 use common::{bestmove, run_binary_ok, Engine, QUICK, SEARCH};
 
-use menagerie::protocol::turns::{play_turn_token, turn_over};
+use menagerie::variants::turn::{self, Extent, Reading};
 use menagerie::variants::{Game, Variant};
 
 /// The PV tokens of an `info` line (empty when it has none).
@@ -37,9 +37,10 @@ fn assert_whole_turns<G: Game>(fen: &str, pv: &[String], line: &str) {
     let mut pos = G::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     for token in pv {
         let side = pos.side_to_move();
-        play_turn_token(&mut pos, token).unwrap_or_else(|e| panic!("{token} in {line}: {e}"));
+        turn::play(&mut pos, token, Reading::Token, Extent::Start)
+            .unwrap_or_else(|e| panic!("{token} in {line}: {e}"));
         assert!(
-            turn_over(&pos, side),
+            turn::is_over(&pos, side),
             "'{token}' is not a whole turn in '{line}'"
         );
     }

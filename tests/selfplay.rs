@@ -8,7 +8,7 @@ mod common;
 
 use common::{assert_game_over, bestmove, Engine, SEARCH};
 
-use menagerie::protocol::turns::play_turn_token;
+use menagerie::variants::turn::{self, Extent, Reading};
 use menagerie::variants::{Game, Variant};
 
 /// Plays one game of `G` from its start position; returns (plies, result line if the game ended).
@@ -43,7 +43,7 @@ fn self_play<G: Game>(e: &mut Engine, nodes: u32, max_turns: usize) -> (usize, O
             pos.fen()
         );
         // A turn token is one or more portions joined by ';' (or one compound ply).
-        play_turn_token(&mut pos, &best)
+        turn::play(&mut pos, &best, Reading::Token, Extent::Start)
             .unwrap_or_else(|err| panic!("illegal {best} in {}: {err}", pos.fen()));
         turns.push(best);
     }

@@ -16,7 +16,7 @@ use super::engine::{
 };
 use super::store;
 use super::Ctx;
-use crate::tools::arena::pgnread::normalize;
+use crate::variants::turn::normalize_pgn;
 
 /// An error of the API: an HTTP status and a reason.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -1660,12 +1660,12 @@ pub fn resolve_word(report: &PositionReport, word: &str) -> Option<String> {
     if report.legal.iter().any(|t| t == word) {
         return Some(word.to_string());
     }
-    let w = normalize(word);
+    let w = normalize_pgn(word);
     let mut found = report
         .legal
         .iter()
         .zip(&report.legal_notation)
-        .filter(|(_, n)| normalize(n) == w)
+        .filter(|(_, n)| normalize_pgn(n) == w)
         .map(|(t, _)| t.clone());
     let first = found.next()?;
     found.next().is_none().then_some(first)

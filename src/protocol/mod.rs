@@ -5,18 +5,14 @@
 //! - [`engine`]: the loop, with a reader thread, and the engine state;
 //! - `session`: the variant-generic position, TT and search worker;
 //! - [`hash`]: the TT, touched or emptied in the background before `readyok`;
-//! - [`turns`]: plies to turn tokens and back;
 //! - [`output`]: the shared line-flushed writer and `info` formatting.
 
 pub mod command;
 pub mod engine;
 pub mod hash;
-#[cfg(test)]
-mod mock;
 pub mod options;
 pub mod output;
 mod session;
-pub mod turns;
 
 pub use command::{
     echo, escape_controls, Command, CommandError, GoCommand, PositionBase, PositionSpec,

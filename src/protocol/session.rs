@@ -12,24 +12,19 @@ use super::command::{echo, GoCommand, PositionBase, PositionSpec};
 use super::hash::HashTable;
 use super::options::EngineOptions;
 use super::output::{format_bestmove, format_info, Out};
-use super::turns::{
-    group_turns, legal_turn_notation, legal_turn_tokens, play_turn_token, turn_over, turn_plies,
-    turn_tokens, Turn,
-};
 use super::ProtocolError;
 use crate::perft::{self, Unit};
 use crate::search::{self, InfoReport, Limits, Score, SearchControl, SearchOptions, Tt};
-use crate::variants::PlyList;
+use crate::variants::turn::{self, Extent, Reading};
 use crate::variants::{
-    Game, GameResult, Outcome, ProbeLimits, Variant, VariantSettings, WdlModel, PROBE_MATE,
+    Game, GameResult, MoveError, Outcome, ProbeLimits, Variant, VariantSettings, WdlModel,
+    PROBE_MATE,
 };
 
 /// Depth of the search that completes a best turn whose PV stops mid-turn.
 const FOLLOW_UP_DEPTH: u32 = 3;
 /// Node budget of that search.
 const FOLLOW_UP_NODES: u64 = 20_000;
-/// The most portions a turn is completed with (a guard against a variant that never ends one).
-const MAX_TURN_PLIES: usize = 64;
 /// How often a finished infinite or ponder search checks for `stop` / `ponderhit`.
 const WAIT_POLL: Duration = Duration::from_millis(1);
 
@@ -209,9 +204,11 @@ impl<G: Game> VariantSession for Session<G> {
             pos.apply_settings(&self.settings)
                 .map_err(ProtocolError::Internal)?;
             for (i, token) in spec.moves.iter().enumerate() {
-                play_turn_token(&mut pos, token).map_err(|_| ProtocolError::IllegalMove {
-                    token: echo(token),
-                    turn: i + 1,
+                turn::play(&mut pos, token, Reading::Token, Extent::Start).map_err(|_| {
+                    ProtocolError::IllegalMove {
+                        token: echo(token),
+                        turn: i + 1,
+                    }
                 })?;
                 // The FEN reader checks the first position; every one after it is checked
                 // here, so that no position is searched with legal turns missing.
@@ -268,11 +265,12 @@ impl<G: Game> VariantSession for Session<G> {
                 let mut problems: Vec<String> = ignored.iter().map(ToString::to_string).collect();
                 let mut allowed = Vec::new();
                 for token in searchmoves {
-                    match turn_plies(&root, token) {
+                    match turn::play(&mut root.clone(), token, Reading::Token, Extent::Start) {
                         Ok(line) => allowed.push(line),
-                        Err(e) => {
-                            problems.push(format!("go: searchmoves: {}", echo(&e.to_string())))
-                        }
+                        Err(e) => problems.push(format!(
+                            "go: searchmoves: {}",
+                            echo(&MoveError::from(e).to_string())
+                        )),
                     }
                 }
                 if !searchmoves.is_empty() && allowed.is_empty() {
@@ -402,11 +400,11 @@ impl<G: Game> VariantSession for Session<G> {
     }
 
     fn moves_line(&self, pgn: bool) -> String {
-        let tokens = legal_turn_tokens(&self.pos);
+        let tokens = turn::legal_tokens(&self.pos);
         let (head, words) = if pgn {
             (
                 "info string moves pgn",
-                legal_turn_notation(&self.pos, &tokens),
+                turn::legal_notation(&self.pos, &tokens),
             )
         } else {
             ("info string moves", tokens)
@@ -623,7 +621,7 @@ fn search_worker<G: Game>(job: SearchJob<G>, active: &AtomicBool, out: Out) {
     let mut last_depth = 0u32;
     let result = {
         let mut report = |r: &InfoReport<'_, G::Move>| {
-            let turns = turn_tokens(&root, r.pv);
+            let turns = turn::whole_tokens(&root, r.pv);
             last_first = turns.first().cloned();
             last_depth = last_depth.max(r.depth);
             out.send(&format_info(r, &turns, model.as_ref()));
@@ -669,7 +667,7 @@ fn search_worker<G: Game>(job: SearchJob<G>, active: &AtomicBool, out: Out) {
     {
         // The search's own PV when it starts with the turn played, else that turn (and the
         // ponder turn).
-        let mut line = turn_tokens(&root, &pv);
+        let mut line = turn::whole_tokens(&root, &pv);
         if line.first().map(String::as_str) != Some(best) {
             line = std::iter::once(best)
                 .chain(ponder.as_deref())
@@ -715,105 +713,45 @@ fn closing_info<G: Game>(
     format_info(&report, pv, model)
 }
 
-/// The lines of `allowed` that go on after `path` (plies from the root), with `path` taken off:
-/// what a search from the position after `path` may play. Empty when no line does (then
-/// everything may follow).
-fn continuations<M: Copy + PartialEq>(allowed: &[Vec<M>], path: &[M]) -> Vec<Vec<M>> {
-    let n = path.len();
-    allowed
-        .iter()
-        .filter(|l| l.len() > n && l[..n] == *path)
-        .map(|l| l[n..].to_vec())
-        .collect()
-}
-
-/// The best turn (the PV's first turn, completed if the PV stops inside it) and the ponder turn
-/// (the PV's second turn, when the PV holds all of it). With `searchmoves` (`allowed`), the
-/// fallback and the completion stay among the allowed turns.
+/// The best turn and the ponder turn of a finished search ([`turn::best_and_ponder`]), a
+/// best turn that the PV leaves unfinished completed by short searches of the positions inside
+/// it (depth [`FOLLOW_UP_DEPTH`], [`FOLLOW_UP_NODES`] nodes, among the `allowed` turns'
+/// continuations when there are any).
 fn best_and_ponder<G: Game>(
     root: &G,
     pv: &[G::Move],
     allowed: &[Vec<G::Move>],
     tt: &Tt,
 ) -> (Option<String>, Option<String>) {
-    let mut turns = group_turns(root, pv);
-    if turns.is_empty() {
-        let mut list = PlyList::<G::Move>::default();
-        root.legal_moves(&mut list);
-        let first = allowed
-            .iter()
-            .filter_map(|l| l.first())
-            .find(|m| list.contains(m))
-            .or(list.first());
-        match first {
-            Some(&m) => turns = group_turns(root, &[m]),
-            None => return (None, None),
-        }
-    }
-    let mut rest = turns.into_iter();
-    let Some(mut best) = rest.next() else {
-        return (None, None);
-    };
-    if !best.complete {
-        complete_turn(root, &mut best, allowed, tt);
-        return (Some(best.token), None);
-    }
-    let ponder = rest.next().filter(|t| t.complete).map(|t| t.token);
-    (Some(best.token), ponder)
-}
-
-/// Completes a turn cut short by the end of the PV with quick searches of the positions inside
-/// it, among the `allowed` turns' continuations when there are any (generic: nothing here
-/// knows how a variant's turns are made).
-fn complete_turn<G: Game>(root: &G, turn: &mut Turn<G::Move>, allowed: &[Vec<G::Move>], tt: &Tt) {
-    let side = root.side_to_move();
-    let mut pos = root.clone();
-    for &m in &turn.plies {
-        pos.make(m);
-    }
     let limits = Limits {
         depth: Some(FOLLOW_UP_DEPTH),
         nodes: Some(FOLLOW_UP_NODES),
         ..Limits::default()
     };
     let options = SearchOptions::default();
-    while turn.plies.len() < MAX_TURN_PLIES && !turn_over(&pos, side) {
+    let mut follow_up = |pos: &G, lines: &[Vec<G::Move>]| -> Option<G::Move> {
         let control = SearchControl::default();
-        let lines = continuations(allowed, &turn.plies);
-        let searched = catch_unwind(AssertUnwindSafe(|| {
+        catch_unwind(AssertUnwindSafe(|| {
             search::search_among(
-                &pos,
+                pos,
                 &limits,
                 &options,
-                &lines,
+                lines,
                 tt,
                 &control,
                 &mut |_: &InfoReport<'_, G::Move>| {},
             )
-        }));
-        let mut list = PlyList::<G::Move>::default();
-        pos.legal_moves(&mut list);
-        let on_line = |m: &G::Move| lines.is_empty() || lines.iter().any(|l| l[0] == *m);
-        let chosen = searched
-            .ok()
-            .and_then(|r| r.best)
-            .filter(|m| list.contains(m) && on_line(m))
-            .or_else(|| list.iter().copied().find(|m| on_line(m)));
-        let Some(m) = chosen else {
-            break;
-        };
-        turn.token.push(';');
-        turn.token.push_str(&pos.move_token(m));
-        turn.plies.push(m);
-        pos.make(m);
-    }
-    turn.complete = true;
+        }))
+        .ok()
+        .and_then(|r| r.best)
+    };
+    turn::best_and_ponder(root, pv, allowed, &mut follow_up)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::mock::{Pick, TwoStep};
+    use crate::variants::mock::{Pick, TwoStep};
 
     #[test]
     fn a_pv_cut_inside_the_first_turn_is_completed() {

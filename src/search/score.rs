@@ -6,7 +6,7 @@
 //! In the TT, mate scores are stored relative to the node (`MATE - plies from the node`) and
 //! shifted back by the node's ply when loaded, so a transposition at another ply stays exact.
 
-use crate::variants::Game;
+use crate::variants::{turn, Game};
 
 use super::Score;
 
@@ -69,8 +69,8 @@ pub fn from_tt(s: i32, ply: usize) -> i32 {
 /// root, up to and including the ply that decides the game; positive when the side to move at
 /// the root wins, negative when it loses. For single-ply-turn games (orthodox chess) this is the
 /// UCI number `(plies + 1) / 2`. For variants with multi-ply turns, the turns are counted by
-/// replaying `pv` from `root` (a new turn starts whenever the side to move changes); plies past
-/// the end of `pv` count as single-ply turns alternating between the sides.
+/// replaying `pv` from `root` ([`turn::turns_played`]); plies past the end of `pv` count as
+/// single-ply turns alternating between the sides.
 pub fn to_protocol<G: Game>(s: i32, root: &G, pv: &[G::Move]) -> Score {
     if !is_mate(s) {
         return Score::Cp(s);
@@ -84,30 +84,13 @@ pub fn to_protocol<G: Game>(s: i32, root: &G, pv: &[G::Move]) -> Score {
         let n = plies.div_ceil(2) as i32;
         return Score::Mate(if winner_is_root { n.max(1) } else { -n });
     }
-    let mut pos = root.clone();
-    let root_side = pos.side_to_move();
+    let root_side = root.side_to_move();
     let winner = if winner_is_root {
         root_side
     } else {
         !root_side
     };
-    let mut turns = 0i32;
-    let mut prev = None;
-    let mut side = root_side;
-    for i in 0..plies {
-        if i < pv.len() {
-            side = pos.side_to_move();
-        } else if i > 0 {
-            side = !side;
-        }
-        if side == winner && prev != Some(side) {
-            turns += 1;
-        }
-        prev = Some(side);
-        if i < pv.len() {
-            pos.make(pv[i]);
-        }
-    }
+    let turns = turn::turns_played(root, pv, plies, winner) as i32;
     let n = turns.max(1);
     Score::Mate(if winner_is_root { n } else { -n })
 }

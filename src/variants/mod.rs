@@ -12,11 +12,14 @@ use crate::core::{Color, MoveBuffer};
 pub mod chess;
 pub mod fen_board;
 pub mod mitosis;
+#[cfg(test)]
+pub(crate) mod mock;
 pub mod mulligan_stew;
 pub mod muster;
 pub mod mutatis_mutandis;
 pub mod mystic;
 pub mod orthodox;
+pub mod turn;
 
 /// A ply's representation. `Default` is the null move (never legal).
 pub trait GameMove: Copy + Eq + Default + Debug + Send + Sync + 'static {

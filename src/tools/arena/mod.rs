@@ -43,9 +43,8 @@ use std::sync::mpsc;
 
 use thiserror::Error;
 
-use crate::core::MoveBuffer;
-use crate::variants::PlyList;
-use crate::variants::{Game, Scope};
+use crate::variants::turn;
+use crate::variants::Game;
 
 use engine::{EngineFault, StartError};
 use openings::Openings;
@@ -124,22 +123,12 @@ pub fn random_opening<G: Game>(rng: &mut Rng, plies: usize) -> G {
     let start = || G::random_setup(setup_seed).unwrap_or_else(G::startpos);
     'attempt: for _ in 0..100 {
         let mut pos = start();
-        let mut list = PlyList::<G::Move>::default();
         for _ in 0..plies {
-            let side = pos.side_to_move();
-            loop {
-                list.clear();
-                pos.legal_moves(&mut list);
-                if list.is_empty() || pos.outcome().is_some() {
-                    continue 'attempt;
-                }
-                pos.make(list[rng.below(list.len())]);
-                if !G::MULTI_PLY_TURNS
-                    || pos.side_to_move() != side
-                    || pos.verdict(Scope::Wins).is_some()
-                {
-                    break;
-                }
+            let (_, complete) = turn::play_chosen(&mut pos, |p, list| {
+                p.outcome().is_none().then(|| list[rng.below(list.len())])
+            });
+            if !complete {
+                continue 'attempt;
             }
         }
         if pos.outcome().is_some() {

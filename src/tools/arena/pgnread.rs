@@ -5,17 +5,17 @@
 //! Movetext: move numbers (`12.`, `12...`, also glued as `12.e4`), comments (`{...}`, which may
 //! span lines, and `;` to the end of the line when it starts a word: inside a word `;` joins
 //! the portions of a turn token), variations `( ... )` (skipped), NAGs (`$1`), `%` escape lines
-//! and the result token are understood. A move word is resolved by the variant itself: first as
-//! a protocol token ([`Game::parse_move`]), else by comparing it with the PGN notation
-//! ([`Game::pgn_move`]) of every legal ply, ignoring check and annotation marks (`+`, `#`, `!`,
-//! `?`), `=` before a promotion letter and zeros written for castling's `O`. Known gap: SAN
-//! with more disambiguation than needed (`Ngf3` where `Nf3` is unique) is not recognised.
+//! and the result token are understood. A move word is resolved by the variant itself
+//! ([`turn::read_pgn_ply`]): first as a protocol token ([`Game::parse_move`]), else by
+//! comparing it with the PGN notation ([`Game::pgn_move`]) of every legal ply, ignoring check
+//! and annotation marks (`+`, `#`, `!`, `?`), `=` before a promotion letter and zeros written
+//! for castling's `O` ([`turn::normalize_pgn`]). Known gap: SAN with more disambiguation than
+//! needed (`Ngf3` where `Nf3` is unique) is not recognised.
 
 use thiserror::Error;
 
-use crate::variants::{Game, PlyList};
-
-use super::referee::apply_turn_with;
+use crate::variants::turn::{self, Extent, Reading, TurnError};
+use crate::variants::Game;
 
 /// Why a PGN file could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -193,50 +193,15 @@ pub fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, PgnError> {
     Ok(games)
 }
 
-/// A move word without the marks PGN writers add or vary: check and annotation marks at the
-/// end, `=` before a promotion letter, castling written with zeros. The GUI compares imported
-/// words with the engine's `moves pgn` through it too.
-pub fn normalize(text: &str) -> String {
-    let t = text.trim_end_matches(['+', '#', '!', '?']);
-    match t {
-        "0-0" => "O-O".into(),
-        "0-0-0" => "O-O-O".into(),
-        _ => t.replace('=', ""),
-    }
-}
-
-/// The legal ply of `pos` that `text` names: a protocol token, or the variant's PGN notation
-/// of exactly one legal ply (see the module notes).
-///
-/// Errors: the text names no legal ply, or several.
-pub fn resolve_ply<G: Game>(pos: &G, text: &str) -> Result<G::Move, String> {
-    let token_error = match pos.parse_move(text) {
-        Ok(m) => return Ok(m),
-        Err(e) => e,
-    };
-    let want = normalize(text);
-    let mut list = PlyList::<G::Move>::default();
-    pos.legal_moves(&mut list);
-    let mut found = list
-        .iter()
-        .filter(|m| normalize(&pos.pgn_move(**m)) == want);
-    match (found.next(), found.next()) {
-        (Some(&m), None) => Ok(m),
-        (Some(_), Some(_)) => Err(format!("'{text}' is ambiguous here")),
-        (None, _) => Err(format!(
-            "'{text}' is not a legal move here ({token_error}; no legal move is written so)"
-        )),
-    }
-}
-
-/// Plays the turn a PGN move word names on `pos` (portions joined by `;`, each resolved by
-/// [`resolve_ply`]) and returns its canonical protocol turn token. `pos` may be partly changed
-/// on error.
+/// Plays the turn a PGN move word names on `pos` (portions joined by `;`, each a protocol
+/// token or the variant's PGN notation: [`turn::play`] with [`Reading::Pgn`], the whole turn)
+/// and returns its canonical protocol turn token. `pos` may be partly changed on error.
 ///
 /// Errors: a portion that names no legal ply, or a turn that is not complete.
-pub fn read_turn<G: Game>(pos: &mut G, word: &str) -> Result<String, String> {
-    let resolve = |p: &G, t: &str| resolve_ply(p, t);
-    apply_turn_with(pos, word, &resolve).map(|(_, token)| token)
+pub fn read_turn<G: Game>(pos: &mut G, word: &str) -> Result<String, TurnError> {
+    let before = pos.clone();
+    let plies = turn::play(pos, word, Reading::Pgn, Extent::Whole)?;
+    Ok(turn::token(&before, &plies))
 }
 
 #[cfg(test)]
@@ -285,7 +250,7 @@ mod tests {
             assert_eq!(read_turn(&mut pos, word).as_deref(), Ok(token), "{word}");
         }
         assert!(read_turn(&mut pos.clone(), "Qe7").is_ok());
-        let err = read_turn(&mut pos, "Ke2").unwrap_err();
+        let err = read_turn(&mut pos, "Ke2").unwrap_err().to_string();
         assert!(err.contains("'Ke2' is not a legal move"), "{err}");
     }
 }

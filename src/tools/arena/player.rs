@@ -2,9 +2,8 @@
 //! referee asks for turns. A player answers with a turn token (portions joined by `;`); the
 //! referee checks it against its own position.
 
-use crate::core::MoveBuffer;
-use crate::variants::PlyList;
-use crate::variants::{Game, Scope};
+use crate::variants::turn;
+use crate::variants::{Game, PlyList};
 
 use crate::search::Score;
 
@@ -130,29 +129,11 @@ impl BuiltinPlayer {
 impl<G: Game> Player<G> for BuiltinPlayer {
     fn play(&mut self, req: &TurnRequest<'_, G>) -> Result<Answer, EngineFault> {
         let mut pos = req.pos.clone();
-        let side = pos.side_to_move();
-        let mut tokens: Vec<String> = Vec::new();
-        let mut list = PlyList::<G::Move>::default();
-        loop {
-            list.clear();
-            pos.legal_moves(&mut list);
-            if list.is_empty() {
-                break;
-            }
-            let m = self.pick(&pos, &list);
-            tokens.push(pos.move_token(m));
-            pos.make(m);
-            if !G::MULTI_PLY_TURNS
-                || pos.side_to_move() != side
-                || pos.verdict(Scope::Wins).is_some()
-            {
-                break;
-            }
+        let (plies, _) = turn::play_chosen(&mut pos, |p, list| Some(self.pick(p, list)));
+        if plies.is_empty() {
+            return Ok(Answer::token("(none)"));
         }
-        if tokens.is_empty() {
-            tokens.push("(none)".into());
-        }
-        Ok(Answer::token(tokens.join(";")))
+        Ok(Answer::token(turn::token(req.pos, &plies)))
     }
 }
 

@@ -6,7 +6,8 @@ use std::time::Instant;
 
 use crate::core::Color;
 use crate::search::Score;
-use crate::variants::{Game, GameResult, Scope};
+use crate::variants::turn::{self, Extent, Reading, TurnError};
+use crate::variants::{Game, GameResult};
 
 use super::adjudicate::{DrawRule, ResignRule, Tracker};
 use super::engine::EngineFault;
@@ -125,62 +126,15 @@ fn side_name(c: Color) -> &'static str {
     }
 }
 
-/// Finds the legal ply of a position that a text names, or says why there is none.
-pub type Resolver<'a, G> = &'a dyn Fn(&G, &str) -> Result<<G as Game>::Move, String>;
-
-/// Plays one complete turn on `pos`, its plies found by `resolve` (text of one ply to a legal
-/// ply of the position, or why not): for [`Game::COMPOUND_PLIES`] variants the whole text is
-/// one ply; otherwise its `;`-separated portions are resolved and played in order, and the
-/// turn must end exactly with the last portion (the side to move changes or the game is
-/// decided). Returns the turn in PGN notation ([`Game::pgn_move`] of each portion, joined by
-/// `;`) and as its canonical protocol token. `pos` may be partly changed on error.
+/// The position after the complete turn token `token` of protocol.md 3 (read by
+/// [`turn::play`] as protocol tokens, the whole turn) is played on `pos`, and the turn in PGN
+/// notation ([`turn::notation`]: SAN for orthodox chess).
 ///
-/// Errors: a message naming the offending portion and why.
-pub fn apply_turn_with<G: Game>(
-    pos: &mut G,
-    text: &str,
-    resolve: Resolver<'_, G>,
-) -> Result<(String, String), String> {
-    if G::COMPOUND_PLIES {
-        // One ply is the whole turn (its token may itself hold `;`).
-        let m = resolve(pos, text)?;
-        let notation = pos.pgn_move(m);
-        let token = pos.move_token(m);
-        pos.make(m);
-        return Ok((notation, token));
-    }
-    let side = pos.side_to_move();
-    let portions: Vec<&str> = text.split(';').collect();
-    let mut notation: Vec<String> = Vec::with_capacity(portions.len());
-    let mut tokens: Vec<String> = Vec::with_capacity(portions.len());
-    for (i, portion) in portions.iter().enumerate() {
-        if portion.is_empty() {
-            return Err("empty portion".into());
-        }
-        let m = resolve(pos, portion)?;
-        notation.push(pos.pgn_move(m));
-        tokens.push(pos.move_token(m));
-        pos.make(m);
-        let over = !G::MULTI_PLY_TURNS
-            || pos.side_to_move() != side
-            || pos.verdict(Scope::Wins).is_some()
-            || pos.outcome().is_some();
-        match (over, i + 1 == portions.len()) {
-            (true, false) => return Err(format!("portion after the end of the turn: {text}")),
-            (false, true) => return Err(format!("turn not complete: {text}")),
-            _ => {}
-        }
-    }
-    Ok((notation.join(";"), tokens.join(";")))
-}
-
-/// Plays one complete turn token of protocol.md 3 on `pos` (see [`apply_turn_with`]; each
-/// ply by [`Game::parse_move`]) and returns it in PGN notation.
-///
-/// Errors: a message naming the offending portion and why.
-pub fn apply_turn<G: Game>(pos: &mut G, token: &str) -> Result<String, String> {
-    let resolve = |p: &G, t: &str| p.parse_move(t).map_err(|e| e.to_string());
-    apply_turn_with(pos, token, &resolve).map(|(notation, _)| notation)
+/// Errors: the [`TurnError`] of the first portion at fault.
+fn play_turn<G: Game>(pos: &G, token: &str) -> Result<(G, String), TurnError> {
+    let mut next = pos.clone();
+    let plies = turn::play(&mut next, token, Reading::Token, Extent::Whole)?;
+    Ok((next, turn::notation(pos, &plies)))
 }
 
 /// Plays a game from `start` between `white` and `black` under `settings`: first the `book`
@@ -202,11 +156,10 @@ pub fn play_game<G: Game>(
     let mut notation: Vec<String> = Vec::new();
     let mut infos: Vec<TurnInfo> = Vec::new();
     for token in book {
-        let mut next = pos.clone();
         if pos.outcome().is_some() {
             break;
         }
-        let Ok(text) = apply_turn(&mut next, token) else {
+        let Ok((next, text)) = play_turn(&pos, token) else {
             break;
         };
         pos = next;
@@ -311,15 +264,17 @@ pub fn play_game<G: Game>(
             clocks_ms[me] = clocks_ms[me].saturating_sub(elapsed_ms) + inc_ms;
         }
         let token = answer.token;
-        let mut next = pos.clone();
-        match apply_turn(&mut next, &token) {
-            Ok(text) => notation.push(text),
+        let next = match play_turn(&pos, &token) {
+            Ok((next, text)) => {
+                notation.push(text);
+                next
+            }
             Err(why) => {
                 let reason = format!("{who} played an illegal move {token}: {why}");
                 let t = Termination::IllegalMove;
                 return finish(moves, notation, infos, loss, t, reason);
             }
-        }
+        };
         tracker.record(me, moves.len(), answer.score);
         pos = next;
         moves.push(token);
@@ -386,12 +341,12 @@ mod tests {
 
     #[test]
     fn turns_must_be_whole_and_legal() {
-        let mut pos = Chess::startpos();
-        assert!(apply_turn(&mut pos.clone(), "e2e4").is_ok());
-        assert!(apply_turn(&mut pos.clone(), "e2e4;e7e5").is_err());
-        assert!(apply_turn(&mut pos.clone(), "e2e5").is_err());
-        assert!(apply_turn(&mut pos.clone(), "").is_err());
-        assert!(apply_turn(&mut pos, "(none)").is_err());
+        let pos = Chess::startpos();
+        assert!(play_turn(&pos, "e2e4").is_ok());
+        assert!(play_turn(&pos, "e2e4;e7e5").is_err());
+        assert!(play_turn(&pos, "e2e5").is_err());
+        assert!(play_turn(&pos, "").is_err());
+        assert!(play_turn(&pos, "(none)").is_err());
     }
 
     #[test]

@@ -1,6 +1,6 @@
-//! A tiny game with two-ply turns, for testing the turn logic of the protocol without a
-//! multi-portion variant: each turn is two portions, each portion picks `p1` or `p2`; the game
-//! ends after [`PLIES`] plies, won by the side with the larger total.
+//! A tiny game with two-ply turns, for testing the turns ([`super::turn`]) and the protocol
+//! without a multi-portion variant: each turn is two portions, each portion picks `p1` or `p2`;
+//! the game ends after [`PLIES`] plies, won by the side with the larger total.
 
 use crate::core::{Color, MoveList};
 use crate::variants::{FenError, Game, GameMove, MoveError, Scope, VariantInfo, Verdict};
