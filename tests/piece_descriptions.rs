@@ -40,6 +40,12 @@ mod common;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use common::game::legal_moves;
+use menagerie::variants::chess::Chess;
+use menagerie::variants::mitosis::Mitosis;
+use menagerie::variants::mulligan_stew::Stew;
+use menagerie::variants::muster::Muster;
+use menagerie::variants::mutatis_mutandis::Mutatis;
+use menagerie::variants::mystic::Mystic;
 use menagerie::variants::{Game, PieceInfo, Variant};
 
 // ------------------------------------------------------------------------------------------
@@ -1261,18 +1267,11 @@ fn check_pieces<G: Game>(pieces: &[PieceInfo], failures: &mut Vec<String>) {
     }
 }
 
-fn check_variant<G: Game>(failures: &mut Vec<String>) {
-    check_pieces::<G>(G::PIECES, failures);
-}
-
-/// Every piece's description states the squares it lands on, in every variant.
-#[test]
-fn betza_of_every_piece_matches_the_engine() {
+/// Checks every piece of `G` and fails with, per piece that differs, the number of positions
+/// and the first of them.
+fn check_variant<G: Game>() {
     let mut failures = Vec::new();
-    for &v in Variant::ALL {
-        menagerie::with_variant!(v, G => check_variant::<G>(&mut failures));
-    }
-    // Per piece: how many positions differ, then the first position of each.
+    check_pieces::<G>(G::PIECES, &mut failures);
     let mut per_piece: Vec<(String, usize, String)> = Vec::new();
     for f in &failures {
         let key = f.split(" \"").next().unwrap().to_string();
@@ -1290,6 +1289,63 @@ fn betza_of_every_piece_matches_the_engine() {
             .collect::<Vec<_>>()
             .join("\n")
     );
+}
+
+/// Chess: every piece's description states the squares it lands on.
+#[test]
+fn chess_descriptions_match_the_engine() {
+    check_variant::<Chess>();
+}
+
+/// Mystic: every piece's description states the squares it lands on.
+#[test]
+fn mystic_descriptions_match_the_engine() {
+    check_variant::<Mystic>();
+}
+
+/// Muster: every piece's description states the squares it lands on (the Pawn's pushes from
+/// its first and second ranks included).
+#[test]
+fn muster_descriptions_match_the_engine() {
+    check_variant::<Muster>();
+}
+
+/// Mulligan Stew: every piece's description states the squares it lands on.
+#[test]
+fn mulligan_stew_descriptions_match_the_engine() {
+    check_variant::<Stew>();
+}
+
+/// Mitosis: every piece's description states the squares it lands on.
+#[test]
+fn mitosis_descriptions_match_the_engine() {
+    check_variant::<Mitosis>();
+}
+
+/// Mutatis Mutandis: each of the 49 states' description states the squares it lands on.
+#[test]
+fn mutatis_mutandis_descriptions_match_the_engine() {
+    check_variant::<Mutatis>();
+}
+
+/// No variant is left out of the tests above.
+#[test]
+fn every_variant_is_checked() {
+    let mut tested = [
+        Chess::INFO.name,
+        Mystic::INFO.name,
+        Muster::INFO.name,
+        Stew::INFO.name,
+        Mitosis::INFO.name,
+        Mutatis::INFO.name,
+    ];
+    tested.sort();
+    let mut all: Vec<&str> = Variant::ALL
+        .iter()
+        .map(|&v| menagerie::with_variant!(v, G => G::INFO.name))
+        .collect();
+    all.sort();
+    assert_eq!(all, tested);
 }
 
 /// The interpreter itself, on a few expressions with known answers.
@@ -1536,13 +1592,7 @@ fn castles<G: Game>(geo: &Geo, pos: &mut G, king: Sq, rooks: &[Sq]) -> Vec<Strin
 /// Mutandis piece becomes (`State::next`) and its royalty (`State::is_royal`).
 #[test]
 fn special_moves_are_described() {
-    use menagerie::variants::chess::Chess;
-    use menagerie::variants::mitosis::Mitosis;
-    use menagerie::variants::mulligan_stew::Stew;
-    use menagerie::variants::muster::Muster;
     use menagerie::variants::mutatis_mutandis::piece::State;
-    use menagerie::variants::mutatis_mutandis::Mutatis;
-    use menagerie::variants::mystic::Mystic;
 
     let has = |movement: &str, words: &[&str]| {
         for w in words {
