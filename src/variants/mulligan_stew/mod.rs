@@ -69,27 +69,27 @@ impl Game for Stew {
             code: "M",
             name: "Mage",
             movement:
-                "K; or swaps with any piece 1-3 squares away on a queen line, over anything; starts in hand and is dropped on an empty square of the portion's colour (3, 5)",
+                "K; or swaps with any piece 1-3 squares away on a queen line, over anything; starts in hand and is dropped on an empty square of the portion's colour; captured, it goes to its owner's pool, from which a Pawn may promote to it (3, 4, 5)",
         },
         PieceInfo {
             code: "Q",
             name: "Queen",
-            movement: "Q; starts in the pool: a Pawn may promote to it while its side has no Queen (2, 4)",
+            movement: "Q; starts in the pool, and goes back there when captured: a Pawn may promote to it while its side has no Queen (2, 4)",
         },
         PieceInfo {
             code: "R",
             name: "Rook",
-            movement: "R",
+            movement: "R; captured, it goes to its owner's pool, from which a Pawn may promote to it (4)",
         },
         PieceInfo {
             code: "C",
             name: "Cardinal",
-            movement: "BN",
+            movement: "BN; captured, it goes to its owner's pool, from which a Pawn may promote to it (4)",
         },
         PieceInfo {
             code: "A",
             name: "Assassin",
-            movement: "cFcnA: captures one or two squares diagonally, the middle square empty; moves, never capturing, only by teleporting to an empty square of its colour (3)",
+            movement: "cFcnA: captures one or two squares diagonally, the middle square empty; moves, never capturing, only by teleporting to an empty square of its colour; captured, it goes to its owner's pool, from which a Pawn may promote to it (3, 4)",
         },
         PieceInfo {
             code: "P",

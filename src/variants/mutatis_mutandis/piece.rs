@@ -311,7 +311,7 @@ pub const PIECE_INFO: [crate::variants::PieceInfo; STATE_COUNT] = {
         i("N04", "Hydra NN04", "crooked nightrider turning 53 degrees; becomes HN"),
         i("OX", "Oxybeles", "mK; slings the piece behind it along the step's line [D 18]; becomes SE"),
         i("SE", "Secutor", "mR; captures by sliding to a screen, then diagonally from the square before it [D 17]; becomes OX"),
-        i("P", "Pawn", "mfWcfF, mfnD from its rank 2; en passant; promotes to the last reserve piece, or a Queen (10); becomes BP"),
+        i("P", "Pawn", "mfWcfF, mfnD from its rank 2; en passant; promotes to the last piece of its reserve, or a Queen when the reserve is empty (10); becomes BP"),
         i("BP", "Berolina Pawn", "mfFcfW; promotes (10); becomes SP"),
         i("SP", "Scorpion Pawn", "mfWcfF + mfsN; en passant; promotes (10); becomes P"),
     ]
