@@ -18,7 +18,7 @@ SEED=${2:-1}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${ENGINE:-$ROOT/target/release/menagerie}
 [ -x "$BIN" ] || (cd "$ROOT" && cargo build --release)
-VARIANTS=${VARIANTS:-chess mulliganstew mutatismutandis mystic muster mitosis}
+VARIANTS=${VARIANTS:-$("$BIN" variants)}
 declare -A N=([chess]=8 [mystic]=8 [muster]=8 [mitosis]=6 [mulliganstew]=6 [mutatismutandis]=4)
 for kv in ${DEPTHS:-}; do N[${kv%%=*}]=${kv#*=}; done
 CONCURRENCY=${CONCURRENCY:-2}

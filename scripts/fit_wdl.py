@@ -17,7 +17,7 @@ result seen from its mover.
 The figures in the source were fitted to self-play at 4000 nodes a turn, 60 games per variant
 from its book (tests/data/<variant>.epd), on a release build:
 
-    for v in chess mulliganstew mystic muster mitosis mutatismutandis; do
+    for v in $(target/release/menagerie variants); do
       target/release/menagerie match --engine "target/release/menagerie name=a" \\
         --engine "target/release/menagerie name=b" --variant $v --games 60 --nodes 4000 \\
         --openings tests/data/$v.epd --max-turns 400 --pgn /tmp/wdl/$v.pgn

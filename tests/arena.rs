@@ -9,11 +9,11 @@ use std::process::Command;
 
 use common::game::{parse, play_plies};
 use common::run_binary;
-use menagerie::arena::engine::StartError;
-use menagerie::arena::referee::{GameRecord, GameSettings, Termination};
-use menagerie::arena::spec::{player_names, Builtin, EngineSpec, Limit, Sprt};
-use menagerie::arena::stats::{elo_from_score, sprt_bounds, Pentanomial};
-use menagerie::arena::{run_match, MatchConfig, MatchError, MatchReport, PlayedGame};
+use menagerie::tools::arena::engine::StartError;
+use menagerie::tools::arena::referee::{GameRecord, GameSettings, Termination};
+use menagerie::tools::arena::spec::{player_names, Builtin, EngineSpec, Limit, Sprt};
+use menagerie::tools::arena::stats::{elo_from_score, sprt_bounds, Pentanomial};
+use menagerie::tools::arena::{run_match, MatchConfig, MatchError, MatchReport, PlayedGame};
 use menagerie::variants::chess::Chess;
 use menagerie::variants::mystic::Mystic;
 use menagerie::variants::Game;
@@ -81,9 +81,9 @@ fn check_legal(report: &MatchReport) {
 /// referee ends the game there as it would on a claim (FIDE 9.3).
 #[test]
 fn the_referee_adjudicates_a_claimable_draw() {
-    use menagerie::arena::player::BuiltinPlayer;
-    use menagerie::arena::referee::play_game;
-    use menagerie::arena::rng::Rng;
+    use menagerie::tools::arena::player::BuiltinPlayer;
+    use menagerie::tools::arena::referee::play_game;
+    use menagerie::tools::arena::rng::Rng;
     let start = Chess::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 99 80").unwrap();
     let mut white = BuiltinPlayer::new(Builtin::Random, Rng::new(1));
     let mut black = BuiltinPlayer::new(Builtin::Random, Rng::new(2));

@@ -8,12 +8,12 @@ mod common;
 use std::path::PathBuf;
 
 use common::run_binary;
-use menagerie::arena::openings::{Openings, OpeningsFormat, OpeningsOrder};
-use menagerie::arena::referee::{apply_turn, GameSettings};
-use menagerie::arena::results::{merge, MatchResult, Settings};
-use menagerie::arena::spec::{player_names, Builtin, EngineSpec, Limit, Shard, Sprt};
-use menagerie::arena::{run_match, MatchConfig, MatchReport};
-use menagerie::replay::check_pgn_text;
+use menagerie::tools::arena::openings::{Openings, OpeningsFormat, OpeningsOrder};
+use menagerie::tools::arena::referee::{apply_turn, GameSettings};
+use menagerie::tools::arena::results::{merge, MatchResult, Settings};
+use menagerie::tools::arena::spec::{player_names, Builtin, EngineSpec, Limit, Shard, Sprt};
+use menagerie::tools::arena::{run_match, MatchConfig, MatchReport};
+use menagerie::tools::replay::check_pgn_text;
 use menagerie::variants::{Game, Variant};
 
 const GREEDY: EngineSpec = EngineSpec::Builtin(Builtin::Greedy);
@@ -501,7 +501,7 @@ fn book_command_writes_a_balanced_book() {
 /// variants with random setups do not warn.
 #[test]
 fn a_match_that_would_replay_its_games_is_warned_about() {
-    use menagerie::arena::repeated_games_warning;
+    use menagerie::tools::arena::repeated_games_warning;
     use menagerie::variants::chess::Chess;
     use menagerie::variants::mutatis_mutandis::Mutatis;
     let book = |n: usize| {

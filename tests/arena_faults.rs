@@ -16,7 +16,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::run_binary;
-use menagerie::arena::results::MatchResult;
+use menagerie::tools::arena::results::MatchResult;
 
 const BIN: &str = env!("CARGO_BIN_EXE_menagerie");
 

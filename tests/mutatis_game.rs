@@ -388,10 +388,10 @@ fn the_side_to_move_wins_material_when_it_can() {
 fn the_arena_gives_each_pair_its_own_seeded_setup() {
     // rules 3; issue 12 "Setups": each pair of games starts from a fresh seeded setup with
     // colours reversed, found through Game::random_setup (the arena names no variant).
-    use menagerie::arena::referee::GameSettings;
-    use menagerie::arena::spec::player_names;
-    use menagerie::arena::spec::{Builtin, EngineSpec, Limit};
-    use menagerie::arena::{run_match, MatchConfig};
+    use menagerie::tools::arena::referee::GameSettings;
+    use menagerie::tools::arena::spec::player_names;
+    use menagerie::tools::arena::spec::{Builtin, EngineSpec, Limit};
+    use menagerie::tools::arena::{run_match, MatchConfig};
     let engines = [
         EngineSpec::Builtin(Builtin::Greedy),
         EngineSpec::Builtin(Builtin::Random),

@@ -327,7 +327,7 @@ fn malformed_tokens() {
 #[test]
 fn replay_of_the_seed_record_ends_drawn() {
     // rules/mystic.md 7 through the generic replay (menagerie replay).
-    let r = menagerie::replay::replay(&Mystic::startpos(), GAME_RECORD).unwrap();
+    let r = menagerie::tools::replay::replay(&Mystic::startpos(), GAME_RECORD).unwrap();
     assert_eq!(r.plies.len(), 69);
     assert_eq!(r.final_fen, CHECKPOINTS.last().unwrap().1);
     assert_eq!(r.result, "1/2-1/2 {insufficient material}");

@@ -80,3 +80,41 @@ fn bad_arguments_fail_without_panicking() {
         );
     }
 }
+
+/// `menagerie variants` lists what the protocol offers: the same names, in the same order, as
+/// the `var` values of the `UCI_Variant` combo, and each is accepted by `perft --variant`.
+#[test]
+fn variants_lists_the_uci_variant_values() {
+    let out = menagerie(&["variants"]);
+    assert!(out.status.success());
+    let listed: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
+    assert!(listed.len() >= 6, "{listed:?}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the engine starts");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"uci\nquit\n")
+        .unwrap();
+    let uci = child.wait_with_output().unwrap();
+    let combo = stdout(&uci)
+        .lines()
+        .find(|l| l.starts_with("option name UCI_Variant "))
+        .expect("UCI_Variant option")
+        .to_string();
+    let offered: Vec<String> = combo
+        .split(" var ")
+        .skip(1)
+        .map(|v| v.trim().to_string())
+        .collect();
+    assert_eq!(listed, offered);
+    for v in &listed {
+        let perft = menagerie(&["perft", "--variant", v, "--depth", "1"]);
+        assert!(perft.status.success(), "{v}: {}", stdout(&perft));
+    }
+}

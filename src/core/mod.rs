@@ -13,6 +13,7 @@ pub mod zobrist;
 pub use bitboard::Bitboard;
 pub use color::Color;
 pub use geometry::{Geometry, Square, SquareError};
+pub use zobrist::clock_seed;
 
 /// Capacity of a [`MoveList`], the standard list: above the legal plies of any position of
 /// most games (an 8x8 board with the orthodox pieces peaks at 218; drops onto every empty

@@ -68,6 +68,15 @@ pub fn keys(seed: u64, n: usize) -> Vec<u64> {
         .collect()
 }
 
+/// A seed drawn from the clock (a random setup asked for without a seed, e.g. `setup` in the
+/// protocol or `menagerie setup`): not reproducible, so whoever uses it prints it.
+pub fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    SplitMix64::new(nanos).next_u64()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

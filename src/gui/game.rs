@@ -16,7 +16,7 @@ use super::engine::{
 };
 use super::store;
 use super::Ctx;
-use crate::arena::pgnread::normalize;
+use crate::tools::arena::pgnread::normalize;
 
 /// An error of the API: an HTTP status and a reason.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -274,7 +274,7 @@ impl GameState {
             engine_thinking: false,
             analysis: None,
             notice: None,
-            date: crate::arena::pgn::today(),
+            date: crate::tools::arena::pgn::today(),
             updated: unix_now(),
             names: ["Player".into(), "Player".into()],
             pending_words: Vec::new(),

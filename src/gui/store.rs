@@ -9,8 +9,8 @@ use std::time::Instant;
 
 use super::engine::ScoreValue;
 use super::game::{Clock, Colour, Eval, GameState, Outcome};
-use crate::arena::pgn::{push_movetext, push_tag as tag};
-use crate::arena::pgnread::{parse_pgn, PgnGame};
+use crate::tools::arena::pgn::{push_movetext, push_tag as tag};
+use crate::tools::arena::pgnread::{parse_pgn, PgnGame};
 
 /// Whether `id` is a game id the server could have made: 1 to 64 ASCII letters, digits and
 /// `-`, so that it is safe as a file name.

@@ -1,7 +1,7 @@
 //! Texel tuning of any variant's evaluation parameters (issue 15).
 //!
 //! The data are `menagerie datagen` files (`FEN | score | result` lines, `# game` comments,
-//! see `menagerie::datagen`). The objective is the mean squared error between the game results
+//! see `menagerie::tools::datagen`). The objective is the mean squared error between the game results
 //! and the expected score of the static evaluation, `sigmoid(K * eval) = 1 / (1 + 10^(-K *
 //! eval / 400))` with `eval` in centipawns from White's view ([`texel_loss`]); K is fitted
 //! first ([`fit_k`]) and then held.

@@ -1,6 +1,5 @@
 //! Mutatis Mutandis as a [`Game`]: the generic protocol, search, perft and arena play it.
 
-use crate::core::zobrist::SplitMix64;
 use crate::core::Color;
 use crate::variants::{
     FenError, Game, MoveError, PieceInfo, PlyList, ProbeLimits, Scope, VariantInfo, Verdict,
@@ -246,7 +245,7 @@ impl Game for Mutatis {
                     Some(s) => s
                         .parse::<u64>()
                         .map_err(|_| format!("setup: '{s}' is not a seed (0..2^64-1)"))?,
-                    None => clock_seed(),
+                    None => crate::core::clock_seed(),
                 };
                 Ok(format!(
                     "info string setup {}",
@@ -256,14 +255,6 @@ impl Game for Mutatis {
             _ => Err(format!("usage: setup [seed], not '{line}'")),
         }
     }
-}
-
-/// A seed from the clock, for a `setup` without one (not reproducible: print it).
-pub fn clock_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    SplitMix64::new(nanos).next_u64()
 }
 
 fn display(pos: &Mutatis) -> String {

@@ -65,7 +65,6 @@ pub use apply::Undo;
 pub use board::{Board, BoardError};
 pub use chameleon::mimicked_by_displacement;
 pub use fen::START_FEN;
-pub use game::clock_seed;
 pub use generate::{
     actions_from, attack_candidates, attacked, attacked_by, attacked_set, generate, reach_of, Reach,
 };

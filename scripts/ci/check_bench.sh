@@ -4,7 +4,7 @@
 # log, so a change of play cannot land unannounced. Run from the repository root after a
 # release build; CI runs it (.ci/run). Exit status 1 on a mismatch.
 #
-#   scripts/check_bench.sh [path/to/menagerie]
+#   scripts/ci/check_bench.sh [path/to/menagerie]
 set -euo pipefail
 bin="${1:-target/release/menagerie}"
 total=$("$bin" bench | awk '/^Nodes searched/ {print $NF}')

@@ -174,7 +174,7 @@ pub fn game_pgn(h: &PgnHeader<'_>, g: &GameRecord) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::referee::Termination;
+    use crate::tools::arena::referee::Termination;
     use crate::variants::GameResult;
 
     fn info(score: Option<Score>, depth: Option<u32>, time_ms: u64) -> TurnInfo {

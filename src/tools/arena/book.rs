@@ -98,7 +98,7 @@ pub fn format_book<G: Game>(cfg: &BookConfig, book: &[BookEntry]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::openings::{Openings, OpeningsFormat, OpeningsOrder};
+    use crate::tools::arena::openings::{Openings, OpeningsFormat, OpeningsOrder};
     use crate::variants::mystic::Mystic;
 
     #[test]

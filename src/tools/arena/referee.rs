@@ -335,9 +335,9 @@ pub fn play_game<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::player::{Answer, BuiltinPlayer};
-    use crate::arena::rng::Rng;
-    use crate::arena::spec::Builtin;
+    use crate::tools::arena::player::{Answer, BuiltinPlayer};
+    use crate::tools::arena::rng::Rng;
+    use crate::tools::arena::spec::Builtin;
     use crate::variants::chess::Chess;
 
     /// Plays the given tokens in order, sleeping `delay_ms` before each answer.

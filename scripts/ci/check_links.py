@@ -5,14 +5,14 @@ Every relative link must point to a file inside the repository that exists, and 
 must name a heading of its target file (GitHub's heading slugs). Links to web pages (http, https,
 mailto) are listed but allowed; `--no-external` makes them errors too.
 
-Usage: python3 scripts/check_links.py [--no-external]   (run from anywhere; exit status 1 on errors)
+Usage: python3 scripts/ci/check_links.py [--no-external]   (run from anywhere; exit status 1 on errors)
 """
 
 import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LINK = re.compile(r"(?<!\!)\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 FENCE = re.compile(r"^(```|~~~)")
 

@@ -11,7 +11,7 @@ later `isready` is the same answer), the values of `nps` and `time` and the army
 `muster propose` (they depend on the machine) and the commit in the greeting. Blocks with `<ESC>` (a control character the Markdown cannot
 show) are skipped.
 
-    scripts/check_protocol_examples.py [target/release/menagerie] [--write]
+    scripts/ci/check_protocol_examples.py [target/release/menagerie] [--write]
 
 With `--write`, each block that differs is replaced by the output of this run (commands first,
 each followed by its answer). Exit status 1 when a block differs (without `--write`).

@@ -1,0 +1,8 @@
+//! The tools around the engine, built on its layers and never used by them: the match runner
+//! and opening books ([`arena`], `menagerie match` and `menagerie book`), self-play training
+//! data ([`datagen`], `menagerie datagen`) and record replay ([`replay`], `menagerie replay`).
+//! Nothing in `core`, `variants`, `search` or `protocol` imports this tree.
+
+pub mod arena;
+pub mod datagen;
+pub mod replay;
