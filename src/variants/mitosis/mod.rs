@@ -145,52 +145,53 @@ impl Game for Mitosis {
     /// (`rules/mitosis.md` 6.3, the 50-move rule) and which the key leaves out.
     const EVAL_IN_KEY: bool = false;
 
-    /// rules/mitosis.md 2: majors split into their parts when captured (5).
+    /// rules/mitosis.md 2: majors split into their parts when captured (4); the King is not
+    /// royal (5); Rooks, Bishops and Knights also stand in the bases (1).
     const PIECES: &'static [PieceInfo] = &[
         PieceInfo {
             code: "K",
             name: "King",
-            movement: "K; not royal (2)",
+            movement: "K; not royal: no check, may stand on attacked squares; may be taken only from a square its side does not attack, and its capture removes that side's R, B and N (2, 5)",
         },
         PieceInfo {
             code: "G",
             name: "General",
-            movement: "QN; splits into R, B and N",
+            movement: "QN; splits into R, B and N when captured (4)",
         },
         PieceInfo {
             code: "Q",
             name: "Queen",
-            movement: "Q; splits into R and B",
+            movement: "Q; splits into R and B when captured (4)",
         },
         PieceInfo {
             code: "C",
             name: "Chancellor",
-            movement: "RN; splits into R and N",
+            movement: "RN; splits into R and N when captured (4)",
         },
         PieceInfo {
             code: "A",
             name: "Archbishop",
-            movement: "BN; splits into B and N",
+            movement: "BN; splits into B and N when captured (4)",
         },
         PieceInfo {
             code: "R",
             name: "Rook",
-            movement: "R",
+            movement: "R; also out of a base, where split parts are placed (1, 4); removed when its side's King is captured (5)",
         },
         PieceInfo {
             code: "B",
             name: "Bishop",
-            movement: "B",
+            movement: "B; also out of a base, where split parts are placed (1, 4); removed when its side's King is captured (5)",
         },
         PieceInfo {
             code: "N",
             name: "Knight",
-            movement: "N",
+            movement: "N; also out of a base, where split parts are placed (1, 4); removed when its side's King is captured (5)",
         },
         PieceInfo {
             code: "P",
             name: "Pawn",
-            movement: "mfWcfF, up to 3 squares forward from its start rank; en passant; promotes to R, B or N (4)",
+            movement: "mfWcfF, mfnD and mfnH from its second rank; en passant on every square passed; promotes to R, B or N (3)",
         },
     ];
 

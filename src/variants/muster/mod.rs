@@ -28,8 +28,8 @@ pub use position::Muster;
 use crate::core::{Color, MoveList};
 use crate::variants::orthodox::rules::{self, DEAD_POSITION, FIFTY_MOVES_AND_THREEFOLD};
 use crate::variants::orthodox::{
-    coordinate_token, parse_coordinates, see, square_names, Board, Kind, Move, MoveKind,
-    ORTHODOX_PIECES,
+    coordinate_token, parse_coordinates, see, square_names, Board, Kind, Move, MoveKind, BISHOP,
+    KNIGHT, QUEEN,
 };
 use crate::variants::{
     FenError, Game, MoveError, ProbeLimits, Scope, VariantInfo, VariantSettings, Verdict,
@@ -92,8 +92,28 @@ impl Game for Muster {
         portions: 1,
     };
 
-    /// The orthodox pieces (rules/muster.md 1); Pawns and castling are generalised (4, 5).
-    const PIECES: &'static [crate::variants::PieceInfo] = ORTHODOX_PIECES;
+    /// The orthodox pieces (rules/muster.md 1) with the generalised castling (5) and Pawn
+    /// pushes (4).
+    const PIECES: &'static [crate::variants::PieceInfo] = &[
+        crate::variants::PieceInfo {
+            code: "K",
+            name: "King",
+            movement: "K: one step in any direction; castles with an unmoved Rook that started on its rank or file, vertically too: the King moves 1, 2 or 3 squares towards a Rook 1, 2-4 or 5-7 squares away, and the Rook lands next to the King on the side the King came from (5)",
+        },
+        QUEEN,
+        crate::variants::PieceInfo {
+            code: "R",
+            name: "Rook",
+            movement: "R: any distance along files and ranks; castles with its King along a rank or a file (5)",
+        },
+        BISHOP,
+        KNIGHT,
+        crate::variants::PieceInfo {
+            code: "P",
+            name: "Pawn",
+            movement: "mfWcfF, mfnD and mfnH from its first rank, mfnD from its second rank, moved or not; en passant on every square passed; promotes to Q, R, B or N on the last rank (4)",
+        },
+    ];
 
     /// The Muster before the game (rules/muster.md 3).
     const PREGAME: &'static [&'static str] = &["army"];

@@ -266,7 +266,7 @@ pub const PIECE_INFO: [crate::variants::PieceInfo; STATE_COUNT] = {
     }
     [
         i("K", "King", "K; royal; cornering (9); becomes MK"),
-        i("MK", "Maoking", "mK, or converts an adjacent non-royal enemy to its colour without moving; royal; never attacks [D 8]; becomes K"),
+        i("MK", "Maoking", "mK, or converts an adjacent enemy to its colour without moving (not a royal piece, a Mamra or a shielded piece); royal; never attacks [D 8]; becomes K"),
         i("Q", "Queen", "Q; becomes SS"),
         i("SS", "Sissa", "n orthogonal then n diagonal steps or the reverse, every passed square empty; becomes Q"),
         i("AM", "Amazon", "QN; becomes SQ"),
@@ -301,7 +301,7 @@ pub const PIECE_INFO: [crate::variants::PieceInfo; STATE_COUNT] = {
         i("AD", "Advancer", "mQ; captures the enemy just beyond where it stops; becomes WI"),
         i("IM", "Immobilizer", "mQ; freezes adjacent enemies (7.1); never captures; becomes SH"),
         i("SH", "Shield", "mQ; adjacent friends are immune (7.4); never captures; becomes IM"),
-        i("MA", "Mamra", "K, not royal; only pawns (P, BP, SP, CP) capture it [D 14]; becomes WU"),
+        i("MA", "Mamra", "K, not royal; only pawns (P, BP, SP, CP) capture it [D 14]; never moves onto an attacked square, as it becomes a Wuss [D 11]; becomes WU"),
         i("WU", "Wuss", "mQ; royal; never captures; must move when attacked (5); becomes MA"),
         i("HN", "Hydra Knight", "N; becomes N11"),
         i("N11", "Hydra NN11", "crooked nightrider turning 143 degrees; becomes N02"),
@@ -311,7 +311,7 @@ pub const PIECE_INFO: [crate::variants::PieceInfo; STATE_COUNT] = {
         i("N04", "Hydra NN04", "crooked nightrider turning 53 degrees; becomes HN"),
         i("OX", "Oxybeles", "mK; slings the piece behind it along the step's line [D 18]; becomes SE"),
         i("SE", "Secutor", "mR; captures by sliding to a screen, then diagonally from the square before it [D 17]; becomes OX"),
-        i("P", "Pawn", "mfWcfF, mfD from its rank 2; en passant; promotes to the last reserve piece (10); becomes BP"),
+        i("P", "Pawn", "mfWcfF, mfnD from its rank 2; en passant; promotes to the last piece of its reserve, or a Queen when the reserve is empty (10); becomes BP"),
         i("BP", "Berolina Pawn", "mfFcfW; promotes (10); becomes SP"),
         i("SP", "Scorpion Pawn", "mfWcfF + mfsN; en passant; promotes (10); becomes P"),
     ]

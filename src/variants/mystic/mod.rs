@@ -17,9 +17,7 @@ use crate::core::geometry::BOARD_8X8;
 use crate::core::{Color, MoveList};
 use crate::variants::orthodox::movegen::{generate, generate_tactical};
 use crate::variants::orthodox::rules::{self, DEAD_POSITION, FIFTY_MOVES_AND_THREEFOLD};
-use crate::variants::orthodox::{
-    attacks, coordinate_token, see, Kind, Move, MoveKind, Piece, ORTHODOX_PIECES,
-};
+use crate::variants::orthodox::{attacks, coordinate_token, see, Kind, Move, MoveKind, Piece};
 use crate::variants::{
     FenError, Game, GameMove, MoveError, PieceInfo, Scope, VariantInfo, Verdict,
 };
@@ -202,9 +200,40 @@ impl Game for Mystic {
         portions: 1,
     };
 
-    /// The orthodox pieces (rules/mystic.md 1); Pawns are bought with `P@sq`, pieces upgraded
-    /// in place.
-    const PIECES: &'static [PieceInfo] = ORTHODOX_PIECES;
+    /// The orthodox pieces without castling (rules/mystic.md 1, 2): the stock limits, the
+    /// purchase of Pawns (`P@sq`) and the upgrades in place.
+    const PIECES: &'static [PieceInfo] = &[
+        PieceInfo {
+            code: "K",
+            name: "King",
+            movement: "K: one step in any direction; no castling (2)",
+        },
+        PieceInfo {
+            code: "Q",
+            name: "Queen",
+            movement: "Q: any distance along files, ranks and diagonals; at most one on the board; an upgraded Rook or a promoted Pawn (1, 2)",
+        },
+        PieceInfo {
+            code: "R",
+            name: "Rook",
+            movement: "R: any distance along files and ranks; at most two; upgrades to a Queen for 4 coins after 3 purchases (1, 2)",
+        },
+        PieceInfo {
+            code: "B",
+            name: "Bishop",
+            movement: "B: any distance along diagonals; at most two; upgrades to a Rook for 2 coins after 3 purchases (1, 2)",
+        },
+        PieceInfo {
+            code: "N",
+            name: "Knight",
+            movement: "N: leaps (1,2); at most two; upgrades to a Rook for 2 coins after 3 purchases (1, 2)",
+        },
+        PieceInfo {
+            code: "P",
+            name: "Pawn",
+            movement: "mfWcfF, mfnD from its second rank (a bought Pawn too); en passant; bought for 1 coin onto an empty square of ranks 2-4 (Black 5-7), at most eight; upgrades to a Bishop or Knight for 2 coins after 3 purchases; promotes to an available N, B, R or Q (1, 2)",
+        },
+    ];
 
     fn startpos() -> Self {
         Self::from_fen(START_FEN).expect("start FEN is valid")

@@ -30,37 +30,48 @@ use crate::variants::{MoveError, PieceInfo};
 /// Marker for "no en passant square".
 pub const NO_EP: u8 = 64;
 
-/// The orthodox pieces (FIDE Laws, article 3), shared by chess, Mystic and Muster.
+/// The orthodox Queen (FIDE Laws 3.4), as chess and Muster describe it.
+pub const QUEEN: PieceInfo = PieceInfo {
+    code: "Q",
+    name: "Queen",
+    movement: "Q: any distance along files, ranks and diagonals",
+};
+
+/// The orthodox Bishop (FIDE Laws 3.2), as chess and Muster describe it.
+pub const BISHOP: PieceInfo = PieceInfo {
+    code: "B",
+    name: "Bishop",
+    movement: "B: any distance along diagonals",
+};
+
+/// The orthodox Knight (FIDE Laws 3.6), as chess and Muster describe it.
+pub const KNIGHT: PieceInfo = PieceInfo {
+    code: "N",
+    name: "Knight",
+    movement: "N: leaps (1,2)",
+};
+
+/// The orthodox pieces (FIDE Laws, article 3): chess's list. Mystic and Muster have their own
+/// (no castling or a generalised one, their Pawns, Mystic's upgrades), sharing the pieces above
+/// where they move alike.
 pub const ORTHODOX_PIECES: &[PieceInfo] = &[
     PieceInfo {
         code: "K",
         name: "King",
         movement: "K: one step in any direction; castling (FIDE 3.8)",
     },
-    PieceInfo {
-        code: "Q",
-        name: "Queen",
-        movement: "Q: any distance along files, ranks and diagonals",
-    },
+    QUEEN,
     PieceInfo {
         code: "R",
         name: "Rook",
         movement: "R: any distance along files and ranks",
     },
-    PieceInfo {
-        code: "B",
-        name: "Bishop",
-        movement: "B: any distance along diagonals",
-    },
-    PieceInfo {
-        code: "N",
-        name: "Knight",
-        movement: "N: leaps (1,2)",
-    },
+    BISHOP,
+    KNIGHT,
     PieceInfo {
         code: "P",
         name: "Pawn",
-        movement: "mfWcfF, mfnD from its second rank; en passant; promotes on the last rank",
+        movement: "mfWcfF, mfnD from its second rank; en passant; promotes to Q, R, B or N on the last rank (FIDE 3.7)",
     },
 ];
 
