@@ -3,7 +3,7 @@
 //! names, and the real engine binary. Openings, PGN, replay, shards and merging are in
 //! tests/arena_books.rs. No network, no external engine; a few seconds in all.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -3,7 +3,7 @@
 //! built-in players (seeded: deterministic) and the real engine at small node budgets. No
 //! network, no external engine, no wall-clock assertion.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -8,7 +8,7 @@
 //! Every check is an invariant of the files (no timing bound but generous deadlines); the
 //! moments of the crashes vary from run to run.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

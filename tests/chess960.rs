@@ -4,7 +4,7 @@
 //! Chess960 board. Expected positions and move lists were taken from python-chess 1.11.2
 //! (`chess.Board(fen, chess960=True)`); perft figures are in tests/perft/chess960.perft.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 

@@ -4,7 +4,7 @@
 //! 75-move rule end the game by themselves (FIDE 9.6). The variants keep the draws their rules
 //! files make automatic.
 
-mod common;
+use crate::common;
 
 use common::{assert_game_over, bestmove, Engine, SEARCH};
 use menagerie::variants::chess::Chess;

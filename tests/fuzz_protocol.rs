@@ -19,9 +19,10 @@
 //!
 //! The short run is part of `cargo test`; the long one runs for `FUZZ_SECONDS` (default 300)
 //! from `FUZZ_SEED` (default 1), printing how many lines it sent:
-//! `FUZZ_SECONDS=600 cargo test --release --test fuzz_protocol -- --ignored --nocapture`.
+//! `FUZZ_SECONDS=600 cargo test --profile release-tests --test integration -- fuzz_protocol::
+//! --ignored --nocapture`.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -1,7 +1,7 @@
 //! What a GUI asks of the engine beyond playing (issue 13): the `variant` description, the
 //! `result` command and its line in `d`, and `UCI_ShowWDL`. Through the built binary.
 
-mod common;
+use crate::common;
 
 use common::{Engine, QUICK, SEARCH};
 

@@ -3,7 +3,7 @@
 //! ephemeral port, driving real engine processes. Every variant, illegal turns, bad requests,
 //! an engine that dies, games that survive a restart of the server, PGN import.
 
-mod gui_common;
+use crate::gui_common;
 
 use std::time::Duration;
 

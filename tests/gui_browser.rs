@@ -13,7 +13,7 @@
 //! each of fantoccini's commands. The errors of the pages are collected by a script of the test
 //! ([`WATCH_ERRORS`]), since fantoccini has no command for chromedriver's browser log.
 
-mod gui_common;
+use crate::gui_common;
 
 use std::future::Future;
 use std::io::Write;

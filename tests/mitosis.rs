@@ -2,7 +2,7 @@
 //! the non-royal King, the end rules, FEN and tokens, the worked examples M0-M6, and property
 //! tests (make/unmake, keys, token round trips).
 
-mod common;
+use crate::common;
 
 use common::game::{
     assert_refused, assert_tokens_round_trip, assert_unwinds, legal_moves, parse, ply_tokens,

@@ -2,7 +2,7 @@
 //! tokens, the example game of section 10 and its checkpoints, make/unmake properties, and
 //! the protocol in turns.
 
-mod common;
+use crate::common;
 
 use common::game::{
     assert_make_unmake, assert_tokens_round_trip, assert_unwinds, legal_moves, parse, play_plies,

@@ -2,7 +2,7 @@
 //! the FEN, the worked examples E1-E10b of section 8, the start-in-check rule (D3), and
 //! make/unmake and token properties over random playouts.
 
-mod common;
+use crate::common;
 
 use common::game::{
     assert_make_unmake, assert_refused, assert_tokens_round_trip, assert_unwinds, legal_moves,

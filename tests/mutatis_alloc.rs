@@ -2,9 +2,6 @@
 //! make/unmake, keys, evaluation and exchange test do not allocate (design.md, performance
 //! contract). A counting global allocator observes this thread's allocations.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::core::Color;
 use menagerie::variants::mutatis_mutandis::{
@@ -12,24 +9,7 @@ use menagerie::variants::mutatis_mutandis::{
 };
 use menagerie::variants::Game;
 
-thread_local! {
-    static ALLOCS: Cell<u64> = const { Cell::new(0) };
-}
-
-struct Counting;
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.with(|c| c.set(c.get() + 1));
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+use crate::counting::ALLOCS;
 
 #[test]
 fn generation_does_not_allocate() {

@@ -7,7 +7,7 @@
 //! - through the protocol: every way the game ends, `setup`, and self-play from 20 setups
 //!   (items 7, 9).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

@@ -1,7 +1,7 @@
 //! Mutatis Mutandis, the game's rules (rules/mutatis-mutandis.md sections 2, 4, 5, 7-11):
 //! each test names the section it checks and would fail if that rule were broken.
 
-mod common;
+use crate::common;
 
 use common::game::{legal_moves, parse, ply_tokens};
 

@@ -1,6 +1,6 @@
 //! Mystic Chess (rules/mystic.md): economy, actions, FEN, the example game and its checkpoints.
 
-mod common;
+use crate::common;
 
 use common::game::{
     assert_refused, assert_tokens_round_trip, legal_moves, parse, play_plies, ply_tokens,

@@ -4,31 +4,11 @@
 //! setups and bench positions. A counting global allocator observes this thread's allocations.
 //! (Mutatis Mutandis's own generator is checked in more detail in `mutatis_alloc.rs`.)
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::core::MoveBuffer;
 use menagerie::variants::{Game, PlyList, Scope, Variant};
 
-thread_local! {
-    static ALLOCS: Cell<u64> = const { Cell::new(0) };
-}
-
-struct Counting;
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.with(|c| c.set(c.get() + 1));
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+use crate::counting::ALLOCS;
 
 fn allocs() -> u64 {
     ALLOCS.with(|c| c.get())

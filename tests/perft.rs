@@ -74,7 +74,7 @@ fn chess_suite_to_a_million() {
 #[test]
 #[cfg_attr(
     debug_assertions,
-    ignore = "release-only: run with cargo test --release"
+    ignore = "release-only: run with cargo test --profile release-tests"
 )]
 fn chess_suite_full_depth() {
     run_suite::<Chess>("chess.perft", Unit::Turn, None);
@@ -109,7 +109,7 @@ fn chess960_suite_to_a_million() {
 #[test]
 #[cfg_attr(
     debug_assertions,
-    ignore = "release-only: run with cargo test --release"
+    ignore = "release-only: run with cargo test --profile release-tests"
 )]
 fn chess960_suite_full_depth() {
     run_suite::<Chess>("chess960.perft", Unit::Turn, None);
@@ -156,7 +156,7 @@ fn mitosis_suite() {
 #[test]
 #[cfg_attr(
     debug_assertions,
-    ignore = "release-only: run with cargo test --release"
+    ignore = "release-only: run with cargo test --profile release-tests"
 )]
 fn mitosis_suite_full_depth() {
     run_suite::<Mitosis>("mitosis.perft", Unit::Turn, None);
@@ -173,7 +173,7 @@ fn muster_suite_to_a_million() {
 #[test]
 #[cfg_attr(
     debug_assertions,
-    ignore = "release-only: run with cargo test --release"
+    ignore = "release-only: run with cargo test --profile release-tests"
 )]
 fn muster_suite_full_depth() {
     run_suite::<Muster>("muster.perft", Unit::Turn, None);

@@ -1,7 +1,7 @@
 //! Protocol sessions driven through the built binary's stdin/stdout (protocol.md 1-6).
 //! Every read has a deadline: a test fails, it never hangs.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::time::Duration;

@@ -6,7 +6,7 @@
 //! Deterministic: searches are bounded by depth or nodes; the only clock bounds are generous
 //! deadlines on reads and exits.
 
-mod common;
+use crate::common;
 
 use common::{bestmove, run_binary_ok, Engine, QUICK, SEARCH};
 

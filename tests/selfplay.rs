@@ -4,7 +4,7 @@
 //! game that ends must end with `info string result` matching the library's outcome and
 //! `bestmove (none)`.
 
-mod common;
+use crate::common;
 
 use common::{assert_game_over, bestmove, Engine, SEARCH};
 

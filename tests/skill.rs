@@ -2,7 +2,7 @@
 //! variant, through the library and the protocol. Everything here is deterministic: one thread,
 //! fixed nodes or depths, a fixed seed.
 
-mod common;
+use crate::common;
 
 use common::{run_binary, Engine, QUICK, SEARCH};
 

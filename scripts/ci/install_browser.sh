@@ -2,7 +2,7 @@
 # Installs what the GUI's browser tests (tests/gui_browser.rs) drive: Debian's chromium and
 # chromium-driver (/usr/bin/chromium, /usr/bin/chromedriver). Does nothing when both are there.
 # .ci/run calls it; run it by hand (as root, or with sudo available) before
-# `MENAGERIE_BROWSER_TESTS=1 cargo test --release --test gui_browser`.
+# `MENAGERIE_BROWSER_TESTS=1 cargo test --profile release-tests --test integration -- gui_browser::`.
 set -euo pipefail
 if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then
     echo "install_browser: chromium and chromedriver are installed"
