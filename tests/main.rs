@@ -62,6 +62,7 @@ mod mystic;
 mod no_alloc;
 mod outcomes;
 mod perft;
+mod piece_descriptions;
 mod protocol;
 mod protocol_cli;
 mod protocol_reliability;
@@ -69,3 +70,26 @@ mod search;
 mod selfplay;
 mod skill;
 mod tunables;
+mod wdl;
+
+/// Every test file of `tests/` is a module above: with `autotests = false`, a file left out
+/// would silently not run.
+#[test]
+fn every_test_file_is_a_module() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let main = std::fs::read_to_string(dir.join("main.rs")).unwrap();
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "rs") {
+            let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+            if name != "main" && !main.lines().any(|l| l == format!("mod {name};")) {
+                missing.push(name);
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "test files not in tests/main.rs: {missing:?}"
+    );
+}

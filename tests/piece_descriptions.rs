@@ -35,7 +35,7 @@
 //! drops and the Assassin's teleport in `tests/mulligan_stew.rs`; the Rococo captures and the
 //! other Mutatis Mutandis interactions in `tests/mutatis_pieces.rs` and `tests/mutatis_rules.rs`.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
