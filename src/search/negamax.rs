@@ -12,12 +12,12 @@
 
 use arrayvec::ArrayVec;
 
-use crate::variants::{debug_validate, Game, GameMove, Scope};
+use crate::variants::{debug_validate, Game, GameMove};
 
 use super::history::{cont_key_of, hist_key, hist_key_of, history_bonus, NO_CONT};
 use super::ordering::Picker;
 use super::params::SearchParams;
-use super::score::{from_tt, is_mate, mate_in, mated_in, to_tt, INF, MATE_BOUND, MAX_PLY};
+use super::score::{from_tt, is_mate, mate_in, mated_in, to_tt, INF, MATE_BOUND};
 use super::searcher::{terminal_score, tt_record, Frame, Searcher};
 use super::tt::Bound;
 
@@ -114,24 +114,11 @@ impl<G: Game> Searcher<'_, G> {
             }
             depth = 1;
         }
-        self.pv_len[ply] = 0;
-        // A stopped search unwinds without counting more nodes (a node limit is exact).
-        if self.stopped {
-            return 0;
+        if let Some(score) = self.enter_node(ply) {
+            return score;
         }
-        self.nodes += 1;
-        if self.check_stop() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
         let root = ply == 0;
         if !root {
-            if let Some(v) = self.pos.verdict(Scope::Search(ply)) {
-                return terminal_score(v.terminal, ply);
-            }
-            if ply >= MAX_PLY {
-                return self.eval();
-            }
             // Mate distance pruning.
             alpha = alpha.max(mated_in(ply));
             beta = beta.min(mate_in(ply + 1));

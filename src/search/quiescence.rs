@@ -2,11 +2,11 @@
 //! evaluation, then the tactical plies that do not lose their exchange, with delta pruning; in
 //! check, every legal ply (a game may bound the quiet evasions) and no stand pat.
 
-use crate::variants::{Game, Scope};
+use crate::variants::Game;
 
 use super::history::cont_key_of;
 use super::ordering::Picker;
-use super::score::{from_tt, to_tt, INF, MATE_BOUND, MAX_PLY};
+use super::score::{from_tt, to_tt, INF, MATE_BOUND};
 use super::searcher::{terminal_score, tt_record, Frame, Searcher};
 use super::tt::Bound;
 
@@ -32,23 +32,8 @@ impl<G: Game> Searcher<'_, G> {
     /// Quiescence search: stand pat on the static evaluation, then tactical plies only; in
     /// check, every legal ply (and no stand pat).
     pub fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
-        self.pv_len[ply] = 0;
-        // A stopped search unwinds without counting more nodes (a node limit is exact).
-        if self.stopped {
-            return 0;
-        }
-        self.nodes += 1;
-        if self.check_stop() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if ply > 0 {
-            if let Some(v) = self.pos.verdict(Scope::Search(ply)) {
-                return terminal_score(v.terminal, ply);
-            }
-        }
-        if ply >= MAX_PLY {
-            return self.eval();
+        if let Some(score) = self.enter_node(ply) {
+            return score;
         }
         let key = self.pos.key();
         let mut tt_move = 0;

@@ -298,6 +298,34 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
     }
 
+    /// The start of every node at `ply`, in the main search and in quiescence: clears the
+    /// node's principal variation, counts the node, polls the limits and records the selective
+    /// depth. Returns the node's score when it ends here: 0 when the search stops (a node limit
+    /// is exact: a stopped search unwinds without counting more nodes), the terminal score
+    /// (centipawns, mate scores by ply) when the game is over by rule below the root, or the
+    /// static evaluation at [`MAX_PLY`].
+    #[inline(always)]
+    pub(super) fn enter_node(&mut self, ply: usize) -> Option<i32> {
+        self.pv_len[ply] = 0;
+        if self.stopped {
+            return Some(0);
+        }
+        self.nodes += 1;
+        if self.check_stop() {
+            return Some(0);
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply > 0 {
+            if let Some(v) = self.pos.verdict(Scope::Search(ply)) {
+                return Some(terminal_score(v.terminal, ply));
+            }
+            if ply >= MAX_PLY {
+                return Some(self.eval());
+            }
+        }
+        None
+    }
+
     /// Counts the node against the limits: polls the clock and flags (main thread) or
     /// publishes the node count (helpers) now and then; whether this thread must unwind.
     #[inline(always)]
