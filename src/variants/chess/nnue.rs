@@ -346,7 +346,7 @@ mod tests {
         for fen in Chess::BENCH_FENS {
             let pos = Chess::from_fen(fen).unwrap();
             let mirrored =
-                Chess::from_fen(&crate::variants::chess::eval::tests::mirror_fen(fen)).unwrap();
+                Chess::from_fen(&crate::variants::orthodox::eval::tests::mirror_fen(fen)).unwrap();
             let net = NET.as_ref().unwrap();
             assert_eq!(
                 net.evaluate(pos.board(), pos.side_to_move()),

@@ -15,6 +15,7 @@
 
 pub mod attacks;
 pub mod board;
+pub mod eval;
 pub mod fen;
 pub mod movegen;
 pub mod rules;

@@ -1,6 +1,7 @@
 use super::params::s;
 use super::params::EvalParams;
 use super::*;
+use crate::variants::chess::eval::{evaluate_with, report_with};
 use crate::variants::chess::Chess;
 use crate::variants::Game;
 
@@ -11,12 +12,12 @@ static HCE: EvalParams = EvalParams {
     ..DEFAULT
 };
 
-/// [`super::evaluate`] without the network.
+/// Chess's evaluation without the network.
 fn evaluate(pos: &Chess) -> i32 {
     evaluate_with(pos, &HCE)
 }
 
-/// [`super::report`] without the network.
+/// Chess's report without the network.
 fn report(pos: &Chess) -> String {
     report_with(pos, &HCE)
 }
