@@ -7,8 +7,8 @@
 use std::sync::LazyLock;
 
 use crate::core::Color;
-pub use crate::variants::orthodox::nnue::ACTIVE;
 use crate::variants::orthodox::nnue::Net;
+pub use crate::variants::orthodox::nnue::ACTIVE;
 use crate::variants::orthodox::Board;
 
 /// The compiled-in network; `None` when its file does not parse (then the correction is 0 and
@@ -38,8 +38,8 @@ pub fn net() -> Option<&'static Net> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::orthodox::nnue::{NetError, HIDDEN};
     use crate::variants::chess::Chess;
+    use crate::variants::orthodox::nnue::{NetError, HIDDEN};
     use crate::variants::Game;
 
     #[test]

@@ -181,7 +181,11 @@ mod tests {
 
     impl Features for Mirror {
         fn add(&mut self, piece: Piece, sq: u8) {
-            assert_eq!(self.0[piece.index()] >> sq & 1, 0, "{piece:?} added twice on {sq}");
+            assert_eq!(
+                self.0[piece.index()] >> sq & 1,
+                0,
+                "{piece:?} added twice on {sq}"
+            );
             self.0[piece.index()] |= 1 << sq;
         }
         fn sub(&mut self, piece: Piece, sq: u8) {
@@ -222,14 +226,27 @@ mod tests {
                 let mut mirror = Mirror(picture(&board));
                 let us = pos.side_to_move();
                 let to = m.to();
-                let made = make(&mut board, us, m, to ^ 8, |_| pos.castle_rook(to), &mut mirror);
+                let made = make(
+                    &mut board,
+                    us,
+                    m,
+                    to ^ 8,
+                    |_| pos.castle_rook(to),
+                    &mut mirror,
+                );
                 let mut after = pos.clone();
                 after.make_move(m);
                 assert_eq!(&board, after.board(), "{fen} {m:?}");
                 assert_eq!(mirror.0, picture(&board), "{fen} {m:?}");
-                assert_eq!(made.irreversible, after.halfmove_clock() == 0, "{fen} {m:?}");
+                assert_eq!(
+                    made.irreversible,
+                    after.halfmove_clock() == 0,
+                    "{fen} {m:?}"
+                );
                 assert_eq!(made.moving, pos.board().piece_at(m.from()));
-                unmake(&mut board, us, m, made.captured, to ^ 8, |_| pos.castle_rook(to));
+                unmake(&mut board, us, m, made.captured, to ^ 8, |_| {
+                    pos.castle_rook(to)
+                });
                 board.restore_key(pos.board().key());
                 assert_eq!(&board, pos.board(), "{fen} {m:?}");
                 assert!(board.is_consistent());
