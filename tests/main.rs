@@ -44,6 +44,7 @@ mod arena_faults;
 mod chess960;
 mod chess_rules;
 mod claimable_draws;
+mod datagen_cli;
 mod fuzz_protocol;
 mod gui;
 #[cfg(feature = "gui")]
