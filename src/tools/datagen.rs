@@ -446,10 +446,12 @@ pub struct MergeSummary {
     pub games: u64,
 }
 
-/// Merges binary data files ([`super::datafile`]) of one variant into `out`, in the order
-/// given: each position is kept at its first occurrence (by Zobrist key, the FEN read back
-/// with [`Game::from_fen`]); games are renumbered 0, 1, 2, ... in order of appearance, so the
-/// merge of runs with overlapping game ids keeps their games apart.
+/// Merges binary data files ([`super::datafile`]) of one variant into `out`: the records are
+/// taken in order of their game ids (the files' order for equal ids), each position kept at
+/// its first occurrence (by Zobrist key, the FEN read back with [`Game::from_fen`]), and the
+/// games renumbered 0, 1, 2, ... in that order, so runs with overlapping game ids keep their
+/// games apart. The merge of a run's shards is therefore the unsharded run, record for record
+/// (the game ids aside).
 ///
 /// Errors: a file that cannot be read, is not a data file, holds another variant than the
 /// first, or holds a FEN the engine refuses; a write error. Each as a message naming the file.
@@ -469,9 +471,9 @@ pub fn merge(inputs: &[std::path::PathBuf], out: &mut dyn Write) -> Result<Merge
         variant: variant.clone(),
         ..MergeSummary::default()
     };
-    let mut seen = ahash::AHashSet::<u64>::new();
-    let mut ids = ahash::AHashMap::<(usize, u32), u32>::new();
-    let mut kept = Vec::new();
+    // In order of the games' ids (stable: a file's order within a game stays), so that the
+    // merge of a run's shards is the unsharded run, record for record.
+    let mut all = Vec::new();
     for (i, (path, (name, samples))) in files.into_iter().enumerate() {
         if *name != variant {
             return Err(format!(
@@ -480,17 +482,22 @@ pub fn merge(inputs: &[std::path::PathBuf], out: &mut dyn Write) -> Result<Merge
                 inputs[0].display()
             ));
         }
-        for mut s in samples {
-            let key = crate::with_variant!(v, G => G::from_fen(&s.fen).map(|p| p.key()))
-                .map_err(|e| format!("{}: game {}: {e}", path.display(), s.game))?;
-            if !seen.insert(key) {
-                summary.duplicates += 1;
-                continue;
-            }
-            let next = ids.len() as u32;
-            s.game = *ids.entry((i, s.game)).or_insert(next);
-            kept.push(s);
+        all.extend(samples.into_iter().map(|s| (i, path, s)));
+    }
+    all.sort_by_key(|(_, _, s)| s.game);
+    let mut seen = ahash::AHashSet::<u64>::new();
+    let mut ids = ahash::AHashMap::<(usize, u32), u32>::new();
+    let mut kept = Vec::new();
+    for (i, path, mut s) in all {
+        let key = crate::with_variant!(v, G => G::from_fen(&s.fen).map(|p| p.key()))
+            .map_err(|e| format!("{}: game {}: {e}", path.display(), s.game))?;
+        if !seen.insert(key) {
+            summary.duplicates += 1;
+            continue;
         }
+        let next = ids.len() as u32;
+        s.game = *ids.entry((i, s.game)).or_insert(next);
+        kept.push(s);
     }
     let mut w = DataWriter::new(out, &variant).map_err(|e| format!("writing: {e}"))?;
     for s in &kept {
@@ -659,15 +666,14 @@ mod tests {
         let mut merged = Vec::new();
         let summary = merge(&paths, &mut merged).unwrap();
         let (whole, whole_summary) = binary(&cfg(4, 1, Shard::ALL));
-        let fens = |b: &[u8]| -> Vec<String> {
-            let mut v: Vec<String> = super::super::datafile::DataReader::new(b)
+        let records = |b: &[u8]| -> Vec<(u16, i16, u8, String)> {
+            super::super::datafile::DataReader::new(b)
                 .unwrap()
-                .map(|s| s.unwrap().fen)
-                .collect();
-            v.sort();
-            v
+                .map(|s| s.unwrap())
+                .map(|s| (s.ply, s.score, s.result, s.fen))
+                .collect()
         };
-        assert_eq!(fens(&merged), fens(&whole));
+        assert_eq!(records(&merged), records(&whole));
         assert_eq!(summary.positions, whole_summary.positions);
         // A file merged with itself adds nothing; renumbered games start at 0.
         let twice = [paths[0].clone(), paths[0].clone()];
