@@ -8,6 +8,7 @@
 //! adds the stock limits, the variant's tokens and end rules.
 
 pub mod eval;
+pub mod network;
 pub mod notation;
 pub mod position;
 
@@ -321,8 +322,10 @@ impl Game for Mystic {
 
     type EvalParams = eval::MysticParams;
 
+    /// The hand-written evaluation plus the network's correction, when `EvalFile` loaded
+    /// one ([`crate::variants::network`]).
     fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
+        eval::evaluate(self) + crate::variants::network::correction(self)
     }
 
     fn evaluate_with(&self, p: &eval::MysticParams) -> i32 {
