@@ -244,6 +244,32 @@ pub fn correction<G: NetInputs>(pos: &G) -> i32 {
     }
 }
 
+/// `EvalFile` for a variant with network inputs ([`crate::variants::Game::load_network`]):
+/// loads `path` into `G`'s slot, or empties it for `None`; returns the line saying what is in
+/// use.
+///
+/// Errors: [`load`]'s; the slot is then unchanged.
+pub fn set_eval_file<G: NetInputs>(path: Option<&std::path::Path>) -> Result<String, String> {
+    match path {
+        None => {
+            G::slot().set(None);
+            Ok(format!(
+                "{}: hand-written evaluation, no network",
+                G::INFO.name
+            ))
+        }
+        Some(path) => {
+            load::<G>(path)?;
+            Ok(format!(
+                "{}: network {} ({} inputs, width {HIDDEN})",
+                G::INFO.name,
+                path.display(),
+                G::INPUTS
+            ))
+        }
+    }
+}
+
 /// Reads a network file for `G` and puts it in `G`'s slot.
 ///
 /// Errors: the file cannot be read, or [`Network::parse`] refuses it, as a message naming the

@@ -333,7 +333,23 @@ impl Game for Mystic {
     }
 
     fn eval_report(&self) -> String {
-        eval::report(self)
+        let mut text = eval::report(self);
+        if <Self as crate::variants::network::NetInputs>::slot()
+            .get()
+            .is_some()
+        {
+            let net = crate::variants::network::correction(self);
+            text.push_str(&format!(
+                "\nNetwork correction (EvalFile, side to move): {net}\n\
+                 Final evaluation with the network (side to move): {}\n",
+                self.evaluate()
+            ));
+        }
+        text
+    }
+
+    fn load_network(path: Option<&std::path::Path>) -> Result<String, String> {
+        crate::variants::network::set_eval_file::<Self>(path)
     }
 
     /// rules/mystic.md 3: checkmate and stalemate first (every action counts:
