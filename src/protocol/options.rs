@@ -466,6 +466,17 @@ mod tests {
     fn uci_lists_chess_first() {
         let lines = uci_option_lines();
         assert!(lines[0].starts_with("option name UCI_Variant type combo default chess var chess"));
-        assert_eq!(lines.len(), 14);
+        assert_eq!(lines.len(), 15);
+        assert!(lines.contains(&"option name EvalFile type string default <none>".to_string()));
+        assert_eq!(
+            parse_setoption("evalfile", Some("a b.nnv")),
+            Ok(OptionChange::EvalFile(Some("a b.nnv".into())))
+        );
+        for none in [None, Some("<none>"), Some("<empty>")] {
+            assert_eq!(
+                parse_setoption("EvalFile", none),
+                Ok(OptionChange::EvalFile(None))
+            );
+        }
     }
 }
