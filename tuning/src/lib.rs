@@ -14,6 +14,8 @@
 //! most bonuses), a first-order model for the others (King danger, percentages, scales), so
 //! every round re-measures it around the new (rounded) values and reports the true loss.
 
+pub mod net;
+
 use menagerie::core::tunables::{Spec, TunableValue, Tunables};
 use menagerie::variants::{Game, GameResult};
 use rayon::prelude::*;
