@@ -20,8 +20,11 @@
 //! `QA * QB`). `tuning/nnue/train.py` writes it.
 //!
 //! The accumulator lives in the variant's position, beside its [`super::Board`], not in the
-//! board: a variant without a network carries none. What a variant on the orthodox board
-//! (Muster, Mystic) does to take a network, as chess does ([`crate::variants::chess::Chess`]):
+//! board: a variant without a network carries none. Any variant can also load a network that
+//! is summed from scratch at each evaluation ([`crate::variants::network`], `EvalFile`; Mystic's
+//! inputs are the board's 768 of [`super::inputs`] plus its economy). What a variant on the
+//! orthodox board (Muster, Mystic) does to take a network kept incrementally here, as chess
+//! does ([`crate::variants::chess::Chess`]):
 //!
 //! 1. compile its file in: `static NET: LazyLock<Option<Net>> = LazyLock::new(|| Net::parse(
 //!    include_bytes!("nnue.bin")).ok())`, used only when [`ACTIVE`] (chess's `net()`);
