@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Train the chess evaluation's residual network (src/variants/chess/nnue.rs) with numpy.
+"""Train the chess evaluation's residual network (src/variants/orthodox/nnue/, src/variants/chess/nnue.rs) with numpy.
 
 The network corrects the hand-written evaluation: the engine's score of a position is
 `hce + net`, both in centipawns from the side to move's view. The net is a 768 -> H perspective
@@ -18,7 +18,7 @@ evaluation to the results and K_s the scores to the results (so both are win rat
 L2 pull of the first layer towards 0. Optimiser: Adam over mini-batches; the epoch with the
 lowest validation loss (games held out by number) is kept and written quantised: the
 first layer and its bias times QA (255) as i16, the output weights times QB (64) as i16, the
-output bias times QA * QB as i32 (see nnue.rs for the file layout). Also writes, next to the
+output bias times QA * QB as i32 (see src/variants/orthodox/nnue/mod.rs for the file layout). Also writes, next to the
 net, `<out>.check`: a few positions with the quantised net's output (`FEN | cp`, side to move's
 view), for the engine's test.
 

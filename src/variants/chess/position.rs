@@ -1,11 +1,15 @@
 //! The orthodox chess position: the [`Board`] plus the side to move, castling rights, the en
-//! passant square and the clocks; make/unmake with an undo stack inside the position, zobrist
-//! keys, and FEN input/output.
+//! passant square and the clocks, and the network's accumulators beside the board; make/unmake
+//! (the men moved by [`make`], castling rights and en passant here) with an undo stack inside
+//! the position, zobrist keys, and FEN input/output.
 
 use super::castling::{self, CastlingSetup};
 use super::nnue;
 use crate::core::Color;
-use crate::variants::orthodox::{attacks, fen, Board, Kind, Move, MoveKind, Piece, KEYS, NO_EP};
+use crate::variants::orthodox::nnue::AccumulatorStack;
+use crate::variants::orthodox::{
+    attacks, fen, make, Board, Kind, Move, MoveKind, Piece, KEYS, NO_EP,
+};
 use crate::variants::FenError;
 
 /// The standard start position.
@@ -53,12 +57,10 @@ pub struct Chess {
     pub(crate) state_key: u64,
     pub(crate) checkers: u64,
     pub(crate) stack: Vec<Undo>,
-    /// The residual network's first-layer sums of `board` ([`nnue::Accumulator`]), kept by
-    /// make/unmake in builds with the `nnue` feature (zeros without it).
-    pub(crate) nn: nnue::Accumulator,
-    /// The accumulators before each move of `stack` (popped by unmake; empty without the
-    /// `nnue` feature).
-    pub(crate) nn_stack: Vec<nnue::Accumulator>,
+    /// The network's first-layer sums of `board` and those before each move of `stack`
+    /// ([`AccumulatorStack`]), kept by make/unmake in builds with the `nnue` feature (zeros and
+    /// an empty stack without it).
+    pub(crate) nn: AccumulatorStack,
     /// The castling geometry of the game (orthodox, or a Chess960 start's).
     pub(crate) castling_setup: CastlingSetup,
     /// `UCI_Chess960`: castling tokens are written King-takes-Rook (`e1h1`) even for an
@@ -80,8 +82,13 @@ impl Chess {
     pub fn nn_correction(&self) -> i32 {
         match nnue::net() {
             Some(net) => {
-                debug_assert_eq!(self.nn, net.refresh(&self.board), "{}", self.write_fen());
-                net.output(&self.nn, self.stm)
+                debug_assert_eq!(
+                    *self.nn.current(),
+                    net.refresh(&self.board),
+                    "{}",
+                    self.write_fen()
+                );
+                net.output(self.nn.current(), self.stm)
             }
             None => 0,
         }
@@ -147,78 +154,27 @@ impl Chess {
             self.state_key ^= keys.ep_file[(self.ep & 7) as usize];
             self.ep = NO_EP;
         }
-        self.halfmove += 1;
-        if nnue::ACTIVE {
-            self.nn_stack.push(self.nn);
-        }
-        let net = nnue::net();
-        let b = &mut self.board;
-        let moving = b.piece_at(from);
-        match m.kind() {
-            MoveKind::Normal => {
-                if !b.piece_at(to).is_none() {
-                    undo.captured = b.remove(to);
-                    self.halfmove = 0;
-                }
-                b.shift(from, to);
-                if moving.kind() == Kind::Pawn {
-                    self.halfmove = 0;
-                }
-            }
-            MoveKind::DoublePush => {
-                b.shift(from, to);
-                self.halfmove = 0;
-                let ep = (from + to) / 2;
-                if attacks::pawn(us, ep) & b.pieces(!us, Kind::Pawn) != 0 {
-                    self.ep = ep;
-                    self.state_key ^= keys.ep_file[(ep & 7) as usize];
-                }
-            }
-            MoveKind::Castle => {
-                // Lift both pieces first: in Chess960 the King may land on the Rook's square
-                // or stay where it is.
-                let (rf, rt) = self.castling_setup.rook_squares(to);
-                let king = b.remove(from);
-                let rook = b.remove(rf);
-                b.put(to, king);
-                b.put(rt, rook);
-                if let Some(net) = net {
-                    net.sub(&mut self.nn, us, Kind::Rook, rf);
-                    net.add(&mut self.nn, us, Kind::Rook, rt);
-                }
-            }
-            MoveKind::EnPassant => {
-                undo.captured = b.remove(to ^ 8);
-                b.shift(from, to);
-                self.halfmove = 0;
-                if let Some(net) = net {
-                    net.sub(&mut self.nn, !us, Kind::Pawn, to ^ 8);
-                }
-            }
-            _ => {
-                if !b.piece_at(to).is_none() {
-                    undo.captured = b.remove(to);
-                }
-                b.remove(from);
-                let promo = m.promotion().unwrap_or(Kind::Queen);
-                b.put(to, Piece::new(us, promo));
-                self.halfmove = 0;
-            }
-        }
-        if let Some(net) = net {
-            // The mover leaves `from` and lands on `to` (as its promotion piece); a capture
-            // on `to` goes (en passant's was removed above).
-            net.sub(&mut self.nn, us, moving.kind(), from);
-            let lands = match m.kind() {
-                MoveKind::Normal
-                | MoveKind::DoublePush
-                | MoveKind::Castle
-                | MoveKind::EnPassant => moving.kind(),
-                _ => m.promotion().unwrap_or(Kind::Queen),
-            };
-            net.add(&mut self.nn, us, lands, to);
-            if !undo.captured.is_none() && m.kind() != MoveKind::EnPassant {
-                net.sub(&mut self.nn, !us, undo.captured.kind(), to);
+        self.nn.push();
+        let setup = &self.castling_setup;
+        let made = make::make(
+            &mut self.board,
+            us,
+            m,
+            to ^ 8,
+            |_| setup.rook_squares(to),
+            &mut self.nn.update(nnue::net()),
+        );
+        undo.captured = made.captured;
+        self.halfmove = if made.irreversible {
+            0
+        } else {
+            self.halfmove + 1
+        };
+        if m.kind() == MoveKind::DoublePush {
+            let ep = (from + to) / 2;
+            if attacks::pawn(us, ep) & self.board.pieces(!us, Kind::Pawn) != 0 {
+                self.ep = ep;
+                self.state_key ^= keys.ep_file[(ep & 7) as usize];
             }
         }
         if self.castling != 0 {
@@ -251,9 +207,7 @@ impl Chess {
         self.state_key ^= KEYS.side;
         self.checkers = 0;
         self.stack.push(undo);
-        if nnue::ACTIVE {
-            self.nn_stack.push(self.nn);
-        }
+        self.nn.push();
     }
 
     /// Takes back the last move (or null move).
@@ -262,9 +216,7 @@ impl Chess {
             .stack
             .pop()
             .expect("unmake without a move to take back");
-        if nnue::ACTIVE {
-            self.nn = self.nn_stack.pop().expect("an accumulator per move");
-        }
+        self.nn.pop();
         self.stm = !self.stm;
         let us = self.stm;
         let m = u.mv;
@@ -273,34 +225,10 @@ impl Chess {
             if us == Color::Black {
                 self.fullmove -= 1;
             }
-            let (from, to) = (m.from(), m.to());
-            let b = &mut self.board;
-            match m.kind() {
-                MoveKind::Normal | MoveKind::DoublePush => {
-                    b.shift_keyless(to, from);
-                    if !u.captured.is_none() {
-                        b.put_keyless(to, u.captured);
-                    }
-                }
-                MoveKind::Castle => {
-                    let (rf, rt) = self.castling_setup.rook_squares(to);
-                    let king = b.remove_keyless(to);
-                    let rook = b.remove_keyless(rt);
-                    b.put_keyless(from, king);
-                    b.put_keyless(rf, rook);
-                }
-                MoveKind::EnPassant => {
-                    b.shift_keyless(to, from);
-                    b.put_keyless(to ^ 8, u.captured);
-                }
-                _ => {
-                    b.remove_keyless(to);
-                    b.put_keyless(from, Piece::new(us, Kind::Pawn));
-                    if !u.captured.is_none() {
-                        b.put_keyless(to, u.captured);
-                    }
-                }
-            }
+            let setup = &self.castling_setup;
+            make::unmake(&mut self.board, us, m, u.captured, m.to() ^ 8, |_| {
+                setup.rook_squares(m.to())
+            });
         }
         self.castling = u.castling;
         self.ep = u.ep;
@@ -358,6 +286,7 @@ impl Chess {
     /// `en passant`, `halfmove clock`, `fullmove number`, or `position` (side not to move in check).
     pub(super) fn read_fen(fen: &str) -> Result<Chess, FenError> {
         let (f, (castling, castling_setup)) = fen::read(fen, castling::parse_field)?;
+        let nn = AccumulatorStack::new(nnue::net(), &f.board, STACK_RESERVE);
         let mut pos = Chess {
             ep: f.capturable_ep(),
             board: f.board,
@@ -368,16 +297,12 @@ impl Chess {
             state_key: 0,
             checkers: 0,
             stack: Vec::with_capacity(STACK_RESERVE),
-            nn: [[0; nnue::HIDDEN]; 2],
-            nn_stack: Vec::with_capacity(if nnue::ACTIVE { STACK_RESERVE } else { 0 }),
+            nn,
             castling_setup,
             chess960: false,
         };
         pos.state_key = pos.compute_state_key();
         pos.checkers = pos.board.checkers(pos.stm);
-        if let Some(net) = nnue::net() {
-            pos.nn = net.refresh(&pos.board);
-        }
         Ok(pos)
     }
 

@@ -12,8 +12,8 @@
 //! by a setup-neutral one (corners and edges safer than the centre, symmetric).
 
 use super::Muster;
-use crate::variants::chess::eval::params::{EvalParams, DEFAULT, S};
-use crate::variants::chess::eval::{evaluate_board, report_board};
+use crate::variants::orthodox::eval::params::{EvalParams, DEFAULT, S};
+use crate::variants::orthodox::eval::{evaluate_board, report_board};
 
 /// The King's middlegame values on its own first rank, files a-h (centipawns): symmetric, so
 /// no file is favoured because an orthodox castling lands there.

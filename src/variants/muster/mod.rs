@@ -221,7 +221,7 @@ impl Game for Muster {
     }
 
     /// The orthodox parameter set, with Muster's own values ([`eval::MUSTER_PARAMS`]).
-    type EvalParams = crate::variants::chess::eval::params::EvalParams;
+    type EvalParams = crate::variants::orthodox::eval::params::EvalParams;
 
     fn eval_params() -> &'static Self::EvalParams {
         &eval::MUSTER_PARAMS
@@ -232,7 +232,7 @@ impl Game for Muster {
     }
 
     fn evaluate_with(&self, p: &Self::EvalParams) -> i32 {
-        crate::variants::chess::eval::evaluate_board(&self.board, self.stm, p)
+        crate::variants::orthodox::eval::evaluate_board(&self.board, self.stm, p)
     }
 
     fn eval_report(&self) -> String {

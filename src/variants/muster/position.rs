@@ -1,10 +1,13 @@
 //! The Muster Chess position: the orthodox [`Board`], the side to move and the clocks, the
 //! castling rights per rook square (rules/muster.md 5.4) and the passed squares of the last
-//! multi-square push (rules/muster.md 4.3); make/unmake with an undo stack.
+//! multi-square push (rules/muster.md 4.3); make/unmake (the men moved by
+//! [`crate::variants::orthodox::make`], given the castling Rook and the en passant victim;
+//! rights and passed squares here) with an undo stack.
 
 use std::sync::LazyLock;
 
 use crate::core::{zobrist, Color};
+use crate::variants::orthodox::make::{self, NoFeatures};
 use crate::variants::orthodox::{Board, Kind, Move, MoveKind, Piece, KEYS as BOARD_KEYS, NO_EP};
 
 /// Capacity reserved for the undo stack (game plus search depth rarely exceed it).
@@ -41,6 +44,9 @@ pub(crate) struct Undo {
     pub halfmove: u16,
     /// The full key before the ply (also what repetition compares).
     pub key: u64,
+    /// The state key before the ply: `key ^ state_key` is the board's piece key, which unmake
+    /// restores instead of undoing it square by square.
+    pub state_key: u64,
     pub checkers: u64,
 }
 
@@ -102,6 +108,33 @@ pub(crate) fn orth_step(a: u8, b: u8) -> Option<(i8, i8)> {
 #[inline(always)]
 pub(crate) fn step(sq: u8, (df, dr): (i8, i8)) -> u8 {
     (sq as i8 + df + 8 * dr) as u8
+}
+
+/// The castling Rook's destination for a King landing on `to` in direction `dir`: the square
+/// the King passed last (rules/muster.md 5.2).
+#[inline(always)]
+fn castle_rook_to(to: u8, dir: (i8, i8)) -> u8 {
+    (to as i8 - dir.0 - 8 * dir.1) as u8
+}
+
+/// The first occupied square of `board` from `from` in direction `dir` (exclusive) and its
+/// distance, `None` at the edge.
+#[inline(always)]
+fn first_piece(board: &Board, from: u8, dir: (i8, i8)) -> Option<(u8, u8)> {
+    let (mut f, mut r) = ((from % 8) as i8, (from / 8) as i8);
+    let mut d = 0;
+    loop {
+        f += dir.0;
+        r += dir.1;
+        d += 1;
+        if !(0..8).contains(&f) || !(0..8).contains(&r) {
+            return None;
+        }
+        let sq = (r * 8 + f) as u8;
+        if !board.piece_at(sq).is_none() {
+            return Some((sq, d));
+        }
+    }
 }
 
 impl Muster {
@@ -215,23 +248,11 @@ impl Muster {
         self.rights = new;
     }
 
-    /// The first occupied square from `from` in direction `dir` (exclusive), `None` at the edge.
+    /// The first occupied square from `from` in direction `dir` (exclusive) and its distance,
+    /// `None` at the edge.
     #[inline(always)]
     pub(crate) fn first_piece(&self, from: u8, dir: (i8, i8)) -> Option<(u8, u8)> {
-        let (mut f, mut r) = ((from % 8) as i8, (from / 8) as i8);
-        let mut d = 0;
-        loop {
-            f += dir.0;
-            r += dir.1;
-            d += 1;
-            if !(0..8).contains(&f) || !(0..8).contains(&r) {
-                return None;
-            }
-            let sq = (r * 8 + f) as u8;
-            if !self.board.piece_at(sq).is_none() {
-                return Some((sq, d));
-            }
-        }
+        first_piece(&self.board, from, dir)
     }
 
     /// Forgets the en passant squares of the last move (rules/muster.md 4: they live for one
@@ -261,6 +282,7 @@ impl Muster {
             ep_live: self.ep_live,
             halfmove: self.halfmove,
             key: self.full_key(),
+            state_key: self.state_key,
             checkers: self.checkers,
         }
     }
@@ -273,67 +295,46 @@ impl Muster {
         let mut undo = self.undo_record(m);
         let victim = self.ep_victim;
         self.clear_en_passant();
-        self.halfmove += 1;
-        let moving = self.board.piece_at(from);
-        let mut rights = self.rights;
-        match m.kind() {
-            MoveKind::Normal => {
-                let b = &mut self.board;
-                if !b.piece_at(to).is_none() {
-                    undo.captured = b.remove(to);
-                    self.halfmove = 0;
-                }
-                b.shift(from, to);
-                if moving.kind() == Kind::Pawn {
-                    self.halfmove = 0;
-                }
-            }
-            MoveKind::DoublePush => {
-                self.board.shift(from, to);
-                self.halfmove = 0;
-                // rules/muster.md 4.3: every square strictly between origin and destination.
-                let (lo, hi) = if from < to { (from, to) } else { (to, from) };
-                let mut sq = lo + 8;
-                while sq < hi {
-                    self.ep |= 1u64 << sq;
-                    sq += 8;
-                }
-                self.ep_victim = to;
-            }
-            MoveKind::EnPassant => {
-                undo.captured = self.board.remove(victim);
-                self.board.shift(from, to);
-                self.halfmove = 0;
-            }
-            MoveKind::Castle => {
+        let mut rook_from = 0;
+        let made = make::make(
+            &mut self.board,
+            us,
+            m,
+            victim,
+            |b| {
                 // rules/muster.md 5.2: the rook is the first piece from the King towards `to`.
                 let dir = orth_step(from, to).expect("castling along a rank or file");
-                let (rook_from, _) = self.first_piece_on(from, dir);
-                undo.rook_from = rook_from;
-                let rook_to = (to as i8 - dir.0 - 8 * dir.1) as u8;
-                let b = &mut self.board;
-                let king = b.remove(from);
-                let rook = b.remove(rook_from);
-                b.put(to, king);
-                b.put(rook_to, rook);
+                rook_from = first_piece(b, from, dir)
+                    .expect("a castling rook stands in the King's direction")
+                    .0;
+                (rook_from, castle_rook_to(to, dir))
+            },
+            &mut NoFeatures,
+        );
+        undo.captured = made.captured;
+        undo.rook_from = rook_from;
+        self.halfmove = if made.irreversible {
+            0
+        } else {
+            self.halfmove + 1
+        };
+        if m.kind() == MoveKind::DoublePush {
+            // rules/muster.md 4.3: every square strictly between origin and destination.
+            let (lo, hi) = if from < to { (from, to) } else { (to, from) };
+            let mut sq = lo + 8;
+            while sq < hi {
+                self.ep |= 1u64 << sq;
+                sq += 8;
             }
-            _ => {
-                let b = &mut self.board;
-                if !b.piece_at(to).is_none() {
-                    undo.captured = b.remove(to);
-                }
-                b.remove(from);
-                let promo = m.promotion().unwrap_or(Kind::Queen);
-                b.put(to, Piece::new(us, promo));
-                self.halfmove = 0;
-            }
+            self.ep_victim = to;
         }
         // rules/muster.md 5.4: a move from or to a rook square removes its right; a King
         // move removes all of its side's rights.
+        let mut rights = self.rights;
         let touched = !(1u64 << from | 1u64 << to);
         rights[0] &= touched;
         rights[1] &= touched;
-        if moving.kind() == Kind::King {
+        if made.moving.kind() == Kind::King {
             rights[us.index()] = 0;
         }
         if rights != self.rights {
@@ -350,11 +351,6 @@ impl Muster {
             self.refresh_ep_live();
         }
         self.stack.push(undo);
-    }
-
-    fn first_piece_on(&self, from: u8, dir: (i8, i8)) -> (u8, u8) {
-        self.first_piece(from, dir)
-            .expect("a castling rook stands in the King's direction")
     }
 
     /// Passes the move (null-move pruning; never when in check). Undone by `unmake_move`.
@@ -381,38 +377,15 @@ impl Muster {
             if us == Color::Black {
                 self.fullmove -= 1;
             }
-            let (from, to) = (m.from(), m.to());
-            let b = &mut self.board;
-            match m.kind() {
-                MoveKind::Normal | MoveKind::DoublePush => {
-                    b.shift(to, from);
-                    if !u.captured.is_none() {
-                        b.put(to, u.captured);
-                    }
-                }
-                MoveKind::EnPassant => {
-                    b.shift(to, from);
-                    b.put(u.ep_victim, u.captured);
-                }
-                MoveKind::Castle => {
-                    let dir = orth_step(from, to).expect("castling along a rank or file");
-                    let rook_to = (to as i8 - dir.0 - 8 * dir.1) as u8;
-                    let rook = b.remove(rook_to);
-                    let king = b.remove(to);
-                    b.put(from, king);
-                    b.put(u.rook_from, rook);
-                }
-                _ => {
-                    b.remove(to);
-                    b.put(from, Piece::new(us, Kind::Pawn));
-                    if !u.captured.is_none() {
-                        b.put(to, u.captured);
-                    }
-                }
-            }
+            make::unmake(&mut self.board, us, m, u.captured, u.ep_victim, |_| {
+                let (from, to) = (m.from(), m.to());
+                let dir = orth_step(from, to).expect("castling along a rank or file");
+                (u.rook_from, castle_rook_to(to, dir))
+            });
         }
         self.halfmove = u.halfmove;
-        self.state_key = u.key ^ self.board.key();
+        self.board.restore_key(u.key ^ u.state_key);
+        self.state_key = u.state_key;
         self.checkers = u.checkers;
         self.rights = u.rights;
         self.ep = u.ep;

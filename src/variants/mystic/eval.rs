@@ -7,8 +7,8 @@
 
 use super::{Mystic, BUYS_FOR_UPGRADES};
 use crate::core::Color;
-use crate::variants::chess::eval::params::{s, EvalParams};
-use crate::variants::chess::eval::{self as chess_eval, evaluate_board, report_board};
+use crate::variants::orthodox::eval::params::{s, EvalParams};
+use crate::variants::orthodox::eval::{self as orthodox_eval, evaluate_board, report_board};
 use crate::variants::orthodox::{attacks, Kind};
 use crate::variants::Game;
 
@@ -37,7 +37,7 @@ crate::tunables! {
 /// (Texel-tuned on Mystic self-play: material is bought and upgraded, so the orthodox
 /// values do not carry over; centipawns, (middlegame, endgame)).
 pub const fn mystic_board() -> EvalParams {
-    let mut p = chess_eval::DEFAULT;
+    let mut p = orthodox_eval::DEFAULT;
     p.material = [
         s(96, 87),
         s(448, 306),

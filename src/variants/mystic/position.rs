@@ -1,11 +1,13 @@
 //! The Mystic Chess position: the orthodox [`Board`], the side to move, the en passant square,
 //! the clocks, and the economy (coins, the bought counter, the FEN's en passant field);
-//! make/unmake of board moves, purchases and upgrades with an undo stack; FEN input/output.
+//! make/unmake of board moves (their men moved by [`crate::variants::orthodox::make`]),
+//! purchases and upgrades with an undo stack; FEN input/output.
 
 use std::sync::LazyLock;
 
 use super::{upgrade_cost, MysticMove, BUYS_FOR_UPGRADES, START_COINS, STOCK_LIMIT};
 use crate::core::{repetition, zobrist, Color};
+use crate::variants::orthodox::make::{self, NoFeatures};
 use crate::variants::orthodox::{attacks, fen, Board, Kind, Move, MoveKind, Piece, KEYS, NO_EP};
 use crate::variants::FenError;
 
@@ -48,6 +50,9 @@ struct Undo {
     bought: [u8; 2],
     /// The full key before the ply (also what repetition compares).
     key: u64,
+    /// The state key before the ply: `key ^ state_key` is the board's piece key, which unmake
+    /// restores instead of undoing it square by square.
+    state_key: u64,
     checkers: u64,
 }
 
@@ -159,6 +164,7 @@ impl Mystic {
             coins: self.coins,
             bought: self.bought,
             key: self.full_key(),
+            state_key: self.state_key,
             checkers: self.checkers,
         });
         if self.ep_field != NO_EP {
@@ -218,55 +224,35 @@ impl Mystic {
         self.end_ply();
     }
 
-    /// The pieces of a board move (no castling in Mystic, rules/mystic.md 6.1), the clock and
-    /// the en passant state; returns the captured piece.
+    /// The men of a board move ([`make::make`]; no castling in Mystic, rules/mystic.md 6.1),
+    /// the clock and the en passant state; returns the captured piece.
     #[inline(always)]
     fn play_board_move(&mut self, m: Move) -> Piece {
         let (from, to) = (m.from(), m.to());
         let us = self.stm;
-        let b = &mut self.board;
-        let mut captured = Piece::NONE;
-        self.halfmove += 1;
-        match m.kind() {
-            MoveKind::Normal => {
-                let moving = b.piece_at(from);
-                if !b.piece_at(to).is_none() {
-                    captured = b.remove(to);
-                    self.halfmove = 0;
-                }
-                b.shift(from, to);
-                if moving.kind() == Kind::Pawn {
-                    self.halfmove = 0;
-                }
-            }
-            MoveKind::DoublePush => {
-                b.shift(from, to);
-                self.halfmove = 0;
-                let ep = (from + to) / 2;
-                self.ep_field = ep;
-                self.state_key ^= MYSTIC_KEYS.ep_file[(ep & 7) as usize];
-                if attacks::pawn(us, ep) & b.pieces(!us, Kind::Pawn) != 0 {
-                    self.ep = ep;
-                    self.state_key ^= KEYS.ep_file[(ep & 7) as usize];
-                }
-            }
-            MoveKind::EnPassant => {
-                captured = b.remove(to ^ 8);
-                b.shift(from, to);
-                self.halfmove = 0;
-            }
-            MoveKind::Castle => unreachable!("no castling in Mystic Chess"),
-            _ => {
-                if !b.piece_at(to).is_none() {
-                    captured = b.remove(to);
-                }
-                b.remove(from);
-                let promo = m.promotion().unwrap_or(Kind::Queen);
-                b.put(to, Piece::new(us, promo));
-                self.halfmove = 0;
+        let made = make::make(
+            &mut self.board,
+            us,
+            m,
+            to ^ 8,
+            |_| unreachable!("no castling in Mystic Chess"),
+            &mut NoFeatures,
+        );
+        self.halfmove = if made.irreversible {
+            0
+        } else {
+            self.halfmove + 1
+        };
+        if m.kind() == MoveKind::DoublePush {
+            let ep = (from + to) / 2;
+            self.ep_field = ep;
+            self.state_key ^= MYSTIC_KEYS.ep_file[(ep & 7) as usize];
+            if attacks::pawn(us, ep) & self.board.pieces(!us, Kind::Pawn) != 0 {
+                self.ep = ep;
+                self.state_key ^= KEYS.ep_file[(ep & 7) as usize];
             }
         }
-        captured
+        made.captured
     }
 
     /// Passes the turn (null-move pruning). Undone by `unmake_ply`.
@@ -285,32 +271,15 @@ impl Mystic {
         let us = self.stm;
         let b = &mut self.board;
         if let Some((sq, _)) = u.mv.as_placement() {
-            b.remove(sq);
+            b.remove_keyless(sq);
             if !u.captured.is_none() {
-                b.put(sq, u.captured);
+                b.put_keyless(sq, u.captured);
             }
         } else if u.mv != MysticMove::default() {
             let m = u.mv.as_move();
-            let (from, to) = (m.from(), m.to());
-            match m.kind() {
-                MoveKind::Normal | MoveKind::DoublePush => {
-                    b.shift(to, from);
-                    if !u.captured.is_none() {
-                        b.put(to, u.captured);
-                    }
-                }
-                MoveKind::EnPassant => {
-                    b.shift(to, from);
-                    b.put(to ^ 8, u.captured);
-                }
-                _ => {
-                    b.remove(to);
-                    b.put(from, Piece::new(us, Kind::Pawn));
-                    if !u.captured.is_none() {
-                        b.put(to, u.captured);
-                    }
-                }
-            }
+            make::unmake(b, us, m, u.captured, m.to() ^ 8, |_| {
+                unreachable!("no castling in Mystic Chess")
+            });
         }
         if u.mv != MysticMove::default() && us == Color::Black {
             self.fullmove -= 1;
@@ -321,7 +290,8 @@ impl Mystic {
         self.coins = u.coins;
         self.bought = u.bought;
         self.checkers = u.checkers;
-        self.state_key = u.key ^ self.board.key();
+        self.board.restore_key(u.key ^ u.state_key);
+        self.state_key = u.state_key;
     }
 
     /// `<board> <side> - <ep> <halfmove> <fullmove> coins:<W>/<B> bought:<W>/<B>`

@@ -1,13 +1,22 @@
 //! The orthodox board, shared by the variants played with the FIDE pieces on 8x8: chess,
 //! Muster and Mystic. Each of them owns a [`Board`] and keeps its own state beside it (side to
-//! move, castling, en passant, clocks, coins) and its own make/unmake, the way shakmaty keeps
-//! its `Board` apart from each variant's `Position`.
+//! move, castling, en passant, clocks, coins) and its own make/unmake around the shared one
+//! ([`make`]), the way shakmaty keeps its `Board` apart from each variant's `Position`.
 //!
 //! - [`types`]: pieces and the 16-bit move;
 //! - [`attacks`]: magic-bitboard attack tables;
 //! - [`board`]: the board (mailbox, bitboards, piece keys, put/remove/shift, attackers, pins,
 //!   FEN placement) and the orthodox zobrist keys;
 //! - [`fen`]: the orthodox FEN fields (chess and Mystic; Muster reads its own);
+//! - [`make`]: the men of an orthodox ply made and unmade, with the variant's hooks (castling
+//!   Rook, en passant victim, a [`make::Features`] hook for a network's accumulator); each
+//!   variant's make/unmake wraps it with its own state;
+//! - [`eval`]: the hand-written evaluation of the board (chess's, Muster's and Mystic's, each
+//!   with its parameter set);
+//! - [`nnue`]: the residual network of the board with an incrementally kept accumulator (chess
+//!   plays with one; the module says what another variant does to take one);
+//! - [`inputs`]: the board's inputs for the from-scratch networks of
+//!   [`crate::variants::network`] (Mystic's);
 //! - [`movegen`]: the legal moves of the orthodox pieces (castling is each variant's);
 //! - [`see`]: static exchange evaluation and MVV-LVA;
 //! - [`rules`]: the FIDE end rules (checkmate, stalemate, draws by counter, repetition and
@@ -15,9 +24,12 @@
 
 pub mod attacks;
 pub mod board;
+pub mod eval;
 pub mod fen;
 pub mod inputs;
+pub mod make;
 pub mod movegen;
+pub mod nnue;
 pub mod rules;
 pub mod see;
 pub mod types;

@@ -376,7 +376,7 @@ mod tests {
         use crate::core::MoveList;
         let mut rng = SplitMix64::new(7);
         let mut checked = 0;
-        for fen in crate::variants::chess::eval::tests::FENS {
+        for fen in crate::variants::orthodox::eval::tests::FENS {
             for _game in 0..6 {
                 let mut pos = Chess::from_fen(fen).unwrap();
                 for _ply in 0..60 {

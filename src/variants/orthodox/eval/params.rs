@@ -238,7 +238,7 @@ const KING_EG: [i32; 64] = [
 // passed-path terms tuned with the rest on the same data, 2026-11-26).
 crate::tunables! {
     /// The full parameter set of the orthodox chess evaluation. Arrays indexed by piece kind use
-    /// [`crate::variants::chess::Kind::index`] (pawn 0 .. king 5).
+    /// [`crate::variants::orthodox::Kind::index`] (pawn 0 .. king 5).
     #[derive(Eq)]
     pub struct EvalParams, default DEFAULT {
         /// Material value per piece kind (the King's is 0).

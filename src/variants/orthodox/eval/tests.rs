@@ -1,22 +1,23 @@
 use super::params::s;
 use super::params::EvalParams;
 use super::*;
+use crate::variants::chess::eval::{evaluate_with, report_with};
 use crate::variants::chess::Chess;
 use crate::variants::Game;
 
 /// The hand-written evaluation alone (the residual network off), what these tests are about;
-/// `nnue.rs` tests the network and the search score.
+/// `chess/nnue.rs` tests the network and the search score.
 static HCE: EvalParams = EvalParams {
     net_permille: 0,
     ..DEFAULT
 };
 
-/// [`super::evaluate`] without the network.
+/// Chess's evaluation without the network.
 fn evaluate(pos: &Chess) -> i32 {
     evaluate_with(pos, &HCE)
 }
 
-/// [`super::report`] without the network.
+/// Chess's report without the network.
 fn report(pos: &Chess) -> String {
     report_with(pos, &HCE)
 }
