@@ -8,9 +8,10 @@
 //! output scale (`--out-scale`, centipawns).
 //!
 //! Objective: mean squared error between `sigmoid(K * score)` and the target
-//! `lambda * result + (1 - lambda) * sigmoid(K * search score)` (both from the side to move's
-//! view; `sigmoid` as in [`crate::sigmoid`]), `K` fitted once to the hand-written evaluation
-//! before training, plus `l2` times the squared first-layer weights. Adam over shuffled
+//! `lambda * result + (1 - lambda) * sigmoid(K_s * search score)` (both from the side to
+//! move's view; `sigmoid` as in [`crate::sigmoid`]), `K` fitted to the game results with the
+//! hand-written evaluation and `K_s` with the search scores before training (so both sides are
+//! win rates), plus `l2` times the squared first-layer weights. Adam over shuffled
 //! mini-batches, the gradient of a batch summed on all cores (rayon); games are held out for
 //! validation as a whole (by a hash of their id and the seed), and the epoch with the lowest
 //! validation loss is the one written, quantised to the engine's integers.
@@ -265,17 +266,15 @@ fn held_out(game: u32, seed: u64, share: f64) -> bool {
     (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 <= share
 }
 
-/// Fits the K of `sigmoid(K * hce)` to the targets of the search scores and results (golden
-/// section on 0.01..10, the target's own K taken equal).
-fn fit_k(samples: &[NetSample], lambda: f32) -> f64 {
+/// Fits the K of `sigmoid(K * value(s))` to the game results (golden section on 0.01..10):
+/// the classic Texel K, for the hand-written evaluation and for the search scores.
+fn fit_k(samples: &[NetSample], value: impl Fn(&NetSample) -> f32 + Sync) -> f64 {
     let f = |k: f64| -> f64 {
         samples
             .par_iter()
             .map(|s| {
-                let t = lambda as f64 * s.result as f64
-                    + (1.0 - lambda as f64) * sigmoid(s.score as f64, k);
-                let p = sigmoid(s.hce as f64, k);
-                (p - t) * (p - t)
+                let p = sigmoid(value(s) as f64, k);
+                (p - s.result as f64) * (p - s.result as f64)
             })
             .sum::<f64>()
     };
@@ -312,10 +311,11 @@ pub fn train<G: NetInputs>(
             val.len()
         ));
     }
-    let k = fit_k(samples, cfg.lambda);
+    let k = fit_k(samples, |s| s.hce);
+    let k_score = fit_k(samples, |s| s.score) as f32;
     let kf = k as f32;
     let target =
-        |s: &NetSample| cfg.lambda * s.result + (1.0 - cfg.lambda) * sigmoid_f32(s.score, kf);
+        |s: &NetSample| cfg.lambda * s.result + (1.0 - cfg.lambda) * sigmoid_f32(s.score, k_score);
     let mut model = Model::new(G::INPUTS, cfg.seed);
     let n = model.params();
     let loss_of = |m: &Model, set: &[&NetSample]| -> f64 {
@@ -335,7 +335,7 @@ pub fn train<G: NetInputs>(
         validation: loss_of(&model, &val),
     }];
     report(&format!(
-        "K {k:.4}; {} training, {} validation positions; {} inputs, {n} parameters\n\
+        "K {k:.4} (search scores: {k_score:.4}); {} training, {} validation positions; {} inputs, {n} parameters\n\
          epoch 0: train {:.6} validation {:.6} (the hand-written evaluation alone: {:.6})",
         train.len(),
         val.len(),
