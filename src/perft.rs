@@ -3,7 +3,7 @@
 //!
 //! Two units: **plies** ([`perft`]) and **turns** ([`perft_turns`], what `go perft` counts; for
 //! variants whose turns are single plies the two agree). A position decided by a win rule
-//! ([`Game::verdict`] with [`Scope::Wins`]) has no children; draw rules are not applied, as in
+//! ([`Rules::verdict`](crate::variants::Rules::verdict) with [`Scope::Wins`]) has no children; draw rules are not applied, as in
 //! Stockfish's perft.
 //! At the last ply the legal moves are counted without being played (bulk counting).
 //!

@@ -1,5 +1,5 @@
 //! Replays a game record written in a seed's own notation (`menagerie replay`): each move string
-//! is resolved by the variant's importer ([`Game::import_move`]) and played; the FEN before each
+//! is resolved by the variant's importer ([`Notation::import_move`](crate::variants::Notation::import_move)) and played; the FEN before each
 //! ply and the result are reported. `menagerie replay --pgn` checks the games of a PGN file
 //! instead ([`check_pgn_text`]): the match runner's own PGNs, of any variant.
 
@@ -150,7 +150,7 @@ pub fn check_pgn_game<G: Game>(game: &PgnGame) -> Result<PgnGameCheck, String> {
     }
     let termination = game.tag("Termination").unwrap_or("normal");
     // A draw claimable at the end (FIDE 9.2, 9.3) ends a game as the referee records it
-    // ([`Game::adjudicated_outcome`]); moves played on after a claimable draw are legal.
+    // ([`Rules::adjudicated_outcome`]); moves played on after a claimable draw are legal.
     let over = pos.adjudicated_outcome();
     let ending = match (Termination::from_pgn(termination), over) {
         (Some(Termination::Normal), Some(o)) if o.result.as_str() == result => o.reason,

@@ -1,5 +1,5 @@
 //! The referee: plays one game between two players on its own position of `G`, checking every
-//! turn token, keeping the clocks, and deciding the result by the rules ([`Game::outcome`]),
+//! turn token, keeping the clocks, and deciding the result by the rules ([`Rules::outcome`](crate::variants::Rules::outcome)),
 //! by a fault (illegal turn, crash, no answer, flag fall) or by adjudication at a length limit.
 
 use std::time::Instant;
@@ -97,7 +97,7 @@ pub struct GameRecord {
     pub start_fen: String,
     /// The turn tokens played, in order, book turns first.
     pub moves: Vec<String>,
-    /// The same turns as PGN movetext writes them ([`Game::pgn_move`] of each portion, joined
+    /// The same turns as PGN movetext writes them ([`Notation::pgn_move`](crate::variants::Notation::pgn_move) of each portion, joined
     /// by `;`): SAN for orthodox chess.
     pub notation: Vec<String>,
     /// One entry per turn of `moves`.
@@ -294,6 +294,7 @@ mod tests {
     use crate::tools::arena::rng::Rng;
     use crate::tools::arena::spec::Builtin;
     use crate::variants::chess::Chess;
+    use crate::variants::Rules;
 
     /// Plays the given tokens in order, sleeping `delay_ms` before each answer.
     struct Scripted {

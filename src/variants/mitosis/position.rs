@@ -308,7 +308,7 @@ impl Mitosis {
         self.colors[0] | self.colors[1]
     }
 
-    /// The side to move (inside the module; elsewhere [`Game::side_to_move`](crate::variants::Game::side_to_move)).
+    /// The side to move (inside the module; elsewhere [`Rules::side_to_move`](crate::variants::Rules::side_to_move)).
     #[inline(always)]
     pub(super) fn stm(&self) -> Color {
         self.stm

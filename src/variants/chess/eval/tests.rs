@@ -2,7 +2,7 @@ use super::params::s;
 use super::params::EvalParams;
 use super::*;
 use crate::variants::chess::Chess;
-use crate::variants::Game;
+use crate::variants::{Notation, Rules};
 
 /// The hand-written evaluation alone (the residual network off), what these tests are about;
 /// `nnue.rs` tests the network and the search score.
