@@ -1,7 +1,7 @@
 //! Criterion bench: fixed-depth single-thread searches (cleared TT each time, so every sample
-//! searches the same tree) of every variant's first bench position ([`SearchProfile::bench_fens`], or
-//! its start), from the variant's bench depth ([`SearchProfile::bench_depth`]) minus 2 plies, deepened
-//! until the tree has [`MIN_NODES`] nodes (so the TT clear does not dominate).
+//! searches the same tree) of every variant's first bench position ([`SearchProfile::bench_fens`],
+//! or its start), from the variant's bench depth ([`SearchProfile::bench_depth`]) minus 2 plies,
+//! deepened until the tree has [`MIN_NODES`] nodes (so the TT clear does not dominate).
 //!
 //! `cargo bench --bench search [-- <variant>]`. The `menagerie bench` command is the node-count
 //! fingerprint; this is its timing.

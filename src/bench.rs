@@ -19,9 +19,10 @@ pub struct BenchReport {
     pub time_ms: u64,
 }
 
-/// Searches the bench positions of variant `G` ([`SearchProfile::bench_fens`](crate::variants::SearchProfile::bench_fens), or its start position
-/// when it lists none) to `depth` plies with `threads` threads and a `hash_mb` MiB TT (cleared
-/// between positions by as many threads), returning total nodes and time.
+/// Searches the bench positions of variant `G`
+/// ([`SearchProfile::bench_fens`](crate::variants::SearchProfile::bench_fens), or its start
+/// position when it lists none) to `depth` plies with `threads` threads and a `hash_mb` MiB TT
+/// (cleared between positions by as many threads), returning total nodes and time.
 pub fn run<G: Game>(depth: u32, threads: usize, hash_mb: usize) -> BenchReport {
     let tt = Tt::new(hash_mb);
     let limits = Limits {

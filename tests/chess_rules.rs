@@ -500,8 +500,8 @@ fn null_move_switch() {
     let _ = Move::NULL;
 }
 
-/// `Evaluation::cont_code` (continuation-history keys): the moving piece and the destination square,
-/// whatever the origin, in 1..=1023, and different for a different piece or square.
+/// `Evaluation::cont_code` (continuation-history keys): the moving piece and the destination
+/// square, whatever the origin, in 1..=1023, and different for a different piece or square.
 #[test]
 fn continuation_codes_name_the_piece_and_the_square() {
     let code = |p: &Chess, t: &str| p.cont_code(p.parse_move(t).unwrap()).unwrap();

@@ -1,9 +1,9 @@
-//! Move ordering: the [`Picker`], which hands out the TT move, the winning tactical plies by
-//! the variant's MVV-LVA ([`Evaluation::tactical_order`](crate::variants::Evaluation::tactical_order)) with losing ones ([`Evaluation::see_ge`](crate::variants::Evaluation::see_ge) fails)
-//! pushed behind the quiet plies, two killers per ply, a countermove, and the quiet plies by
-//! their history and continuation histories ([`super::history`]); and the per-thread
-//! [`OrderTables`]: the learned [`Histories`] with this search's killers and countermoves,
-//! which do not outlive it.
+//! Move ordering: the [`Picker`], which hands out the TT move, the winning tactical plies by the
+//! variant's MVV-LVA ([`Evaluation::tactical_order`](crate::variants::Evaluation::tactical_order))
+//! with losing ones ([`Evaluation::see_ge`](crate::variants::Evaluation::see_ge) fails) pushed
+//! behind the quiet plies, two killers per ply, a countermove, and the quiet plies by their history
+//! and continuation histories ([`super::history`]); and the per-thread [`OrderTables`]: the learned
+//! [`Histories`] with this search's killers and countermoves, which do not outlive it.
 //!
 //! The picker does a selection sort over a fixed-capacity score list: no allocation.
 
@@ -126,10 +126,11 @@ impl<M: GameMove> Picker<M> {
     }
 
     /// Scores the generated moves of `pos` at `ply`: `tt_move` (packed, 0 for none) first if
-    /// present, then the tactical plies by MVV-LVA ([`Evaluation::tactical_order`](crate::variants::Evaluation::tactical_order)) (a losing one
-    /// goes behind the quiet plies when [`Picker::pick`] finds it out), then killers,
-    /// countermove and the quiet plies by history. `prev` is the ply that led here (for the
-    /// countermove), `conts` the continuation keys of the plies one, two and four before.
+    /// present, then the tactical plies by MVV-LVA
+    /// ([`Evaluation::tactical_order`](crate::variants::Evaluation::tactical_order)) (a losing one
+    /// goes behind the quiet plies when [`Picker::pick`] finds it out), then killers, countermove
+    /// and the quiet plies by history. `prev` is the ply that led here (for the countermove),
+    /// `conts` the continuation keys of the plies one, two and four before.
     #[inline]
     pub fn score<G: Game<Move = M>>(
         &mut self,

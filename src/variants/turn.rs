@@ -100,9 +100,9 @@ pub fn token<G: Game>(pos: &G, plies: &[G::Move]) -> String {
     written(pos, plies, G::move_token)
 }
 
-/// The PGN movetext of `plies` (legal plies played in order from `pos`, which is left as it
-/// was): their [`Notation::pgn_move`](crate::variants::Notation::pgn_move)s joined by `;` as the turn's portions are (SAN for orthodox
-/// chess).
+/// The PGN movetext of `plies` (legal plies played in order from `pos`, which is left as it was):
+/// their [`Notation::pgn_move`](crate::variants::Notation::pgn_move)s joined by `;` as the turn's
+/// portions are (SAN for orthodox chess).
 pub fn notation<G: Game>(pos: &G, plies: &[G::Move]) -> String {
     written(pos, plies, G::pgn_move)
 }
@@ -122,12 +122,14 @@ fn written<G: Game>(pos: &G, plies: &[G::Move], write: fn(&G, G::Move) -> String
 /// How the portions of a turn text name their plies.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Reading {
-    /// Protocol tokens (protocol.md 3), read by [`Notation::parse_move`](crate::variants::Notation::parse_move): what engines send and
-    /// the `position` command holds.
+    /// Protocol tokens (protocol.md 3), read by
+    /// [`Notation::parse_move`](crate::variants::Notation::parse_move): what engines send and the
+    /// `position` command holds.
     Token,
-    /// PGN movetext: a protocol token, or the variant's PGN notation ([`Notation::pgn_move`](crate::variants::Notation::pgn_move),
-    /// SAN for orthodox chess) of exactly one legal ply, written leniently (check marks,
-    /// annotations, `0-0`, `e8=Q`): what game records and opening books hold ([`read_pgn_ply`]).
+    /// PGN movetext: a protocol token, or the variant's PGN notation
+    /// ([`Notation::pgn_move`](crate::variants::Notation::pgn_move), SAN for orthodox chess) of
+    /// exactly one legal ply, written leniently (check marks, annotations, `0-0`, `e8=Q`): what
+    /// game records and opening books hold ([`read_pgn_ply`]).
     Pgn,
 }
 
@@ -191,13 +193,14 @@ impl From<TurnError> for MoveError {
     }
 }
 
-/// Reads one turn text and plays it on `pos`, returning the plies played: the text's
-/// `;`-separated portions are read ([`Reading`]) on the position each applies to and played in
-/// order; every portion after the first must belong to the same turn ([`is_over`]), and with
-/// [`Extent::Whole`] the turn (or the game) must end with the last one. For a variant with
-/// [`Notation::COMPOUND_PLIES`](crate::variants::Notation::COMPOUND_PLIES) the whole text is one ply (its token may itself hold `;`). The
-/// protocol's `position` and `go searchmoves`, the referee, game records and opening books all
-/// read turns here. On error `pos` may be partly changed: callers work on a copy.
+/// Reads one turn text and plays it on `pos`, returning the plies played: the text's `;`-separated
+/// portions are read ([`Reading`]) on the position each applies to and played in order; every
+/// portion after the first must belong to the same turn ([`is_over`]), and with [`Extent::Whole`]
+/// the turn (or the game) must end with the last one. For a variant with
+/// [`Notation::COMPOUND_PLIES`](crate::variants::Notation::COMPOUND_PLIES) the whole text is one
+/// ply (its token may itself hold `;`). The protocol's `position` and `go searchmoves`, the
+/// referee, game records and opening books all read turns here. On error `pos` may be partly
+/// changed: callers work on a copy.
 ///
 /// Errors: a [`TurnError`] for the first portion at fault.
 pub fn play<G: Game>(
