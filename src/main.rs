@@ -42,9 +42,10 @@ enum Cmd {
     /// and normalised Elo with 95% intervals, LOS, pentanomial counts and, with --sprt, the
     /// LLR. `match merge` combines the --json results of a match's shards.
     Match(Box<cli::matches::MatchCmd>),
-    /// Self-play training data for Texel tuning: quiet positions with the search score and the
-    /// game result, one `FEN | score | result` line each (docs/tuning.md).
-    Datagen(cli::datagen::DatagenArgs),
+    /// Self-play training data: quiet positions with the search score and the game result, as
+    /// `FEN | score | result` lines (Texel tuning, docs/tuning.md) or the binary format of the
+    /// network trainer (--format bin, docs/networks.md). `datagen merge` joins binary files.
+    Datagen(Box<cli::datagen::DatagenCmd>),
     /// Play and analyse every variant in a browser: a local web server, a client of the engine
     /// over its protocol (docs/gui.md). Prints its address; Ctrl-C stops it.
     #[cfg(feature = "gui")]
@@ -86,7 +87,7 @@ fn main() -> ExitCode {
         Cmd::Replay(args) => cli::engine::replay(&args),
         Cmd::Book(args) => cli::book::run(&args),
         Cmd::Match(cmd) => cli::matches::run(*cmd),
-        Cmd::Datagen(args) => cli::datagen::run(&args),
+        Cmd::Datagen(cmd) => cli::datagen::run(&cmd),
         #[cfg(feature = "gui")]
         Cmd::Gui(args) => cli::gui::run(args),
     }

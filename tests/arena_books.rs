@@ -336,6 +336,22 @@ fn shards_union_and_merge_equal_the_whole_match() {
         merged.report().summary(["a", "b"]),
         whole.summary(["a", "b"])
     );
+    // The course (`match curve`): pair by pair as the unsharded match, ending at its figures.
+    let curve = merged.curve();
+    assert_eq!(curve, unsharded.curve());
+    let report = whole.clone();
+    assert_eq!(curve.len() as u64, report.pairs.pairs());
+    let last = curve.last().unwrap();
+    assert_eq!(last.games, 2 * report.pairs.pairs());
+    assert_eq!(last.elo, report.pairs.elo_interval());
+    assert_eq!(last.llr, report.sprt.map(|s| s.llr));
+    assert!(curve.windows(2).all(|w| w[1].pairs == w[0].pairs + 1));
+    assert_eq!(
+        last.csv().split(',').count(),
+        menagerie::tools::arena::results::CurvePoint::CSV_HEADER
+            .split(',')
+            .count()
+    );
     // A shard twice, or a shard of another match, is refused.
     let twice = [reread[0].clone(), reread[0].clone()];
     assert!(merge(&twice)

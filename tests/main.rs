@@ -44,6 +44,8 @@ mod arena_faults;
 mod chess960;
 mod chess_rules;
 mod claimable_draws;
+mod datagen_cli;
+mod eval_file;
 mod fuzz_protocol;
 mod gui;
 #[cfg(feature = "gui")]

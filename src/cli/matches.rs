@@ -24,6 +24,7 @@ use super::{finish, parse_variant, print_out, say, say_part};
 pub fn run(cmd: MatchCmd) -> ExitCode {
     match cmd.action {
         Some(MatchAction::Merge { files, json }) => finish(run_merge(&files, json.as_deref())),
+        Some(MatchAction::Curve { files }) => finish(run_curve(&files)),
         None => match run_match(cmd.args) {
             Ok(MatchOutcome { summary, error }) => {
                 print_out(&summary);
@@ -65,6 +66,14 @@ pub enum MatchAction {
         /// Write the merged result to this file.
         #[arg(long)]
         json: Option<std::path::PathBuf>,
+    },
+    /// Print a match's course as CSV (`pairs,games,elo,elo_low,elo_high,llr`): the Elo with
+    /// its 95% interval and the SPRT's LLR after each pair, the --json files (one match's
+    /// shards) merged first. scripts/plot_match.py draws it.
+    Curve {
+        /// The result files.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
     },
 }
 
@@ -459,13 +468,10 @@ fn write_result(
     std::fs::rename(&tmp, path)
 }
 
-/// Runs `menagerie match merge`: reads the result files, merges them and returns the summary.
+/// Reads result files and merges them.
 ///
-/// Errors: unreadable or mismatched files, or an output file that cannot be written.
-fn run_merge(
-    files: &[std::path::PathBuf],
-    json: Option<&std::path::Path>,
-) -> Result<String, String> {
+/// Errors: unreadable or mismatched files.
+fn read_merged(files: &[std::path::PathBuf]) -> Result<MatchResult, String> {
     let mut results = Vec::new();
     for path in files {
         let name = path.display().to_string();
@@ -475,7 +481,30 @@ fn run_merge(
             MatchResult::from_json(&text, &name).map_err(|e| e.to_string())?,
         ));
     }
-    let merged = results::merge(&results).map_err(|e| e.to_string())?;
+    results::merge(&results).map_err(|e| e.to_string())
+}
+
+/// Runs `menagerie match curve`: the merged result's course as CSV text.
+///
+/// Errors: unreadable or mismatched files.
+fn run_curve(files: &[std::path::PathBuf]) -> Result<String, String> {
+    let merged = read_merged(files)?;
+    let mut text = format!("{}\n", results::CurvePoint::CSV_HEADER);
+    for point in merged.curve() {
+        text.push_str(&point.csv());
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+/// Runs `menagerie match merge`: reads the result files, merges them and returns the summary.
+///
+/// Errors: unreadable or mismatched files, or an output file that cannot be written.
+fn run_merge(
+    files: &[std::path::PathBuf],
+    json: Option<&std::path::Path>,
+) -> Result<String, String> {
+    let merged = read_merged(files)?;
     if let Some(path) = json {
         std::fs::write(path, merged.to_json()).map_err(|e| format!("{}: {e}", path.display()))?;
     }

@@ -254,6 +254,15 @@ impl Engine {
                 };
                 self.out.set_log(log);
             }
+            OptionChange::EvalFile(path) => {
+                let line = self
+                    .session
+                    .load_network(path.as_deref().map(std::path::Path::new))
+                    .map_err(|e| {
+                        OptionError::Unusable(format!("EvalFile: {}", command::escape_controls(&e)))
+                    })?;
+                self.out.info_string(line);
+            }
             OptionChange::Chess960(on) => {
                 let mut settings = self.options.variant_settings();
                 settings.chess960 = on;

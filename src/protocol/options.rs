@@ -117,7 +117,8 @@ impl EngineOptions {
             OptionChange::LimitStrength(on) => self.limit_strength = on,
             OptionChange::Elo(e) => self.elo = e,
             OptionChange::ShowWdl(on) => self.show_wdl = on,
-            OptionChange::ClearHash | OptionChange::DebugLogFile(_) => {}
+            OptionChange::ClearHash | OptionChange::DebugLogFile(_) | OptionChange::EvalFile(_) => {
+            }
         }
     }
 }
@@ -148,6 +149,7 @@ pub fn uci_option_lines() -> Vec<String> {
         "option name UCI_LimitStrength type check default false".to_string(),
         spin("UCI_Elo", skill::ELO_DEFAULT, skill::ELO_RANGE),
         "option name UCI_ShowWDL type check default false".to_string(),
+        "option name EvalFile type string default <none>".to_string(),
     ];
     #[cfg(feature = "spsa")]
     lines.extend(crate::search::params::spsa_option_lines());
@@ -201,6 +203,9 @@ pub enum OptionChange {
     Elo(u32),
     /// `UCI_ShowWDL`.
     ShowWdl(bool),
+    /// `EvalFile`: the current variant's network file; `None` (`<none>` or `<empty>`): the
+    /// hand-written evaluation alone.
+    EvalFile(Option<String>),
 }
 
 /// Why a `setoption` was refused.
@@ -291,6 +296,11 @@ pub fn parse_setoption(name: &str, value: Option<&str>) -> Result<OptionChange, 
         "uci_limitstrength" => check("UCI_LimitStrength", value).map(OptionChange::LimitStrength),
         "uci_elo" => spin("UCI_Elo", value, skill::ELO_RANGE).map(|n| OptionChange::Elo(n as u32)),
         "uci_showwdl" => check("UCI_ShowWDL", value).map(OptionChange::ShowWdl),
+        "evalfile" => Ok(OptionChange::EvalFile(
+            value
+                .filter(|v| !matches!(*v, "<none>" | "<empty>"))
+                .map(str::to_string),
+        )),
         _ => Err(OptionError::Unknown(super::echo(name))),
     }
 }
@@ -456,6 +466,17 @@ mod tests {
     fn uci_lists_chess_first() {
         let lines = uci_option_lines();
         assert!(lines[0].starts_with("option name UCI_Variant type combo default chess var chess"));
-        assert_eq!(lines.len(), 14);
+        assert_eq!(lines.len(), 15);
+        assert!(lines.contains(&"option name EvalFile type string default <none>".to_string()));
+        assert_eq!(
+            parse_setoption("evalfile", Some("a b.nnv")),
+            Ok(OptionChange::EvalFile(Some("a b.nnv".into())))
+        );
+        for none in [None, Some("<none>"), Some("<empty>")] {
+            assert_eq!(
+                parse_setoption("EvalFile", none),
+                Ok(OptionChange::EvalFile(None))
+            );
+        }
     }
 }

@@ -96,6 +96,10 @@ pub trait VariantSession: Send {
     ///
     /// Errors: the variant's message when it does not support them; nothing changes then.
     fn apply_settings(&mut self, settings: VariantSettings) -> Result<(), String>;
+    /// `EvalFile`: the variant's network from `path`, or none ([`Evaluation::load_network`]).
+    ///
+    /// Errors: the variant's message; its network is then unchanged.
+    fn load_network(&mut self, path: Option<&std::path::Path>) -> Result<String, String>;
     /// Whether `word` starts one of the variant's own commands ([`Notation::COMMANDS`]).
     fn has_command(&self, word: &str) -> bool;
     /// The first words of the variant's own commands ([`Notation::COMMANDS`]), for `help`.
@@ -453,6 +457,10 @@ impl<G: Game> VariantSession for Session<G> {
         self.pos = pos;
         self.settings = settings;
         Ok(())
+    }
+
+    fn load_network(&mut self, path: Option<&std::path::Path>) -> Result<String, String> {
+        G::load_network(path)
     }
 
     fn has_command(&self, word: &str) -> bool {

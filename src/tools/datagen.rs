@@ -51,7 +51,9 @@ use std::sync::mpsc;
 use crate::core::zobrist::SplitMix64;
 use crate::core::MoveBuffer;
 use crate::search::{search, Limits, Score, SearchControl, SearchOptions, Tt};
-use crate::variants::{Game, GameResult, PlyList, Terminal};
+use crate::variants::{Game, GameResult, Notation, PlyList, Rules, Terminal};
+
+use super::datafile::{DataWriter, Sample};
 
 /// A search score (centipawns) at or beyond which a position counts as decided and is not
 /// recorded.
@@ -119,19 +121,66 @@ pub struct DatagenConfig {
     pub seed: u64,
     /// A game still going after this many plies is a draw.
     pub max_plies: u32,
+    /// The file format written.
+    pub format: Format,
 }
 
-/// One finished game: its id, result, and the lines of the data format (comment first).
+/// One recorded position of a game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recorded {
+    /// The position's FEN.
+    pub fen: String,
+    /// Its Zobrist key ([`Rules::key`]), for deduplication.
+    pub key: u64,
+    /// Search score, centipawns, White's point of view.
+    pub white_cp: i32,
+    /// Plies played in the game before it (the opening's included).
+    pub ply: u32,
+}
+
+/// One finished game: its id, result and recorded positions.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameData {
     /// The game id.
     pub id: u64,
     /// The result (`None`: the opening could not be drawn, nothing recorded).
     pub result: Option<GameResult>,
-    /// Number of positions recorded.
-    pub positions: usize,
-    /// The text of the game: its `# game` line and one line per recorded position.
-    pub text: String,
+    /// Plies played after the opening.
+    pub plies: u32,
+    /// Random plies of the opening.
+    pub opening_plies: u64,
+    /// The recorded positions, in the order played.
+    pub kept: Vec<Recorded>,
+}
+
+impl GameData {
+    /// The game in the text format: its `# game` line and one line per position.
+    pub fn text(&self) -> String {
+        let id = self.id;
+        let Some(result) = self.result else {
+            return format!("# game {id} no opening\n");
+        };
+        let mut text = format!(
+            "# game {id} result {} plies {} opening {}\n",
+            result.as_str(),
+            self.plies,
+            self.opening_plies
+        );
+        let r = white_score(result);
+        for k in &self.kept {
+            text.push_str(&format!("{} | {} | {r}\n", k.fen, k.white_cp));
+        }
+        text
+    }
+}
+
+/// The file format of a run.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// The text lines of the module documentation (Texel tuning, Stockfish relabelling).
+    Text,
+    /// The binary format of [`super::datafile`], deduplicated (the network trainer).
+    Binary,
 }
 
 /// What a run produced.
@@ -141,6 +190,8 @@ pub struct DatagenSummary {
     pub games: u64,
     /// Positions written.
     pub positions: u64,
+    /// Positions not written because the run already held them (binary format only).
+    pub duplicates: u64,
     /// Wins of White, draws, wins of Black.
     pub wdl: [u64; 3],
 }
@@ -210,8 +261,9 @@ pub fn play_game<G: Game>(id: u64, cfg: &DatagenConfig, tt: &Tt) -> GameData {
         return GameData {
             id,
             result: None,
-            positions: 0,
-            text: format!("# game {id} no opening\n"),
+            plies: 0,
+            opening_plies: 0,
+            kept: Vec::new(),
         };
     };
     tt.clear();
@@ -220,7 +272,7 @@ pub fn play_game<G: Game>(id: u64, cfg: &DatagenConfig, tt: &Tt) -> GameData {
         ..Limits::default()
     };
     let options = SearchOptions::default();
-    let mut kept: Vec<(String, i32)> = Vec::new();
+    let mut kept: Vec<Recorded> = Vec::new();
     let (mut win_run, mut win_side, mut draw_run) = (0u32, 0i32, 0u32);
     let mut plies = 0u32;
     let result = loop {
@@ -249,7 +301,12 @@ pub fn play_game<G: Game>(id: u64, cfg: &DatagenConfig, tt: &Tt) -> GameData {
         };
         let white_cp = cp * sign;
         if cp.abs() < DECIDED_CP && !pos.in_check() && !pos.is_tactical(best) {
-            kept.push((pos.fen(), white_cp));
+            kept.push(Recorded {
+                fen: pos.fen(),
+                key: pos.key(),
+                white_cp,
+                ply: plies + opening_plies as u32,
+            });
         }
         // Adjudication.
         if white_cp.abs() >= WIN_CP && white_cp.signum() == win_side {
@@ -278,19 +335,12 @@ pub fn play_game<G: Game>(id: u64, cfg: &DatagenConfig, tt: &Tt) -> GameData {
         pos.make(best);
         plies += 1;
     };
-    let r = white_score(result);
-    let mut text = format!(
-        "# game {id} result {} plies {plies} opening {opening_plies}\n",
-        result.as_str()
-    );
-    for (fen, cp) in &kept {
-        text.push_str(&format!("{fen} | {cp} | {r}\n"));
-    }
     GameData {
         id,
         result: Some(result),
-        positions: kept.len(),
-        text,
+        plies,
+        opening_plies,
+        kept,
     }
 }
 
@@ -309,6 +359,13 @@ pub fn run<G: Game>(
     let (tx, rx) = mpsc::channel::<GameData>();
     let mut summary = DatagenSummary::default();
     let mut error = None;
+    let mut sink = match cfg.format {
+        Format::Text => Sink::Text(out),
+        Format::Binary => Sink::Binary(
+            DataWriter::new(out, G::INFO.name).map_err(|e| format!("writing the data: {e}"))?,
+        ),
+    };
+    let mut seen = ahash::AHashSet::<u64>::new();
     std::thread::scope(|s| {
         for _ in 0..threads {
             let tx = tx.clone();
@@ -332,15 +389,21 @@ pub fn run<G: Game>(
             pending.insert(game.id, game);
             while let Some(game) = ids.get(written).and_then(|id| pending.remove(id)) {
                 written += 1;
+                let written_game = match &mut sink {
+                    Sink::Text(out) => {
+                        summary.positions += game.kept.len() as u64;
+                        out.write_all(game.text().as_bytes())
+                    }
+                    Sink::Binary(w) => write_binary(w, &game, &mut seen, &mut summary),
+                };
                 if error.is_none() {
-                    if let Err(e) = out.write_all(game.text.as_bytes()) {
+                    if let Err(e) = written_game {
                         error = Some(format!("writing the data: {e}"));
                         // Stop the workers: they see the closed channel.
                         next.store(ids.len(), Ordering::Relaxed);
                     }
                 }
                 summary.games += 1;
-                summary.positions += game.positions as u64;
                 match game.result {
                     Some(GameResult::WhiteWins) => summary.wdl[0] += 1,
                     Some(GameResult::Draw) => summary.wdl[1] += 1,
@@ -363,8 +426,126 @@ pub fn run<G: Game>(
     if let Some(e) = error {
         return Err(e);
     }
-    out.flush().map_err(|e| format!("writing the data: {e}"))?;
+    match sink {
+        Sink::Text(out) => out.flush(),
+        Sink::Binary(w) => w.finish().map(|_| ()),
+    }
+    .map_err(|e| format!("writing the data: {e}"))?;
     Ok(summary)
+}
+
+/// What [`merge`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MergeSummary {
+    /// The variant of the files.
+    pub variant: String,
+    /// Positions written.
+    pub positions: u64,
+    /// Positions left out because an earlier one (in this or an earlier file) had their key.
+    pub duplicates: u64,
+    /// Games written (renumbered from 0).
+    pub games: u64,
+}
+
+/// Merges binary data files ([`super::datafile`]) of one variant into `out`: the records are
+/// taken in order of their game ids (the files' order for equal ids), each position kept at
+/// its first occurrence (by Zobrist key, the FEN read back with [`Notation::from_fen`]), and the
+/// games renumbered 0, 1, 2, ... in that order, so runs with overlapping game ids keep their
+/// games apart. The merge of a run's shards is therefore the unsharded run, record for record
+/// (the game ids aside).
+///
+/// Errors: a file that cannot be read, is not a data file, holds another variant than the
+/// first, or holds a FEN the engine refuses; a write error. Each as a message naming the file.
+/// The output is written only after every input was read and checked.
+pub fn merge(inputs: &[std::path::PathBuf], out: &mut dyn Write) -> Result<MergeSummary, String> {
+    let mut files = Vec::with_capacity(inputs.len());
+    for path in inputs {
+        files.push((path, super::datafile::read_file(path)?));
+    }
+    let Some((_, (variant, _))) = files.first() else {
+        return Err("no input files".into());
+    };
+    let variant = variant.clone();
+    let v = crate::variants::Variant::from_name(&variant)
+        .ok_or_else(|| format!("{}: unknown variant '{variant}'", inputs[0].display()))?;
+    let mut summary = MergeSummary {
+        variant: variant.clone(),
+        ..MergeSummary::default()
+    };
+    // In order of the games' ids (stable: a file's order within a game stays), so that the
+    // merge of a run's shards is the unsharded run, record for record.
+    let mut all = Vec::new();
+    for (i, (path, (name, samples))) in files.into_iter().enumerate() {
+        if *name != variant {
+            return Err(format!(
+                "{}: variant '{name}', but {} holds '{variant}'",
+                path.display(),
+                inputs[0].display()
+            ));
+        }
+        all.extend(samples.into_iter().map(|s| (i, path, s)));
+    }
+    all.sort_by_key(|(_, _, s)| s.game);
+    let mut seen = ahash::AHashSet::<u64>::new();
+    let mut ids = ahash::AHashMap::<(usize, u32), u32>::new();
+    let mut kept = Vec::new();
+    for (i, path, mut s) in all {
+        let key = crate::with_variant!(v, G => G::from_fen(&s.fen).map(|p| p.key()))
+            .map_err(|e| format!("{}: game {}: {e}", path.display(), s.game))?;
+        if !seen.insert(key) {
+            summary.duplicates += 1;
+            continue;
+        }
+        let next = ids.len() as u32;
+        s.game = *ids.entry((i, s.game)).or_insert(next);
+        kept.push(s);
+    }
+    let mut w = DataWriter::new(out, &variant).map_err(|e| format!("writing: {e}"))?;
+    for s in &kept {
+        w.write(s).map_err(|e| format!("writing: {e}"))?;
+    }
+    w.finish().map_err(|e| format!("writing: {e}"))?;
+    summary.positions = kept.len() as u64;
+    summary.games = ids.len() as u64;
+    Ok(summary)
+}
+
+/// Where a run's games go.
+enum Sink<'a> {
+    Text(&'a mut dyn Write),
+    Binary(DataWriter<&'a mut dyn Write>),
+}
+
+/// Writes a game's positions not yet in `seen` as binary records; counts them in `summary`.
+fn write_binary(
+    w: &mut DataWriter<&mut dyn Write>,
+    game: &GameData,
+    seen: &mut ahash::AHashSet<u64>,
+    summary: &mut DatagenSummary,
+) -> std::io::Result<()> {
+    let Some(result) = game.result else {
+        return Ok(());
+    };
+    let result = match result {
+        GameResult::BlackWins => 0,
+        GameResult::Draw => 1,
+        GameResult::WhiteWins => 2,
+    };
+    for k in &game.kept {
+        if !seen.insert(k.key) {
+            summary.duplicates += 1;
+            continue;
+        }
+        summary.positions += 1;
+        w.write(&Sample {
+            game: game.id as u32,
+            ply: k.ply.min(u32::from(u16::MAX)) as u16,
+            score: k.white_cp.clamp(-DECIDED_CP, DECIDED_CP) as i16,
+            result,
+            fen: k.fen.clone(),
+        })?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -381,6 +562,7 @@ mod tests {
             shard,
             seed: 7,
             max_plies: 60,
+            format: Format::Text,
         }
     }
 
@@ -425,5 +607,103 @@ mod tests {
         let mut c = cfg(4, 1, Shard::ALL);
         c.seed = 8;
         assert_ne!(text(&c), one);
+    }
+
+    fn binary(c: &DatagenConfig) -> (Vec<u8>, DatagenSummary) {
+        let mut c = c.clone();
+        c.format = Format::Binary;
+        let mut out = Vec::new();
+        let summary = run::<Stew>(&c, &mut out, &mut |_| {}).unwrap();
+        (out, summary)
+    }
+
+    #[test]
+    fn the_binary_format_holds_the_text_positions_once_each() {
+        let c = cfg(4, 2, Shard::ALL);
+        let text = text(&c);
+        let (bytes, summary) = binary(&c);
+        let reader = super::super::datafile::DataReader::new(&bytes[..]).unwrap();
+        assert_eq!(reader.variant(), "mulliganstew");
+        let samples: Vec<Sample> = reader.map(|s| s.unwrap()).collect();
+        assert_eq!(samples.len() as u64, summary.positions);
+        // Every text line is a record, unless its position came earlier (then counted as a
+        // duplicate), with the same score and result.
+        let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+        assert_eq!(lines.len() as u64, summary.positions + summary.duplicates);
+        let mut keys = ahash::AHashSet::new();
+        let mut at = 0;
+        for line in lines {
+            let f: Vec<&str> = line.split(" | ").collect();
+            let key = Stew::from_fen(f[0]).unwrap().key();
+            if !keys.insert(key) {
+                continue;
+            }
+            let s = &samples[at];
+            at += 1;
+            assert_eq!(s.fen, f[0]);
+            assert_eq!(s.score.to_string(), f[1]);
+            assert_eq!(s.white_points().to_string(), f[2]);
+        }
+        assert_eq!(at, samples.len());
+        // Plies rise within a game; game ids are the run's.
+        for w in samples.windows(2) {
+            if w[0].game == w[1].game {
+                assert!(w[0].ply < w[1].ply, "{w:?}");
+            }
+            assert!(w[1].game < 4);
+        }
+    }
+
+    #[test]
+    fn merging_the_shards_gives_the_whole_run() {
+        let dir = std::env::temp_dir().join(format!("menagerie-merge-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut paths = Vec::new();
+        for k in 1..=2 {
+            let (bytes, _) = binary(&cfg(4, 1, Shard { index: k, count: 2 }));
+            let p = dir.join(format!("shard{k}.bin"));
+            std::fs::write(&p, bytes).unwrap();
+            paths.push(p);
+        }
+        let mut merged = Vec::new();
+        let summary = merge(&paths, &mut merged).unwrap();
+        let (whole, whole_summary) = binary(&cfg(4, 1, Shard::ALL));
+        let records = |b: &[u8]| -> Vec<(u16, i16, u8, String)> {
+            super::super::datafile::DataReader::new(b)
+                .unwrap()
+                .map(|s| s.unwrap())
+                .map(|s| (s.ply, s.score, s.result, s.fen))
+                .collect()
+        };
+        assert_eq!(records(&merged), records(&whole));
+        assert_eq!(summary.positions, whole_summary.positions);
+        // A file merged with itself adds nothing; renumbered games start at 0.
+        let twice = [paths[0].clone(), paths[0].clone()];
+        let mut again = Vec::new();
+        let s2 = merge(&twice, &mut again).unwrap();
+        assert_eq!(s2.duplicates, s2.positions);
+        let first = super::super::datafile::DataReader::new(&again[..])
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap();
+        assert_eq!(first.game, 0);
+        // Another variant's file, a text file, or no file: one clear error, nothing written.
+        let other = dir.join("other.bin");
+        let w = super::super::datafile::DataWriter::new(Vec::new(), "chess").unwrap();
+        std::fs::write(&other, w.finish().unwrap()).unwrap();
+        let text_file = dir.join("text.txt");
+        std::fs::write(&text_file, "x | 1 | 0\n").unwrap();
+        for (bad, why) in [
+            (vec![paths[0].clone(), other], "variant 'chess'"),
+            (vec![text_file], "no MDG1 header"),
+            (vec![dir.join("absent.bin")], "absent.bin"),
+        ] {
+            let mut out = Vec::new();
+            let e = merge(&bad, &mut out).unwrap_err();
+            assert!(e.contains(why), "{e}");
+            assert!(out.is_empty());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -4,5 +4,6 @@
 //! Nothing in `core`, `variants`, `search` or `protocol` imports this tree.
 
 pub mod arena;
+pub mod datafile;
 pub mod datagen;
 pub mod replay;

@@ -319,6 +319,20 @@ pub trait Evaluation: Rules {
     /// The evaluation broken into its terms, as printed by the `eval` command (protocol.md 6).
     fn eval_report(&self) -> String;
 
+    /// `EvalFile` (protocol.md 1): puts the network file at `path` in the variant's network
+    /// slot, or empties the slot for `None` (the hand-written evaluation alone); returns a line
+    /// saying what is in use. The default: the variant has no network inputs.
+    ///
+    /// Errors: the file cannot be read, is not this variant's network, or the variant has no
+    /// network inputs; the slot is then unchanged.
+    fn load_network(path: Option<&std::path::Path>) -> Result<String, String> {
+        let _ = path;
+        Err(format!(
+            "{} has no network inputs in this build",
+            Self::INFO.name
+        ))
+    }
+
     /// The win/draw/loss model of `UCI_ShowWDL` for this variant's scores.
     const WDL: WdlModel = WdlModel::GENERIC;
 

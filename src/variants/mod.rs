@@ -16,6 +16,7 @@ pub mod mulligan_stew;
 pub mod muster;
 pub mod mutatis_mutandis;
 pub mod mystic;
+pub mod network;
 pub mod orthodox;
 pub mod turn;
 

@@ -15,6 +15,8 @@
 //! percentages, scales), so every round re-measures it around the new (rounded) values and
 //! reports the true loss.
 
+pub mod net;
+
 use menagerie::core::tunables::{Spec, TunableValue, Tunables};
 use menagerie::variants::{Game, GameResult};
 use rayon::prelude::*;

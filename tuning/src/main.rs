@@ -37,6 +37,50 @@ enum Cmd {
     /// `FEN | score | result | eval` (eval in centipawns from White's view, with the engine's
     /// set or --values), for trainers outside this crate (tuning/nnue).
     Evals(Box<LossArgs>),
+    /// Train a variant's residual network on `menagerie datagen --format bin` files
+    /// (docs/networks.md): prints each epoch's losses; writes the network of the best
+    /// validation epoch to --out and the losses to <out>.losses.csv.
+    Net(Box<NetArgs>),
+}
+
+#[derive(clap::Args, Debug)]
+struct NetArgs {
+    /// Variant of the data.
+    #[arg(long, value_parser = parse_variant)]
+    variant: Variant,
+    /// A binary data file (repeat for several).
+    #[arg(long = "data", required = true)]
+    data: Vec<PathBuf>,
+    /// The network file to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 20)]
+    epochs: usize,
+    /// Positions per Adam step.
+    #[arg(long, default_value_t = 1024)]
+    batch: usize,
+    /// Adam's step size.
+    #[arg(long, default_value_t = 0.002)]
+    lr: f32,
+    /// Weight of the game result in the target (the rest: the search score).
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f32,
+    /// L2 pull of the first layer towards 0.
+    #[arg(long, default_value_t = 1e-6)]
+    l2: f32,
+    /// Share of the games held out for validation.
+    #[arg(long, default_value_t = 0.1)]
+    validation: f64,
+    /// Centipawns of an output of 1.0.
+    #[arg(long, default_value_t = 400.0)]
+    out_scale: f32,
+    /// Seed of the initial weights, the shuffles and the validation split.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads [default: all cores].
+    #[arg(long)]
+    threads: Option<usize>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -141,6 +185,57 @@ fn start_values<G: Game>(path: Option<&PathBuf>) -> Result<G::EvalParams, String
         read_values(&text, &path.display().to_string(), &mut p).map_err(|e| e.to_string())?;
     }
     Ok(p)
+}
+
+fn run_net<G: menagerie::variants::network::NetInputs>(a: &NetArgs) -> Result<(), String> {
+    use menagerie_tuning::net::{load_net_data, losses_csv, train, NetConfig};
+    if let Some(t) = a.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build_global()
+            .map_err(|e| e.to_string())?;
+    }
+    let samples = load_net_data::<G>(&a.data)?;
+    let cfg = NetConfig {
+        epochs: a.epochs,
+        batch: a.batch,
+        lr: a.lr,
+        lambda: a.lambda,
+        l2: a.l2,
+        validation: a.validation,
+        out_scale: a.out_scale,
+        seed: a.seed,
+    };
+    let trained = train::<G>(&samples, &cfg, &mut |line| println!("{line}"))?;
+    let bytes = trained.net.to_bytes();
+    std::fs::write(&a.out, &bytes).map_err(|e| format!("{}: {e}", a.out.display()))?;
+    let mut csv = a.out.as_os_str().to_owned();
+    csv.push(".losses.csv");
+    let csv = PathBuf::from(csv);
+    std::fs::write(&csv, losses_csv(&trained.losses))
+        .map_err(|e| format!("{}: {e}", csv.display()))?;
+    println!(
+        "{}: epoch {} of {} kept ({} bytes); quantisation error {:.2} cp a position; losses in {}",
+        a.out.display(),
+        trained.best_epoch,
+        a.epochs,
+        bytes.len(),
+        trained.quantisation_cp,
+        csv.display()
+    );
+    Ok(())
+}
+
+/// Trains a network for the variants that define network inputs.
+fn run_net_variant(a: &NetArgs) -> Result<(), String> {
+    use menagerie::variants::mystic::Mystic;
+    match a.variant {
+        Variant::Mystic => run_net::<Mystic>(a),
+        other => Err(format!(
+            "{} has no network inputs yet (docs/networks.md)",
+            other.name()
+        )),
+    }
 }
 
 fn run_loss<G: Game>(a: &LossArgs) -> Result<(), String> {
@@ -277,6 +372,7 @@ fn main() -> ExitCode {
         }
         Cmd::Loss(a) => menagerie::with_variant!(a.variant, G => run_loss::<G>(&a)),
         Cmd::Evals(a) => menagerie::with_variant!(a.variant, G => run_evals::<G>(&a)),
+        Cmd::Net(a) => run_net_variant(&a),
         Cmd::Texel(a) => {
             if let Some(n) = a.threads {
                 // Only fails when a pool exists already, which cannot happen here.

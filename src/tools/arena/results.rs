@@ -395,6 +395,30 @@ impl MatchResult {
         }
     }
 
+    /// The match's course: the statistics after each complete pair, the pairs taken in pair
+    /// order (the order a match plays them; shards merged first give the unsharded match's
+    /// course). Incomplete pairs (a game not played) are left out, as the pentanomial
+    /// statistics leave them.
+    pub fn curve(&self) -> Vec<CurvePoint> {
+        let sprt = self.settings.sprt.as_ref().and_then(|s| s.to_sprt().ok());
+        let mut pairs: Vec<&PairEntry> =
+            self.pairs.iter().filter(|p| p.points.len() == 2).collect();
+        pairs.sort_by_key(|p| p.pair);
+        let mut penta = Pentanomial::default();
+        pairs
+            .iter()
+            .map(|p| {
+                penta.add(p.points[0] + p.points[1]);
+                CurvePoint {
+                    pairs: penta.pairs(),
+                    games: 2 * penta.pairs(),
+                    elo: penta.elo_interval(),
+                    llr: sprt.as_ref().map(|s| penta.llr(s.elo0, s.elo1, s.model)),
+                }
+            })
+            .collect()
+    }
+
     /// The JSON text (pretty-printed).
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a result always serialises")
@@ -437,6 +461,36 @@ impl MatchResult {
                 format!("shards {} of {n}", ks.join(", "))
             }
         }
+    }
+}
+
+/// One point of a match's course ([`MatchResult::curve`]): the statistics after its first
+/// `pairs` complete pairs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CurvePoint {
+    /// Complete pairs counted.
+    pub pairs: u64,
+    /// Their games (`2 * pairs`).
+    pub games: u64,
+    /// Elo of the first engine, with its 95% interval `(low, elo, high)`; `None` while the
+    /// interval is undefined ([`Pentanomial::elo_interval`]). Infinite ends stay infinite.
+    pub elo: Option<(f64, f64, f64)>,
+    /// The SPRT's log-likelihood ratio, when the match has an SPRT.
+    pub llr: Option<f64>,
+}
+
+impl CurvePoint {
+    /// The CSV header of [`CurvePoint::csv`].
+    pub const CSV_HEADER: &'static str = "pairs,games,elo,elo_low,elo_high,llr";
+
+    /// One CSV line (no newline); undefined values are empty, infinities `inf`/`-inf`.
+    pub fn csv(&self) -> String {
+        let (lo, elo, hi) = match self.elo {
+            Some((lo, e, hi)) => (format!("{lo:.2}"), format!("{e:.2}"), format!("{hi:.2}")),
+            None => Default::default(),
+        };
+        let llr = self.llr.map(|l| format!("{l:.4}")).unwrap_or_default();
+        format!("{},{},{elo},{lo},{hi},{llr}", self.pairs, self.games)
     }
 }
 

@@ -8,6 +8,7 @@
 //! adds the stock limits, the variant's tokens and end rules.
 
 pub mod eval;
+pub mod network;
 pub mod notation;
 pub mod position;
 
@@ -428,8 +429,10 @@ impl Notation for Mystic {
 impl Evaluation for Mystic {
     type EvalParams = eval::MysticParams;
 
+    /// The hand-written evaluation plus the network's correction, when `EvalFile` loaded
+    /// one ([`crate::variants::network`]).
     fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
+        eval::evaluate(self) + crate::variants::network::correction(self)
     }
 
     fn evaluate_with(&self, p: &eval::MysticParams) -> i32 {
@@ -437,7 +440,23 @@ impl Evaluation for Mystic {
     }
 
     fn eval_report(&self) -> String {
-        eval::report(self)
+        let mut text = eval::report(self);
+        if <Self as crate::variants::network::NetInputs>::slot()
+            .get()
+            .is_some()
+        {
+            let net = crate::variants::network::correction(self);
+            text.push_str(&format!(
+                "\nNetwork correction (EvalFile, side to move): {net}\n\
+                 Final evaluation with the network (side to move): {}\n",
+                self.evaluate()
+            ));
+        }
+        text
+    }
+
+    fn load_network(path: Option<&std::path::Path>) -> Result<String, String> {
+        crate::variants::network::set_eval_file::<Self>(path)
     }
 
     /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes

@@ -16,6 +16,7 @@
 pub mod attacks;
 pub mod board;
 pub mod fen;
+pub mod inputs;
 pub mod movegen;
 pub mod rules;
 pub mod see;

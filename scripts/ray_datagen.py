@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Self-play training data on Ray: `menagerie datagen` run as N shards, then merged.
+
+Each shard K of N is one Ray task: on a worker it runs
+    menagerie datagen <your datagen arguments> --format bin --shard K/N --out <tmp>
+and returns the file's bytes to this driver through Ray's object store (no shared file system
+is needed). The driver writes them as <out>/shard-K.bin and, when all are in, joins them with
+    menagerie datagen merge shard-1.bin ... shard-N.bin --out <out>/data.bin
+(each position kept once, games renumbered). The shards of a run are disjoint and
+deterministic: for a seed, node budget and build, the merged file holds exactly the positions
+of the unsharded run (tested by scripts/ci/test_ray_datagen.py).
+
+Requirements: scripts/requirements-ray.txt, and `cargo build --release`.
+
+On this machine (a local Ray instance, started and stopped by the script):
+    python3 scripts/ray_datagen.py --shards 4 --out /tmp/data -- \\
+        --variant mystic --games 2000 --nodes 5000 --seed 1
+
+On a cluster (every node has the binary at the same path, relative to --cwd):
+    ray start --head --port=6379                 # on the head node
+    ray start --address=<head>:6379              # on each worker node
+    python3 scripts/ray_datagen.py --address auto --shards 64 --out /tmp/data -- ...
+
+Each task reserves as many CPUs as the shard's --threads (default 1). Exit status: 0 when every
+shard finished and the merge succeeded; 1 otherwise (with the failing shards named, and the
+shards that finished kept under --out).
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import ray
+
+
+def _die_with_parent():
+    """In the forked child: SIGKILL when the Ray worker that started it dies."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
+@ray.remote
+def run_shard(binary, cwd, datagen_args, k, n):
+    """Runs shard k/n of the datagen run on this worker; returns its outputs as a dict."""
+    started = time.time()
+    with tempfile.TemporaryDirectory(prefix=f"menagerie-datagen{k}-") as tmp:
+        out = os.path.join(tmp, "shard.bin")
+        cmd = [binary, "datagen", *datagen_args, "--format", "bin", "--shard", f"{k}/{n}",
+               "--out", out]
+        proc = subprocess.run(
+            cmd,
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
+        )
+        data = None
+        if proc.returncode == 0 and os.path.exists(out):
+            with open(out, "rb") as f:
+                data = f.read()
+        return {
+            "shard": k,
+            "returncode": proc.returncode,
+            "stdout": proc.stdout,
+            "stderr": proc.stderr,
+            "data": data,
+            "seconds": time.time() - started,
+            "host": os.uname().nodename,
+        }
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        usage="%(prog)s [options] -- <menagerie datagen arguments>",
+    )
+    parser.add_argument("--shards", type=int, default=4, help="number of shards N (default 4)")
+    parser.add_argument(
+        "--address",
+        default=None,
+        help="Ray cluster address for ray.init(address=...); without it a local Ray instance "
+        "is started",
+    )
+    parser.add_argument(
+        "--num-cpus", type=int, default=None, help="CPUs of the local Ray instance (default: all)"
+    )
+    parser.add_argument(
+        "--menagerie",
+        default="target/release/menagerie",
+        help="the menagerie binary, relative to --cwd (default target/release/menagerie)",
+    )
+    parser.add_argument(
+        "--cwd", default=os.getcwd(), help="directory the shards run in (default: this one)"
+    )
+    parser.add_argument("--out", default="ray_datagen_out", help="directory for the files")
+    argv = sys.argv[1:]
+    if "--" in argv:
+        split = argv.index("--")
+        own, datagen_args = argv[:split], argv[split + 1 :]
+    else:
+        own, datagen_args = argv, []
+    args = parser.parse_args(own)
+    if not datagen_args:
+        parser.error("give the datagen arguments after --")
+    for owned in ("--shard", "--out", "--format"):
+        if owned in datagen_args:
+            parser.error(f"{owned} is set by the script for each shard; leave it out")
+    if args.shards < 1:
+        parser.error("--shards must be at least 1")
+    threads = 1
+    if "--threads" in datagen_args:
+        threads = int(datagen_args[datagen_args.index("--threads") + 1])
+    binary = os.path.join(args.cwd, args.menagerie)
+    if not os.path.exists(binary):
+        parser.error(f"{binary} not found (cargo build --release, or --menagerie)")
+    os.makedirs(args.out, exist_ok=True)
+
+    started = time.time()
+    if args.address is None:
+        ray.init(num_cpus=args.num_cpus)
+    else:
+        ray.init(address=args.address)
+    n = args.shards
+    pending = {
+        run_shard.options(num_cpus=threads).remote(binary, args.cwd, datagen_args, k, n): k
+        for k in range(1, n + 1)
+    }
+    print(f"submitted {n} datagen shards to Ray "
+          f"({ray.cluster_resources().get('CPU', 0):.0f} CPUs)", file=sys.stderr)
+    files, failed = {}, []
+    while pending:
+        ready, _ = ray.wait(list(pending), num_returns=1)
+        k = pending.pop(ready[0])
+        try:
+            res = ray.get(ready[0])
+        except (ray.exceptions.RayError, OSError) as e:
+            failed.append(k)
+            print(f"shard {k}/{n} failed: {e}", file=sys.stderr)
+            continue
+        if res["returncode"] != 0 or res["data"] is None:
+            failed.append(k)
+            print(f"shard {k}/{n} failed ({res['host']}): {res['stderr'].strip()}",
+                  file=sys.stderr)
+            continue
+        path = os.path.join(args.out, f"shard-{k}.bin")
+        with open(path, "wb") as f:
+            f.write(res["data"])
+        files[k] = path
+        print(f"shard {k}/{n} done on {res['host']} in {res['seconds']:.1f} s: "
+              f"{res['stdout'].strip()}", file=sys.stderr)
+    ray.shutdown()
+    if failed:
+        print(f"error: shards {sorted(failed)} failed; the others are in {args.out}",
+              file=sys.stderr)
+        return 1
+    merged = os.path.join(args.out, "data.bin")
+    proc = subprocess.run(
+        [binary, "datagen", "merge", *[files[k] for k in sorted(files)], "--out", merged],
+        capture_output=True, text=True,
+    )
+    if proc.returncode != 0:
+        print(f"error: merge failed: {proc.stderr.strip()}", file=sys.stderr)
+        return 1
+    print(proc.stdout.strip())
+    print(f"wall time {time.time() - started:.1f} s for {n} shards")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,401 @@
+//! A residual network for any variant, over the sparse inputs the variant defines
+//! ([`NetInputs`]): the same scheme as chess's network (`orthodox/nnue`), written once.
+//!
+//! The engine's score is `hce + net` (centipawns, side to move's view): the network learns what
+//! the hand-written evaluation misses, from the variant's own self-play games (`menagerie
+//! datagen --format bin`, trained by `menagerie-tuning net`; docs/networks.md).
+//!
+//! Shape: `INPUTS` binary inputs per perspective (what they mean is the variant's: typically
+//! the colour relative to the perspective, the piece kind or state, and the square seen from
+//! the perspective, plus hand and reserve counts), a [`HIDDEN`]-wide layer shared by both
+//! perspectives, clipped ReLU to `[0, QA]`, and one output over both halves (the side to
+//! move's first), in units of `out_scale` centipawns. Integer arithmetic throughout, so every
+//! machine gives the same score. The first layer is summed from scratch at each evaluation in
+//! `i32` (no overflow whatever the number of men; at most [`MAX_ACTIVE`] inputs).
+//!
+//! # The file (`MNV1`), little-endian
+//!
+//! ```text
+//! "MNV1"  u8 n  n bytes: the variant's protocol name
+//! u32 inputs  u32 hidden (= HIDDEN)  u32 out_scale
+//! first layer: inputs x hidden i16 (input-major, times QA)   bias: hidden i16 (times QA)
+//! output weights: 2 x hidden i16 (times QB)                  output bias: i32 (times QA * QB)
+//! ```
+//!
+//! A file of another variant, another input count or width, or the wrong length is refused
+//! with a [`NetError`]; the network in use stays.
+
+use std::sync::atomic::{AtomicPtr, Ordering};
+
+use arrayvec::ArrayVec;
+
+use crate::core::Color;
+use crate::variants::Game;
+
+/// Width of the hidden layer per perspective.
+pub const HIDDEN: usize = 32;
+/// Scale of the first layer's weights and of the clipped activation (1.0 = `QA`).
+pub const QA: i32 = 255;
+/// Scale of the output weights.
+pub const QB: i32 = 64;
+/// Most inputs a position may set per perspective.
+pub const MAX_ACTIVE: usize = 256;
+/// The file's first four bytes.
+pub const MAGIC: &[u8; 4] = b"MNV1";
+
+/// The active inputs of one perspective, each below [`NetInputs::INPUTS`].
+pub type InputList = ArrayVec<u32, MAX_ACTIVE>;
+
+/// A variant's network inputs and the slot of its network.
+pub trait NetInputs: Game {
+    /// Number of inputs per perspective.
+    const INPUTS: usize;
+
+    /// Pushes the inputs set in this position seen from `perspective` (each below
+    /// [`NetInputs::INPUTS`], none twice). Never allocates.
+    fn inputs(&self, perspective: Color, out: &mut InputList);
+
+    /// The variant's network slot (what `EvalFile` fills; empty: the hand-written evaluation
+    /// plays alone).
+    fn slot() -> &'static NetSlot;
+}
+
+/// Why a network file was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NetError {
+    /// The file does not start with `MNV1`.
+    #[error("not a menagerie variant network (no MNV1 header)")]
+    Magic,
+    /// The file is another variant's.
+    #[error("a network for '{0}', not '{1}'")]
+    Variant(String, String),
+    /// The input count or hidden width is not this build's.
+    #[error("{0} inputs and width {1}; this build expects {2} inputs and width {HIDDEN}")]
+    Shape(u32, u32, usize),
+    /// The file is shorter or longer than its header says.
+    #[error("network file of {0} bytes, expected {1}")]
+    Size(usize, usize),
+}
+
+/// A variant's network: the weights, quantised (layout in the module documentation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    /// The variant's protocol name.
+    pub variant: String,
+    /// First layer, one row per input (`inputs` rows), times [`QA`].
+    pub w1: Vec<[i16; HIDDEN]>,
+    /// First layer's bias, times [`QA`].
+    pub b1: [i16; HIDDEN],
+    /// Output weights, the side to move's half first, times [`QB`].
+    pub w2: [i16; 2 * HIDDEN],
+    /// Output bias, times `QA * QB`.
+    pub b2: i32,
+    /// Centipawns of an output of 1.0.
+    pub out_scale: i32,
+}
+
+impl Network {
+    /// Parses a network file for `variant` with `inputs` inputs.
+    ///
+    /// Errors: a wrong header, variant, shape or length.
+    pub fn parse(bytes: &[u8], variant: &str, inputs: usize) -> Result<Network, NetError> {
+        if bytes.len() < 5 || &bytes[..4] != MAGIC {
+            return Err(NetError::Magic);
+        }
+        let n = usize::from(bytes[4]);
+        let name = bytes
+            .get(5..5 + n)
+            .ok_or(NetError::Size(bytes.len(), 5 + n))?;
+        let name = String::from_utf8_lossy(name).into_owned();
+        if name != variant {
+            return Err(NetError::Variant(name, variant.to_string()));
+        }
+        let mut at = 5 + n;
+        if bytes.len() < at + 12 {
+            return Err(NetError::Size(bytes.len(), at + 12));
+        }
+        let u32_at =
+            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        let (file_inputs, hidden, out_scale) = (u32_at(at), u32_at(at + 4), u32_at(at + 8));
+        if file_inputs as usize != inputs || hidden as usize != HIDDEN {
+            return Err(NetError::Shape(file_inputs, hidden, inputs));
+        }
+        at += 12;
+        let expected = at + 2 * (inputs * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+        if bytes.len() != expected {
+            return Err(NetError::Size(bytes.len(), expected));
+        }
+        let mut next = || {
+            let v = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
+            at += 2;
+            v
+        };
+        let mut w1 = vec![[0i16; HIDDEN]; inputs];
+        for w in w1.iter_mut().flatten() {
+            *w = next();
+        }
+        let mut b1 = [0i16; HIDDEN];
+        b1.iter_mut().for_each(|b| *b = next());
+        let mut w2 = [0i16; 2 * HIDDEN];
+        w2.iter_mut().for_each(|w| *w = next());
+        let b2 = i32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+        Ok(Network {
+            variant: name,
+            w1,
+            b1,
+            w2,
+            b2,
+            out_scale: out_scale as i32,
+        })
+    }
+
+    /// The file's bytes ([`Network::parse`] reads them back).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(32 + 2 * self.w1.len() * HIDDEN);
+        out.extend_from_slice(MAGIC);
+        out.push(self.variant.len() as u8);
+        out.extend_from_slice(self.variant.as_bytes());
+        for v in [self.w1.len() as u32, HIDDEN as u32, self.out_scale as u32] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        let rows = self.w1.iter().flatten().chain(&self.b1).chain(&self.w2);
+        for w in rows {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&self.b2.to_le_bytes());
+        out
+    }
+
+    /// The first layer's sums (times [`QA`]) of one perspective's inputs.
+    #[inline]
+    fn layer(&self, inputs: &[u32]) -> [i32; HIDDEN] {
+        let mut acc = self.b1.map(i32::from);
+        for &i in inputs {
+            // Inputs beyond the rows (a variant's bug) are skipped, not a panic in the search.
+            if let Some(row) = self.w1.get(i as usize) {
+                for (a, &w) in acc.iter_mut().zip(row) {
+                    *a += i32::from(w);
+                }
+            }
+        }
+        acc
+    }
+
+    /// The correction for `pos`, in centipawns from the side to move's view (truncated
+    /// towards zero). Never allocates.
+    pub fn evaluate<G: NetInputs>(&self, pos: &G) -> i32 {
+        let stm = pos.side_to_move();
+        let mut list = InputList::new();
+        pos.inputs(stm, &mut list);
+        let us = self.layer(&list);
+        list.clear();
+        pos.inputs(!stm, &mut list);
+        let them = self.layer(&list);
+        let mut sum = i64::from(self.b2);
+        for i in 0..HIDDEN {
+            sum += i64::from(us[i].clamp(0, QA)) * i64::from(self.w2[i]);
+            sum += i64::from(them[i].clamp(0, QA)) * i64::from(self.w2[HIDDEN + i]);
+        }
+        (sum * i64::from(self.out_scale) / i64::from(QA * QB)) as i32
+    }
+}
+
+/// Where a variant's network lives: empty, or a network that stays valid for the process's
+/// life (a replaced network is leaked, not freed, so a search running on it never sees it go;
+/// networks are replaced only by `EvalFile`, a few times a session at most).
+pub struct NetSlot(AtomicPtr<Network>);
+
+impl NetSlot {
+    /// An empty slot.
+    pub const fn new() -> NetSlot {
+        NetSlot(AtomicPtr::new(std::ptr::null_mut()))
+    }
+
+    /// The network in the slot.
+    #[inline(always)]
+    pub fn get(&self) -> Option<&'static Network> {
+        let p = self.0.load(Ordering::Acquire);
+        // SAFETY: a non-null pointer came from `Box::leak` in `set` and is never freed.
+        unsafe { p.as_ref() }
+    }
+
+    /// Puts `net` in the slot (`None` empties it).
+    pub fn set(&self, net: Option<Network>) {
+        let p = net.map_or(std::ptr::null_mut(), |n| {
+            Box::leak(Box::new(n)) as *mut Network
+        });
+        self.0.store(p, Ordering::Release);
+    }
+}
+
+impl Default for NetSlot {
+    fn default() -> Self {
+        NetSlot::new()
+    }
+}
+
+/// The network correction of `pos` in centipawns from the side to move's view: 0 when the
+/// variant's slot is empty.
+#[inline]
+pub fn correction<G: NetInputs>(pos: &G) -> i32 {
+    match G::slot().get() {
+        Some(net) => net.evaluate(pos),
+        None => 0,
+    }
+}
+
+/// `EvalFile` for a variant with network inputs ([`crate::variants::Game::load_network`]):
+/// loads `path` into `G`'s slot, or empties it for `None`; returns the line saying what is in
+/// use.
+///
+/// Errors: [`load`]'s; the slot is then unchanged.
+pub fn set_eval_file<G: NetInputs>(path: Option<&std::path::Path>) -> Result<String, String> {
+    match path {
+        None => {
+            G::slot().set(None);
+            Ok(format!(
+                "{}: hand-written evaluation, no network",
+                G::INFO.name
+            ))
+        }
+        Some(path) => {
+            load::<G>(path)?;
+            Ok(format!(
+                "{}: network {} ({} inputs, width {HIDDEN})",
+                G::INFO.name,
+                path.display(),
+                G::INPUTS
+            ))
+        }
+    }
+}
+
+/// Reads a network file for `G` and puts it in `G`'s slot.
+///
+/// Errors: the file cannot be read, or [`Network::parse`] refuses it, as a message naming the
+/// file; the slot is then unchanged.
+pub fn load<G: NetInputs>(path: &std::path::Path) -> Result<(), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let net = Network::parse(&bytes, G::INFO.name, G::INPUTS)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    G::slot().set(Some(net));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::mystic::Mystic;
+    use crate::variants::{Notation, Rules};
+
+    /// A network whose hidden unit `j` weighs input `i` by `(i * 7 + j) % 11 - 5` (times 8),
+    /// with output weights `j - 16` and `16 - j` (the other half).
+    fn sample_net() -> Network {
+        let mut w1 = vec![[0i16; HIDDEN]; Mystic::INPUTS];
+        for (i, row) in w1.iter_mut().enumerate() {
+            for (j, w) in row.iter_mut().enumerate() {
+                *w = (((i * 7 + j) % 11) as i16 - 5) * 8;
+            }
+        }
+        let mut w2 = [0i16; 2 * HIDDEN];
+        for j in 0..HIDDEN {
+            w2[j] = j as i16 - 16;
+            w2[HIDDEN + j] = 16 - j as i16;
+        }
+        Network {
+            variant: "mystic".into(),
+            w1,
+            b1: [40; HIDDEN],
+            w2,
+            b2: 1000,
+            out_scale: 400,
+        }
+    }
+
+    #[test]
+    fn files_round_trip_and_bad_ones_are_refused() {
+        let net = sample_net();
+        let bytes = net.to_bytes();
+        assert_eq!(
+            Network::parse(&bytes, "mystic", Mystic::INPUTS).unwrap(),
+            net
+        );
+        assert_eq!(
+            Network::parse(&bytes, "muster", Mystic::INPUTS),
+            Err(NetError::Variant("mystic".into(), "muster".into()))
+        );
+        assert!(matches!(
+            Network::parse(&bytes, "mystic", 768),
+            Err(NetError::Shape(..))
+        ));
+        assert!(matches!(
+            Network::parse(&bytes[..bytes.len() - 1], "mystic", Mystic::INPUTS),
+            Err(NetError::Size(..))
+        ));
+        assert_eq!(Network::parse(b"MNN1", "mystic", 1), Err(NetError::Magic));
+        assert_eq!(Network::parse(b"", "mystic", 1), Err(NetError::Magic));
+    }
+
+    #[test]
+    fn the_output_is_the_layers_sum() {
+        let net = sample_net();
+        let pos =
+            Mystic::from_fen("4k3/8/8/3q4/8/8/2P5/4K3 b - - 7 30 coins:11/6 bought:1/0").unwrap();
+        // By hand, in floating point: both perspectives' layers, clipped, dotted.
+        let layer = |persp: Color| {
+            let mut list = InputList::new();
+            pos.inputs(persp, &mut list);
+            assert!(list.iter().all(|&i| (i as usize) < Mystic::INPUTS));
+            // 4 men, the coins and bought Pawns of both sides as thermometers.
+            let coins = if persp == Color::White {
+                [11, 6]
+            } else {
+                [6, 11]
+            };
+            let bought = if persp == Color::White {
+                [1, 0]
+            } else {
+                [0, 1]
+            };
+            assert_eq!(list.len(), 4 + coins[0] + coins[1] + bought[0] + bought[1]);
+            let mut acc = [40i64; HIDDEN];
+            for &i in &list {
+                for (a, &w) in acc.iter_mut().zip(&net.w1[i as usize]) {
+                    *a += i64::from(w);
+                }
+            }
+            acc.map(|a| a.clamp(0, i64::from(QA)))
+        };
+        let stm = pos.side_to_move();
+        let (us, them) = (layer(stm), layer(!stm));
+        let mut sum = 1000i64;
+        for j in 0..HIDDEN {
+            sum += us[j] * i64::from(net.w2[j]) + them[j] * i64::from(net.w2[HIDDEN + j]);
+        }
+        assert_eq!(
+            i64::from(net.evaluate(&pos)),
+            sum * 400 / i64::from(QA * QB)
+        );
+        assert_ne!(net.evaluate(&pos), 0);
+    }
+
+    #[test]
+    fn a_refused_file_leaves_the_slot_alone() {
+        static TEST_SLOT: NetSlot = NetSlot::new();
+        assert!(TEST_SLOT.get().is_none());
+        TEST_SLOT.set(Some(sample_net()));
+        assert_eq!(TEST_SLOT.get().unwrap().out_scale, 400);
+        // The variant's own slot: a bad file is refused with one message naming it.
+        let dir = std::env::temp_dir().join(format!("menagerie-net-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bad = dir.join("bad.nnv");
+        std::fs::write(&bad, b"MNV1\x05chess").unwrap();
+        let before = Mystic::slot().get().map(|n| n as *const Network);
+        let e = load::<Mystic>(&bad).unwrap_err();
+        assert!(e.contains("bad.nnv") && e.contains("'chess'"), "{e}");
+        assert_eq!(Mystic::slot().get().map(|n| n as *const Network), before);
+        TEST_SLOT.set(None);
+        assert!(TEST_SLOT.get().is_none());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

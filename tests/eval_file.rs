@@ -1,0 +1,105 @@
+//! `setoption name EvalFile` (protocol.md 2, docs/networks.md): a variant's network loaded
+//! from a file changes its evaluation; a bad file gets one error line and the network in use
+//! stays; `<none>` goes back to the hand-written evaluation; a variant without network inputs
+//! refuses.
+
+use std::time::Duration;
+
+use menagerie::variants::mystic::Mystic;
+use menagerie::variants::network::{NetInputs, Network, HIDDEN};
+
+use crate::common::Engine;
+
+/// A network file for Mystic whose output does not vanish: every weight set.
+fn network_file(dir: &std::path::Path, bias: i32) -> std::path::PathBuf {
+    let mut w1 = vec![[0i16; HIDDEN]; Mystic::INPUTS];
+    for (i, row) in w1.iter_mut().enumerate() {
+        for (j, w) in row.iter_mut().enumerate() {
+            *w = ((i * 5 + j * 3) % 9) as i16 - 4;
+        }
+    }
+    let mut w2 = [0i16; 2 * HIDDEN];
+    for (j, w) in w2.iter_mut().enumerate() {
+        *w = if j < HIDDEN { 20 } else { -10 };
+    }
+    let net = Network {
+        variant: "mystic".into(),
+        w1,
+        b1: [60; HIDDEN],
+        w2,
+        b2: bias,
+        out_scale: 400,
+    };
+    let path = dir.join(format!("net{bias}.nnv"));
+    std::fs::write(&path, net.to_bytes()).unwrap();
+    path
+}
+
+/// The `Network correction` figure of `eval`, if the report has one.
+fn correction(e: &mut Engine) -> Option<i32> {
+    e.command("eval")
+        .iter()
+        .find_map(|l| l.strip_prefix("Network correction (EvalFile, side to move): "))
+        .map(|v| v.trim().parse().unwrap())
+}
+
+#[test]
+fn a_network_file_changes_the_evaluation_and_bad_ones_change_nothing() {
+    let dir = std::env::temp_dir().join(format!("menagerie-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = network_file(&dir, 0);
+    let mut e = Engine::start_variant("mystic");
+    e.command("position startpos moves e1d1");
+    assert_eq!(correction(&mut e), None);
+    let answer = e.command(&format!("setoption name EvalFile value {}", good.display()));
+    assert_eq!(
+        answer,
+        [format!(
+            "info string mystic: network {} ({} inputs, width {HIDDEN})",
+            good.display(),
+            Mystic::INPUTS
+        )]
+    );
+    let with = correction(&mut e).expect("a correction with a network");
+    assert_ne!(with, 0);
+    // Refused files: one error line each, the network stays.
+    let text = dir.join("text.nnv");
+    std::fs::write(&text, "not a network").unwrap();
+    let mut chess_shaped = b"MNV1\x05chess".to_vec();
+    chess_shaped.extend_from_slice(&[0; 64]);
+    let chess = dir.join("chess.nnv");
+    std::fs::write(&chess, chess_shaped).unwrap();
+    for (bad, why) in [
+        (dir.join("absent.nnv"), "No such file"),
+        (text, "no MNV1 header"),
+        (chess, "a network for 'chess', not 'mystic'"),
+    ] {
+        let answer = e.command(&format!("setoption name EvalFile value {}", bad.display()));
+        assert_eq!(answer.len(), 1, "{answer:?}");
+        assert!(
+            answer[0].starts_with("info string error EvalFile: "),
+            "{answer:?}"
+        );
+        assert!(answer[0].contains(why), "{answer:?}");
+        assert_eq!(correction(&mut e), Some(with));
+    }
+    // The search plays with it: a bestmove comes, and back to none.
+    e.go("go depth 3", Duration::from_secs(30));
+    let answer = e.command("setoption name EvalFile value <none>");
+    assert_eq!(
+        answer,
+        ["info string mystic: hand-written evaluation, no network"]
+    );
+    assert_eq!(correction(&mut e), None);
+    // A variant without network inputs says so.
+    e.send("setoption name UCI_Variant value mulliganstew");
+    let answer = e.command(&format!("setoption name EvalFile value {}", good.display()));
+    assert!(
+        answer
+            .last()
+            .unwrap()
+            .contains("EvalFile: mulliganstew has no network inputs in this build"),
+        "{answer:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
