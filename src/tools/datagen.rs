@@ -11,7 +11,7 @@
 //! <FEN> | <score> | <result>
 //! ```
 //!
-//! - `<FEN>`: the variant's canonical FEN ([`Notation::fen`](crate::variants::Notation::fen));
+//! - `<FEN>`: the variant's canonical FEN ([`Notation::fen`]);
 //! - `<score>`: the search score in centipawns from White's point of view;
 //! - `<result>`: the game's result for White: `1` (White won), `0.5` (draw) or `0`.
 //!
@@ -22,7 +22,7 @@
 //! # What is recorded
 //!
 //! A game starts from the variant's random setup (when it has them,
-//! [`Rules::random_setup`](crate::variants::Rules::random_setup), then 0-2 random plies) or from
+//! [`Rules::random_setup`], then 0-2 random plies) or from
 //! its start position after 6-9 random legal plies (without ending the game). Each ply is then
 //! chosen by a single-threaded search of `nodes` nodes with the game's own TT, cleared at the start
 //! of the game. The position before the ply is kept when it is quiet: the side to move is not in
@@ -30,7 +30,7 @@
 //! ([`Evaluation::is_tactical`](crate::variants::Evaluation::is_tactical)), the search score is not
 //! a mate and below [`DECIDED_CP`], and the position is not decided by rule.
 //!
-//! A game ends by rule ([`Rules::outcome`](crate::variants::Rules::outcome)), on a mate score (the
+//! A game ends by rule ([`Rules::outcome`]), on a mate score (the
 //! side the search sees mated loses), by win adjudication (the score beyond [`WIN_CP`] for the same
 //! side for [`WIN_PLIES`] plies), by draw adjudication (from ply [`DRAW_FROM_PLY`], the score
 //! within [`DRAW_CP`] of 0 for [`DRAW_PLIES`] plies) or at `max_plies` (a draw).

@@ -244,7 +244,7 @@ pub fn correction<G: NetInputs>(pos: &G) -> i32 {
     }
 }
 
-/// `EvalFile` for a variant with network inputs ([`crate::variants::Game::load_network`]):
+/// `EvalFile` for a variant with network inputs ([`crate::variants::Evaluation::load_network`]):
 /// loads `path` into `G`'s slot, or empties it for `None`; returns the line saying what is in
 /// use.
 ///
