@@ -11,7 +11,7 @@ use std::time::Instant;
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::search::{search, Limits, SearchControl, SearchOptions, SearchResult, Tt};
 use menagerie::variants::chess::Chess;
-use menagerie::variants::{Game, PlyList};
+use menagerie::variants::{Evaluation, Game, Notation, PlyList, Rules};
 
 /// The measurements, by name.
 const MEASUREMENTS: &[(&str, fn())] = &[
@@ -46,7 +46,7 @@ fn main() {
     }
 }
 
-fn run_chess(fen: &str, limits: Limits, threads: usize) -> SearchResult<<Chess as Game>::Move> {
+fn run_chess(fen: &str, limits: Limits, threads: usize) -> SearchResult<<Chess as Rules>::Move> {
     let pos = Chess::from_fen(fen).expect("valid FEN");
     let tt = Tt::new(16);
     let options = SearchOptions {
@@ -70,7 +70,7 @@ fn depth(d: u32) -> Limits {
     }
 }
 
-fn token(fen: &str, r: &SearchResult<<Chess as Game>::Move>) -> String {
+fn token(fen: &str, r: &SearchResult<<Chess as Rules>::Move>) -> String {
     let pos = Chess::from_fen(fen).unwrap();
     pos.move_token(r.best.expect("a best move"))
 }
@@ -82,7 +82,7 @@ fn bench_and_smp() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(10);
     if std::env::var("BENCH_EACH").is_ok() {
-        for fen in <Chess as Game>::BENCH_FENS {
+        for fen in <Chess as Game>::SEARCH.bench_fens {
             let t = Instant::now();
             let r = run_chess(fen, depth(d), 1);
             println!("{fen}: {} nodes {:?} {:?}", r.nodes, t.elapsed(), r.score);
@@ -199,7 +199,7 @@ fn pruning_match() {
     }
     let engines: [SearchParams; 2] = [PARAMS, plain];
     let (mut score, mut games) = (0.0f64, 0);
-    for fen in <Chess as Game>::BENCH_FENS.iter().take(12) {
+    for fen in <Chess as Game>::SEARCH.bench_fens.iter().take(12) {
         for a_side in 0..2 {
             let mut pos = Chess::from_fen(fen).unwrap();
             let tts = [Tt::new(8), Tt::new(8)];
@@ -296,7 +296,7 @@ fn eval_speed() {
     let mut positions = Vec::new();
     for _ in 0..60 {
         let mut p = Chess::startpos();
-        let mut list = PlyList::<<Chess as Game>::Move>::default();
+        let mut list = PlyList::<<Chess as Rules>::Move>::default();
         for _ in 0..80 {
             list.clear();
             p.legal_moves(&mut list);

@@ -1,5 +1,5 @@
 //! Criterion benches of move generation and perft (make/unmake + legal generation), for every
-//! variant: its start position and its bench positions ([`Game::BENCH_FENS`]), each at the
+//! variant: its start position and its bench positions ([`SearchProfile::bench_fens`]), each at the
 //! smallest depth (in plies) whose tree has at least [`MIN_LEAVES`] leaves.
 //!
 //! `cargo bench --bench perft [-- <variant>]`. Throughput is reported in leaf nodes.
@@ -14,7 +14,7 @@ const MIN_LEAVES: u64 = 200_000;
 /// The start position and the bench positions of `G`, named.
 fn positions<G: Game>() -> Vec<(String, G)> {
     let mut out = vec![("startpos".to_string(), G::startpos())];
-    for (i, fen) in G::BENCH_FENS.iter().enumerate().take(3) {
+    for (i, fen) in G::SEARCH.bench_fens.iter().enumerate().take(3) {
         if let Ok(p) = G::from_fen(fen) {
             if p.fen() != out[0].1.fen() {
                 out.push((format!("bench{i}"), p));

@@ -1,7 +1,7 @@
 //! Criterion bench: fixed-depth single-thread searches (cleared TT each time, so every sample
-//! searches the same tree) of every variant's first bench position ([`Game::BENCH_FENS`], or
-//! its start), from the variant's bench depth ([`Game::BENCH_DEPTH`]) minus 2 plies, deepened
-//! until the tree has [`MIN_NODES`] nodes (so the TT clear does not dominate).
+//! searches the same tree) of every variant's first bench position ([`SearchProfile::bench_fens`],
+//! or its start), from the variant's bench depth ([`SearchProfile::bench_depth`]) minus 2 plies,
+//! deepened until the tree has [`MIN_NODES`] nodes (so the TT clear does not dominate).
 //!
 //! `cargo bench --bench search [-- <variant>]`. The `menagerie bench` command is the node-count
 //! fingerprint; this is its timing.
@@ -14,7 +14,8 @@ use menagerie::variants::{Game, Variant};
 const MIN_NODES: u64 = 100_000;
 
 fn bench_variant<G: Game>(c: &mut Criterion, tt: &Tt) {
-    let pos = G::BENCH_FENS
+    let pos = G::SEARCH
+        .bench_fens
         .first()
         .and_then(|f| G::from_fen(f).ok())
         .unwrap_or_else(G::startpos);
@@ -28,9 +29,9 @@ fn bench_variant<G: Game>(c: &mut Criterion, tt: &Tt) {
         let control = SearchControl::default();
         search(&pos, &limits, &options, tt, &control, &mut |_| {}).nodes
     };
-    let mut depth = G::BENCH_DEPTH.saturating_sub(2).max(1);
+    let mut depth = G::SEARCH.bench_depth.saturating_sub(2).max(1);
     let mut nodes = run(depth);
-    while nodes < MIN_NODES && depth < G::BENCH_DEPTH + 4 {
+    while nodes < MIN_NODES && depth < G::SEARCH.bench_depth + 4 {
         depth += 1;
         nodes = run(depth);
     }

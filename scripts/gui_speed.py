@@ -38,12 +38,13 @@ def main():
     try:
         line = server.stdout.readline()
         base = next(w for w in line.split() if w.startswith("http://"))
-        variants = [v["name"] for v in call(base + "/api/variants")]
+        variants = call(base + "/api/variants")
         print(f"{'variant':18} {'turns':>5} {'median ms':>10} {'max ms':>8}")
         seen = 0
-        for v in variants:
+        for info in variants:
+            v = info["name"]
             body = {"variant": v, "engine": "black", "movetime_ms": 20}
-            if v == "mutatismutandis":
+            if "seed" in info.get("pregame", []):
                 body["seed"] = 7
             st = call(base + "/api/games", body)
             gid = st["id"]

@@ -1,5 +1,5 @@
 //! `menagerie bench`: a fixed-depth search of each variant's fixed bench positions
-//! ([`Game::BENCH_FENS`]).
+//! ([`SearchProfile::bench_fens`](crate::variants::SearchProfile::bench_fens)).
 //!
 //! Each position is searched to `depth` plies with a cleared TT; with one thread nothing
 //! depends on the clock, so the total node count is deterministic and serves as the
@@ -19,9 +19,10 @@ pub struct BenchReport {
     pub time_ms: u64,
 }
 
-/// Searches the bench positions of variant `G` ([`Game::BENCH_FENS`], or its start position
-/// when it lists none) to `depth` plies with `threads` threads and a `hash_mb` MiB TT (cleared
-/// between positions by as many threads), returning total nodes and time.
+/// Searches the bench positions of variant `G`
+/// ([`SearchProfile::bench_fens`](crate::variants::SearchProfile::bench_fens), or its start
+/// position when it lists none) to `depth` plies with `threads` threads and a `hash_mb` MiB TT
+/// (cleared between positions by as many threads), returning total nodes and time.
 pub fn run<G: Game>(depth: u32, threads: usize, hash_mb: usize) -> BenchReport {
     let tt = Tt::new(hash_mb);
     let limits = Limits {
@@ -34,10 +35,11 @@ pub fn run<G: Game>(depth: u32, threads: usize, hash_mb: usize) -> BenchReport {
     };
     let start = Instant::now();
     let mut nodes = 0;
-    let positions: Vec<G> = if G::BENCH_FENS.is_empty() {
+    let positions: Vec<G> = if G::SEARCH.bench_fens.is_empty() {
         vec![G::startpos()]
     } else {
-        G::BENCH_FENS
+        G::SEARCH
+            .bench_fens
             .iter()
             .filter_map(|fen| G::from_fen(fen).ok())
             .collect()
@@ -60,7 +62,7 @@ mod tests {
     use crate::variants::Variant;
 
     fn parse_all<G: Game>() {
-        for fen in G::BENCH_FENS {
+        for fen in G::SEARCH.bench_fens {
             assert!(G::from_fen(fen).is_ok(), "{}: {fen}", G::INFO.name);
         }
     }

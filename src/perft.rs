@@ -3,9 +3,9 @@
 //!
 //! Two units: **plies** ([`perft`]) and **turns** ([`perft_turns`], what `go perft` counts; for
 //! variants whose turns are single plies the two agree). A position decided by a win rule
-//! ([`Game::verdict`] with [`Scope::Wins`]) has no children; draw rules are not applied, as in
-//! Stockfish's perft.
-//! At the last ply the legal moves are counted without being played (bulk counting).
+//! ([`Rules::verdict`](crate::variants::Rules::verdict) with [`Scope::Wins`]) has no children; draw
+//! rules are not applied, as in Stockfish's perft. At the last ply the legal moves are counted
+//! without being played (bulk counting).
 //!
 //! [`divide_until`] polls a stop flag at every interior node (not at the bulk-counted last
 //! ply), so that the protocol's `stop` and `quit` end a `go perft` at once.

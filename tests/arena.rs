@@ -16,7 +16,7 @@ use menagerie::tools::arena::stats::{elo_from_score, sprt_bounds, Pentanomial};
 use menagerie::tools::arena::{run_match, MatchConfig, MatchError, MatchReport, PlayedGame};
 use menagerie::variants::chess::Chess;
 use menagerie::variants::mystic::Mystic;
-use menagerie::variants::Game;
+use menagerie::variants::{Game, Notation, Rules};
 
 /// The built-in players.
 const GREEDY: EngineSpec = EngineSpec::Builtin(Builtin::Greedy);

@@ -15,7 +15,7 @@ use menagerie::tools::arena::spec::{player_names, Builtin, EngineSpec, Limit, Sh
 use menagerie::tools::arena::{run_match, MatchConfig, MatchReport};
 use menagerie::tools::replay::check_pgn_text;
 use menagerie::variants::turn::{self, Extent, Reading};
-use menagerie::variants::{Game, Variant};
+use menagerie::variants::{Game, Notation, Rules, Variant};
 
 const GREEDY: EngineSpec = EngineSpec::Builtin(Builtin::Greedy);
 const RANDOM: EngineSpec = EngineSpec::Builtin(Builtin::Random);

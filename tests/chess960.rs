@@ -12,7 +12,7 @@ use common::game::{assert_make_unmake, legal_moves, parse, play_plies, ply_token
 use common::{bestmove, Engine, SEARCH};
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::variants::chess::{Chess, MoveKind, START_FEN};
-use menagerie::variants::{Game, MoveError, VariantSettings};
+use menagerie::variants::{MoveError, Notation, Rules, VariantSettings};
 
 const ON: VariantSettings = VariantSettings { chess960: true };
 const OFF: VariantSettings = VariantSettings { chess960: false };

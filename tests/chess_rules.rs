@@ -5,7 +5,7 @@ use menagerie::core::MoveList;
 use menagerie::variants::chess::{Chess, Move, START_FEN};
 use menagerie::variants::orthodox::MoveKind;
 use menagerie::variants::Scope;
-use menagerie::variants::{FenError, Game, GameResult, MoveError, Terminal};
+use menagerie::variants::{Evaluation, FenError, GameResult, MoveError, Notation, Rules, Terminal};
 
 fn pos(fen: &str) -> Chess {
     Chess::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -218,7 +218,7 @@ fn make_unmake_property() {
     }
 }
 
-/// `Game::gives_check` (asked by the search before it prunes a ply) must agree with
+/// `Rules::gives_check` (asked by the search before it prunes a ply) must agree with
 /// `in_check` after the ply is made, and must answer for every ply but castling and en passant.
 #[test]
 fn gives_check_matches_in_check_after_make() {
@@ -500,8 +500,8 @@ fn null_move_switch() {
     let _ = Move::NULL;
 }
 
-/// `Game::cont_code` (continuation-history keys): the moving piece and the destination square,
-/// whatever the origin, in 1..=1023, and different for a different piece or square.
+/// `Evaluation::cont_code` (continuation-history keys): the moving piece and the destination
+/// square, whatever the origin, in 1..=1023, and different for a different piece or square.
 #[test]
 fn continuation_codes_name_the_piece_and_the_square() {
     let code = |p: &Chess, t: &str| p.cont_code(p.parse_move(t).unwrap()).unwrap();
@@ -538,7 +538,7 @@ fn continuation_codes_name_the_piece_and_the_square() {
     }
 }
 
-/// The quiet-history context of a ply (`Game::history_context`): bit 0 when its origin is
+/// The quiet-history context of a ply (`Evaluation::history_context`): bit 0 when its origin is
 /// attacked by an enemy pawn, bit 1 when its destination is, for either side to move.
 #[test]
 fn history_context_marks_squares_attacked_by_enemy_pawns() {

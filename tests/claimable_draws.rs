@@ -9,8 +9,8 @@ use crate::common;
 use common::{assert_game_over, bestmove, Engine, SEARCH};
 use menagerie::variants::chess::Chess;
 use menagerie::variants::mystic::Mystic;
-use menagerie::variants::Game;
 use menagerie::variants::Scope;
+use menagerie::variants::{Notation, Rules};
 
 /// The knights' shuffle that brings the start position back every four plies.
 const SHUFFLE: &str = "g1f3 g8f6 f3g1 f6g8";

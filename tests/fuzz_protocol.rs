@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use common::{Engine, QUICK, SEARCH};
 
 use menagerie::variants::turn::{self, Extent, Reading};
-use menagerie::variants::{Game, Variant};
+use menagerie::variants::{Game, Notation, Variant};
 
 /// A small deterministic generator (xorshift64*).
 struct Rng(u64);

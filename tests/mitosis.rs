@@ -14,7 +14,7 @@ use menagerie::perft::{perft_turns, Unit};
 use menagerie::variants::mitosis::{Mitosis, START_FEN};
 use menagerie::variants::turn::{self, Extent, Reading};
 use menagerie::variants::Scope;
-use menagerie::variants::{FenError, Game, GameResult, MoveError};
+use menagerie::variants::{Evaluation, FenError, Game, GameResult, MoveError, Notation, Rules};
 
 fn pos(fen: &str) -> Mitosis {
     parse(fen)
@@ -593,7 +593,7 @@ fn random_playouts_round_trip() {
 
 #[test]
 fn bench_fens_are_valid() {
-    for fen in Mitosis::BENCH_FENS {
+    for fen in Mitosis::SEARCH.bench_fens {
         assert_eq!(pos(fen).fen(), *fen);
         assert!(pos(fen).outcome().is_none(), "{fen}");
     }

@@ -15,7 +15,7 @@ use menagerie::perft::perft;
 use menagerie::variants::mulligan_stew::notation::{import, split_record};
 use menagerie::variants::mulligan_stew::{Stew, START_FEN};
 use menagerie::variants::Scope;
-use menagerie::variants::{Game, GameResult, MoveError, Terminal};
+use menagerie::variants::{Evaluation, GameResult, MoveError, Notation, Rules, Terminal};
 
 fn pos(fen: &str) -> Stew {
     parse(fen)

@@ -16,7 +16,7 @@ use menagerie::variants::chess::{Chess, Kind, MoveKind};
 use menagerie::variants::muster::pregame::{choose, expected_score, propose};
 use menagerie::variants::muster::{Army, Muster, START_FEN};
 use menagerie::variants::Scope;
-use menagerie::variants::{Game, GameResult, ProbeLimits};
+use menagerie::variants::{Evaluation, GameResult, Notation, ProbeLimits, Rules};
 
 fn pos(fen: &str) -> Muster {
     parse(fen)

@@ -25,7 +25,7 @@ use menagerie::variants::mutatis_mutandis::{
     attacked, generate, Action, ActionList, DropWindow, Mutatis, State, Turn,
 };
 use menagerie::variants::turn::{self, Extent, Reading};
-use menagerie::variants::Game;
+use menagerie::variants::{Notation, Rules};
 
 fn bit(sq: u8) -> u64 {
     1u64 << sq
@@ -387,7 +387,7 @@ fn the_side_to_move_wins_material_when_it_can() {
 #[test]
 fn the_arena_gives_each_pair_its_own_seeded_setup() {
     // rules 3; issue 12 "Setups": each pair of games starts from a fresh seeded setup with
-    // colours reversed, found through Game::random_setup (the arena names no variant).
+    // colours reversed, found through Rules::random_setup (the arena names no variant).
     use menagerie::tools::arena::referee::GameSettings;
     use menagerie::tools::arena::spec::player_names;
     use menagerie::tools::arena::spec::{Builtin, EngineSpec, Limit};

@@ -6,7 +6,7 @@ use crate::common;
 use common::game::{legal_moves, parse, ply_tokens};
 
 use menagerie::variants::mutatis_mutandis::{Mutatis, START_FEN};
-use menagerie::variants::{Game, GameResult, MoveError};
+use menagerie::variants::{GameResult, MoveError, Notation, Rules};
 
 fn pos(fen: &str) -> Mutatis {
     parse::<Mutatis>(fen)

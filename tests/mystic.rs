@@ -11,7 +11,7 @@ use menagerie::core::MoveList;
 use menagerie::perft::perft;
 use menagerie::variants::mystic::notation::{import_move, split_record};
 use menagerie::variants::mystic::{Mystic, START_FEN};
-use menagerie::variants::{FenError, Game, GameResult};
+use menagerie::variants::{Evaluation, FenError, GameResult, Notation, Rules};
 
 fn pos(fen: &str) -> Mystic {
     parse(fen)
@@ -392,7 +392,7 @@ fn tactical_moves_are_legal_and_tactical() {
     );
 }
 
-/// `Game::gives_check` (asked by the search before it prunes a ply) agrees with `in_check`
+/// `Rules::gives_check` (asked by the search before it prunes a ply) agrees with `in_check`
 /// after the ply is made, for every legal ply along random games; purchases answer `None`,
 /// board plies (but castling and en passant) always answer.
 #[test]

@@ -59,7 +59,8 @@ fn count<G: Game>() -> (usize, u64) {
     let mut starts: Vec<G> = vec![G::startpos()];
     starts.extend((0..3).filter_map(G::random_setup));
     starts.extend(
-        G::BENCH_FENS
+        G::SEARCH
+            .bench_fens
             .iter()
             .map(|f| G::from_fen(f).expect("bench FEN")),
     );

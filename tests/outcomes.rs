@@ -155,7 +155,8 @@ fn playouts<G: Game>(games: u64, plies: usize) -> (usize, usize) {
     let mut starts: Vec<G> = vec![G::startpos()];
     starts.extend((0..4).filter_map(G::random_setup));
     starts.extend(
-        G::BENCH_FENS
+        G::SEARCH
+            .bench_fens
             .iter()
             .map(|f| G::from_fen(f).expect("bench FEN")),
     );

@@ -10,7 +10,7 @@ use menagerie::variants::mulligan_stew::Stew;
 use menagerie::variants::muster::Muster;
 use menagerie::variants::mutatis_mutandis::Mutatis;
 use menagerie::variants::mystic::Mystic;
-use menagerie::variants::Game;
+use menagerie::variants::{Game, Notation, Rules};
 
 struct Case {
     name: String,

@@ -1,4 +1,4 @@
-//! The piece descriptions of the `variant` command (`Game::PIECES`, docs/protocol.md 8) against
+//! The piece descriptions of the `variant` command (`Notation::PIECES`, docs/protocol.md 8) against
 //! the moves the engine generates (issue 58, item 1).
 //!
 //! For every variant and every piece type, the movement of its description is read: a Betza
@@ -46,7 +46,7 @@ use menagerie::variants::mulligan_stew::Stew;
 use menagerie::variants::muster::Muster;
 use menagerie::variants::mutatis_mutandis::Mutatis;
 use menagerie::variants::mystic::Mystic;
-use menagerie::variants::{Game, PieceInfo, Variant};
+use menagerie::variants::{Game, Notation, PieceInfo, Rules, Variant};
 
 // ------------------------------------------------------------------------------------------
 // Board geometry

@@ -9,7 +9,7 @@ use std::time::Duration;
 use common::{bestmove, Engine, QUICK, SEARCH};
 
 use menagerie::variants::chess::Chess;
-use menagerie::variants::Game;
+use menagerie::variants::{Notation, Rules};
 
 const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const AFTER_E4_E5: &str = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";

@@ -9,7 +9,7 @@ use std::time::Duration;
 use menagerie::search::clock::{ManualClock, TickingClock};
 use menagerie::search::{search, Limits, Score, SearchControl, SearchOptions, SearchResult, Tt};
 use menagerie::variants::chess::Chess;
-use menagerie::variants::Game;
+use menagerie::variants::{Game, Notation, Rules};
 
 /// The tests of this file run one at a time: several of them time the search or race its
 /// threads, and the test harness would otherwise run them side by side on the same cores.
@@ -18,7 +18,7 @@ fn serial() -> MutexGuard<'static, ()> {
     LOCK.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn run_chess(fen: &str, limits: Limits, threads: usize) -> SearchResult<<Chess as Game>::Move> {
+fn run_chess(fen: &str, limits: Limits, threads: usize) -> SearchResult<<Chess as Rules>::Move> {
     let pos = Chess::from_fen(fen).expect("valid FEN");
     let tt = Tt::new(16);
     let options = SearchOptions {
@@ -42,7 +42,7 @@ fn depth(d: u32) -> Limits {
     }
 }
 
-fn token(fen: &str, r: &SearchResult<<Chess as Game>::Move>) -> String {
+fn token(fen: &str, r: &SearchResult<<Chess as Rules>::Move>) -> String {
     let pos = Chess::from_fen(fen).unwrap();
     pos.move_token(r.best.expect("a best move"))
 }
@@ -387,7 +387,10 @@ mod portions {
     //! A toy game with two-ply turns: Mulligan-Stew-like portions exercise the rule that a
     //! ply keeping the side to move is not negated.
     use menagerie::core::{Color, MoveList};
-    use menagerie::variants::{FenError, Game, GameMove, MoveError, Scope, VariantInfo, Verdict};
+    use menagerie::variants::{
+        Evaluation, FenError, Game, GameMove, MoveError, Notation, Rules, Scope, SearchProfile,
+        VariantInfo, Verdict,
+    };
 
     /// 0: null; 1: skip the second portion; 2: take one stone; 3: take two stones.
     #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -423,11 +426,9 @@ mod portions {
         }
     }
 
-    impl Game for TwoPortionNim {
-        const PIECES: &'static [menagerie::variants::PieceInfo] = &[];
-
+    impl Rules for TwoPortionNim {
         type Move = Ply;
-        type EvalParams = menagerie::core::tunables::NoParams;
+
         const INFO: VariantInfo = VariantInfo {
             name: "nim2",
             files: 1,
@@ -435,23 +436,17 @@ mod portions {
             pocket: false,
             portions: 2,
         };
+
         const MULTI_PLY_TURNS: bool = true;
-        // A flat evaluation: nothing to improve on.
-        const SEARCH_IMPROVING: bool = false;
+
         fn startpos() -> Self {
             Self::new(10)
         }
-        fn from_fen(fen: &str) -> Result<Self, FenError> {
-            fen.parse()
-                .map(Self::new)
-                .map_err(|_| FenError::new("pile", "not a number"))
-        }
-        fn fen(&self) -> String {
-            self.pile.to_string()
-        }
+
         fn side_to_move(&self) -> Color {
             self.side
         }
+
         fn legal_moves(&self, list: &mut MoveList<Ply>) {
             if self.pile == 0 {
                 return;
@@ -464,6 +459,7 @@ mod portions {
                 list.push(Ply(3));
             }
         }
+
         fn make(&mut self, m: Ply) {
             self.history
                 .push((self.pile, self.side, self.portion, self.last_mover));
@@ -478,25 +474,19 @@ mod portions {
                 self.side = !self.side;
             }
         }
+
         fn unmake(&mut self) {
             let (p, s, po, l) = self.history.pop().expect("a ply to take back");
             (self.pile, self.side, self.portion, self.last_mover) = (p, s, po, l);
         }
+
         fn key(&self) -> u64 {
             (self.pile as u64) << 8
                 | (self.side.index() as u64) << 1
                 | self.portion as u64
                 | 0x5151 << 32
         }
-        fn is_tactical(&self, _: Ply) -> bool {
-            false
-        }
-        fn evaluate(&self) -> i32 {
-            0
-        }
-        fn eval_report(&self) -> String {
-            String::new()
-        }
+
         fn verdict(&self, _: Scope) -> Option<Verdict> {
             (self.pile == 0).then(|| {
                 if self.last_mover == Some(self.side) {
@@ -506,18 +496,60 @@ mod portions {
                 }
             })
         }
+
         fn no_moves_verdict(&self) -> Verdict {
             Verdict::loss("no stone")
         }
+    }
+
+    impl Notation for TwoPortionNim {
+        fn from_fen(fen: &str) -> Result<Self, FenError> {
+            fen.parse()
+                .map(Self::new)
+                .map_err(|_| FenError::new("pile", "not a number"))
+        }
+
+        fn fen(&self) -> String {
+            self.pile.to_string()
+        }
+
         fn parse_move(&self, token: &str) -> Result<Ply, MoveError> {
             Err(MoveError::Illegal(token.to_string()))
         }
+
         fn move_token(&self, m: Ply) -> String {
             format!("{}", m.0)
         }
+
         fn display(&self) -> String {
             self.fen()
         }
+
+        const PIECES: &'static [menagerie::variants::PieceInfo] = &[];
+    }
+
+    impl Evaluation for TwoPortionNim {
+        type EvalParams = menagerie::core::tunables::NoParams;
+
+        fn evaluate(&self) -> i32 {
+            0
+        }
+
+        fn eval_report(&self) -> String {
+            String::new()
+        }
+
+        fn is_tactical(&self, _: Ply) -> bool {
+            false
+        }
+    }
+
+    impl Game for TwoPortionNim {
+        const SEARCH: SearchProfile = SearchProfile {
+            // A flat evaluation: nothing to improve on.
+            improving: false,
+            ..SearchProfile::DEFAULT
+        };
     }
 }
 
@@ -640,7 +672,7 @@ fn multipv_reports_distinct_ordered_lines() {
         multipv: 3,
         ..SearchOptions::default()
     };
-    let mut lines: Vec<(u32, usize, i32, <Chess as Game>::Move)> = Vec::new();
+    let mut lines: Vec<(u32, usize, i32, <Chess as Rules>::Move)> = Vec::new();
     let r = search(
         &pos,
         &depth(5),
@@ -710,7 +742,9 @@ mod material {
     //! whatever the state of the real evaluator.
     use menagerie::core::{Color, MoveList};
     use menagerie::variants::chess::{Chess, Kind, Move};
-    use menagerie::variants::{FenError, Game, MoveError, Scope, VariantInfo, Verdict};
+    use menagerie::variants::{
+        Evaluation, FenError, Game, MoveError, Notation, Rules, Scope, VariantInfo, Verdict,
+    };
 
     #[derive(Clone)]
     pub struct Mat(pub Chess);
@@ -728,74 +762,102 @@ mod material {
         .sum()
     }
 
-    impl Game for Mat {
-        const PIECES: &'static [menagerie::variants::PieceInfo] = Chess::PIECES;
-
+    impl Rules for Mat {
         type Move = Move;
-        type EvalParams = menagerie::core::tunables::NoParams;
+
         const INFO: VariantInfo = Chess::INFO;
+
         fn startpos() -> Self {
             Mat(Chess::startpos())
         }
-        fn from_fen(fen: &str) -> Result<Self, FenError> {
-            Chess::from_fen(fen).map(Mat)
-        }
-        fn fen(&self) -> String {
-            self.0.fen()
-        }
+
         fn side_to_move(&self) -> Color {
             self.0.side_to_move()
         }
+
         fn legal_moves(&self, list: &mut MoveList<Move>) {
             self.0.legal_moves(list)
         }
-        fn tactical_moves(&self, list: &mut MoveList<Move>) {
-            self.0.tactical_moves(list)
-        }
+
         fn make(&mut self, m: Move) {
             self.0.make(m)
         }
+
         fn unmake(&mut self) {
             self.0.unmake()
         }
+
         fn key(&self) -> u64 {
             self.0.key()
         }
+
         fn in_check(&self) -> bool {
             self.0.in_check()
         }
-        fn is_tactical(&self, m: Move) -> bool {
-            self.0.is_tactical(m)
+
+        fn null_move_allowed(&self) -> bool {
+            self.0.null_move_allowed()
         }
+
+        fn make_null(&mut self) {
+            self.0.make_null()
+        }
+
+        fn verdict(&self, scope: Scope) -> Option<Verdict> {
+            self.0.verdict(scope)
+        }
+
+        fn no_moves_verdict(&self) -> Verdict {
+            self.0.no_moves_verdict()
+        }
+    }
+
+    impl Notation for Mat {
+        fn from_fen(fen: &str) -> Result<Self, FenError> {
+            Chess::from_fen(fen).map(Mat)
+        }
+
+        fn fen(&self) -> String {
+            self.0.fen()
+        }
+
+        fn parse_move(&self, token: &str) -> Result<Move, MoveError> {
+            self.0.parse_move(token)
+        }
+
+        fn move_token(&self, m: Move) -> String {
+            self.0.move_token(m)
+        }
+
+        fn display(&self) -> String {
+            self.0.display()
+        }
+
+        const PIECES: &'static [menagerie::variants::PieceInfo] = Chess::PIECES;
+    }
+
+    impl Evaluation for Mat {
+        type EvalParams = menagerie::core::tunables::NoParams;
+
         fn evaluate(&self) -> i32 {
             let us = self.0.side_to_move();
             material(&self.0, us) - material(&self.0, !us)
         }
+
         fn eval_report(&self) -> String {
             self.evaluate().to_string()
         }
-        fn verdict(&self, scope: Scope) -> Option<Verdict> {
-            self.0.verdict(scope)
+
+        fn tactical_moves(&self, list: &mut MoveList<Move>) {
+            self.0.tactical_moves(list)
         }
-        fn no_moves_verdict(&self) -> Verdict {
-            self.0.no_moves_verdict()
-        }
-        fn null_move_allowed(&self) -> bool {
-            self.0.null_move_allowed()
-        }
-        fn make_null(&mut self) {
-            self.0.make_null()
-        }
-        fn parse_move(&self, token: &str) -> Result<Move, MoveError> {
-            self.0.parse_move(token)
-        }
-        fn move_token(&self, m: Move) -> String {
-            self.0.move_token(m)
-        }
-        fn display(&self) -> String {
-            self.0.display()
+
+        fn is_tactical(&self, m: Move) -> bool {
+            self.0.is_tactical(m)
         }
     }
+
+    impl Game for Mat {}
 }
 
 /// White (a queen for a knight up) and Black shuffle Qd1-e1 / Nb8-c6; `plies` of the shuffle
@@ -896,7 +958,7 @@ fn run_with_params(
     fen: &str,
     d: u32,
     params: &menagerie::search::params::SearchParams,
-) -> SearchResult<<Chess as Game>::Move> {
+) -> SearchResult<<Chess as Rules>::Move> {
     run_game_with_params::<Chess>(fen, d, params)
 }
 
@@ -1122,7 +1184,7 @@ fn histories_are_kept_between_searches_and_cleared_with_the_tt() {
     assert_eq!(tt.histories.take(0).corrections_in_use(), 0);
 }
 
-/// Mitosis turns singular extensions off (`Game::SINGULAR_EXTENSIONS`, measured as a loss
+/// Mitosis turns singular extensions off (`SearchProfile::singular_extensions`, measured as a loss
 /// there): its trees are the same whatever the extension's minimum depth, while in chess the
 /// same setting changes them (`pruning_techniques_cut_the_tree_and_keep_tactics`).
 #[test]
@@ -1135,7 +1197,7 @@ fn mitosis_searches_without_singular_extensions() {
         ..PARAMS
     };
     let mut fens = vec![Mitosis::startpos().fen()];
-    fens.extend(Mitosis::BENCH_FENS.iter().map(|f| f.to_string()));
+    fens.extend(Mitosis::SEARCH.bench_fens.iter().map(|f| f.to_string()));
     for fen in &fens {
         let played = run_game_with_params::<Mitosis>(fen, 7, &PARAMS).nodes;
         let extended = run_game_with_params::<Mitosis>(fen, 7, &early).nodes;

@@ -5,7 +5,7 @@
 use menagerie::protocol::output::wdl;
 use menagerie::search::score::{to_protocol, MATE, MATE_BOUND};
 use menagerie::search::Score;
-use menagerie::variants::{Game, Variant, WdlModel};
+use menagerie::variants::{Evaluation, Game, Rules, Variant, WdlModel};
 
 /// The first fault of a run of `wdl`s in rising score order, each with a label: a sum other
 /// than 1000, a win share that falls or a loss share that rises.

@@ -6,7 +6,7 @@ use std::time::Instant;
 use clap::ValueEnum;
 
 use menagerie::perft::{self, Unit};
-use menagerie::variants::{Game, Variant, VariantSettings};
+use menagerie::variants::{Game, Notation, Rules, Variant, VariantSettings};
 
 use super::{finish, parse_variant};
 
@@ -154,7 +154,7 @@ pub fn bench(args: &BenchArgs) -> ExitCode {
     let (mut nodes, mut time_ms) = (0u64, 0u64);
     for &v in variants {
         let report = menagerie::with_variant!(v, G => {
-            menagerie::bench::run::<G>(args.depth.unwrap_or(G::BENCH_DEPTH), threads, hash)
+            menagerie::bench::run::<G>(args.depth.unwrap_or(G::SEARCH.bench_depth), threads, hash)
         });
         println!(
             "{:<16} nodes {:>10}  time (ms) {:>6}  nps {:>9}",

@@ -44,7 +44,7 @@ pub enum ProtocolError {
         turn: usize,
     },
     /// A position (after `turn` turns of the `moves` list) with more legal turns than the
-    /// engine's move list holds ([`crate::variants::Game::move_lists_fit`]): refused rather
+    /// engine's move list holds ([`crate::variants::Rules::move_lists_fit`]): refused rather
     /// than searched with turns missing.
     #[error("the position after turn {turn} has more legal turns than the engine can list")]
     TooManyTurns {

@@ -35,7 +35,7 @@ pub struct EngineOptions {
     /// `Ponder`: whether the GUI may send `go ponder` (informative only).
     pub ponder: bool,
     /// `UCI_Chess960`: castling tokens King-takes-Rook (protocol.md 3); only variants that
-    /// honour it accept `true` ([`crate::variants::Game::apply_settings`]).
+    /// honour it accept `true` ([`crate::variants::Rules::apply_settings`]).
     pub chess960: bool,
     /// `UCI_AnalyseMode`: the GUI analyses rather than plays (informative only: the search is
     /// the same).

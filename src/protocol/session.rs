@@ -92,19 +92,19 @@ pub trait VariantSession: Send {
     /// leaving a 1 MiB one. Only while the worker is idle.
     fn take_hash(&mut self) -> HashTable;
     /// Hands `settings` (protocol options such as `UCI_Chess960`) to the current position and
-    /// to every position set up from now on ([`Game::apply_settings`]).
+    /// to every position set up from now on ([`Rules::apply_settings`]).
     ///
     /// Errors: the variant's message when it does not support them; nothing changes then.
     fn apply_settings(&mut self, settings: VariantSettings) -> Result<(), String>;
-    /// `EvalFile`: the variant's network from `path`, or none ([`Game::load_network`]).
+    /// `EvalFile`: the variant's network from `path`, or none ([`Evaluation::load_network`]).
     ///
     /// Errors: the variant's message; its network is then unchanged.
     fn load_network(&mut self, path: Option<&std::path::Path>) -> Result<String, String>;
-    /// Whether `word` starts one of the variant's own commands ([`Game::COMMANDS`]).
+    /// Whether `word` starts one of the variant's own commands ([`Notation::COMMANDS`]).
     fn has_command(&self, word: &str) -> bool;
-    /// The first words of the variant's own commands ([`Game::COMMANDS`]), for `help`.
+    /// The first words of the variant's own commands ([`Notation::COMMANDS`]), for `help`.
     fn commands(&self) -> &'static [&'static str];
-    /// Runs a variant command ([`Game::variant_command`]) on the worker thread, its probes
+    /// Runs a variant command ([`Notation::variant_command`]) on the worker thread, its probes
     /// searching with this session's TT; prints the answer, or `info string error ...`.
     ///
     /// Errors: [`ProtocolError::Busy`] while the worker runs.
@@ -497,7 +497,7 @@ impl<G: Game> VariantSession for Session<G> {
     }
 }
 
-/// The squares of the side to move's royal pieces ([`Game::ROYALS`]), read from the board field
+/// The squares of the side to move's royal pieces ([`Notation::ROYALS`]), read from the board field
 /// of the position's FEN (protocol.md 4: ranks from the top, digit runs for empty cells, `*`
 /// for holes, codes of several letters in brackets), named as the board prints them.
 fn royal_squares<G: Game>(pos: &G) -> Vec<String> {
@@ -760,6 +760,7 @@ fn best_and_ponder<G: Game>(
 mod tests {
     use super::*;
     use crate::variants::mock::{Pick, TwoStep};
+    use crate::variants::{Notation, Rules};
 
     #[test]
     fn a_pv_cut_inside_the_first_turn_is_completed() {

@@ -1,11 +1,14 @@
-//! The statistics a search thread learns, kept from one search to the next: the quiet
-//! history (butterfly-style, per side, split by [`Game::history_context`]), the continuation
+//! The statistics a search thread learns, kept from one search to the next: the quiet history
+//! (butterfly-style, per side, split by
+//! [`Evaluation::history_context`](crate::variants::Evaluation::history_context)), the continuation
 //! histories (a quiet ply as the answer to the plies one, two and four before it, keyed by
-//! [`Game::cont_code`] or a hash), and the correction history, which the search adds to the
-//! static evaluation (learned per [`Game::correction_key`] from how far searched scores fell
-//! from the evaluation). Also their keys, the bonus of a cutoff ([`history_bonus`]), and the
-//! [`HistoryStore`] in the TT where each thread keeps its [`Histories`] between searches.
-//! Moves are indexed by hashes of [`GameMove::pack`], so nothing here knows a variant.
+//! [`Evaluation::cont_code`](crate::variants::Evaluation::cont_code) or a hash), and the correction
+//! history, which the search adds to the static evaluation (learned per
+//! [`Evaluation::correction_key`](crate::variants::Evaluation::correction_key) from how far
+//! searched scores fell from the evaluation). Also their keys, the bonus of a cutoff
+//! ([`history_bonus`]), and the [`HistoryStore`] in the TT where each thread keeps its
+//! [`Histories`] between searches. Moves are indexed by hashes of [`GameMove::pack`], so nothing
+//! here knows a variant.
 
 use crate::variants::{Game, GameMove};
 
@@ -22,15 +25,16 @@ pub fn move_index(packed: u32) -> usize {
     (packed.wrapping_mul(0x9E37_79B1).rotate_left(HIST_BITS) as usize) & (HIST_SIZE - 1)
 }
 
-/// The quiet-history key of ply `m` in `pos` (before it is made): [`GameMove::pack`] with
-/// the variant's [`Game::history_context`] above bit 28.
+/// The quiet-history key of ply `m` in `pos` (before it is made): [`GameMove::pack`] with the
+/// variant's [`Evaluation::history_context`](crate::variants::Evaluation::history_context) above
+/// bit 28.
 #[inline]
 pub fn hist_key_of<G: Game>(pos: &G, m: G::Move) -> u32 {
     hist_key(m.pack(), pos.history_context(m))
 }
 
 /// The quiet-history key of a ply packed as `packed` in history context `ctx`
-/// ([`Game::history_context`]).
+/// ([`Evaluation::history_context`](crate::variants::Evaluation::history_context)).
 #[inline(always)]
 pub fn hist_key(packed: u32, ctx: u32) -> u32 {
     debug_assert!(ctx <= 3 && (ctx == 0 || packed < 1 << 28));
@@ -52,7 +56,8 @@ pub fn cont_key(packed: u32) -> u16 {
 }
 
 /// The continuation-history key of ply `m` in `pos` (before it is made): the variant's
-/// [`Game::cont_code`] when it has one, else [`cont_key`] of the packed ply.
+/// [`Evaluation::cont_code`](crate::variants::Evaluation::cont_code) when it has one, else
+/// [`cont_key`] of the packed ply.
 #[inline]
 pub fn cont_key_of<G: Game>(pos: &G, m: G::Move) -> u16 {
     match pos.cont_code(m) {
@@ -73,7 +78,8 @@ const CORR_GRAIN: i32 = 256;
 /// Largest correction, in centipawns.
 const CORR_MAX_CP: i32 = 64;
 
-/// The correction-history index of a [`Game::correction_key`].
+/// The correction-history index of a
+/// [`Evaluation::correction_key`](crate::variants::Evaluation::correction_key).
 #[inline]
 fn corr_index(key: u64) -> usize {
     (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CORR_BITS)) as usize
@@ -91,18 +97,20 @@ pub fn history_bonus(p: &SearchParams, depth: i32) -> i32 {
     .min(p.history_bonus_max)
 }
 
-/// The statistics a search thread learns, kept from one search to the next (in the
-/// [`HistoryStore`] of the TT): untyped, indexed by hashes of [`GameMove::pack`] and of
-/// [`Game::correction_key`], so the same tables serve every variant.
+/// The statistics a search thread learns, kept from one search to the next (in the [`HistoryStore`]
+/// of the TT): untyped, indexed by hashes of [`GameMove::pack`] and of
+/// [`Evaluation::correction_key`](crate::variants::Evaluation::correction_key), so the same tables
+/// serve every variant.
 pub struct Histories {
     /// Quiet-move history per side (0 = White, 1 = Black), in `+-history_max`.
     history: Vec<i32>,
     /// Continuation history: how good a quiet ply (column) was as the answer to the ply one
     /// two or four plies before it (row), by [`cont_key_of`]; in `+-history_max`.
     cont: Vec<i16>,
-    /// Correction history per side to move: how far the static evaluation of positions with
-    /// the same key ([`Game::correction_key`]) fell from their searched scores (centipawns
-    /// times [`CORR_GRAIN`], within `+-CORR_MAX_CP` centipawns).
+    /// Correction history per side to move: how far the static evaluation of positions with the
+    /// same key ([`Evaluation::correction_key`](crate::variants::Evaluation::correction_key)) fell
+    /// from their searched scores (centipawns times [`CORR_GRAIN`], within `+-CORR_MAX_CP`
+    /// centipawns).
     corr: Vec<i16>,
 }
 
@@ -130,7 +138,8 @@ impl Histories {
     }
 
     /// The static-evaluation correction for `side` (0 or 1) at a position whose
-    /// [`Game::correction_key`] is `key`, in centipawns.
+    /// [`Evaluation::correction_key`](crate::variants::Evaluation::correction_key) is `key`, in
+    /// centipawns.
     #[inline]
     pub fn correction(&self, side: usize, key: u64) -> i32 {
         self.corr[side * CORR_SIZE + corr_index(key)] as i32 / CORR_GRAIN
@@ -256,6 +265,7 @@ fn gravity_i16(h: &mut i16, bonus: i32, max: i32) {
 mod tests {
     use super::*;
     use crate::variants::chess::Chess;
+    use crate::variants::Notation;
 
     #[test]
     fn context_zero_keeps_the_packed_ply() {

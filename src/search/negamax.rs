@@ -147,7 +147,7 @@ impl<G: Game> Searcher<'_, G> {
         if let Some(e) = self.shared.tt.probe(key) {
             tt_move = e.mv;
             tt_pv |= e.pv;
-            tt_eval = e.eval.filter(|_| G::EVAL_IN_KEY);
+            tt_eval = e.eval.filter(|_| G::SEARCH.eval_in_key);
             let s = from_tt(e.score, ply);
             tt_seen = Some((s, e.depth, e.bound));
             if p.tt_eval_refine != 0 {
@@ -193,13 +193,13 @@ impl<G: Game> Searcher<'_, G> {
                 .and_then(|i| self.stack.get(i))
                 .filter(|f| f.side == side_u8)
         };
-        let improving = !G::SEARCH_IMPROVING
+        let improving = !G::SEARCH.improving
             || (!in_check
                 && before(2)
                     .or_else(|| before(4))
                     .is_none_or(|f| f.eval == -INF || static_eval > f.eval));
-        // Without the test (Game::SEARCH_IMPROVING), reverse futility keeps its full margin.
-        let rfp_improving = G::SEARCH_IMPROVING && improving;
+        // Without the test (SearchProfile::improving), reverse futility keeps its full margin.
+        let rfp_improving = G::SEARCH.improving && improving;
         if !pv_node && !in_check {
             // Reverse futility pruning.
             if depth <= p.rfp_max_depth
@@ -397,7 +397,7 @@ impl<G: Game> Searcher<'_, G> {
             if searched == 0 && Picker::<G::Move>::is_tt(ord) {
                 tt_tactical = tactical;
                 if let Some((tt_score, tt_depth, tt_bound)) = tt_seen {
-                    if G::SINGULAR_EXTENSIONS
+                    if G::SEARCH.singular_extensions
                         && !root
                         && !excluding
                         && !restricted
@@ -475,7 +475,7 @@ impl<G: Game> Searcher<'_, G> {
                     self.pos.make(m);
                     let check = self.pos.in_check();
                     self.pos.unmake();
-                    debug_assert!(!check, "Game::gives_check said no check, yet make checks");
+                    debug_assert!(!check, "Rules::gives_check said no check, yet make checks");
                 }
                 continue;
             }
@@ -485,7 +485,7 @@ impl<G: Game> Searcher<'_, G> {
             let gives_check = self.pos.in_check();
             debug_assert!(
                 hint.is_none_or(|h| h == gives_check),
-                "Game::gives_check disagrees with in_check after make"
+                "Rules::gives_check disagrees with in_check after make"
             );
             if prunable && !gives_check {
                 self.pos.unmake();

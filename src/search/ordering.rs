@@ -1,9 +1,9 @@
-//! Move ordering: the [`Picker`], which hands out the TT move, the winning tactical plies by
-//! the variant's MVV-LVA ([`Game::tactical_order`]) with losing ones ([`Game::see_ge`] fails)
-//! pushed behind the quiet plies, two killers per ply, a countermove, and the quiet plies by
-//! their history and continuation histories ([`super::history`]); and the per-thread
-//! [`OrderTables`]: the learned [`Histories`] with this search's killers and countermoves,
-//! which do not outlive it.
+//! Move ordering: the [`Picker`], which hands out the TT move, the winning tactical plies by the
+//! variant's MVV-LVA ([`Evaluation::tactical_order`](crate::variants::Evaluation::tactical_order))
+//! with losing ones ([`Evaluation::see_ge`](crate::variants::Evaluation::see_ge) fails) pushed
+//! behind the quiet plies, two killers per ply, a countermove, and the quiet plies by their history
+//! and continuation histories ([`super::history`]); and the per-thread [`OrderTables`]: the learned
+//! [`Histories`] with this search's killers and countermoves, which do not outlive it.
 //!
 //! The picker does a selection sort over a fixed-capacity score list: no allocation.
 
@@ -126,10 +126,11 @@ impl<M: GameMove> Picker<M> {
     }
 
     /// Scores the generated moves of `pos` at `ply`: `tt_move` (packed, 0 for none) first if
-    /// present, then the tactical plies by MVV-LVA ([`Game::tactical_order`]) (a losing one
-    /// goes behind the quiet plies when [`Picker::pick`] finds it out), then killers,
-    /// countermove and the quiet plies by history. `prev` is the ply that led here (for the
-    /// countermove), `conts` the continuation keys of the plies one, two and four before.
+    /// present, then the tactical plies by MVV-LVA
+    /// ([`Evaluation::tactical_order`](crate::variants::Evaluation::tactical_order)) (a losing one
+    /// goes behind the quiet plies when [`Picker::pick`] finds it out), then killers, countermove
+    /// and the quiet plies by history. `prev` is the ply that led here (for the countermove),
+    /// `conts` the continuation keys of the plies one, two and four before.
     #[inline]
     pub fn score<G: Game<Move = M>>(
         &mut self,
@@ -245,15 +246,16 @@ mod tests {
     use crate::core::zobrist::SplitMix64;
     use crate::search::history::NO_CONT;
     use crate::variants::chess::Chess;
+    use crate::variants::{Evaluation, Notation, Rules};
 
-    type Tables = OrderTables<<Chess as Game>::Move>;
+    type Tables = OrderTables<<Chess as Rules>::Move>;
 
     /// The order of the eager picker this one replaced: every exchange evaluated up front,
     /// then a selection sort (first of equal scores wins).
     fn eager_order(
         pos: &Chess,
         tt_move: u32,
-        tables: &OrderTables<<Chess as Game>::Move>,
+        tables: &OrderTables<<Chess as Rules>::Move>,
     ) -> Vec<String> {
         let mut picker = Picker::new();
         picker.generate(pos, false);
@@ -297,7 +299,7 @@ mod tests {
         for fen in fens {
             let mut pos = Chess::from_fen(fen).unwrap();
             for _ in 0..40 {
-                let mut list = PlyList::<<Chess as Game>::Move>::default();
+                let mut list = PlyList::<<Chess as Rules>::Move>::default();
                 pos.legal_moves(&mut list);
                 if list.is_empty() {
                     break;
@@ -339,7 +341,7 @@ mod tests {
             pos.move_token(picker.pick(&pos).unwrap().0)
         };
         // The last ply generated, so not first by the tie order.
-        let mut list = PlyList::<<Chess as Game>::Move>::default();
+        let mut list = PlyList::<<Chess as Rules>::Move>::default();
         pos.legal_moves(&mut list);
         let target = list[list.len() - 1];
         let token = pos.move_token(target);

@@ -61,7 +61,7 @@ crate::tunables! {
         /// Futility pruning of tactical plies (not the first, not giving check) within
         /// [`SearchParams::fp_max_depth`]: one is skipped when the static evaluation plus
         /// `fp_base + fp_tactical_margin * depth` plus the most its exchange can win
-        /// ([`crate::variants::Game::see_ge`]) stays at or below alpha (centipawns per ply);
+        /// ([`crate::variants::Evaluation::see_ge`]) stays at or below alpha (centipawns per ply);
         /// 0: off. A game without SEE (the default `see_ge`) never prunes.
         /// 100 against off: +26.1 Elo [+0.8, +51.7] and +7.8 [-16.5, +32.3] (two 400-game matches).
         fp_tactical_margin: i32 = 100, (0, 400, 12);

@@ -42,7 +42,7 @@ impl<G: Game> Searcher<'_, G> {
         if let Some(e) = self.shared.tt.probe(key) {
             tt_move = e.mv;
             tt_pv |= e.pv;
-            tt_eval = e.eval.filter(|_| G::EVAL_IN_KEY);
+            tt_eval = e.eval.filter(|_| G::SEARCH.eval_in_key);
             let s = from_tt(e.score, ply);
             if !pv_node
                 && match e.bound {
@@ -100,7 +100,7 @@ impl<G: Game> Searcher<'_, G> {
                 }
             }
             if in_check && best > -MATE_BOUND && !self.pos.is_tactical(m) {
-                if quiet_evasions >= G::QSEARCH_QUIET_EVASIONS {
+                if quiet_evasions >= G::SEARCH.qsearch_quiet_evasions {
                     continue;
                 }
                 quiet_evasions += 1;

@@ -15,9 +15,9 @@
 //! - `score`: the search score in centipawns from White's point of view (|score| <
 //!   [`super::datagen::DECIDED_CP`]).
 //! - `result`: the game's result for White: 0 Black won, 1 draw, 2 White won.
-//! - the position is the variant's canonical FEN ([`crate::variants::Game::fen`]): one
+//! - the position is the variant's canonical FEN ([`crate::variants::Notation::fen`]): one
 //!   encoding for every variant's whole state (hands, coins, drop counters, pending portions),
-//!   exact by construction since the engine reads it back with [`crate::variants::Game::from_fen`].
+//!   exact by construction since the engine reads it back with [`crate::variants::Notation::from_fen`].
 //!
 //! Records follow each other to the end of the file; a file cut inside a record is refused
 //! (never half read). Within a file no position (by Zobrist key) appears twice: datagen keeps

@@ -11,7 +11,7 @@
 //! <FEN> | <score> | <result>
 //! ```
 //!
-//! - `<FEN>`: the variant's canonical FEN ([`Game::fen`]);
+//! - `<FEN>`: the variant's canonical FEN ([`Notation::fen`]);
 //! - `<score>`: the search score in centipawns from White's point of view;
 //! - `<result>`: the game's result for White: `1` (White won), `0.5` (draw) or `0`.
 //!
@@ -21,18 +21,19 @@
 //!
 //! # What is recorded
 //!
-//! A game starts from the variant's random setup (when it has them, [`Game::random_setup`],
-//! then 0-2 random plies) or from its start position after 6-9 random legal plies (without
-//! ending the game). Each ply is then chosen by a single-threaded search of `nodes` nodes with
-//! the game's own TT, cleared at the start of the game. The position before the ply is kept
-//! when it is quiet: the side to move is not in check, the best ply is not tactical
-//! ([`Game::is_tactical`]), the search score is not a mate and below [`DECIDED_CP`], and the
-//! position is not decided by rule.
+//! A game starts from the variant's random setup (when it has them,
+//! [`Rules::random_setup`], then 0-2 random plies) or from
+//! its start position after 6-9 random legal plies (without ending the game). Each ply is then
+//! chosen by a single-threaded search of `nodes` nodes with the game's own TT, cleared at the start
+//! of the game. The position before the ply is kept when it is quiet: the side to move is not in
+//! check, the best ply is not tactical
+//! ([`Evaluation::is_tactical`](crate::variants::Evaluation::is_tactical)), the search score is not
+//! a mate and below [`DECIDED_CP`], and the position is not decided by rule.
 //!
-//! A game ends by rule ([`Game::outcome`]), on a mate score (the side the search sees mated
-//! loses), by win adjudication (the score beyond [`WIN_CP`] for the same side for
-//! [`WIN_PLIES`] plies), by draw adjudication (from ply [`DRAW_FROM_PLY`], the score within
-//! [`DRAW_CP`] of 0 for [`DRAW_PLIES`] plies) or at `max_plies` (a draw).
+//! A game ends by rule ([`Rules::outcome`]), on a mate score (the
+//! side the search sees mated loses), by win adjudication (the score beyond [`WIN_CP`] for the same
+//! side for [`WIN_PLIES`] plies), by draw adjudication (from ply [`DRAW_FROM_PLY`], the score
+//! within [`DRAW_CP`] of 0 for [`DRAW_PLIES`] plies) or at `max_plies` (a draw).
 //!
 //! # Determinism
 //!
@@ -50,7 +51,7 @@ use std::sync::mpsc;
 use crate::core::zobrist::SplitMix64;
 use crate::core::MoveBuffer;
 use crate::search::{search, Limits, Score, SearchControl, SearchOptions, Tt};
-use crate::variants::{Game, GameResult, PlyList, Terminal};
+use crate::variants::{Game, GameResult, Notation, PlyList, Rules, Terminal};
 
 use super::datafile::{DataWriter, Sample};
 
@@ -129,7 +130,7 @@ pub struct DatagenConfig {
 pub struct Recorded {
     /// The position's FEN.
     pub fen: String,
-    /// Its Zobrist key ([`Game::key`]), for deduplication.
+    /// Its Zobrist key ([`Rules::key`]), for deduplication.
     pub key: u64,
     /// Search score, centipawns, White's point of view.
     pub white_cp: i32,
@@ -448,7 +449,7 @@ pub struct MergeSummary {
 
 /// Merges binary data files ([`super::datafile`]) of one variant into `out`: the records are
 /// taken in order of their game ids (the files' order for equal ids), each position kept at
-/// its first occurrence (by Zobrist key, the FEN read back with [`Game::from_fen`]), and the
+/// its first occurrence (by Zobrist key, the FEN read back with [`Notation::from_fen`]), and the
 /// games renumbered 0, 1, 2, ... in that order, so runs with overlapping game ids keep their
 /// games apart. The merge of a run's shards is therefore the unsharded run, record for record
 /// (the game ids aside).
@@ -551,6 +552,7 @@ fn write_binary(
 mod tests {
     use super::*;
     use crate::variants::mulligan_stew::Stew;
+    use crate::variants::Notation;
 
     fn cfg(games: u64, threads: usize, shard: Shard) -> DatagenConfig {
         DatagenConfig {

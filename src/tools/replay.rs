@@ -1,6 +1,7 @@
-//! Replays a game record written in a seed's own notation (`menagerie replay`): each move string
-//! is resolved by the variant's importer ([`Game::import_move`]) and played; the FEN before each
-//! ply and the result are reported. `menagerie replay --pgn` checks the games of a PGN file
+//! Replays a game record written in a seed's own notation (`menagerie replay`): each move string is
+//! resolved by the variant's importer
+//! ([`Notation::import_move`](crate::variants::Notation::import_move)) and played; the FEN before
+//! each ply and the result are reported. `menagerie replay --pgn` checks the games of a PGN file
 //! instead ([`check_pgn_text`]): the match runner's own PGNs, of any variant.
 
 use crate::tools::arena::pgnread::{parse_pgn, PgnGame};
@@ -98,12 +99,12 @@ pub struct PgnGameCheck {
     pub ending: String,
 }
 
-/// Replays one game of a PGN file written by `menagerie match` (or any PGN whose moves are
-/// protocol turn tokens or, for chess, SAN) and checks it ends as recorded: with `Termination`
-/// `normal` (or no such tag) the rules must end the game there with the recorded `Result`,
-/// a draw the player to move may claim counting as an end (or, for `*`, not end it); with any other termination (adjudication, a forfeit) the rules
-/// must not have ended it, and a forfeit is not a draw. `PlyCount`, when present, must be the
-/// number of turns.
+/// Replays one game of a PGN file written by `menagerie match` (or any PGN whose moves are protocol
+/// turn tokens or, for chess, SAN) and checks it ends as recorded: with `Termination` `normal` (or
+/// no such tag) the rules must end the game there with the recorded `Result`, a draw the player to
+/// move may claim counting as an end (or, for `*`, not end it); with any other termination
+/// (adjudication, a forfeit) the rules must not have ended it, and a forfeit is not a draw.
+/// `PlyCount`, when present, must be the number of turns.
 ///
 /// Errors: a message naming the line of the first move or tag at fault.
 pub fn check_pgn_game<G: Game>(game: &PgnGame) -> Result<PgnGameCheck, String> {
@@ -150,7 +151,7 @@ pub fn check_pgn_game<G: Game>(game: &PgnGame) -> Result<PgnGameCheck, String> {
     }
     let termination = game.tag("Termination").unwrap_or("normal");
     // A draw claimable at the end (FIDE 9.2, 9.3) ends a game as the referee records it
-    // ([`Game::adjudicated_outcome`]); moves played on after a claimable draw are legal.
+    // ([`Rules::adjudicated_outcome`]); moves played on after a claimable draw are legal.
     let over = pos.adjudicated_outcome();
     let ending = match (Termination::from_pgn(termination), over) {
         (Some(Termination::Normal), Some(o)) if o.result.as_str() == result => o.reason,

@@ -3,7 +3,9 @@
 //! the game ends after [`PLIES`] plies, won by the side with the larger total.
 
 use crate::core::{Color, MoveList};
-use crate::variants::{FenError, Game, GameMove, MoveError, Scope, VariantInfo, Verdict};
+use crate::variants::{
+    Evaluation, FenError, Game, GameMove, MoveError, Notation, Rules, Scope, VariantInfo, Verdict,
+};
 
 /// Plies in a whole game.
 pub const PLIES: usize = 6;
@@ -44,11 +46,9 @@ impl TwoStep {
     }
 }
 
-impl Game for TwoStep {
-    const PIECES: &'static [crate::variants::PieceInfo] = &[];
-
+impl Rules for TwoStep {
     type Move = Pick;
-    type EvalParams = crate::core::tunables::NoParams;
+
     const INFO: VariantInfo = VariantInfo {
         name: "twostep",
         files: 1,
@@ -56,54 +56,42 @@ impl Game for TwoStep {
         pocket: false,
         portions: 2,
     };
+
     const MULTI_PLY_TURNS: bool = true;
 
     fn startpos() -> Self {
         TwoStep::default()
     }
-    fn from_fen(fen: &str) -> Result<Self, FenError> {
-        if fen == "start" {
-            Ok(TwoStep::default())
-        } else {
-            Err(FenError::new("board", "only 'start' exists"))
-        }
-    }
-    fn fen(&self) -> String {
-        format!("start {:?}", self.picks)
-    }
+
     fn side_to_move(&self) -> Color {
         Self::side_of(self.picks.len())
     }
+
     fn legal_moves(&self, list: &mut MoveList<Pick>) {
         if self.picks.len() < PLIES {
             list.push(Pick(1));
             list.push(Pick(2));
         }
     }
+
     fn make(&mut self, m: Pick) {
         self.picks.push(m.0);
     }
+
     fn unmake(&mut self) {
         self.picks.pop();
     }
+
     fn key(&self) -> u64 {
         self.picks
             .iter()
             .fold(17, |k, p| k.wrapping_mul(31).wrapping_add(u64::from(*p)))
     }
-    fn is_tactical(&self, _: Pick) -> bool {
-        false
-    }
-    fn evaluate(&self) -> i32 {
-        let us = self.side_to_move();
-        self.total(us) as i32 - self.total(!us) as i32
-    }
-    fn eval_report(&self) -> String {
-        format!("total {}", self.evaluate())
-    }
+
     fn verdict(&self, _: Scope) -> Option<Verdict> {
         None
     }
+
     /// The game ends when every pick is made (no legal ply left): the larger total wins.
     fn no_moves_verdict(&self) -> Verdict {
         match self.evaluate() {
@@ -112,6 +100,21 @@ impl Game for TwoStep {
             _ => Verdict::draw("all picks made"),
         }
     }
+}
+
+impl Notation for TwoStep {
+    fn from_fen(fen: &str) -> Result<Self, FenError> {
+        if fen == "start" {
+            Ok(TwoStep::default())
+        } else {
+            Err(FenError::new("board", "only 'start' exists"))
+        }
+    }
+
+    fn fen(&self) -> String {
+        format!("start {:?}", self.picks)
+    }
+
     fn parse_move(&self, token: &str) -> Result<Pick, MoveError> {
         let m = match token {
             "p1" => Pick(1),
@@ -129,10 +132,33 @@ impl Game for TwoStep {
             Err(MoveError::Illegal(token.into()))
         }
     }
+
     fn move_token(&self, m: Pick) -> String {
         format!("p{}", m.0)
     }
+
     fn display(&self) -> String {
         self.fen()
     }
+
+    const PIECES: &'static [crate::variants::PieceInfo] = &[];
 }
+
+impl Evaluation for TwoStep {
+    type EvalParams = crate::core::tunables::NoParams;
+
+    fn evaluate(&self) -> i32 {
+        let us = self.side_to_move();
+        self.total(us) as i32 - self.total(!us) as i32
+    }
+
+    fn eval_report(&self) -> String {
+        format!("total {}", self.evaluate())
+    }
+
+    fn is_tactical(&self, _: Pick) -> bool {
+        false
+    }
+}
+
+impl Game for TwoStep {}

@@ -244,7 +244,7 @@ pub fn correction<G: NetInputs>(pos: &G) -> i32 {
     }
 }
 
-/// `EvalFile` for a variant with network inputs ([`crate::variants::Game::load_network`]):
+/// `EvalFile` for a variant with network inputs ([`crate::variants::Evaluation::load_network`]):
 /// loads `path` into `G`'s slot, or empties it for `None`; returns the line saying what is in
 /// use.
 ///
@@ -286,6 +286,7 @@ pub fn load<G: NetInputs>(path: &std::path::Path) -> Result<(), String> {
 mod tests {
     use super::*;
     use crate::variants::mystic::Mystic;
+    use crate::variants::{Notation, Rules};
 
     /// A network whose hidden unit `j` weighs input `i` by `(i * 7 + j) % 11 - 5` (times 8),
     /// with output weights `j - 16` and `16 - j` (the other half).

@@ -21,7 +21,7 @@
 
 use crate::core::{Color, MoveBuffer};
 
-use super::{Game, MoveError, PlyList, Scope};
+use super::{Game, MoveError, PlyList, Rules, Scope};
 
 /// The most plies one turn is completed with by [`complete`] (a guard against a variant that
 /// never ends a turn).
@@ -29,7 +29,7 @@ pub const MAX_TURN_PLIES: usize = 64;
 
 /// Whether the turn that `side` was playing is over in `pos` (after one of its plies): the
 /// variant has one ply per turn, or the side to move changed, or a win rule decided the game
-/// ([`Game::verdict`] with [`Scope::Wins`]: Mulligan Stew's first portion that captures the
+/// ([`Rules::verdict`] with [`Scope::Wins`]: Mulligan Stew's first portion that captures the
 /// last King is the whole turn). The rule is stated here and nowhere else.
 #[inline(always)]
 pub fn is_over<G: Game>(pos: &G, side: Color) -> bool {
@@ -95,14 +95,14 @@ pub fn whole_tokens<G: Game>(root: &G, plies: &[G::Move]) -> Vec<String> {
 }
 
 /// The turn token of `plies` (legal plies played in order from `pos`, which is left as it
-/// was): their [`Game::move_token`]s joined by `;`.
+/// was): their [`Notation::move_token`](crate::variants::Notation::move_token)s joined by `;`.
 pub fn token<G: Game>(pos: &G, plies: &[G::Move]) -> String {
     written(pos, plies, G::move_token)
 }
 
-/// The PGN movetext of `plies` (legal plies played in order from `pos`, which is left as it
-/// was): their [`Game::pgn_move`]s joined by `;` as the turn's portions are (SAN for orthodox
-/// chess).
+/// The PGN movetext of `plies` (legal plies played in order from `pos`, which is left as it was):
+/// their [`Notation::pgn_move`](crate::variants::Notation::pgn_move)s joined by `;` as the turn's
+/// portions are (SAN for orthodox chess).
 pub fn notation<G: Game>(pos: &G, plies: &[G::Move]) -> String {
     written(pos, plies, G::pgn_move)
 }
@@ -122,12 +122,14 @@ fn written<G: Game>(pos: &G, plies: &[G::Move], write: fn(&G, G::Move) -> String
 /// How the portions of a turn text name their plies.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Reading {
-    /// Protocol tokens (protocol.md 3), read by [`Game::parse_move`]: what engines send and
-    /// the `position` command holds.
+    /// Protocol tokens (protocol.md 3), read by
+    /// [`Notation::parse_move`](crate::variants::Notation::parse_move): what engines send and the
+    /// `position` command holds.
     Token,
-    /// PGN movetext: a protocol token, or the variant's PGN notation ([`Game::pgn_move`],
-    /// SAN for orthodox chess) of exactly one legal ply, written leniently (check marks,
-    /// annotations, `0-0`, `e8=Q`): what game records and opening books hold ([`read_pgn_ply`]).
+    /// PGN movetext: a protocol token, or the variant's PGN notation
+    /// ([`Notation::pgn_move`](crate::variants::Notation::pgn_move), SAN for orthodox chess) of
+    /// exactly one legal ply, written leniently (check marks, annotations, `0-0`, `e8=Q`): what
+    /// game records and opening books hold ([`read_pgn_ply`]).
     Pgn,
 }
 
@@ -135,7 +137,7 @@ pub enum Reading {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Extent {
     /// The whole turn: it must end exactly with the text's last portion (the referee, game
-    /// records). A turn also ends where the game does ([`Game::outcome`]: the player to move
+    /// records). A turn also ends where the game does ([`Rules::outcome`]: the player to move
     /// has no legal ply to go on with, or a rule of the game ended it).
     Whole,
     /// The turn or its first portions (protocol.md 3: `position ... moves` may give the
@@ -191,13 +193,14 @@ impl From<TurnError> for MoveError {
     }
 }
 
-/// Reads one turn text and plays it on `pos`, returning the plies played: the text's
-/// `;`-separated portions are read ([`Reading`]) on the position each applies to and played in
-/// order; every portion after the first must belong to the same turn ([`is_over`]), and with
-/// [`Extent::Whole`] the turn (or the game) must end with the last one. For a variant with
-/// [`Game::COMPOUND_PLIES`] the whole text is one ply (its token may itself hold `;`). The
-/// protocol's `position` and `go searchmoves`, the referee, game records and opening books all
-/// read turns here. On error `pos` may be partly changed: callers work on a copy.
+/// Reads one turn text and plays it on `pos`, returning the plies played: the text's `;`-separated
+/// portions are read ([`Reading`]) on the position each applies to and played in order; every
+/// portion after the first must belong to the same turn ([`is_over`]), and with [`Extent::Whole`]
+/// the turn (or the game) must end with the last one. For a variant with
+/// [`Notation::COMPOUND_PLIES`](crate::variants::Notation::COMPOUND_PLIES) the whole text is one
+/// ply (its token may itself hold `;`). The protocol's `position` and `go searchmoves`, the
+/// referee, game records and opening books all read turns here. On error `pos` may be partly
+/// changed: callers work on a copy.
 ///
 /// Errors: a [`TurnError`] for the first portion at fault.
 pub fn play<G: Game>(
@@ -421,7 +424,7 @@ pub fn continuations<M: Copy + PartialEq>(allowed: &[Vec<M>], path: &[M]) -> Vec
 /// The caller's short search that [`complete`] picks a ply with: the position reached inside
 /// the turn and the lines the ply must start one of (empty: any), to its choice (`None`: none).
 pub type FollowUp<'a, G> =
-    dyn FnMut(&G, &[Vec<<G as Game>::Move>]) -> Option<<G as Game>::Move> + 'a;
+    dyn FnMut(&G, &[Vec<<G as Rules>::Move>]) -> Option<<G as Rules>::Move> + 'a;
 
 /// The turn to answer with and the turn to ponder on, from a principal variation `pv` of
 /// `root` (protocol.md 4): the PV's first turn, completed by [`complete`] (with `search`) if

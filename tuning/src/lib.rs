@@ -7,12 +7,13 @@
 //! first ([`fit_k`]) and then held.
 //!
 //! The optimiser is Adam over the selected parameters of the variant's
-//! [`menagerie::variants::Game::EvalParams`], generic over
-//! [`Game`] through [`Game::evaluate_with`]. Its gradient comes from a linearisation of the
-//! evaluation around the current values, measured by central differences per parameter and
-//! position ([`Linearised`]): exact for the terms linear in a parameter (material, tables,
-//! most bonuses), a first-order model for the others (King danger, percentages, scales), so
-//! every round re-measures it around the new (rounded) values and reports the true loss.
+//! [`menagerie::variants::Evaluation::EvalParams`], generic over [`Game`] through
+//! [`Evaluation::evaluate_with`](menagerie::variants::Evaluation::evaluate_with). Its gradient
+//! comes from a linearisation of the evaluation around the current values, measured by central
+//! differences per parameter and position ([`Linearised`]): exact for the terms linear in a
+//! parameter (material, tables, most bonuses), a first-order model for the others (King danger,
+//! percentages, scales), so every round re-measures it around the new (rounded) values and
+//! reports the true loss.
 
 pub mod net;
 

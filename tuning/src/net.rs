@@ -481,7 +481,7 @@ mod tests {
     use super::*;
     use menagerie::tools::datagen::{self, DatagenConfig, Format, Shard};
     use menagerie::variants::mystic::Mystic;
-    use menagerie::variants::Game;
+    use menagerie::variants::{Notation, Rules};
 
     /// A small Mystic self-play file (seeded), its path.
     fn data_file() -> PathBuf {

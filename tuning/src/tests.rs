@@ -4,7 +4,7 @@ use menagerie::variants::chess::eval::params::{EvalParams, DEFAULT};
 use menagerie::variants::chess::Chess;
 use menagerie::variants::mulligan_stew::eval::StewParams;
 use menagerie::variants::mulligan_stew::Stew;
-use menagerie::variants::PlyList;
+use menagerie::variants::{PlyList, Rules};
 
 /// Positions of seeded random chess playouts (varied material).
 fn positions(games: u64, plies: usize) -> Vec<Chess> {
@@ -13,7 +13,7 @@ fn positions(games: u64, plies: usize) -> Vec<Chess> {
     for _ in 0..games {
         let mut pos = Chess::startpos();
         for ply in 0..plies {
-            let mut list = PlyList::<<Chess as Game>::Move>::default();
+            let mut list = PlyList::<<Chess as Rules>::Move>::default();
             pos.legal_moves(&mut list);
             if list.is_empty() || pos.outcome().is_some() {
                 break;

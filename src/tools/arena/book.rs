@@ -1,9 +1,9 @@
-//! `menagerie book`: a book of balanced openings made by the engine itself. Each candidate is
-//! a number of random legal turns from the start (or from a setup drawn by
-//! [`Game::random_setup`] for a variant whose games start from random setups, see
-//! [`super::random_opening`]); it is kept when a short search (the library's own, one thread,
-//! a node budget: deterministic) scores it within a window around 0. The book is an EPD file of
-//! the variant's FENs that `menagerie match --openings` reads.
+//! `menagerie book`: a book of balanced openings made by the engine itself. Each candidate is a
+//! number of random legal turns from the start (or from a setup drawn by
+//! [`Rules::random_setup`](crate::variants::Rules::random_setup) for a variant whose games start
+//! from random setups, see [`super::random_opening`]); it is kept when a short search (the
+//! library's own, one thread, a node budget: deterministic) scores it within a window around 0. The
+//! book is an EPD file of the variant's FENs that `menagerie match --openings` reads.
 
 use std::collections::HashSet;
 

@@ -10,13 +10,13 @@
 //! game that ended in a fault (a crashed or late engine never spoils the next one); a crash
 //! stops the match unless [`MatchConfig::recover`] is set.
 //!
-//! Openings come from a book ([`openings`]) or from random turns; pair `p` always gets the
-//! same opening and seeds, so `--shard K/N` ([`spec::Shard`]) splits a match into disjoint
-//! deterministic slices whose [`results`] merge into the whole. Each engine may have its own
-//! search limit (`depth=`, `nodes=`, `movetime=`, `tc=` in its spec), so self-play at two
-//! depths is one match. PGN movetext uses [`Game::pgn_move`] (SAN for orthodox chess), with a
-//! `{score/depth time}` comment per turn. Known gap: engine command lines are split on
-//! whitespace (no shell quoting; an option word's name may have spaces, its value may not).
+//! Openings come from a book ([`openings`]) or from random turns; pair `p` always gets the same
+//! opening and seeds, so `--shard K/N` ([`spec::Shard`]) splits a match into disjoint deterministic
+//! slices whose [`results`] merge into the whole. Each engine may have its own search limit
+//! (`depth=`, `nodes=`, `movetime=`, `tc=` in its spec), so self-play at two depths is one match.
+//! PGN movetext uses [`Notation::pgn_move`](crate::variants::Notation::pgn_move) (SAN for orthodox
+//! chess), with a `{score/depth time}` comment per turn. Known gap: engine command lines are split
+//! on whitespace (no shell quoting; an option word's name may have spaces, its value may not).
 //!
 //! No result is lost: an engine that exits, crashes or closes its pipes loses its game (the
 //! runner ignores SIGPIPE), each game's PGN is written as it finishes, and
@@ -113,11 +113,12 @@ pub enum MatchError {
     },
 }
 
-/// A position after `plies` random legal turns from the start (a different walk is tried when
-/// one ends the game). The start is the standard one, or, for a variant whose games start from
-/// random setups ([`Game::random_setup`], e.g. Mutatis Mutandis), a setup drawn from `rng`, so
-/// every pair of games gets its own. With `plies` 0 and a fixed-start variant this is the start
-/// position. Returned as a fresh position from its FEN, which is what the engines are given.
+/// A position after `plies` random legal turns from the start (a different walk is tried when one
+/// ends the game). The start is the standard one, or, for a variant whose games start from random
+/// setups ([`Rules::random_setup`](crate::variants::Rules::random_setup), e.g. Mutatis Mutandis), a
+/// setup drawn from `rng`, so every pair of games gets its own. With `plies` 0 and a fixed-start
+/// variant this is the start position. Returned as a fresh position from its FEN, which is what the
+/// engines are given.
 pub fn random_opening<G: Game>(rng: &mut Rng, plies: usize) -> G {
     let setup_seed = rng.next_u64();
     let start = || G::random_setup(setup_seed).unwrap_or_else(G::startpos);

@@ -1,5 +1,5 @@
 //! PGN export of finished games. Moves are written in each variant's PGN notation
-//! ([`crate::variants::Game::pgn_move`]): SAN for orthodox chess, so python-chess and other PGN
+//! ([`crate::variants::Notation::pgn_move`]): SAN for orthodox chess, so python-chess and other PGN
 //! tools read the games; protocol turn tokens for the other variants.
 
 use std::fmt::Write;

@@ -3,14 +3,15 @@
 //! (SAN for orthodox chess, protocol turn tokens for the other variants) and opening books.
 //!
 //! Movetext: move numbers (`12.`, `12...`, also glued as `12.e4`), comments (`{...}`, which may
-//! span lines, and `;` to the end of the line when it starts a word: inside a word `;` joins
-//! the portions of a turn token), variations `( ... )` (skipped), NAGs (`$1`), `%` escape lines
-//! and the result token are understood. A move word is resolved by the variant itself
-//! ([`turn::read_pgn_ply`]): first as a protocol token ([`Game::parse_move`]), else by
-//! comparing it with the PGN notation ([`Game::pgn_move`]) of every legal ply, ignoring check
-//! and annotation marks (`+`, `#`, `!`, `?`), `=` before a promotion letter and zeros written
-//! for castling's `O` ([`turn::normalize_pgn`]). Known gap: SAN with more disambiguation than
-//! needed (`Ngf3` where `Nf3` is unique) is not recognised.
+//! span lines, and `;` to the end of the line when it starts a word: inside a word `;` joins the
+//! portions of a turn token), variations `( ... )` (skipped), NAGs (`$1`), `%` escape lines and the
+//! result token are understood. A move word is resolved by the variant itself
+//! ([`turn::read_pgn_ply`]): first as a protocol token
+//! ([`Notation::parse_move`](crate::variants::Notation::parse_move)), else by comparing it with the
+//! PGN notation ([`Notation::pgn_move`](crate::variants::Notation::pgn_move)) of every legal ply,
+//! ignoring check and annotation marks (`+`, `#`, `!`, `?`), `=` before a promotion letter and
+//! zeros written for castling's `O` ([`turn::normalize_pgn`]). Known gap: SAN with more
+//! disambiguation than needed (`Ngf3` where `Nf3` is unique) is not recognised.
 
 use thiserror::Error;
 
@@ -208,6 +209,7 @@ pub fn read_turn<G: Game>(pos: &mut G, word: &str) -> Result<String, TurnError> 
 mod tests {
     use super::*;
     use crate::variants::chess::Chess;
+    use crate::variants::Rules;
 
     #[test]
     fn games_tags_and_moves() {

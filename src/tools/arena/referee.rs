@@ -1,6 +1,7 @@
-//! The referee: plays one game between two players on its own position of `G`, checking every
-//! turn token, keeping the clocks, and deciding the result by the rules ([`Game::outcome`]),
-//! by a fault (illegal turn, crash, no answer, flag fall) or by adjudication at a length limit.
+//! The referee: plays one game between two players on its own position of `G`, checking every turn
+//! token, keeping the clocks, and deciding the result by the rules
+//! ([`Rules::outcome`](crate::variants::Rules::outcome)), by a fault (illegal turn, crash, no
+//! answer, flag fall) or by adjudication at a length limit.
 
 use std::time::Instant;
 
@@ -97,8 +98,9 @@ pub struct GameRecord {
     pub start_fen: String,
     /// The turn tokens played, in order, book turns first.
     pub moves: Vec<String>,
-    /// The same turns as PGN movetext writes them ([`Game::pgn_move`] of each portion, joined
-    /// by `;`): SAN for orthodox chess.
+    /// The same turns as PGN movetext writes them
+    /// ([`Notation::pgn_move`](crate::variants::Notation::pgn_move) of each portion, joined by
+    /// `;`): SAN for orthodox chess.
     pub notation: Vec<String>,
     /// One entry per turn of `moves`.
     pub infos: Vec<TurnInfo>,
@@ -294,6 +296,7 @@ mod tests {
     use crate::tools::arena::rng::Rng;
     use crate::tools::arena::spec::Builtin;
     use crate::variants::chess::Chess;
+    use crate::variants::Rules;
 
     /// Plays the given tokens in order, sleeping `delay_ms` before each answer.
     struct Scripted {
@@ -394,8 +397,8 @@ mod tests {
             base_ms: 60,
             inc_ms: 0,
         };
-        // 40 ms per turn against 60 ms and no margin: the flag falls on White's second turn at the latest
-        // (sleeps only ever run long, so this cannot flake the other way).
+        // 40 ms per turn against 60 ms and no margin: the flag falls on White's second turn at the
+        // latest (sleeps only ever run long, so this cannot flake the other way).
         let mut w = scripted(&["e2e4", "d2d4", "c2c4"], 40);
         let mut b = scripted(&["e7e5", "d7d6", "c7c6"], 0);
         let mut no_margin = settings(100);

@@ -289,7 +289,7 @@ pub fn scale(board: &Board, stm: Color) -> Option<i32> {
 mod tests {
     use super::*;
     use crate::variants::chess::Chess;
-    use crate::variants::Game;
+    use crate::variants::Notation;
 
     /// Square from its name, e.g. "e4".
     fn sq(name: &str) -> u8 {

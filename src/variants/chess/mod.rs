@@ -26,32 +26,12 @@ use crate::variants::orthodox::{
     coordinate_token, parse_coordinates, see, square_names, ORTHODOX_PIECES,
 };
 use crate::variants::{
-    FenError, Game, MoveError, PieceInfo, Scope, VariantInfo, VariantSettings, Verdict,
+    Evaluation, FenError, Game, MoveError, Notation, PieceInfo, Rules, Scope, SearchProfile,
+    VariantInfo, VariantSettings, Verdict,
 };
 
-impl Game for Chess {
+impl Rules for Chess {
     type Move = Move;
-
-    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 50 self-play games at 4000 nodes
-    /// (5214 scored turns; protocol.md section 6).
-    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 208.0, b: 232.0 };
-
-    /// The bench positions: openings, middlegames with both castlings, tactics, endgames with
-    /// passed pawns and promotion, and a checking position.
-    const BENCH_FENS: &'static [&'static str] = &[
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
-        "r2q1rk1/pp2bppp/2n1pn2/3p4/3P1B2/2PBPN2/PP1N1PPP/R2QK2R w KQ - 3 9",
-        "2r2rk1/1bqnbppp/p2ppn2/1p6/3NP3/1BN1BP2/PPPQ2PP/2KR3R w - - 4 14",
-        "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7",
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-        "6k1/5ppp/8/8/8/8/1r3PPP/3R2K1 w - - 0 1",
-        "8/8/1p2k3/p1p2p2/P1P2P2/1P2K3/8/8 w - - 0 1",
-        "4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1",
-        "r1b1k2r/ppppnppp/2n2q2/2b5/3NP3/2P1B3/PP3PPP/RN1QKB1R w KQkq - 0 1",
-        "3r2k1/pp3ppp/2p5/4N3/2P1n3/1P4P1/P4P1P/3R2K1 b - - 0 24",
-    ];
 
     const INFO: VariantInfo = VariantInfo {
         name: "chess",
@@ -61,18 +41,8 @@ impl Game for Chess {
         portions: 1,
     };
 
-    const PIECES: &'static [PieceInfo] = ORTHODOX_PIECES;
-
     fn startpos() -> Self {
         Chess::read_fen(START_FEN).expect("start FEN is valid")
-    }
-
-    fn from_fen(fen: &str) -> Result<Self, FenError> {
-        Chess::read_fen(fen)
-    }
-
-    fn fen(&self) -> String {
-        self.write_fen()
     }
 
     #[inline(always)]
@@ -83,11 +53,6 @@ impl Game for Chess {
     #[inline(always)]
     fn legal_moves(&self, list: &mut MoveList<Move>) {
         self.generate_legal(list);
-    }
-
-    #[inline(always)]
-    fn tactical_moves(&self, list: &mut MoveList<Move>) {
-        self.generate_tactical(list);
     }
 
     #[inline(always)]
@@ -117,56 +82,15 @@ impl Game for Chess {
         self.board.gives_check(self.stm, m)
     }
 
-    #[inline(always)]
-    fn is_tactical(&self, m: Move) -> bool {
-        // A Chess960 castling may land the King on its own Rook's square: not a capture.
-        (!self.board.piece_at(m.to()).is_none() && m.kind() != MoveKind::Castle)
-            || matches!(m.kind(), MoveKind::EnPassant | MoveKind::PromoQueen)
+    fn null_move_allowed(&self) -> bool {
+        self.checkers == 0 && self.board.has_pieces(self.stm)
     }
 
-    /// The moving piece (colour and kind, 0..12) and the destination square: 1..=768.
-    #[inline]
-    fn cont_code(&self, m: Move) -> Option<u16> {
-        Some(self.board.cont_code(m))
+    fn make_null(&mut self) {
+        self.make_null_move();
     }
 
-    /// Bit 0: the origin is attacked by an enemy pawn; bit 1: the destination is.
-    #[inline]
-    fn history_context(&self, m: Move) -> u32 {
-        let att = self.board.pawn_attacks_of(!self.stm);
-        (att >> m.from() & 1 | (att >> m.to() & 1) << 1) as u32
-    }
-
-    #[inline]
-    fn tactical_order(&self, m: Move) -> i32 {
-        see::mvv_lva(&self.board, m)
-    }
-
-    #[inline]
-    fn see_ge(&self, m: Move, threshold: i32) -> bool {
-        see::see_ge(&self.board, m, threshold)
-    }
-
-    #[inline]
-    fn correction_key(&self) -> Option<u64> {
-        Some(self.board.pawn_hash())
-    }
-
-    type EvalParams = eval::params::EvalParams;
-
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
-    }
-
-    fn evaluate_with(&self, p: &eval::params::EvalParams) -> i32 {
-        eval::evaluate_with(self, p)
-    }
-
-    fn eval_report(&self) -> String {
-        eval::report(self)
-    }
-
-    /// FIDE 5.1.1 checkmate and 5.2.1 stalemate come first ([`Game::no_moves_verdict`]);
+    /// FIDE 5.1.1 checkmate and 5.2.1 stalemate come first ([`Rules::no_moves_verdict`]);
     /// then the draws that end the game by themselves: 9.6.1 fivefold repetition, 9.6.2 the
     /// 75-move rule, 5.2.2 dead positions. Threefold repetition (9.2) and the 50-move rule
     /// (9.3) may only be claimed ([`Scope::Claims`]). The search applies the 50-move rule
@@ -202,37 +126,24 @@ impl Game for Chess {
         rules::no_moves_verdict(self.checkers != 0)
     }
 
-    /// The default check (the FEN reads back with the same key), the board's bitboards and
-    /// key, and the incremental key against one computed from scratch.
-    fn validate(&self) -> Result<(), String> {
-        if !self.board.is_consistent() {
-            return Err(format!("{}: inconsistent board", self.write_fen()));
-        }
-        if self.compute_key() != self.full_key() {
-            return Err(format!("{}: incremental key differs", self.write_fen()));
-        }
-        if self.checkers != self.board.checkers(self.stm) {
-            return Err(format!("{}: wrong checkers", self.write_fen()));
-        }
-        crate::variants::fen_round_trip(self)
-    }
-
     /// `UCI_Chess960`: castling tokens King-takes-Rook (protocol.md 3). The castling rules
     /// themselves follow the FEN (every position may be a Chess960 one).
     fn apply_settings(&mut self, settings: &VariantSettings) -> Result<(), String> {
         self.chess960 = settings.chess960;
         Ok(())
     }
+}
 
-    fn null_move_allowed(&self) -> bool {
-        self.checkers == 0 && self.board.has_pieces(self.stm)
+impl Notation for Chess {
+    fn from_fen(fen: &str) -> Result<Self, FenError> {
+        Chess::read_fen(fen)
     }
 
-    fn make_null(&mut self) {
-        self.make_null_move();
+    fn fen(&self) -> String {
+        self.write_fen()
     }
 
-    /// The canonical token (see [`Game::move_token`]) of a legal move; for a castling, also
+    /// The canonical token (see [`Notation::move_token`]) of a legal move; for a castling, also
     /// the other spelling (King to its destination, or King onto its Rook) when it names no
     /// other legal move (protocol.md 3, input leniency).
     fn parse_move(&self, token: &str) -> Result<Move, MoveError> {
@@ -290,6 +201,105 @@ impl Game for Chess {
             self.full_key(),
             square_names(self.checkers)
         )
+    }
+
+    const PIECES: &'static [PieceInfo] = ORTHODOX_PIECES;
+}
+
+impl Evaluation for Chess {
+    type EvalParams = eval::params::EvalParams;
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    fn evaluate_with(&self, p: &eval::params::EvalParams) -> i32 {
+        eval::evaluate_with(self, p)
+    }
+
+    fn eval_report(&self) -> String {
+        eval::report(self)
+    }
+
+    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 50 self-play games at 4000 nodes
+    /// (5214 scored turns; protocol.md section 6).
+    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 208.0, b: 232.0 };
+
+    #[inline]
+    fn correction_key(&self) -> Option<u64> {
+        Some(self.board.pawn_hash())
+    }
+
+    #[inline(always)]
+    fn tactical_moves(&self, list: &mut MoveList<Move>) {
+        self.generate_tactical(list);
+    }
+
+    #[inline(always)]
+    fn is_tactical(&self, m: Move) -> bool {
+        // A Chess960 castling may land the King on its own Rook's square: not a capture.
+        (!self.board.piece_at(m.to()).is_none() && m.kind() != MoveKind::Castle)
+            || matches!(m.kind(), MoveKind::EnPassant | MoveKind::PromoQueen)
+    }
+
+    #[inline]
+    fn tactical_order(&self, m: Move) -> i32 {
+        see::mvv_lva(&self.board, m)
+    }
+
+    #[inline]
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        see::see_ge(&self.board, m, threshold)
+    }
+
+    /// The moving piece (colour and kind, 0..12) and the destination square: 1..=768.
+    #[inline]
+    fn cont_code(&self, m: Move) -> Option<u16> {
+        Some(self.board.cont_code(m))
+    }
+
+    /// Bit 0: the origin is attacked by an enemy pawn; bit 1: the destination is.
+    #[inline]
+    fn history_context(&self, m: Move) -> u32 {
+        let att = self.board.pawn_attacks_of(!self.stm);
+        (att >> m.from() & 1 | (att >> m.to() & 1) << 1) as u32
+    }
+}
+
+impl Game for Chess {
+    const SEARCH: SearchProfile = SearchProfile {
+        // The bench positions: openings, middlegames with both castlings, tactics, endgames with
+        // passed pawns and promotion, and a checking position.
+        bench_fens: &[
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            "r2q1rk1/pp2bppp/2n1pn2/3p4/3P1B2/2PBPN2/PP1N1PPP/R2QK2R w KQ - 3 9",
+            "2r2rk1/1bqnbppp/p2ppn2/1p6/3NP3/1BN1BP2/PPPQ2PP/2KR3R w - - 4 14",
+            "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 7",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "6k1/5ppp/8/8/8/8/1r3PPP/3R2K1 w - - 0 1",
+            "8/8/1p2k3/p1p2p2/P1P2P2/1P2K3/8/8 w - - 0 1",
+            "4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1",
+            "r1b1k2r/ppppnppp/2n2q2/2b5/3NP3/2P1B3/PP3PPP/RN1QKB1R w KQkq - 0 1",
+            "3r2k1/pp3ppp/2p5/4N3/2P1n3/1P4P1/P4P1P/3R2K1 b - - 0 24",
+        ],
+        ..SearchProfile::DEFAULT
+    };
+
+    /// The default check (the FEN reads back with the same key), the board's bitboards and
+    /// key, and the incremental key against one computed from scratch.
+    fn validate(&self) -> Result<(), String> {
+        if !self.board.is_consistent() {
+            return Err(format!("{}: inconsistent board", self.write_fen()));
+        }
+        if self.compute_key() != self.full_key() {
+            return Err(format!("{}: incremental key differs", self.write_fen()));
+        }
+        if self.checkers != self.board.checkers(self.stm) {
+            return Err(format!("{}: wrong checkers", self.write_fen()));
+        }
+        crate::variants::fen_round_trip(self)
     }
 }
 

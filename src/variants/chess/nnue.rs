@@ -40,7 +40,7 @@ mod tests {
     use super::*;
     use crate::variants::chess::Chess;
     use crate::variants::orthodox::nnue::{NetError, HIDDEN};
-    use crate::variants::Game;
+    use crate::variants::{Evaluation, Game, Notation, Rules};
 
     #[test]
     fn the_compiled_network_parses() {
@@ -58,7 +58,7 @@ mod tests {
             net_permille: 0,
             ..DEFAULT
         };
-        for fen in Chess::BENCH_FENS {
+        for fen in Chess::SEARCH.bench_fens {
             let pos = Chess::from_fen(fen).unwrap();
             if crate::variants::chess::endgame::scale(pos.board(), pos.side_to_move()).is_some() {
                 continue;
@@ -166,7 +166,7 @@ mod tests {
     /// Colour symmetry: the mirrored position with the other side to move scores the same.
     #[test]
     fn colour_mirror_scores_the_same() {
-        for fen in Chess::BENCH_FENS {
+        for fen in Chess::SEARCH.bench_fens {
             let pos = Chess::from_fen(fen).unwrap();
             let mirrored =
                 Chess::from_fen(&crate::variants::orthodox::eval::tests::mirror_fen(fen)).unwrap();

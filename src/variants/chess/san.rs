@@ -68,7 +68,7 @@ pub fn san(pos: &Chess, m: Move) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::Game;
+    use crate::variants::{Notation, Rules};
 
     fn san_of(fen: &str, token: &str) -> String {
         let pos = Chess::from_fen(fen).unwrap();

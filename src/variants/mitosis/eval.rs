@@ -265,7 +265,7 @@ pub fn report(pos: &Mitosis) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::Game;
+    use crate::variants::Notation;
 
     /// White's material and base terms (no attack maps: no mobility or King terms).
     fn white_static(fen: &str) -> i32 {

@@ -24,7 +24,7 @@
 //!   not an enemy pawn can use them; they are part of the zobrist key.
 //! - The capture clock is not advanced by a placement ply (it counts board moves).
 //! - Perft applies only the win rules 6.1-6.2 (protocol.md 5); the search also applies the
-//!   draws of 6.1-6.2 and the clock adjudication of 6.3 through [`Game::verdict`].
+//!   draws of 6.1-6.2 and the clock adjudication of 6.3 through [`Rules::verdict`].
 
 pub mod eval;
 pub mod fen;
@@ -39,7 +39,8 @@ pub use types::{Kind, Move, Parts, Piece};
 use crate::core::geometry::Geometry;
 use crate::core::{Bitboard, Color, MoveList, Square};
 use crate::variants::{
-    FenError, Game, MoveError, PieceInfo, Scope, Terminal, VariantInfo, Verdict,
+    Evaluation, FenError, Game, MoveError, Notation, PieceInfo, Rules, Scope, SearchProfile,
+    Terminal, VariantInfo, Verdict,
 };
 use position::{BASE_SQUARES, MAIN, TABLES};
 
@@ -118,12 +119,8 @@ impl Mitosis {
     }
 }
 
-impl Game for Mitosis {
+impl Rules for Mitosis {
     type Move = Move;
-
-    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes
-    /// (10068 scored turns; protocol.md section 6).
-    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 0.0, b: 603.0 };
 
     const INFO: VariantInfo = VariantInfo {
         name: "mitosis",
@@ -133,17 +130,127 @@ impl Game for Mitosis {
         portions: 2,
     };
 
+    const MULTI_PLY_TURNS: bool = true;
+
+    fn startpos() -> Self {
+        Mitosis::read_fen(START_FEN).expect("start FEN is valid")
+    }
+
+    #[inline(always)]
+    fn side_to_move(&self) -> Color {
+        self.stm()
+    }
+
+    fn legal_moves(&self, list: &mut MoveList<Move>) {
+        if self.pending().is_empty() {
+            self.board_moves(list, false);
+        } else {
+            self.legal_placements(list);
+        }
+    }
+
+    #[inline(always)]
+    fn make(&mut self, m: Move) {
+        Mitosis::make(self, m);
+    }
+
+    #[inline(always)]
+    fn unmake(&mut self) {
+        Mitosis::unmake(self);
+    }
+
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Null moves only without pending parts and with some pieces besides pawns and King
+    /// (zugzwang then is rare: the no-legal-move rule needs every piece blocked).
+    fn null_move_allowed(&self) -> bool {
+        let us = self.stm();
+        self.pending().is_empty()
+            && (self.color_bb(us) & !(self.pieces(us, Kind::Pawn) | self.pieces(us, Kind::King)))
+                .count()
+                >= 2
+    }
+
+    fn make_null(&mut self) {
+        Mitosis::make_null(self);
+    }
+
+    /// rules/mitosis.md 6, in order: the bare rule, the one-piece wins and the draws of
+    /// 6.1-6.2, then the 50-move capture clock adjudication (6.3); no repetition rule (6.5).
+    /// Perft applies only the wins of 6.1-6.2 ([`Scope::Wins`], protocol.md 7); the game and
+    /// the search apply them all.
+    fn verdict(&self, scope: Scope) -> Option<Verdict> {
+        let stm = self.stm();
+        if let Some((v, reason)) = rules::material_verdict(self) {
+            if scope == Scope::Wins && v == rules::Verdict::Draw {
+                return None;
+            }
+            return Some(verdict(v.terminal(stm), reason, ""));
+        }
+        if scope == Scope::Wins || self.clock() < rules::CLOCK_LIMIT {
+            return None;
+        }
+        let (v, how) = rules::adjudicate(self);
+        Some(verdict(v.terminal(stm), "fifty-move rule", how))
+    }
+
+    /// rules/mitosis.md 6.4: without a legal move the game is adjudicated as by the clock.
+    fn no_moves_verdict(&self) -> Verdict {
+        let (v, how) = rules::adjudicate(self);
+        verdict(v.terminal(self.stm()), "no legal move", how)
+    }
+}
+
+impl Notation for Mitosis {
+    fn from_fen(fen: &str) -> Result<Self, FenError> {
+        Mitosis::read_fen(fen)
+    }
+
+    fn fen(&self) -> String {
+        self.write_fen()
+    }
+
+    /// Tokens of rules/mitosis.md 7: `e2e5`, `d0d4`, `e8e9r`, placements `R@d10,B@f10`.
+    fn parse_move(&self, token: &str) -> Result<Move, MoveError> {
+        let mut list = MoveList::new();
+        self.legal_moves(&mut list);
+        self.parse_token(token, &list)
+    }
+
+    fn move_token(&self, m: Move) -> String {
+        self.token(m)
+    }
+
+    fn display(&self) -> String {
+        let pending = if self.pending().is_empty() {
+            "none".to_string()
+        } else {
+            Parts::KINDS
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| self.pending().0 & (1 << i) != 0)
+                .map(|(_, k)| k.letter().to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        format!(
+            "{}\nFen: {}\nKey: {:016X}\nSide to move: {:?} ({})\nPending parts to place: {pending}\nMain-board pieces: white {} black {}\nCapture clock: {}",
+            self.board_diagram(),
+            self.fen(),
+            self.key(),
+            self.stm(),
+            if self.pending().is_empty() { "board move" } else { "placement, then a board move" },
+            self.main_count(Color::White),
+            self.main_count(Color::Black),
+            self.clock()
+        )
+    }
+
     /// Ranks are labelled 0 to 10 (rules/mitosis.md 1).
     const FIRST_RANK: u8 = 0;
-
-    /// Singular extensions lost here: at 1+0.01 over 200 games, the build with them off scored
-    /// +13.9 Elo [-38.0, +66.5] against the same build with them on, and the build that added
-    /// them scored -74.1 [-124.8, -26.3] against the one before (issue 17's note of
-    /// 2026-11-25). Quiescence delta pruning, added with them, measured +31.4 and stays.
-    const SINGULAR_EXTENSIONS: bool = false;
-    /// The evaluation weighs the capture clock, which decides the game at 100 plies
-    /// (`rules/mitosis.md` 6.3, the 50-move rule) and which the key leaves out.
-    const EVAL_IN_KEY: bool = false;
 
     /// rules/mitosis.md 2: majors split into their parts when captured (4); the King is not
     /// royal (5); Rooks, Bishops and Knights also stand in the bases (1).
@@ -202,65 +309,26 @@ impl Game for Mitosis {
             .map(|sq| g.name(sq as Square).to_string())
             .collect()
     }
+}
 
-    const MULTI_PLY_TURNS: bool = true;
+impl Evaluation for Mitosis {
+    type EvalParams = eval::MitosisParams;
 
-    /// Start, an opening, a middlegame with base pieces, a pending split, an endgame.
-    const BENCH_FENS: &'static [&'static str] = &[
-        START_FEN,
-        "***3***/caqgkgqac/pp1pp1ppp/2p2p3/9/9/4P4/2A6/PPPP1PPPP/C1QGKGQAC/***3***[-] w - - 0 3",
-        "***rb1***/c1qgk1q1c/pp1pp1ppp/2p2pa2/9/9/4P4/9/PPPP1PPPP/C1QGK1QAC/***N2***[-] b - - 0 8",
-        "***1n1***/k8/9/5Q3/9/9/9/7p1/9/4K4/***3***[rb] b - - 0 1",
-        "***3***/4k4/2p6/9/3r5/5P3/9/2B6/4K4/9/***3***[-] w - - 0 30",
-    ];
-
-    fn startpos() -> Self {
-        Mitosis::read_fen(START_FEN).expect("start FEN is valid")
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
     }
 
-    fn from_fen(fen: &str) -> Result<Self, FenError> {
-        Mitosis::read_fen(fen)
+    fn evaluate_with(&self, p: &eval::MitosisParams) -> i32 {
+        eval::evaluate_with(self, p)
     }
 
-    fn fen(&self) -> String {
-        self.write_fen()
+    fn eval_report(&self) -> String {
+        eval::report(self)
     }
 
-    #[inline(always)]
-    fn side_to_move(&self) -> Color {
-        self.stm()
-    }
-
-    fn legal_moves(&self, list: &mut MoveList<Move>) {
-        if self.pending().is_empty() {
-            self.board_moves(list, false);
-        } else {
-            self.legal_placements(list);
-        }
-    }
-
-    fn tactical_moves(&self, list: &mut MoveList<Move>) {
-        if self.pending().is_empty() {
-            self.board_moves(list, true);
-        } else {
-            self.legal_placements(list);
-        }
-    }
-
-    #[inline(always)]
-    fn make(&mut self, m: Move) {
-        Mitosis::make(self, m);
-    }
-
-    #[inline(always)]
-    fn unmake(&mut self) {
-        Mitosis::unmake(self);
-    }
-
-    #[inline(always)]
-    fn key(&self) -> u64 {
-        self.key
-    }
+    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes
+    /// (10068 scored turns; protocol.md section 6).
+    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 0.0, b: 603.0 };
 
     /// The pawn structure: a hash of both sides' pawns.
     #[inline]
@@ -272,6 +340,14 @@ impl Game for Mitosis {
         Some(crate::core::zobrist::mix64(
             half(w) ^ half(b).rotate_left(17),
         ))
+    }
+
+    fn tactical_moves(&self, list: &mut MoveList<Move>) {
+        if self.pending().is_empty() {
+            self.board_moves(list, true);
+        } else {
+            self.legal_placements(list);
+        }
     }
 
     /// Captures, promotions, and placements (a pending node has nothing else).
@@ -339,95 +415,28 @@ impl Game for Mitosis {
         }
         gain >= threshold
     }
+}
 
-    type EvalParams = eval::MitosisParams;
-
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
-    }
-
-    fn evaluate_with(&self, p: &eval::MitosisParams) -> i32 {
-        eval::evaluate_with(self, p)
-    }
-
-    fn eval_report(&self) -> String {
-        eval::report(self)
-    }
-
-    /// rules/mitosis.md 6, in order: the bare rule, the one-piece wins and the draws of
-    /// 6.1-6.2, then the 50-move capture clock adjudication (6.3); no repetition rule (6.5).
-    /// Perft applies only the wins of 6.1-6.2 ([`Scope::Wins`], protocol.md 7); the game and
-    /// the search apply them all.
-    fn verdict(&self, scope: Scope) -> Option<Verdict> {
-        let stm = self.stm();
-        if let Some((v, reason)) = rules::material_verdict(self) {
-            if scope == Scope::Wins && v == rules::Verdict::Draw {
-                return None;
-            }
-            return Some(verdict(v.terminal(stm), reason, ""));
-        }
-        if scope == Scope::Wins || self.clock() < rules::CLOCK_LIMIT {
-            return None;
-        }
-        let (v, how) = rules::adjudicate(self);
-        Some(verdict(v.terminal(stm), "fifty-move rule", how))
-    }
-
-    /// rules/mitosis.md 6.4: without a legal move the game is adjudicated as by the clock.
-    fn no_moves_verdict(&self) -> Verdict {
-        let (v, how) = rules::adjudicate(self);
-        verdict(v.terminal(self.stm()), "no legal move", how)
-    }
-
-    /// Null moves only without pending parts and with some pieces besides pawns and King
-    /// (zugzwang then is rare: the no-legal-move rule needs every piece blocked).
-    fn null_move_allowed(&self) -> bool {
-        let us = self.stm();
-        self.pending().is_empty()
-            && (self.color_bb(us) & !(self.pieces(us, Kind::Pawn) | self.pieces(us, Kind::King)))
-                .count()
-                >= 2
-    }
-
-    fn make_null(&mut self) {
-        Mitosis::make_null(self);
-    }
-
-    /// Tokens of rules/mitosis.md 7: `e2e5`, `d0d4`, `e8e9r`, placements `R@d10,B@f10`.
-    fn parse_move(&self, token: &str) -> Result<Move, MoveError> {
-        let mut list = MoveList::new();
-        self.legal_moves(&mut list);
-        self.parse_token(token, &list)
-    }
-
-    fn move_token(&self, m: Move) -> String {
-        self.token(m)
-    }
-
-    fn display(&self) -> String {
-        let pending = if self.pending().is_empty() {
-            "none".to_string()
-        } else {
-            Parts::KINDS
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| self.pending().0 & (1 << i) != 0)
-                .map(|(_, k)| k.letter().to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        format!(
-            "{}\nFen: {}\nKey: {:016X}\nSide to move: {:?} ({})\nPending parts to place: {pending}\nMain-board pieces: white {} black {}\nCapture clock: {}",
-            self.board_diagram(),
-            self.fen(),
-            self.key(),
-            self.stm(),
-            if self.pending().is_empty() { "board move" } else { "placement, then a board move" },
-            self.main_count(Color::White),
-            self.main_count(Color::Black),
-            self.clock()
-        )
-    }
+impl Game for Mitosis {
+    const SEARCH: SearchProfile = SearchProfile {
+        // Singular extensions lost here: at 1+0.01 over 200 games, the build with them off scored
+        // +13.9 Elo [-38.0, +66.5] against the same build with them on, and the build that added
+        // them scored -74.1 [-124.8, -26.3] against the one before (issue 17's note of
+        // 2026-11-25). Quiescence delta pruning, added with them, measured +31.4 and stays.
+        singular_extensions: false,
+        // The evaluation weighs the capture clock, which decides the game at 100 plies
+        // (`rules/mitosis.md` 6.3, the 50-move rule) and which the key leaves out.
+        eval_in_key: false,
+        // Start, an opening, a middlegame with base pieces, a pending split, an endgame.
+        bench_fens: &[
+            START_FEN,
+            "***3***/caqgkgqac/pp1pp1ppp/2p2p3/9/9/4P4/2A6/PPPP1PPPP/C1QGKGQAC/***3***[-] w - - 0 3",
+            "***rb1***/c1qgk1q1c/pp1pp1ppp/2p2pa2/9/9/4P4/9/PPPP1PPPP/C1QGK1QAC/***N2***[-] b - - 0 8",
+            "***1n1***/k8/9/5Q3/9/9/9/7p1/9/4K4/***3***[rb] b - - 0 1",
+            "***3***/4k4/2p6/9/3r5/5P3/9/2B6/4K4/9/***3***[-] w - - 0 30",
+        ],
+        ..SearchProfile::DEFAULT
+    };
 }
 
 /// A [`Verdict`] of `terminal` by `reason`, with `detail` (empty for none).

@@ -308,7 +308,8 @@ impl Mitosis {
         self.colors[0] | self.colors[1]
     }
 
-    /// The side to move (inside the module; elsewhere [`Game::side_to_move`](crate::variants::Game::side_to_move)).
+    /// The side to move (inside the module; elsewhere
+    /// [`Rules::side_to_move`](crate::variants::Rules::side_to_move)).
     #[inline(always)]
     pub(super) fn stm(&self) -> Color {
         self.stm
@@ -549,7 +550,8 @@ impl Mitosis {
             return;
         }
         let them = !us;
-        // The en passant victim: one square beyond the furthest passed square (rules/mitosis.md 3.3).
+        // The en passant victim: one square beyond the furthest passed square (rules/mitosis.md
+        // 3.3).
         let ep_victim = if m.is_ep() {
             if us == Color::White {
                 self.ep.lsb() - FILES

@@ -14,7 +14,7 @@
 use super::board::{attacks, last_rank, Kind, LIGHT, TABLES};
 use super::position::Stew;
 use crate::core::{Color, Square};
-use crate::variants::Game;
+use crate::variants::Rules;
 
 crate::tunables! {
     /// The parameters of the Mulligan Stew evaluation (centipawns).
@@ -303,6 +303,7 @@ pub fn report(pos: &Stew) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::variants::Notation;
 
     fn pos(fen: &str) -> Stew {
         Stew::from_fen(fen).unwrap()

@@ -22,7 +22,8 @@ pub use position::Stew;
 
 use crate::core::{Color, MoveList};
 use crate::variants::{
-    FenError, Game, MoveError, PieceInfo, Scope, Terminal, VariantInfo, Verdict,
+    Evaluation, FenError, Game, MoveError, Notation, PieceInfo, Rules, Scope, SearchProfile,
+    Terminal, VariantInfo, Verdict,
 };
 
 /// The 200-ply clock (rules 6): a draw when the clock is at least this at an L portion.
@@ -42,12 +43,8 @@ impl Stew {
     }
 }
 
-impl Game for Stew {
+impl Rules for Stew {
     type Move = StewMove;
-
-    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes
-    /// (3200 scored turns; protocol.md section 6).
-    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 530.0, b: 484.0 };
 
     const INFO: VariantInfo = VariantInfo {
         name: "mulliganstew",
@@ -57,69 +54,10 @@ impl Game for Stew {
         portions: 2,
     };
 
-    /// rules/mulligan-stew.md 3 (the pieces), 2 (two Kings, the Mage in hand, the Queen in the
-    /// pool), 4 (the pool), 5 (portions and drops) and 6 (losing the Kings).
-    const PIECES: &'static [PieceInfo] = &[
-        PieceInfo {
-            code: "K",
-            name: "King",
-            movement: "FD: a diagonal step or a two-square orthogonal jump, so it keeps its square colour; two per side; no check: Kings may be captured, and a side with no King left loses (2, 3, 6)",
-        },
-        PieceInfo {
-            code: "M",
-            name: "Mage",
-            movement:
-                "K; or swaps with any piece 1-3 squares away on a queen line, over anything; starts in hand and is dropped on an empty square of the portion's colour; captured, it goes to its owner's pool, from which a Pawn may promote to it (3, 4, 5)",
-        },
-        PieceInfo {
-            code: "Q",
-            name: "Queen",
-            movement: "Q; starts in the pool, and goes back there when captured: a Pawn may promote to it while its side has no Queen (2, 4)",
-        },
-        PieceInfo {
-            code: "R",
-            name: "Rook",
-            movement: "R; captured, it goes to its owner's pool, from which a Pawn may promote to it (4)",
-        },
-        PieceInfo {
-            code: "C",
-            name: "Cardinal",
-            movement: "BN; captured, it goes to its owner's pool, from which a Pawn may promote to it (4)",
-        },
-        PieceInfo {
-            code: "A",
-            name: "Assassin",
-            movement: "cFcnA: captures one or two squares diagonally, the middle square empty; moves, never capturing, only by teleporting to an empty square of its colour; captured, it goes to its owner's pool, from which a Pawn may promote to it (3, 4)",
-        },
-        PieceInfo {
-            code: "P",
-            name: "Pawn",
-            movement: "mfWcfF, mfjD (a leap over the occupied square ahead); no double step, no en passant; may promote from the pool on reaching the last rank, and a Pawn left there is frozen until its promotion-only move (3, 4)",
-        },
-    ];
-
     const MULTI_PLY_TURNS: bool = true;
-
-    /// The start, the example game's middle, a D portion, and an endgame with a frozen Pawn.
-    const BENCH_FENS: &'static [&'static str] = &[
-        START_FEN,
-        "rakka1/ppp2p/m2cp1/3p2/1KK2P/PPPPP1/RA1MAC[-] w - - 0 3 pool:Q/q",
-        "r1mka1/p1p2p/p3p1/2Pp2/A3PP/PPKPa1/RA1M1C[-] b - - 3 5 pool:Q/q portion:D moved:e2",
-        "rakkac/pppppp/6/6/1M4/PPPPPP/RAKKAC[m] w - - 0 1 pool:Q/q portion:D moved:b3",
-        "2k3/1P3k/6/6/2a3/3K2/1K4[-] w - - 0 30 pool:QR/a",
-    ];
 
     fn startpos() -> Self {
         fen::parse(START_FEN).expect("start FEN is valid")
-    }
-
-    /// rules 7; see [`fen::parse`].
-    fn from_fen(fen: &str) -> Result<Self, FenError> {
-        fen::parse(fen)
-    }
-
-    fn fen(&self) -> String {
-        fen::write(self)
     }
 
     #[inline(always)]
@@ -129,10 +67,6 @@ impl Game for Stew {
 
     fn legal_moves(&self, list: &mut MoveList<StewMove>) {
         self.generate(list, false);
-    }
-
-    fn tactical_moves(&self, list: &mut MoveList<StewMove>) {
-        self.generate(list, true);
     }
 
     #[inline(always)]
@@ -150,46 +84,14 @@ impl Game for Stew {
         Stew::key(self)
     }
 
-    /// Captures, promotions and promotion-only moves.
-    fn is_tactical(&self, m: StewMove) -> bool {
-        self.is_tactical_move(m)
+    /// A null move passes a whole turn, so only at the start of an L portion (never in the
+    /// middle of a turn).
+    fn null_move_allowed(&self) -> bool {
+        !self.portion_d && self.decided_now().is_none()
     }
 
-    /// MVV-LVA, with King captures first (they can end the game, rules 6).
-    fn tactical_order(&self, m: StewMove) -> i32 {
-        let victim = self.piece_at(m.to());
-        let gain = match m.action() {
-            Some(Action::Promotion) | Some(Action::PromoteInPlace) => eval::value(m.promo()),
-            _ => 0,
-        };
-        let v = if victim.is_none() || m.action() == Some(Action::PromoteInPlace) {
-            0
-        } else if victim.kind() == Kind::King {
-            5000
-        } else {
-            eval::value(victim.kind())
-        };
-        let attacker = match m.action() {
-            Some(Action::Normal) | Some(Action::Promotion) => {
-                eval::value(self.piece_at(m.from()).kind()) / 10
-            }
-            _ => 0,
-        };
-        v + gain - attacker
-    }
-
-    type EvalParams = eval::StewParams;
-
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
-    }
-
-    fn evaluate_with(&self, p: &eval::StewParams) -> i32 {
-        eval::evaluate_with(self, p)
-    }
-
-    fn eval_report(&self) -> String {
-        eval::report(self)
+    fn make_null(&mut self) {
+        self.make_null_turn();
     }
 
     /// rules 6: a side without Kings has lost, even in the middle of a turn (every scope);
@@ -233,15 +135,16 @@ impl Game for Stew {
     fn no_moves_verdict(&self) -> Verdict {
         Verdict::draw("no legal ply")
     }
+}
 
-    /// A null move passes a whole turn, so only at the start of an L portion (never in the
-    /// middle of a turn).
-    fn null_move_allowed(&self) -> bool {
-        !self.portion_d && self.decided_now().is_none()
+impl Notation for Stew {
+    /// rules 7; see [`fen::parse`].
+    fn from_fen(fen: &str) -> Result<Self, FenError> {
+        fen::parse(fen)
     }
 
-    fn make_null(&mut self) {
-        self.make_null_turn();
+    fn fen(&self) -> String {
+        fen::write(self)
     }
 
     fn parse_move(&self, token: &str) -> Result<StewMove, MoveError> {
@@ -308,4 +211,111 @@ impl Game for Stew {
     fn import_move(&self, text: &str) -> Result<StewMove, MoveError> {
         notation::import(self, text)
     }
+
+    /// rules/mulligan-stew.md 3 (the pieces), 2 (two Kings, the Mage in hand, the Queen in the
+    /// pool), 4 (the pool), 5 (portions and drops) and 6 (losing the Kings).
+    const PIECES: &'static [PieceInfo] = &[
+        PieceInfo {
+            code: "K",
+            name: "King",
+            movement: "FD: a diagonal step or a two-square orthogonal jump, so it keeps its square colour; two per side; no check: Kings may be captured, and a side with no King left loses (2, 3, 6)",
+        },
+        PieceInfo {
+            code: "M",
+            name: "Mage",
+            movement:
+                "K; or swaps with any piece 1-3 squares away on a queen line, over anything; starts in hand and is dropped on an empty square of the portion's colour; captured, it goes to its owner's pool, from which a Pawn may promote to it (3, 4, 5)",
+        },
+        PieceInfo {
+            code: "Q",
+            name: "Queen",
+            movement: "Q; starts in the pool, and goes back there when captured: a Pawn may promote to it while its side has no Queen (2, 4)",
+        },
+        PieceInfo {
+            code: "R",
+            name: "Rook",
+            movement: "R; captured, it goes to its owner's pool, from which a Pawn may promote to it (4)",
+        },
+        PieceInfo {
+            code: "C",
+            name: "Cardinal",
+            movement: "BN; captured, it goes to its owner's pool, from which a Pawn may promote to it (4)",
+        },
+        PieceInfo {
+            code: "A",
+            name: "Assassin",
+            movement: "cFcnA: captures one or two squares diagonally, the middle square empty; moves, never capturing, only by teleporting to an empty square of its colour; captured, it goes to its owner's pool, from which a Pawn may promote to it (3, 4)",
+        },
+        PieceInfo {
+            code: "P",
+            name: "Pawn",
+            movement: "mfWcfF, mfjD (a leap over the occupied square ahead); no double step, no en passant; may promote from the pool on reaching the last rank, and a Pawn left there is frozen until its promotion-only move (3, 4)",
+        },
+    ];
+}
+
+impl Evaluation for Stew {
+    type EvalParams = eval::StewParams;
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    fn evaluate_with(&self, p: &eval::StewParams) -> i32 {
+        eval::evaluate_with(self, p)
+    }
+
+    fn eval_report(&self) -> String {
+        eval::report(self)
+    }
+
+    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes
+    /// (3200 scored turns; protocol.md section 6).
+    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 530.0, b: 484.0 };
+
+    fn tactical_moves(&self, list: &mut MoveList<StewMove>) {
+        self.generate(list, true);
+    }
+
+    /// Captures, promotions and promotion-only moves.
+    fn is_tactical(&self, m: StewMove) -> bool {
+        self.is_tactical_move(m)
+    }
+
+    /// MVV-LVA, with King captures first (they can end the game, rules 6).
+    fn tactical_order(&self, m: StewMove) -> i32 {
+        let victim = self.piece_at(m.to());
+        let gain = match m.action() {
+            Some(Action::Promotion) | Some(Action::PromoteInPlace) => eval::value(m.promo()),
+            _ => 0,
+        };
+        let v = if victim.is_none() || m.action() == Some(Action::PromoteInPlace) {
+            0
+        } else if victim.kind() == Kind::King {
+            5000
+        } else {
+            eval::value(victim.kind())
+        };
+        let attacker = match m.action() {
+            Some(Action::Normal) | Some(Action::Promotion) => {
+                eval::value(self.piece_at(m.from()).kind()) / 10
+            }
+            _ => 0,
+        };
+        v + gain - attacker
+    }
+}
+
+impl Game for Stew {
+    const SEARCH: SearchProfile = SearchProfile {
+        // The start, the example game's middle, a D portion, and an endgame with a frozen Pawn.
+        bench_fens: &[
+            START_FEN,
+            "rakka1/ppp2p/m2cp1/3p2/1KK2P/PPPPP1/RA1MAC[-] w - - 0 3 pool:Q/q",
+            "r1mka1/p1p2p/p3p1/2Pp2/A3PP/PPKPa1/RA1M1C[-] b - - 3 5 pool:Q/q portion:D moved:e2",
+            "rakkac/pppppp/6/6/1M4/PPPPPP/RAKKAC[m] w - - 0 1 pool:Q/q portion:D moved:b3",
+            "2k3/1P3k/6/6/2a3/3K2/1K4[-] w - - 0 30 pool:QR/a",
+        ],
+        ..SearchProfile::DEFAULT
+    };
 }

@@ -54,7 +54,7 @@ pub fn report(pos: &Muster) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::Game;
+    use crate::variants::Notation;
 
     fn eval(fen: &str) -> i32 {
         evaluate(&Muster::from_fen(fen).unwrap())

@@ -32,7 +32,8 @@ use crate::variants::orthodox::{
     KNIGHT, QUEEN,
 };
 use crate::variants::{
-    FenError, Game, MoveError, ProbeLimits, Scope, VariantInfo, VariantSettings, Verdict,
+    Evaluation, FenError, Game, MoveError, Notation, ProbeLimits, Rules, Scope, SearchProfile,
+    VariantInfo, VariantSettings, Verdict,
 };
 
 /// Why the game is over when the side not to move starts in check (rules/muster.md 3, D3).
@@ -77,12 +78,8 @@ impl Muster {
     }
 }
 
-impl Game for Muster {
+impl Rules for Muster {
     type Move = Move;
-
-    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes
-    /// (7364 scored turns; protocol.md section 6).
-    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 101.0, b: 142.0 };
 
     const INFO: VariantInfo = VariantInfo {
         name: "muster",
@@ -92,55 +89,8 @@ impl Game for Muster {
         portions: 1,
     };
 
-    /// The orthodox pieces (rules/muster.md 1) with the generalised castling (5) and Pawn
-    /// pushes (4).
-    const PIECES: &'static [crate::variants::PieceInfo] = &[
-        crate::variants::PieceInfo {
-            code: "K",
-            name: "King",
-            movement: "K: one step in any direction; castles with an unmoved Rook that started on its rank or file, vertically too: the King moves 1, 2 or 3 squares towards a Rook 1, 2-4 or 5-7 squares away, and the Rook lands next to the King on the side the King came from (5)",
-        },
-        QUEEN,
-        crate::variants::PieceInfo {
-            code: "R",
-            name: "Rook",
-            movement: "R: any distance along files and ranks; castles with its King along a rank or a file (5)",
-        },
-        BISHOP,
-        KNIGHT,
-        crate::variants::PieceInfo {
-            code: "P",
-            name: "Pawn",
-            movement: "mfWcfF, mfnD and mfnH from its first rank, mfnD from its second rank, moved or not; en passant on every square passed; promotes to Q, R, B or N on the last rank (4)",
-        },
-    ];
-
-    /// The Muster before the game (rules/muster.md 3).
-    const PREGAME: &'static [&'static str] = &["army"];
-
-    /// Regular armies, Kiwipete-like castling positions, unusual armies (rank-1 pawns, many
-    /// queens, no pawns) and an endgame.
-    const BENCH_FENS: &'static [&'static str] = &[
-        START_FEN,
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w a1h1a8h8 - 0 1",
-        "pppkpppp/8/3qq3/rnb2bnr/RNB2BNR/3QQ3/8/PPPKPPPP w - - 0 1",
-        "rqqqkqqr/8/8/8/8/8/8/RQQQKQQR w a1h1a8h8 - 0 1",
-        "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w a1h1a8h8 - 0 1",
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    ];
-
-    const COMMANDS: &'static [&'static str] = &["muster"];
-
     fn startpos() -> Self {
         Muster::read_fen(START_FEN).expect("start FEN is valid")
-    }
-
-    fn from_fen(fen: &str) -> Result<Self, FenError> {
-        Muster::read_fen(fen)
-    }
-
-    fn fen(&self) -> String {
-        self.write_fen()
     }
 
     #[inline(always)]
@@ -152,13 +102,6 @@ impl Game for Muster {
     fn legal_moves(&self, list: &mut MoveList<Move>) {
         if !self.king_lost() {
             self.generate_legal(list);
-        }
-    }
-
-    #[inline(always)]
-    fn tactical_moves(&self, list: &mut MoveList<Move>) {
-        if !self.king_lost() {
-            self.generate_tactical(list);
         }
     }
 
@@ -182,67 +125,18 @@ impl Game for Muster {
         self.checkers != 0
     }
 
-    /// The pawn structure ([`crate::variants::orthodox::Board::pawn_hash`]).
-    #[inline]
-    fn correction_key(&self) -> Option<u64> {
-        Some(self.board.pawn_hash())
+    fn null_move_allowed(&self) -> bool {
+        self.checkers == 0 && self.board.has_pieces(self.stm)
     }
 
-    /// Captures (en passant included) and queen promotions; never castling, though a short
-    /// castling lands on the own rook (rules/muster.md 5.2).
-    #[inline(always)]
-    fn is_tactical(&self, m: Move) -> bool {
-        match m.kind() {
-            MoveKind::Castle => false,
-            MoveKind::EnPassant | MoveKind::PromoQueen => true,
-            _ => !self.board.piece_at(m.to()).is_none(),
-        }
-    }
-
-    /// The moving piece (colour and kind, 0..12) and the destination square: 1..=768.
-    #[inline]
-    fn cont_code(&self, m: Move) -> Option<u16> {
-        Some(self.board.cont_code(m))
-    }
-
-    #[inline]
-    fn tactical_order(&self, m: Move) -> i32 {
-        see::mvv_lva(&self.board, m)
-    }
-
-    /// SEE of the orthodox board; en passant (whose victim may stand elsewhere than behind
-    /// the target square here) and castling always pass.
-    #[inline]
-    fn see_ge(&self, m: Move, threshold: i32) -> bool {
-        match m.kind() {
-            MoveKind::EnPassant | MoveKind::Castle => true,
-            _ => see::see_ge(&self.board, m, threshold),
-        }
-    }
-
-    /// The orthodox parameter set, with Muster's own values ([`eval::MUSTER_PARAMS`]).
-    type EvalParams = crate::variants::orthodox::eval::params::EvalParams;
-
-    fn eval_params() -> &'static Self::EvalParams {
-        &eval::MUSTER_PARAMS
-    }
-
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
-    }
-
-    fn evaluate_with(&self, p: &Self::EvalParams) -> i32 {
-        crate::variants::orthodox::eval::evaluate_board(&self.board, self.stm, p)
-    }
-
-    fn eval_report(&self) -> String {
-        eval::report(self)
+    fn make_null(&mut self) {
+        self.make_null_move();
     }
 
     /// rules/muster.md 3 D3 (a start with the side not to move in check is won at once by
     /// the side to move; a King taken after such a start loses) in every scope; then the
     /// orthodox end rules of rules/muster.md 7: checkmate and stalemate first
-    /// ([`Game::no_moves_verdict`]), the 50-move rule and threefold repetition (ending the
+    /// ([`Rules::no_moves_verdict`]), the 50-move rule and threefold repetition (ending the
     /// game by themselves), dead positions. The search applies the 50-move rule unless the
     /// position is checkmate, repetitions and dead positions.
     #[inline]
@@ -278,21 +172,6 @@ impl Game for Muster {
         rules::no_moves_verdict(self.checkers != 0)
     }
 
-    /// The board's bitboards and key, the incremental key against one computed from scratch,
-    /// and the FEN read back (not after a King was taken under D3: no FEN has that).
-    fn validate(&self) -> Result<(), String> {
-        if !self.board.is_consistent() {
-            return Err(format!("{}: inconsistent board", self.write_fen()));
-        }
-        if self.compute_key() != self.full_key() {
-            return Err(format!("{}: incremental key differs", self.write_fen()));
-        }
-        if self.king_lost() {
-            return Ok(());
-        }
-        crate::variants::fen_round_trip(self)
-    }
-
     /// `UCI_Chess960 true` is refused: rules/muster.md 5.3 writes every castling as the King's
     /// move and never emits the King-onto-Rook spelling (which it accepts as input anyway).
     fn apply_settings(&mut self, settings: &VariantSettings) -> Result<(), String> {
@@ -305,13 +184,15 @@ impl Game for Muster {
         }
         Ok(())
     }
+}
 
-    fn null_move_allowed(&self) -> bool {
-        self.checkers == 0 && self.board.has_pieces(self.stm)
+impl Notation for Muster {
+    fn from_fen(fen: &str) -> Result<Self, FenError> {
+        Muster::read_fen(fen)
     }
 
-    fn make_null(&mut self) {
-        self.make_null_move();
+    fn fen(&self) -> String {
+        self.write_fen()
     }
 
     /// Tokens of rules/muster.md 6: `e2e4`, `a1a4`, `e7e8q`, en passant as capturer from-to,
@@ -358,11 +239,140 @@ impl Game for Muster {
         )
     }
 
+    /// The orthodox pieces (rules/muster.md 1) with the generalised castling (5) and Pawn
+    /// pushes (4).
+    const PIECES: &'static [crate::variants::PieceInfo] = &[
+        crate::variants::PieceInfo {
+            code: "K",
+            name: "King",
+            movement: "K: one step in any direction; castles with an unmoved Rook that started on its rank or file, vertically too: the King moves 1, 2 or 3 squares towards a Rook 1, 2-4 or 5-7 squares away, and the Rook lands next to the King on the side the King came from (5)",
+        },
+        QUEEN,
+        crate::variants::PieceInfo {
+            code: "R",
+            name: "Rook",
+            movement: "R: any distance along files and ranks; castles with its King along a rank or a file (5)",
+        },
+        BISHOP,
+        KNIGHT,
+        crate::variants::PieceInfo {
+            code: "P",
+            name: "Pawn",
+            movement: "mfWcfF, mfnD and mfnH from its first rank, mfnD from its second rank, moved or not; en passant on every square passed; promotes to Q, R, B or N on the last rank (4)",
+        },
+    ];
+
+    /// The Muster before the game (rules/muster.md 3).
+    const PREGAME: &'static [&'static str] = &["army"];
+
+    const COMMANDS: &'static [&'static str] = &["muster"];
+
     fn variant_command(
         &self,
         line: &str,
         probe: &mut dyn FnMut(&Self, ProbeLimits) -> Option<i32>,
     ) -> Result<String, String> {
         pregame::command(line, probe)
+    }
+}
+
+impl Evaluation for Muster {
+    /// The orthodox parameter set, with Muster's own values ([`eval::MUSTER_PARAMS`]).
+    type EvalParams = crate::variants::orthodox::eval::params::EvalParams;
+
+    fn eval_params() -> &'static Self::EvalParams {
+        &eval::MUSTER_PARAMS
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    fn evaluate_with(&self, p: &Self::EvalParams) -> i32 {
+        crate::variants::orthodox::eval::evaluate_board(&self.board, self.stm, p)
+    }
+
+    fn eval_report(&self) -> String {
+        eval::report(self)
+    }
+
+    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes
+    /// (7364 scored turns; protocol.md section 6).
+    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 101.0, b: 142.0 };
+
+    /// The pawn structure ([`crate::variants::orthodox::Board::pawn_hash`]).
+    #[inline]
+    fn correction_key(&self) -> Option<u64> {
+        Some(self.board.pawn_hash())
+    }
+
+    #[inline(always)]
+    fn tactical_moves(&self, list: &mut MoveList<Move>) {
+        if !self.king_lost() {
+            self.generate_tactical(list);
+        }
+    }
+
+    /// Captures (en passant included) and queen promotions; never castling, though a short
+    /// castling lands on the own rook (rules/muster.md 5.2).
+    #[inline(always)]
+    fn is_tactical(&self, m: Move) -> bool {
+        match m.kind() {
+            MoveKind::Castle => false,
+            MoveKind::EnPassant | MoveKind::PromoQueen => true,
+            _ => !self.board.piece_at(m.to()).is_none(),
+        }
+    }
+
+    #[inline]
+    fn tactical_order(&self, m: Move) -> i32 {
+        see::mvv_lva(&self.board, m)
+    }
+
+    /// SEE of the orthodox board; en passant (whose victim may stand elsewhere than behind
+    /// the target square here) and castling always pass.
+    #[inline]
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        match m.kind() {
+            MoveKind::EnPassant | MoveKind::Castle => true,
+            _ => see::see_ge(&self.board, m, threshold),
+        }
+    }
+
+    /// The moving piece (colour and kind, 0..12) and the destination square: 1..=768.
+    #[inline]
+    fn cont_code(&self, m: Move) -> Option<u16> {
+        Some(self.board.cont_code(m))
+    }
+}
+
+impl Game for Muster {
+    const SEARCH: SearchProfile = SearchProfile {
+        // Regular armies, Kiwipete-like castling positions, unusual armies (rank-1 pawns, many
+        // queens, no pawns) and an endgame.
+        bench_fens: &[
+            START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w a1h1a8h8 - 0 1",
+            "pppkpppp/8/3qq3/rnb2bnr/RNB2BNR/3QQ3/8/PPPKPPPP w - - 0 1",
+            "rqqqkqqr/8/8/8/8/8/8/RQQQKQQR w a1h1a8h8 - 0 1",
+            "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w a1h1a8h8 - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ],
+        ..SearchProfile::DEFAULT
+    };
+
+    /// The board's bitboards and key, the incremental key against one computed from scratch,
+    /// and the FEN read back (not after a King was taken under D3: no FEN has that).
+    fn validate(&self) -> Result<(), String> {
+        if !self.board.is_consistent() {
+            return Err(format!("{}: inconsistent board", self.write_fen()));
+        }
+        if self.compute_key() != self.full_key() {
+            return Err(format!("{}: incremental key differs", self.write_fen()));
+        }
+        if self.king_lost() {
+            return Ok(());
+        }
+        crate::variants::fen_round_trip(self)
     }
 }

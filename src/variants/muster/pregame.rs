@@ -19,7 +19,7 @@ use super::position::Muster;
 use crate::core::zobrist::SplitMix64;
 use crate::core::Color;
 use crate::variants::orthodox::Kind;
-use crate::variants::{Game, ProbeLimits, PROBE_MATE};
+use crate::variants::{Notation, ProbeLimits, PROBE_MATE};
 
 /// Time used when a command gives no `movetime` (ms).
 pub const DEFAULT_MOVETIME_MS: u64 = 1000;
@@ -30,7 +30,7 @@ const PROPOSE_NODES: u64 = 4_000;
 /// The most steps of the hill-climb (the time limit usually ends it first).
 const MAX_PROPOSE_STEPS: usize = 10_000;
 
-/// The engine's search as handed in by the protocol (see `Game::variant_command`).
+/// The engine's search as handed in by the protocol (see `Notation::variant_command`).
 pub type Probe<'a> = &'a mut dyn FnMut(&Muster, ProbeLimits) -> Option<i32>;
 
 fn color_word(c: Color) -> &'static str {

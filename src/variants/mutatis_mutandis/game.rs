@@ -2,7 +2,8 @@
 
 use crate::core::Color;
 use crate::variants::{
-    FenError, Game, MoveError, PieceInfo, PlyList, ProbeLimits, Scope, VariantInfo, Verdict,
+    Evaluation, FenError, Game, MoveError, Notation, PieceInfo, PlyList, ProbeLimits, Rules, Scope,
+    SearchProfile, VariantInfo, Verdict,
 };
 
 use super::board::{iter, square_name};
@@ -24,12 +25,8 @@ const BENCH: &[&str] = &[
     "[ll]3k3/1p[wi]2p2/2[sw]2[im]2/[ad]2[CH]1[sh][cp]1/3[SW]4/2[OX]1[AC]3/1p1P2[MA]1/4K2R w KH - 0 11 reserve:N.GR/q.am drops:0/0 swapban:-",
 ];
 
-impl Game for Mutatis {
+impl Rules for Mutatis {
     type Move = Turn;
-
-    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes
-    /// (3294 scored turns; protocol.md section 6).
-    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 0.0, b: 616.0 };
 
     const INFO: VariantInfo = VariantInfo {
         name: "mutatismutandis",
@@ -38,26 +35,6 @@ impl Game for Mutatis {
         pocket: false,
         portions: 2,
     };
-
-    const COMPOUND_PLIES: bool = true;
-
-    const PIECES: &'static [PieceInfo] = &super::piece::PIECE_INFO;
-
-    /// The King, the Maoking and the Wuss (rules 5).
-    const ROYALS: &'static [&'static str] = &["K", "MK", "WU"];
-
-    /// Games start from random setups (rules 3).
-    const PREGAME: &'static [&'static str] = &["seed"];
-
-    /// Capture-check chains are long here and nearly every ply evades: two quiet evasions.
-    const QSEARCH_QUIET_EVASIONS: usize = 2;
-
-    const BENCH_FENS: &'static [&'static str] = BENCH;
-
-    /// Turns here have tens of actions times the drop squares: 5 plies take a few seconds.
-    const BENCH_DEPTH: u32 = 5;
-
-    const COMMANDS: &'static [&'static str] = &["setup"];
 
     /// The example start of rules 11 ([`fen::START_FEN`]).
     fn startpos() -> Self {
@@ -69,15 +46,6 @@ impl Game for Mutatis {
         Some(setup::random_setup(seed))
     }
 
-    /// rules 11; see [`fen::parse`].
-    fn from_fen(text: &str) -> Result<Self, FenError> {
-        fen::parse(text)
-    }
-
-    fn fen(&self) -> String {
-        fen::write(self)
-    }
-
     #[inline(always)]
     fn side_to_move(&self) -> Color {
         self.side
@@ -85,14 +53,6 @@ impl Game for Mutatis {
 
     fn legal_moves(&self, list: &mut PlyList<Turn>) {
         self.generate_turns(list, false);
-    }
-
-    fn tactical_moves(&self, list: &mut PlyList<Turn>) {
-        self.generate_turns(list, true);
-    }
-
-    fn move_lists_fit(&self) -> bool {
-        self.turns_fit()
     }
 
     #[inline(always)]
@@ -115,47 +75,24 @@ impl Game for Mutatis {
         self.royal_in_danger()
     }
 
-    /// Captures (any mechanism), promotions and conversions.
-    fn is_tactical(&self, m: Turn) -> bool {
-        is_tactical_action(&m.action)
+    /// A pass is sound enough when the side has more than its royals, pawns and two other
+    /// pieces (zugzwang is then rare).
+    fn null_move_allowed(&self) -> bool {
+        let b = &self.board;
+        let own = b.color_bb(self.side);
+        let pawns = own
+            & (b.state_bb(super::piece::State::Pawn)
+                | b.state_bb(super::piece::State::BerolinaPawn)
+                | b.state_bb(super::piece::State::ScorpionPawn));
+        (own & !pawns & !royals(b, self.side)).count_ones() > 2
     }
 
-    /// Most valuable victims first (own pieces removed count against), promotion and
-    /// conversion gains, least valuable actor first.
-    fn tactical_order(&self, m: Turn) -> i32 {
-        let a = &m.action;
-        let actor = self
-            .board
-            .piece(a.from)
-            .map_or(0, |p| piece_value(&PARAMS, p.state) / 16);
-        see::gain(self, a) - actor
-    }
-
-    /// A one-exchange static test (rules 6, 7 make full exchange sequences impractical): the
-    /// material the turn wins (captures by any mechanism, own pieces removed counted against,
-    /// promotion, conversion) must reach `threshold`, and if the piece it exposes (the mover
-    /// on its landing square, a slung piece of the mover, a converted piece) can then be
-    /// captured, it must reach `threshold` after losing that piece too.
-    fn see_ge(&self, m: Turn, threshold: i32) -> bool {
-        see::see_ge(self, &m.action, threshold)
-    }
-
-    type EvalParams = eval::EvalParams;
-
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
-    }
-
-    fn evaluate_with(&self, p: &eval::EvalParams) -> i32 {
-        eval::evaluate_with(self, p)
-    }
-
-    fn eval_report(&self) -> String {
-        eval::report(self)
+    fn make_null(&mut self) {
+        self.make_null_turn();
     }
 
     /// rules 5: the 50-move rule and threefold repetition (the search: any repetition
-    /// inside its tree), after checkmate, Wuss mate and stalemate ([`Game::no_moves_verdict`]).
+    /// inside its tree), after checkmate, Wuss mate and stalemate ([`Rules::no_moves_verdict`]).
     #[inline]
     fn verdict(&self, scope: Scope) -> Option<Verdict> {
         match scope {
@@ -202,21 +139,22 @@ impl Game for Mutatis {
         })
     }
 
-    /// A pass is sound enough when the side has more than its royals, pawns and two other
-    /// pieces (zugzwang is then rare).
-    fn null_move_allowed(&self) -> bool {
-        let b = &self.board;
-        let own = b.color_bb(self.side);
-        let pawns = own
-            & (b.state_bb(super::piece::State::Pawn)
-                | b.state_bb(super::piece::State::BerolinaPawn)
-                | b.state_bb(super::piece::State::ScorpionPawn));
-        (own & !pawns & !royals(b, self.side)).count_ones() > 2
+    fn move_lists_fit(&self) -> bool {
+        self.turns_fit()
+    }
+}
+
+impl Notation for Mutatis {
+    /// rules 11; see [`fen::parse`].
+    fn from_fen(text: &str) -> Result<Self, FenError> {
+        fen::parse(text)
     }
 
-    fn make_null(&mut self) {
-        self.make_null_turn();
+    fn fen(&self) -> String {
+        fen::write(self)
     }
+
+    const COMPOUND_PLIES: bool = true;
 
     fn parse_move(&self, token: &str) -> Result<Turn, MoveError> {
         notation::parse(self, token)
@@ -229,6 +167,16 @@ impl Game for Mutatis {
     fn display(&self) -> String {
         display(self)
     }
+
+    const PIECES: &'static [PieceInfo] = &super::piece::PIECE_INFO;
+
+    /// The King, the Maoking and the Wuss (rules 5).
+    const ROYALS: &'static [&'static str] = &["K", "MK", "WU"];
+
+    /// Games start from random setups (rules 3).
+    const PREGAME: &'static [&'static str] = &["seed"];
+
+    const COMMANDS: &'static [&'static str] = &["setup"];
 
     /// `setup [seed]`: prints `info string setup <FEN>`, a random setup of rules 3 (from the
     /// seed, or from the clock when none is given), for `position fen`.
@@ -255,6 +203,66 @@ impl Game for Mutatis {
             _ => Err(format!("usage: setup [seed], not '{line}'")),
         }
     }
+}
+
+impl Evaluation for Mutatis {
+    type EvalParams = eval::EvalParams;
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    fn evaluate_with(&self, p: &eval::EvalParams) -> i32 {
+        eval::evaluate_with(self, p)
+    }
+
+    fn eval_report(&self) -> String {
+        eval::report(self)
+    }
+
+    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes
+    /// (3294 scored turns; protocol.md section 6).
+    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 0.0, b: 616.0 };
+
+    fn tactical_moves(&self, list: &mut PlyList<Turn>) {
+        self.generate_turns(list, true);
+    }
+
+    /// Captures (any mechanism), promotions and conversions.
+    fn is_tactical(&self, m: Turn) -> bool {
+        is_tactical_action(&m.action)
+    }
+
+    /// Most valuable victims first (own pieces removed count against), promotion and
+    /// conversion gains, least valuable actor first.
+    fn tactical_order(&self, m: Turn) -> i32 {
+        let a = &m.action;
+        let actor = self
+            .board
+            .piece(a.from)
+            .map_or(0, |p| piece_value(&PARAMS, p.state) / 16);
+        see::gain(self, a) - actor
+    }
+
+    /// A one-exchange static test (rules 6, 7 make full exchange sequences impractical): the
+    /// material the turn wins (captures by any mechanism, own pieces removed counted against,
+    /// promotion, conversion) must reach `threshold`, and if the piece it exposes (the mover
+    /// on its landing square, a slung piece of the mover, a converted piece) can then be
+    /// captured, it must reach `threshold` after losing that piece too.
+    fn see_ge(&self, m: Turn, threshold: i32) -> bool {
+        see::see_ge(self, &m.action, threshold)
+    }
+}
+
+impl Game for Mutatis {
+    const SEARCH: SearchProfile = SearchProfile {
+        // Capture-check chains are long here and nearly every ply evades: two quiet evasions.
+        qsearch_quiet_evasions: 2,
+        // Turns here have tens of actions times the drop squares: 5 plies take a few seconds.
+        bench_depth: 5,
+        bench_fens: BENCH,
+        ..SearchProfile::DEFAULT
+    };
 }
 
 fn display(pos: &Mutatis) -> String {

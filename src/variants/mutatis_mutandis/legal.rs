@@ -337,7 +337,7 @@ pub fn is_tactical_action(a: &Action) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::Game;
+    use crate::variants::Rules;
 
     /// Issue 57 point 6: a full list is reported, so that no position is used with legal turns
     /// missing. (No position over the 4096 turns of a [`TurnList`] is known: a search for

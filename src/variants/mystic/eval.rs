@@ -10,7 +10,7 @@ use crate::core::Color;
 use crate::variants::orthodox::eval::params::{s, EvalParams};
 use crate::variants::orthodox::eval::{self as orthodox_eval, evaluate_board, report_board};
 use crate::variants::orthodox::{attacks, Kind};
-use crate::variants::Game;
+use crate::variants::Rules;
 
 crate::tunables! {
     /// The parameters of the Mystic evaluation (centipawns): the orthodox set for the board and
@@ -124,6 +124,7 @@ pub fn report(pos: &Mystic) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::variants::Notation;
 
     #[test]
     fn exposure_counts_checking_drop_squares() {

@@ -20,7 +20,8 @@ use crate::variants::orthodox::movegen::{generate, generate_tactical};
 use crate::variants::orthodox::rules::{self, DEAD_POSITION, FIFTY_MOVES_AND_THREEFOLD};
 use crate::variants::orthodox::{attacks, coordinate_token, see, Kind, Move, MoveKind, Piece};
 use crate::variants::{
-    FenError, Game, GameMove, MoveError, PieceInfo, Scope, VariantInfo, Verdict,
+    Evaluation, FenError, Game, GameMove, MoveError, Notation, PieceInfo, Rules, Scope,
+    VariantInfo, Verdict,
 };
 
 /// The start position (rules/mystic.md 4).
@@ -186,12 +187,8 @@ impl Mystic {
     }
 }
 
-impl Game for Mystic {
+impl Rules for Mystic {
     type Move = MysticMove;
-
-    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes
-    /// (5254 scored turns; protocol.md section 6).
-    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 74.0, b: 120.0 };
 
     const INFO: VariantInfo = VariantInfo {
         name: "mystic",
@@ -201,53 +198,8 @@ impl Game for Mystic {
         portions: 1,
     };
 
-    /// The orthodox pieces without castling (rules/mystic.md 1, 2): the stock limits, the
-    /// purchase of Pawns (`P@sq`) and the upgrades in place.
-    const PIECES: &'static [PieceInfo] = &[
-        PieceInfo {
-            code: "K",
-            name: "King",
-            movement: "K: one step in any direction; no castling (2)",
-        },
-        PieceInfo {
-            code: "Q",
-            name: "Queen",
-            movement: "Q: any distance along files, ranks and diagonals; at most one on the board; an upgraded Rook or a promoted Pawn (1, 2)",
-        },
-        PieceInfo {
-            code: "R",
-            name: "Rook",
-            movement: "R: any distance along files and ranks; at most two; upgrades to a Queen for 4 coins after 3 purchases (1, 2)",
-        },
-        PieceInfo {
-            code: "B",
-            name: "Bishop",
-            movement: "B: any distance along diagonals; at most two; upgrades to a Rook for 2 coins after 3 purchases (1, 2)",
-        },
-        PieceInfo {
-            code: "N",
-            name: "Knight",
-            movement: "N: leaps (1,2); at most two; upgrades to a Rook for 2 coins after 3 purchases (1, 2)",
-        },
-        PieceInfo {
-            code: "P",
-            name: "Pawn",
-            movement: "mfWcfF, mfnD from its second rank (a bought Pawn too); en passant; bought for 1 coin onto an empty square of ranks 2-4 (Black 5-7), at most eight; upgrades to a Bishop or Knight for 2 coins after 3 purchases; promotes to an available N, B, R or Q (1, 2)",
-        },
-    ];
-
     fn startpos() -> Self {
         Self::from_fen(START_FEN).expect("start FEN is valid")
-    }
-
-    /// `<board> <side> - <ep> <halfmove> <fullmove> coins:<W>/<B> bought:<W>/<B>` (rules/mystic.md 4);
-    /// missing tags take the start values (20 coins, 0 bought).
-    fn from_fen(fen: &str) -> Result<Self, FenError> {
-        Mystic::read_fen(fen)
-    }
-
-    fn fen(&self) -> String {
-        self.write_fen()
     }
 
     #[inline(always)]
@@ -257,10 +209,6 @@ impl Game for Mystic {
 
     fn legal_moves(&self, list: &mut MoveList<MysticMove>) {
         self.generate(list, false);
-    }
-
-    fn tactical_moves(&self, list: &mut MoveList<MysticMove>) {
-        self.generate(list, true);
     }
 
     fn make(&mut self, m: MysticMove) {
@@ -290,70 +238,18 @@ impl Game for Mystic {
         }
     }
 
-    /// The pawn structure ([`crate::variants::orthodox::Board::pawn_hash`]).
-    #[inline]
-    fn correction_key(&self) -> Option<u64> {
-        Some(self.board.pawn_hash())
+    fn null_move_allowed(&self) -> bool {
+        // Zugzwang is rare while a side can spend coins; with no pieces but pawns it is not.
+        let us = self.side_to_move();
+        !self.in_check() && (self.coins[us.index()] > 0 || self.board.has_pieces(us))
     }
 
-    /// Captures, queen promotions and the R -> Q upgrade (see `tactical_moves`).
-    fn is_tactical(&self, m: MysticMove) -> bool {
-        match m.as_placement() {
-            Some((sq, piece)) => piece.kind() == Kind::Queen && !self.board.piece_at(sq).is_none(),
-            None => {
-                let mv = m.as_move();
-                !self.board.piece_at(mv.to()).is_none()
-                    || matches!(mv.kind(), MoveKind::EnPassant | MoveKind::PromoQueen)
-            }
-        }
-    }
-
-    fn tactical_order(&self, m: MysticMove) -> i32 {
-        if m.as_placement().is_some() {
-            0
-        } else {
-            see::mvv_lva(&self.board, m.as_move())
-        }
-    }
-
-    fn see_ge(&self, m: MysticMove, threshold: i32) -> bool {
-        m.as_placement().is_some() || see::see_ge(&self.board, m.as_move(), threshold)
-    }
-
-    type EvalParams = eval::MysticParams;
-
-    /// The hand-written evaluation plus the network's correction, when `EvalFile` loaded
-    /// one ([`crate::variants::network`]).
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(self) + crate::variants::network::correction(self)
-    }
-
-    fn evaluate_with(&self, p: &eval::MysticParams) -> i32 {
-        eval::evaluate_with(self, p)
-    }
-
-    fn eval_report(&self) -> String {
-        let mut text = eval::report(self);
-        if <Self as crate::variants::network::NetInputs>::slot()
-            .get()
-            .is_some()
-        {
-            let net = crate::variants::network::correction(self);
-            text.push_str(&format!(
-                "\nNetwork correction (EvalFile, side to move): {net}\n\
-                 Final evaluation with the network (side to move): {}\n",
-                self.evaluate()
-            ));
-        }
-        text
-    }
-
-    fn load_network(path: Option<&std::path::Path>) -> Result<String, String> {
-        crate::variants::network::set_eval_file::<Self>(path)
+    fn make_null(&mut self) {
+        self.make_null_ply();
     }
 
     /// rules/mystic.md 3: checkmate and stalemate first (every action counts:
-    /// [`Game::no_moves_verdict`]), then the 50-move rule and threefold repetition (ending the
+    /// [`Rules::no_moves_verdict`]), then the 50-move rule and threefold repetition (ending the
     /// game by themselves), and dead positions only at 0 coins each. The search applies the
     /// 50-move rule unless the position is checkmate, repetitions and dead positions.
     #[inline]
@@ -386,27 +282,17 @@ impl Game for Mystic {
     fn no_moves_verdict(&self) -> Verdict {
         rules::no_moves_verdict(self.in_check())
     }
+}
 
-    /// The board's bitboards and key, the incremental key against one computed from scratch,
-    /// and the FEN read back.
-    fn validate(&self) -> Result<(), String> {
-        if !self.board.is_consistent() {
-            return Err(format!("{}: inconsistent board", self.fen()));
-        }
-        if self.compute_key() != self.full_key() {
-            return Err(format!("{}: incremental key differs", self.fen()));
-        }
-        crate::variants::fen_round_trip(self)
+impl Notation for Mystic {
+    /// `<board> <side> - <ep> <halfmove> <fullmove> coins:<W>/<B> bought:<W>/<B>` (rules/mystic.md 4);
+    /// missing tags take the start values (20 coins, 0 bought).
+    fn from_fen(fen: &str) -> Result<Self, FenError> {
+        Mystic::read_fen(fen)
     }
 
-    fn null_move_allowed(&self) -> bool {
-        // Zugzwang is rare while a side can spend coins; with no pieces but pawns it is not.
-        let us = self.side_to_move();
-        !self.in_check() && (self.coins[us.index()] > 0 || self.board.has_pieces(us))
-    }
-
-    fn make_null(&mut self) {
-        self.make_null_ply();
+    fn fen(&self) -> String {
+        self.write_fen()
     }
 
     /// Tokens of rules/mystic.md 5: `e2e4`, `e7e8q`, `P@d2`, `f3f3b`.
@@ -485,10 +371,6 @@ impl Game for Mystic {
         }
     }
 
-    fn import_move(&self, text: &str) -> Result<MysticMove, MoveError> {
-        notation::import_move(self, text)
-    }
-
     fn display(&self) -> String {
         let mut s = self.board.diagram();
         s.push_str(&format!(
@@ -502,5 +384,130 @@ impl Game for Mystic {
             BUYS_FOR_UPGRADES
         ));
         s
+    }
+
+    fn import_move(&self, text: &str) -> Result<MysticMove, MoveError> {
+        notation::import_move(self, text)
+    }
+
+    /// The orthodox pieces without castling (rules/mystic.md 1, 2): the stock limits, the
+    /// purchase of Pawns (`P@sq`) and the upgrades in place.
+    const PIECES: &'static [PieceInfo] = &[
+        PieceInfo {
+            code: "K",
+            name: "King",
+            movement: "K: one step in any direction; no castling (2)",
+        },
+        PieceInfo {
+            code: "Q",
+            name: "Queen",
+            movement: "Q: any distance along files, ranks and diagonals; at most one on the board; an upgraded Rook or a promoted Pawn (1, 2)",
+        },
+        PieceInfo {
+            code: "R",
+            name: "Rook",
+            movement: "R: any distance along files and ranks; at most two; upgrades to a Queen for 4 coins after 3 purchases (1, 2)",
+        },
+        PieceInfo {
+            code: "B",
+            name: "Bishop",
+            movement: "B: any distance along diagonals; at most two; upgrades to a Rook for 2 coins after 3 purchases (1, 2)",
+        },
+        PieceInfo {
+            code: "N",
+            name: "Knight",
+            movement: "N: leaps (1,2); at most two; upgrades to a Rook for 2 coins after 3 purchases (1, 2)",
+        },
+        PieceInfo {
+            code: "P",
+            name: "Pawn",
+            movement: "mfWcfF, mfnD from its second rank (a bought Pawn too); en passant; bought for 1 coin onto an empty square of ranks 2-4 (Black 5-7), at most eight; upgrades to a Bishop or Knight for 2 coins after 3 purchases; promotes to an available N, B, R or Q (1, 2)",
+        },
+    ];
+}
+
+impl Evaluation for Mystic {
+    type EvalParams = eval::MysticParams;
+
+    /// The hand-written evaluation plus the network's correction, when `EvalFile` loaded
+    /// one ([`crate::variants::network`]).
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self) + crate::variants::network::correction(self)
+    }
+
+    fn evaluate_with(&self, p: &eval::MysticParams) -> i32 {
+        eval::evaluate_with(self, p)
+    }
+
+    fn eval_report(&self) -> String {
+        let mut text = eval::report(self);
+        if <Self as crate::variants::network::NetInputs>::slot()
+            .get()
+            .is_some()
+        {
+            let net = crate::variants::network::correction(self);
+            text.push_str(&format!(
+                "\nNetwork correction (EvalFile, side to move): {net}\n\
+                 Final evaluation with the network (side to move): {}\n",
+                self.evaluate()
+            ));
+        }
+        text
+    }
+
+    fn load_network(path: Option<&std::path::Path>) -> Result<String, String> {
+        crate::variants::network::set_eval_file::<Self>(path)
+    }
+
+    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes
+    /// (5254 scored turns; protocol.md section 6).
+    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 74.0, b: 120.0 };
+
+    /// The pawn structure ([`crate::variants::orthodox::Board::pawn_hash`]).
+    #[inline]
+    fn correction_key(&self) -> Option<u64> {
+        Some(self.board.pawn_hash())
+    }
+
+    fn tactical_moves(&self, list: &mut MoveList<MysticMove>) {
+        self.generate(list, true);
+    }
+
+    /// Captures, queen promotions and the R -> Q upgrade (see `tactical_moves`).
+    fn is_tactical(&self, m: MysticMove) -> bool {
+        match m.as_placement() {
+            Some((sq, piece)) => piece.kind() == Kind::Queen && !self.board.piece_at(sq).is_none(),
+            None => {
+                let mv = m.as_move();
+                !self.board.piece_at(mv.to()).is_none()
+                    || matches!(mv.kind(), MoveKind::EnPassant | MoveKind::PromoQueen)
+            }
+        }
+    }
+
+    fn tactical_order(&self, m: MysticMove) -> i32 {
+        if m.as_placement().is_some() {
+            0
+        } else {
+            see::mvv_lva(&self.board, m.as_move())
+        }
+    }
+
+    fn see_ge(&self, m: MysticMove, threshold: i32) -> bool {
+        m.as_placement().is_some() || see::see_ge(&self.board, m.as_move(), threshold)
+    }
+}
+
+impl Game for Mystic {
+    /// The board's bitboards and key, the incremental key against one computed from scratch,
+    /// and the FEN read back.
+    fn validate(&self) -> Result<(), String> {
+        if !self.board.is_consistent() {
+            return Err(format!("{}: inconsistent board", self.fen()));
+        }
+        if self.compute_key() != self.full_key() {
+            return Err(format!("{}: incremental key differs", self.fen()));
+        }
+        crate::variants::fen_round_trip(self)
     }
 }

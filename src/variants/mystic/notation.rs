@@ -6,7 +6,7 @@ use super::{Mystic, MysticMove};
 use crate::core::geometry::BOARD_8X8;
 use crate::core::MoveList;
 use crate::variants::orthodox::Kind;
-use crate::variants::{Game, MoveError};
+use crate::variants::{MoveError, Notation, Rules};
 
 /// Splits a game record (`1.@d2 @d7 2.@e2 ...  1/2-1/2`) into its move strings, dropping move
 /// numbers and the result.

@@ -123,7 +123,7 @@ impl Board {
     }
 
     /// A hash of both sides' pawns (computed, not kept: a few multiplications), the key of the
-    /// search's correction history ([`crate::variants::Game::correction_key`]).
+    /// search's correction history ([`crate::variants::Evaluation::correction_key`]).
     #[inline]
     pub fn pawn_hash(&self) -> u64 {
         let black = zobrist::mix64(self.pieces(Color::Black, Kind::Pawn) ^ 0x5A5A);
@@ -155,7 +155,7 @@ impl Board {
     }
 
     /// The continuation-history key of the board move `m` (for
-    /// [`crate::variants::Game::cont_code`]): the moving piece (colour and kind) and the
+    /// [`crate::variants::Evaluation::cont_code`]): the moving piece (colour and kind) and the
     /// destination square, 1..=768 (up to 832 when `m.from()` is empty).
     #[inline]
     pub fn cont_code(&self, m: Move) -> u16 {
@@ -263,7 +263,7 @@ impl Board {
     /// promoted) man attacks the enemy King from its destination, or a slider of `us` behind
     /// its origin does. `None` for castling and en passant (rarer, with more cases), and when
     /// the enemy has no King. Used by the search to prune a ply without making it
-    /// ([`crate::variants::Game::gives_check`]).
+    /// ([`crate::variants::Rules::gives_check`]).
     #[inline]
     pub fn gives_check(&self, us: Color, m: Move) -> Option<bool> {
         if matches!(m.kind(), MoveKind::Castle | MoveKind::EnPassant)

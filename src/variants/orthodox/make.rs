@@ -174,7 +174,7 @@ mod tests {
     use super::*;
     use crate::core::MoveList;
     use crate::variants::chess::Chess;
-    use crate::variants::Game;
+    use crate::variants::{Notation, Rules};
 
     /// A [`Features`] hook that keeps its own picture of the board, man by man.
     struct Mirror([u64; 12]);

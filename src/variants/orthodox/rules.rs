@@ -1,5 +1,5 @@
-//! The FIDE end rules, as verdicts for [`Game::verdict`](crate::variants::Game::verdict) and
-//! [`Game::no_moves_verdict`](crate::variants::Game::no_moves_verdict): chess and the variants
+//! The FIDE end rules, as verdicts for [`Rules::verdict`](crate::variants::Rules::verdict) and
+//! [`Rules::no_moves_verdict`](crate::variants::Rules::no_moves_verdict): chess and the variants
 //! played on the orthodox board call them explicitly with their own counters, history and
 //! legal plies, and choose which draws end their games by themselves.
 

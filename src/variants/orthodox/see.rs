@@ -146,7 +146,7 @@ mod tests {
     use super::*;
     use crate::core::geometry::BOARD_8X8;
     use crate::variants::chess::Chess;
-    use crate::variants::Game;
+    use crate::variants::{Notation, Rules};
 
     fn sq(name: &str) -> u8 {
         BOARD_8X8.parse_square(name).unwrap()

@@ -3,7 +3,7 @@ use super::params::EvalParams;
 use super::*;
 use crate::variants::chess::eval::{evaluate_with, report_with};
 use crate::variants::chess::Chess;
-use crate::variants::Game;
+use crate::variants::{Notation, Rules};
 
 /// The hand-written evaluation alone (the residual network off), what these tests are about;
 /// `chess/nnue.rs` tests the network and the search score.
