@@ -73,6 +73,25 @@ fn shards_run_and_merge_from_the_command_line() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("t.txt") && err.contains("MDG1"), "{err}");
     assert_eq!(std::fs::read(&m).unwrap(), before);
+    // --eval-file: a file that is not a network is refused before any game, nothing written.
+    let x = d.join("x.bin");
+    let o = menagerie(&[
+        "datagen",
+        "--variant",
+        "mystic",
+        "--games",
+        "2",
+        "--nodes",
+        "100",
+        "--out",
+        s(&x),
+        "--eval-file",
+        s(&t),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--eval-file") && err.contains("MNV1"), "{err}");
+    assert!(!x.exists());
     // A run without its required arguments is refused by the parser.
     let o = menagerie(&["datagen", "--variant", "chess", "--games", "2"]);
     assert!(!o.status.success());

@@ -1,7 +1,7 @@
-//! `setoption name EvalFile` (protocol.md 2, docs/networks.md): a variant's network loaded
-//! from a file changes its evaluation; a bad file gets one error line and the network in use
-//! stays; `<none>` goes back to the hand-written evaluation; a variant without network inputs
-//! refuses.
+//! `setoption name EvalFile` (protocol.md 2, docs/networks.md): Mystic starts with its
+//! compiled-in network; a network loaded from a file changes its evaluation; a bad file gets one
+//! error line and the network in use stays; `<none>` goes back to the hand-written evaluation
+//! and `<default>` to the compiled-in network; a variant without network inputs refuses.
 
 use std::time::Duration;
 
@@ -50,6 +50,13 @@ fn a_network_file_changes_the_evaluation_and_bad_ones_change_nothing() {
     let good = network_file(&dir, 0);
     let mut e = Engine::start_variant("mystic");
     e.command("position startpos moves e1d1");
+    // Mystic starts with its compiled-in network; <none> takes it away.
+    let default = correction(&mut e).expect("the compiled-in network");
+    let answer = e.command("setoption name EvalFile value <none>");
+    assert_eq!(
+        answer,
+        ["info string mystic: hand-written evaluation, no network"]
+    );
     assert_eq!(correction(&mut e), None);
     let answer = e.command(&format!("setoption name EvalFile value {}", good.display()));
     assert_eq!(

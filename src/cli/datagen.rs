@@ -83,6 +83,10 @@ pub struct DatagenArgs {
     /// Output file (replaced).
     #[arg(long, required = true)]
     out: Option<std::path::PathBuf>,
+    /// The network the games are played with, as the protocol's `EvalFile`: a file,
+    /// `<default>` (the variant's compiled-in network, the default) or `<none>`.
+    #[arg(long, default_value = "<default>")]
+    eval_file: String,
 }
 
 /// Runs `menagerie datagen`; returns the summary line.
@@ -107,6 +111,14 @@ fn run_datagen(args: &DatagenArgs) -> Result<String, String> {
             FormatArg::Bin => Format::Binary,
         },
     };
+    if args.eval_file != "<default>" {
+        let net = (args.eval_file != "<none>").then(|| std::path::Path::new(&args.eval_file));
+        menagerie::with_variant!(variant, G => {
+            use menagerie::variants::Evaluation;
+            G::load_network(net)
+        })
+        .map_err(|e| format!("--eval-file: {e}"))?;
+    }
     let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut out = std::io::BufWriter::new(file);
     let mut progress = |line: &str| eprintln!("{line}");

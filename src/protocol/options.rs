@@ -149,7 +149,7 @@ pub fn uci_option_lines() -> Vec<String> {
         "option name UCI_LimitStrength type check default false".to_string(),
         spin("UCI_Elo", skill::ELO_DEFAULT, skill::ELO_RANGE),
         "option name UCI_ShowWDL type check default false".to_string(),
-        "option name EvalFile type string default <none>".to_string(),
+        "option name EvalFile type string default <default>".to_string(),
     ];
     #[cfg(feature = "spsa")]
     lines.extend(crate::search::params::spsa_option_lines());
@@ -203,8 +203,8 @@ pub enum OptionChange {
     Elo(u32),
     /// `UCI_ShowWDL`.
     ShowWdl(bool),
-    /// `EvalFile`: the current variant's network file; `None` (`<none>` or `<empty>`): the
-    /// hand-written evaluation alone.
+    /// `EvalFile`: the current variant's network file, `<default>` for its compiled-in one;
+    /// `None` (`<none>`, `<empty>` or no value): the hand-written evaluation alone.
     EvalFile(Option<String>),
 }
 
@@ -467,7 +467,7 @@ mod tests {
         let lines = uci_option_lines();
         assert!(lines[0].starts_with("option name UCI_Variant type combo default chess var chess"));
         assert_eq!(lines.len(), 15);
-        assert!(lines.contains(&"option name EvalFile type string default <none>".to_string()));
+        assert!(lines.contains(&"option name EvalFile type string default <default>".to_string()));
         assert_eq!(
             parse_setoption("evalfile", Some("a b.nnv")),
             Ok(OptionChange::EvalFile(Some("a b.nnv".into())))

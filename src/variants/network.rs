@@ -200,31 +200,91 @@ impl Network {
     }
 }
 
+/// The value of `EvalFile` that stands for a variant's compiled-in network.
+pub const DEFAULT_FILE: &str = "<default>";
+
+/// A variant's compiled-in network: its file's bytes, read at the first evaluation.
+#[derive(Copy, Clone, Debug)]
+pub struct DefaultNet {
+    /// The variant's protocol name (what the file must say).
+    pub variant: &'static str,
+    /// The variant's input count.
+    pub inputs: usize,
+    /// The `MNV1` file.
+    pub bytes: &'static [u8],
+}
+
+impl DefaultNet {
+    /// The parsed network; `None` when the compiled-in file does not parse (a test of each
+    /// variant with a default network asserts that it does).
+    pub fn network(&self) -> Option<Network> {
+        Network::parse(self.bytes, self.variant, self.inputs).ok()
+    }
+}
+
 /// Where a variant's network lives: empty, or a network that stays valid for the process's
 /// life (a replaced network is leaked, not freed, so a search running on it never sees it go;
-/// networks are replaced only by `EvalFile`, a few times a session at most).
-pub struct NetSlot(AtomicPtr<Network>);
+/// networks are replaced only by `EvalFile`, a few times a session at most). A slot made with
+/// [`NetSlot::with_default`] holds its compiled-in network from the first use on.
+pub struct NetSlot {
+    net: AtomicPtr<Network>,
+    default: Option<DefaultNet>,
+    init: std::sync::Once,
+}
 
 impl NetSlot {
-    /// An empty slot.
+    /// An empty slot (the variant has no compiled-in network).
     pub const fn new() -> NetSlot {
-        NetSlot(AtomicPtr::new(std::ptr::null_mut()))
+        NetSlot {
+            net: AtomicPtr::new(std::ptr::null_mut()),
+            default: None,
+            init: std::sync::Once::new(),
+        }
+    }
+
+    /// A slot holding `default` until `EvalFile` says otherwise.
+    pub const fn with_default(default: DefaultNet) -> NetSlot {
+        NetSlot {
+            net: AtomicPtr::new(std::ptr::null_mut()),
+            default: Some(default),
+            init: std::sync::Once::new(),
+        }
+    }
+
+    /// The compiled-in network, if the variant has one.
+    pub fn default_net(&self) -> Option<DefaultNet> {
+        self.default
+    }
+
+    /// Puts the compiled-in network in at the first use.
+    #[inline(always)]
+    fn ensure_init(&self) {
+        if !self.init.is_completed() {
+            self.init.call_once(|| {
+                if let Some(net) = self.default.and_then(|d| d.network()) {
+                    self.net
+                        .store(Box::leak(Box::new(net)) as *mut Network, Ordering::Release);
+                }
+            });
+        }
     }
 
     /// The network in the slot.
     #[inline(always)]
     pub fn get(&self) -> Option<&'static Network> {
-        let p = self.0.load(Ordering::Acquire);
-        // SAFETY: a non-null pointer came from `Box::leak` in `set` and is never freed.
+        self.ensure_init();
+        let p = self.net.load(Ordering::Acquire);
+        // SAFETY: a non-null pointer came from `Box::leak` and is never freed.
         unsafe { p.as_ref() }
     }
 
     /// Puts `net` in the slot (`None` empties it).
     pub fn set(&self, net: Option<Network>) {
+        self.ensure_init();
         let p = net.map_or(std::ptr::null_mut(), |n| {
             Box::leak(Box::new(n)) as *mut Network
         });
-        self.0.store(p, Ordering::Release);
+        self.net.store(p, Ordering::Release);
     }
 }
 
@@ -250,13 +310,27 @@ pub fn correction<G: NetInputs>(pos: &G) -> i32 {
 ///
 /// Errors: [`load`]'s; the slot is then unchanged.
 pub fn set_eval_file<G: NetInputs>(path: Option<&std::path::Path>) -> Result<String, String> {
+    let none = || format!("{}: hand-written evaluation, no network", G::INFO.name);
     match path {
         None => {
             G::slot().set(None);
-            Ok(format!(
-                "{}: hand-written evaluation, no network",
-                G::INFO.name
-            ))
+            Ok(none())
+        }
+        Some(path) if path == std::path::Path::new(DEFAULT_FILE) => {
+            match G::slot().default_net().and_then(|d| d.network()) {
+                Some(net) => {
+                    G::slot().set(Some(net));
+                    Ok(format!(
+                        "{}: network {DEFAULT_FILE} (compiled in, {} inputs, width {HIDDEN})",
+                        G::INFO.name,
+                        G::INPUTS
+                    ))
+                }
+                None => {
+                    G::slot().set(None);
+                    Ok(none())
+                }
+            }
         }
         Some(path) => {
             load::<G>(path)?;

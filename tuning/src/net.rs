@@ -96,11 +96,14 @@ pub struct Trained {
 }
 
 /// Reads binary data files of variant `G` into training samples (positions in check left
-/// out: the search does not evaluate them).
+/// out: the search does not evaluate them). Empties `G`'s network slot first, so that `hce`
+/// is the hand-written evaluation alone whatever network the build plays with.
 ///
 /// Errors: a file that cannot be read or is another variant's; a FEN the engine refuses. As a
 /// message naming the file.
 pub fn load_net_data<G: NetInputs>(paths: &[PathBuf]) -> Result<Vec<NetSample>, String> {
+    // The hand-written evaluation alone: the network this build plays with is left out.
+    G::slot().set(None);
     let params = G::eval_params();
     let mut out = Vec::new();
     for path in paths {

@@ -1,9 +1,10 @@
 //! Mystic's network inputs ([`NetInputs`]): the orthodox board's 768, then each side's coins
 //! (rules/mystic.md 2; 0-20) and bought Pawns (rules/mystic.md 4; 0-3) as thermometers, the
-//! side of the perspective first.
+//! side of the perspective first. The compiled-in network (`network.nnv`) is the default; its
+//! manifest (`network.manifest.md`) gives the commands, seeds and hashes that rebuild it.
 
 use crate::core::Color;
-use crate::variants::network::{InputList, NetInputs, NetSlot};
+use crate::variants::network::{DefaultNet, InputList, NetInputs, NetSlot};
 use crate::variants::orthodox::inputs::{board_inputs, thermometer, BOARD_INPUTS};
 
 use super::Mystic;
@@ -13,7 +14,12 @@ const COINS: u32 = 20;
 /// Pawns a side can have bought (the counter's cap).
 const BOUGHT: u32 = 3;
 
-static SLOT: NetSlot = NetSlot::new();
+/// Mystic's compiled-in network (`network.nnv`; how it was made: `network.manifest.md`).
+static SLOT: NetSlot = NetSlot::with_default(DefaultNet {
+    variant: "mystic",
+    inputs: Mystic::INPUTS,
+    bytes: include_bytes!("network.nnv"),
+});
 
 impl NetInputs for Mystic {
     const INPUTS: usize = BOARD_INPUTS + 2 * (COINS + BOUGHT) as usize;
@@ -31,5 +37,40 @@ impl NetInputs for Mystic {
 
     fn slot() -> &'static NetSlot {
         &SLOT
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::Notation;
+
+    #[test]
+    fn the_compiled_in_network_parses_and_plays() {
+        let net = SLOT
+            .default_net()
+            .unwrap()
+            .network()
+            .expect("network.nnv parses");
+        assert_eq!(net.variant, "mystic");
+        assert_eq!(net.w1.len(), Mystic::INPUTS);
+        // It corrects: some bench position gets a non-zero correction.
+        let fens = [
+            crate::variants::mystic::START_FEN,
+            "4k3/8/8/3q4/8/8/2P5/4K3 b - - 7 30 coins:11/6 bought:1/0",
+            "r3k3/pp6/8/8/8/8/PPP5/R3K2R w - - 0 12 coins:3/5 bought:3/2",
+        ];
+        let corrections: Vec<i32> = fens
+            .iter()
+            .map(|f| net.evaluate(&Mystic::from_fen(f).unwrap()))
+            .collect();
+        assert!(corrections.iter().any(|&c| c != 0), "{corrections:?}");
+        // The slot holds it from the first use, and the evaluation adds its correction.
+        let pos = Mystic::from_fen(fens[1]).unwrap();
+        assert_eq!(SLOT.get(), Some(&net));
+        assert_eq!(
+            crate::variants::network::correction(&pos),
+            net.evaluate(&pos)
+        );
     }
 }

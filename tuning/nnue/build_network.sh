@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Rebuilds a variant's compiled-in network from scratch, as its manifest
+# (src/variants/<variant>/network.manifest.md) records: self-play data on a local Ray, merged;
+# training; the losses drawn; the hashes checked against the manifest's.
+#
+#   tuning/nnue/build_network.sh mystic [WORKDIR]
+#
+# The hashes match at the commits the manifest names; a later commit that changes the search
+# or the hand-written evaluation plays other games, hence other data and another network.
+# Needs `cargo`, python3 with scripts/requirements-ray.txt and requirements-plots.txt. Writes
+# WORKDIR/data.bin, WORKDIR/network.nnv (+ .losses.csv, .losses.png); copy network.nnv over
+# src/variants/<variant>/network.nnv to adopt it. Exit status 1 when a hash differs.
+set -euo pipefail
+variant="${1:?usage: build_network.sh <variant> [workdir]}"
+work="${2:-target/network-$variant}"
+python="${PYTHON:-python3}"
+case "$variant" in
+    mystic)
+        # --eval-file '<none>': the data of the first network came from the hand-written
+        # evaluation (at 2b2c2c3 there was no network to turn off).
+        datagen=(--variant mystic --games 4000 --nodes 3000 --seed 1 --eval-file '<none>')
+        shards=8
+        train=(--epochs 10 --lambda 0.2 --lr 0.0005 --seed 1)
+        data_sha=d095d1f0df176e7a09feaa1ab03167caae7d337684acf96323763e03fbc04b64
+        net_sha=3389435176287ae49ceab5c473db630832a9ca4406b3f4cbf7d992d32d89bb59
+        ;;
+    *)
+        echo "build_network: no manifest for '$variant'" >&2
+        exit 1
+        ;;
+esac
+mkdir -p "$work"
+cargo build --release --quiet --workspace
+"$python" scripts/ray_datagen.py --shards "$shards" --num-cpus 1 --out "$work/shards" -- \
+    "${datagen[@]}"
+cp "$work/shards/data.bin" "$work/data.bin"
+target/release/menagerie-tuning net --variant "$variant" --data "$work/data.bin" \
+    --out "$work/network.nnv" "${train[@]}"
+"$python" tuning/nnue/plot_losses.py "$work/network.nnv.losses.csv"
+check() {
+    local got
+    got=$(sha256sum "$1" | cut -d' ' -f1)
+    if [ "$got" != "$2" ]; then
+        echo "build_network: $1 has sha256 $got, the manifest says $2" >&2
+        return 1
+    fi
+    echo "build_network: $1 matches the manifest"
+}
+check "$work/data.bin" "$data_sha"
+check "$work/network.nnv" "$net_sha"
