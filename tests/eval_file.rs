@@ -1,7 +1,7 @@
 //! `setoption name EvalFile` (protocol.md 2, docs/networks.md): a variant's network loaded
 //! from a file changes its evaluation; a bad file gets one error line and the network in use
-//! stays; `<none>` goes back to the hand-written evaluation; a variant without network inputs
-//! refuses.
+//! stays; `<none>` goes back to the hand-written evaluation; another variant refuses Mystic's
+//! file, and chess (no network inputs) refuses any.
 
 use std::time::Duration;
 
@@ -91,14 +91,24 @@ fn a_network_file_changes_the_evaluation_and_bad_ones_change_nothing() {
         ["info string mystic: hand-written evaluation, no network"]
     );
     assert_eq!(correction(&mut e), None);
-    // A variant without network inputs says so.
+    // Another variant with network inputs refuses Mystic's file as another variant's.
     e.send("setoption name UCI_Variant value mulliganstew");
     let answer = e.command(&format!("setoption name EvalFile value {}", good.display()));
     assert!(
         answer
             .last()
             .unwrap()
-            .contains("EvalFile: mulliganstew has no network inputs in this build"),
+            .contains("a network for 'mystic', not 'mulliganstew'"),
+        "{answer:?}"
+    );
+    // Chess, whose network is compiled in, has no network inputs: it says so.
+    e.send("setoption name UCI_Variant value chess");
+    let answer = e.command(&format!("setoption name EvalFile value {}", good.display()));
+    assert!(
+        answer
+            .last()
+            .unwrap()
+            .contains("EvalFile: chess has no network inputs in this build"),
         "{answer:?}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
