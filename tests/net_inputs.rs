@@ -85,6 +85,17 @@ fn inputs_are_sound<G: NetInputs>(games: u64, plies: usize) -> usize {
 
 #[test]
 fn inputs_are_in_range_distinct_and_few() {
+    // The counts of docs/networks.md's table.
+    assert_eq!(
+        [
+            Mystic::INPUTS,
+            Muster::INPUTS,
+            Stew::INPUTS,
+            Mitosis::INPUTS,
+            Mutatis::INPUTS
+        ],
+        [814, 896, 664, 1794, 6520]
+    );
     assert!(inputs_are_sound::<Mystic>(8, 120) <= MAX_ACTIVE);
     assert!(inputs_are_sound::<Muster>(8, 120) <= MAX_ACTIVE);
     assert!(inputs_are_sound::<Stew>(8, 160) <= MAX_ACTIVE);
