@@ -6,7 +6,7 @@
 //!   K M Q R C A P, `rel_colour` 0 for us.
 //! - 588..590: the Mage in hand (rules 4), us then them.
 //! - 590..620: the pools (rules 4), us then them, each type Q R C A M as a thermometer of
-//!   [`POOL_CAP`] (a count above it reads as the cap).
+//!   3 (a count above it reads as 3).
 //! - 620..622: the pending D portion (rules 5): 620 when we are to move in the D portion, 621
 //!   when they are (the side in its L portion still has two portions to play).
 //! - 622..664: in the D portion, the square of the piece moved in the L portion, which may not
