@@ -291,3 +291,30 @@ fn mutatis_inputs_are_colour_symmetric() {
         assert_symmetric(&a, &b);
     }
 }
+
+/// With no network loaded (the default) the correction is 0 everywhere, so play is the
+/// hand-written evaluation's (the bench does not move), and `EvalFile <none>` says so.
+fn empty_slot_adds_nothing<G: NetInputs>() {
+    assert!(G::slot().get().is_none(), "{}", G::INFO.name);
+    positions::<G>(1, 40, |pos| {
+        assert_eq!(
+            menagerie::variants::network::correction(pos),
+            0,
+            "{}",
+            pos.fen()
+        );
+    });
+    assert_eq!(
+        G::load_network(None).unwrap(),
+        format!("{}: hand-written evaluation, no network", G::INFO.name)
+    );
+}
+
+#[test]
+fn an_empty_slot_adds_nothing() {
+    empty_slot_adds_nothing::<Mystic>();
+    empty_slot_adds_nothing::<Muster>();
+    empty_slot_adds_nothing::<Stew>();
+    empty_slot_adds_nothing::<Mitosis>();
+    empty_slot_adds_nothing::<Mutatis>();
+}
