@@ -1,7 +1,8 @@
 //! `setoption name EvalFile` (protocol.md 2, docs/networks.md): Mystic starts with its
 //! compiled-in network; a network loaded from a file changes its evaluation; a bad file gets one
 //! error line and the network in use stays; `<none>` goes back to the hand-written evaluation
-//! and `<default>` to the compiled-in network; a variant without network inputs refuses.
+//! and `<default>` to the compiled-in network; another variant refuses Mystic's file, and chess
+//! (no network inputs) refuses any.
 
 use std::time::Duration;
 
@@ -98,14 +99,34 @@ fn a_network_file_changes_the_evaluation_and_bad_ones_change_nothing() {
         ["info string mystic: hand-written evaluation, no network"]
     );
     assert_eq!(correction(&mut e), None);
-    // A variant without network inputs says so.
+    // <default> puts the compiled-in network back.
+    let answer = e.command("setoption name EvalFile value <default>");
+    assert_eq!(
+        answer,
+        [format!(
+            "info string mystic: network <default> (compiled in, {} inputs, width {HIDDEN})",
+            Mystic::INPUTS
+        )]
+    );
+    assert_eq!(correction(&mut e), Some(default));
+    // Another variant with network inputs refuses Mystic's file as another variant's.
     e.send("setoption name UCI_Variant value mulliganstew");
     let answer = e.command(&format!("setoption name EvalFile value {}", good.display()));
     assert!(
         answer
             .last()
             .unwrap()
-            .contains("EvalFile: mulliganstew has no network inputs in this build"),
+            .contains("a network for 'mystic', not 'mulliganstew'"),
+        "{answer:?}"
+    );
+    // Chess, whose network is compiled in, has no network inputs: it says so.
+    e.send("setoption name UCI_Variant value chess");
+    let answer = e.command(&format!("setoption name EvalFile value {}", good.display()));
+    assert!(
+        answer
+            .last()
+            .unwrap()
+            .contains("EvalFile: chess has no network inputs in this build"),
         "{answer:?}"
     );
     std::fs::remove_dir_all(&dir).unwrap();

@@ -61,6 +61,7 @@ mod mutatis_pieces;
 mod mutatis_properties;
 mod mutatis_rules;
 mod mystic;
+mod net_inputs;
 mod no_alloc;
 mod outcomes;
 mod perft;

@@ -971,7 +971,7 @@ fn search_takes_both_kings_in_one_turn() {
 
 /// The colour-flipped FEN: ranks mirrored (square colours are kept: (f, 6 - r) has the parity
 /// of (f, r)), piece cases, hands, pools and the side swapped.
-fn flip(fen: &str) -> String {
+pub(crate) fn flip(fen: &str) -> String {
     let f: Vec<&str> = fen.split(' ').collect();
     let swap = |s: &str| -> String {
         s.chars()

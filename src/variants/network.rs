@@ -304,6 +304,21 @@ pub fn correction<G: NetInputs>(pos: &G) -> i32 {
     }
 }
 
+/// The `eval` report `report` of `pos` ([`crate::variants::Evaluation::eval_report`]), with
+/// the network's correction and the final evaluation appended when a network is loaded (as is
+/// when the slot is empty).
+pub fn with_correction<G: NetInputs>(pos: &G, mut report: String) -> String {
+    if G::slot().get().is_some() {
+        report.push_str(&format!(
+            "\nNetwork correction (EvalFile, side to move): {}\n\
+             Final evaluation with the network (side to move): {}\n",
+            correction(pos),
+            pos.evaluate()
+        ));
+    }
+    report
+}
+
 /// `EvalFile` for a variant with network inputs ([`crate::variants::Evaluation::load_network`]):
 /// loads `path` into `G`'s slot, or empties it for `None`; returns the line saying what is in
 /// use.

@@ -28,6 +28,7 @@
 
 pub mod eval;
 pub mod fen;
+pub mod network;
 pub mod position;
 pub mod rules;
 pub mod types;
@@ -314,8 +315,10 @@ impl Notation for Mitosis {
 impl Evaluation for Mitosis {
     type EvalParams = eval::MitosisParams;
 
+    /// The hand-written evaluation plus the network's correction, when `EvalFile` loaded
+    /// one ([`crate::variants::network`]).
     fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
+        eval::evaluate(self) + crate::variants::network::correction(self)
     }
 
     fn evaluate_with(&self, p: &eval::MitosisParams) -> i32 {
@@ -323,7 +326,11 @@ impl Evaluation for Mitosis {
     }
 
     fn eval_report(&self) -> String {
-        eval::report(self)
+        crate::variants::network::with_correction(self, eval::report(self))
+    }
+
+    fn load_network(path: Option<&std::path::Path>) -> Result<String, String> {
+        crate::variants::network::set_eval_file::<Self>(path)
     }
 
     /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes

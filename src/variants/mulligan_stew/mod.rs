@@ -12,6 +12,7 @@ pub mod eval;
 pub mod fen;
 pub mod movegen;
 pub mod moves;
+pub mod network;
 pub mod notation;
 pub mod position;
 
@@ -257,8 +258,10 @@ impl Notation for Stew {
 impl Evaluation for Stew {
     type EvalParams = eval::StewParams;
 
+    /// The hand-written evaluation plus the network's correction, when `EvalFile` loaded
+    /// one ([`crate::variants::network`]).
     fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
+        eval::evaluate(self) + crate::variants::network::correction(self)
     }
 
     fn evaluate_with(&self, p: &eval::StewParams) -> i32 {
@@ -266,7 +269,11 @@ impl Evaluation for Stew {
     }
 
     fn eval_report(&self) -> String {
-        eval::report(self)
+        crate::variants::network::with_correction(self, eval::report(self))
+    }
+
+    fn load_network(path: Option<&std::path::Path>) -> Result<String, String> {
+        crate::variants::network::set_eval_file::<Self>(path)
     }
 
     /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes

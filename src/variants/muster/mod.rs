@@ -18,6 +18,7 @@ pub mod army;
 pub mod eval;
 pub mod fen;
 pub mod movegen;
+pub mod network;
 pub mod position;
 pub mod pregame;
 
@@ -284,8 +285,10 @@ impl Evaluation for Muster {
         &eval::MUSTER_PARAMS
     }
 
+    /// The hand-written evaluation plus the network's correction, when `EvalFile` loaded
+    /// one ([`crate::variants::network`]).
     fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
+        eval::evaluate(self) + crate::variants::network::correction(self)
     }
 
     fn evaluate_with(&self, p: &Self::EvalParams) -> i32 {
@@ -293,7 +296,11 @@ impl Evaluation for Muster {
     }
 
     fn eval_report(&self) -> String {
-        eval::report(self)
+        crate::variants::network::with_correction(self, eval::report(self))
+    }
+
+    fn load_network(path: Option<&std::path::Path>) -> Result<String, String> {
+        crate::variants::network::set_eval_file::<Self>(path)
     }
 
     /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes

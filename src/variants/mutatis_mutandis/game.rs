@@ -208,8 +208,10 @@ impl Notation for Mutatis {
 impl Evaluation for Mutatis {
     type EvalParams = eval::EvalParams;
 
+    /// The hand-written evaluation plus the network's correction, when `EvalFile` loaded
+    /// one ([`crate::variants::network`]).
     fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
+        eval::evaluate(self) + crate::variants::network::correction(self)
     }
 
     fn evaluate_with(&self, p: &eval::EvalParams) -> i32 {
@@ -217,7 +219,11 @@ impl Evaluation for Mutatis {
     }
 
     fn eval_report(&self) -> String {
-        eval::report(self)
+        crate::variants::network::with_correction(self, eval::report(self))
+    }
+
+    fn load_network(path: Option<&std::path::Path>) -> Result<String, String> {
+        crate::variants::network::set_eval_file::<Self>(path)
     }
 
     /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes

@@ -49,6 +49,7 @@ mod hoppers;
 mod interaction;
 mod leapers;
 pub mod legal;
+pub mod network;
 pub mod notation;
 mod pawns;
 pub mod piece;

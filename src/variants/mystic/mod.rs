@@ -442,19 +442,7 @@ impl Evaluation for Mystic {
     }
 
     fn eval_report(&self) -> String {
-        let mut text = eval::report(self);
-        if <Self as crate::variants::network::NetInputs>::slot()
-            .get()
-            .is_some()
-        {
-            let net = crate::variants::network::correction(self);
-            text.push_str(&format!(
-                "\nNetwork correction (EvalFile, side to move): {net}\n\
-                 Final evaluation with the network (side to move): {}\n",
-                self.evaluate()
-            ));
-        }
-        text
+        crate::variants::network::with_correction(self, eval::report(self))
     }
 
     fn load_network(path: Option<&std::path::Path>) -> Result<String, String> {

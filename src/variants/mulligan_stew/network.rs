@@ -1,0 +1,79 @@
+//! Mulligan Stew's network inputs ([`NetInputs`]), 664 per perspective. Squares are seen from
+//! the perspective: for Black rank r becomes 6 - r, files unchanged (a square keeps its colour,
+//! rules/mulligan-stew.md 1). "Us" is the perspective's side, "them" the other.
+//!
+//! - 0..588: the men (rules 3): `(rel_colour * 7 + kind) * 42 + square`, kinds in the order
+//!   K M Q R C A P, `rel_colour` 0 for us.
+//! - 588..590: the Mage in hand (rules 4), us then them.
+//! - 590..620: the pools (rules 4), us then them, each type Q R C A M as a thermometer of
+//!   3 (a count above it reads as 3).
+//! - 620..622: the pending D portion (rules 5): 620 when we are to move in the D portion, 621
+//!   when they are (the side in its L portion still has two portions to play).
+//! - 622..664: in the D portion, the square of the piece moved in the L portion, which may not
+//!   move again this turn (rules 5, D4), when there is one.
+
+use crate::core::Color;
+use crate::variants::network::{InputList, NetInputs, NetSlot};
+use crate::variants::orthodox::inputs::thermometer;
+
+use super::board::{Kind, NO_SQ, NSQ};
+use super::Stew;
+
+/// Files and ranks of the board.
+const FILES: u32 = 6;
+const RANKS: u32 = 7;
+/// Inputs of the men: 2 relative colours x 7 kinds x 42 squares.
+const BOARD: u32 = 2 * 7 * NSQ as u32;
+/// The pool count a thermometer tells apart (each side starts with one Queen; captures and
+/// promotions rarely hold more than three of a type).
+const POOL_CAP: u32 = 3;
+const HAND: u32 = BOARD;
+const POOL: u32 = HAND + 2;
+const PORTION: u32 = POOL + 2 * 5 * POOL_CAP;
+const MOVED: u32 = PORTION + 2;
+
+/// `sq` seen from `perspective` (Black's ranks mirrored).
+#[inline]
+fn relative(sq: u32, perspective: Color) -> u32 {
+    match perspective {
+        Color::White => sq,
+        Color::Black => (RANKS - 1 - sq / FILES) * FILES + sq % FILES,
+    }
+}
+
+static SLOT: NetSlot = NetSlot::new();
+
+impl NetInputs for Stew {
+    const INPUTS: usize = (MOVED + NSQ as u32) as usize;
+
+    fn inputs(&self, perspective: Color, out: &mut InputList) {
+        for (rel, side) in [perspective, !perspective].into_iter().enumerate() {
+            for kind in Kind::ALL {
+                let base = ((rel * 7 + kind.index()) * NSQ) as u32;
+                let mut bb = self.by_color[side.index()] & self.by_kind[kind.index()];
+                while bb != 0 {
+                    let sq = bb.trailing_zeros();
+                    bb &= bb - 1;
+                    out.push(base + relative(sq, perspective));
+                }
+            }
+            if self.hand[side.index()] {
+                out.push(HAND + rel as u32);
+            }
+            for (t, &count) in self.pool[side.index()].iter().enumerate() {
+                let base = POOL + (rel as u32 * 5 + t as u32) * POOL_CAP;
+                thermometer(base, u32::from(count), POOL_CAP, out);
+            }
+        }
+        if self.portion_d {
+            out.push(PORTION + u32::from(self.side != perspective));
+            if self.moved != NO_SQ {
+                out.push(MOVED + relative(u32::from(self.moved), perspective));
+            }
+        }
+    }
+
+    fn slot() -> &'static NetSlot {
+        &SLOT
+    }
+}

@@ -1,0 +1,322 @@
+//! The network inputs of every variant with [`NetInputs`] (docs/networks.md): over the bench
+//! positions and seeded random playouts every input is below `INPUTS`, none is set twice and
+//! at most `MAX_ACTIVE` are set; and the inputs are colour-symmetric: White's perspective of a
+//! position is Black's perspective of the colour-flipped position, and the other way round.
+
+use menagerie::core::zobrist::SplitMix64;
+use menagerie::core::Color;
+use menagerie::variants::mitosis::Mitosis;
+use menagerie::variants::mulligan_stew::Stew;
+use menagerie::variants::muster::Muster;
+use menagerie::variants::mutatis_mutandis::Mutatis;
+use menagerie::variants::mystic::Mystic;
+use menagerie::variants::network::{InputList, NetInputs, MAX_ACTIVE};
+use menagerie::variants::{Game, Notation, PlyList, Scope};
+
+/// The inputs of `pos` from `perspective`, sorted, after checking them: below `INPUTS`, no
+/// duplicates, at most `MAX_ACTIVE` (pushing more would already have panicked).
+fn checked<G: NetInputs>(pos: &G, perspective: Color) -> Vec<u32> {
+    let mut list = InputList::new();
+    pos.inputs(perspective, &mut list);
+    let fen = pos.fen();
+    assert!(list.len() <= MAX_ACTIVE, "{fen}: {} inputs", list.len());
+    let mut v = list.to_vec();
+    v.sort_unstable();
+    for w in v.windows(2) {
+        assert_ne!(w[0], w[1], "{fen}: input {} twice", w[0]);
+    }
+    if let Some(&last) = v.last() {
+        assert!(
+            (last as usize) < G::INPUTS,
+            "{fen}: input {last} of {}",
+            G::INPUTS
+        );
+    }
+    v
+}
+
+/// Calls `visit` on the bench positions (the start position when there are none) and on every
+/// position of `games` seeded random playouts of at most `plies` plies from the start position
+/// (a seeded random setup where the variant draws one).
+fn positions<G: Game>(games: u64, plies: usize, mut visit: impl FnMut(&G)) {
+    if G::SEARCH.bench_fens.is_empty() {
+        visit(&G::startpos());
+    }
+    for fen in G::SEARCH.bench_fens {
+        visit(&G::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}")));
+    }
+    for game in 0..games {
+        let mut rng = SplitMix64::new(0x4e45_5449_4e50 + game);
+        let mut pos = G::random_setup(game).unwrap_or_else(G::startpos);
+        for _ in 0..plies {
+            visit(&pos);
+            if pos.verdict(Scope::Game).is_some() {
+                break;
+            }
+            let mut list = PlyList::<G::Move>::default();
+            pos.legal_moves(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            let m = list[rng.below(list.len() as u64) as usize];
+            pos.make(m);
+        }
+    }
+}
+
+/// Checks both perspectives' inputs over the bench positions and `games` random playouts;
+/// returns the most inputs a perspective had.
+fn inputs_are_sound<G: NetInputs>(games: u64, plies: usize) -> usize {
+    let mut most = 0;
+    let mut seen = 0;
+    positions::<G>(games, plies, |pos| {
+        for side in Color::ALL {
+            most = most.max(checked(pos, side).len());
+        }
+        seen += 1;
+    });
+    assert!(
+        seen > games as usize * 10,
+        "{}: {seen} positions",
+        G::INFO.name
+    );
+    most
+}
+
+#[test]
+fn inputs_are_in_range_distinct_and_few() {
+    // The counts of docs/networks.md's table.
+    assert_eq!(
+        [
+            Mystic::INPUTS,
+            Muster::INPUTS,
+            Stew::INPUTS,
+            Mitosis::INPUTS,
+            Mutatis::INPUTS
+        ],
+        [814, 896, 664, 1794, 6520]
+    );
+    assert!(inputs_are_sound::<Mystic>(8, 120) <= MAX_ACTIVE);
+    assert!(inputs_are_sound::<Muster>(8, 120) <= MAX_ACTIVE);
+    assert!(inputs_are_sound::<Stew>(8, 160) <= MAX_ACTIVE);
+    assert!(inputs_are_sound::<Mitosis>(8, 120) <= MAX_ACTIVE);
+    // Mutatis Mutandis: at most 64 pieces and 56 reserve, schedule and flag inputs.
+    assert!(inputs_are_sound::<Mutatis>(6, 100) <= 120);
+}
+
+/// The case of every ASCII letter swapped.
+fn swap_case(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            }
+        })
+        .collect()
+}
+
+/// The other side's letter.
+fn other_side(side: &str) -> &'static str {
+    if side == "w" {
+        "b"
+    } else {
+        "w"
+    }
+}
+
+/// The square `sq` (file letter, rank number) with its rank mirrored on a board of ranks
+/// `low..=high`.
+fn mirror_square(sq: &str, low: u32, high: u32) -> String {
+    let rank: u32 = sq[1..].parse().unwrap();
+    format!("{}{}", &sq[..1], low + high - rank)
+}
+
+/// White's perspective of `a` is Black's of `b` and the other way round.
+fn assert_symmetric<G: NetInputs>(a: &G, b: &G) {
+    for side in Color::ALL {
+        assert_eq!(
+            checked(a, side),
+            checked(b, !side),
+            "{} seen by {side:?} against {} seen by {:?}",
+            a.fen(),
+            b.fen(),
+            !side
+        );
+    }
+}
+
+/// Muster's colour flip: ranks mirrored, cases and side swapped, the castling Rook squares
+/// mirrored (White's first), no en passant square.
+fn flip_muster(fen: &str) -> String {
+    let f: Vec<&str> = fen.split(' ').collect();
+    let board: Vec<String> = f[0].split('/').rev().map(swap_case).collect();
+    let rights = if f[2] == "-" {
+        "-".to_string()
+    } else {
+        let squares: Vec<String> = (0..f[2].len() / 2)
+            .map(|i| mirror_square(&f[2][2 * i..2 * i + 2], 1, 8))
+            .collect();
+        let (mut white, mut black): (Vec<String>, Vec<String>) =
+            squares.into_iter().partition(|s| s.ends_with('8'));
+        std::mem::swap(&mut white, &mut black);
+        white.extend(black);
+        white.concat()
+    };
+    assert_eq!(f[3], "-", "{fen}: the flip writes no en passant square");
+    format!(
+        "{} {} {rights} - {} {}",
+        board.join("/"),
+        other_side(f[1]),
+        f[4],
+        f[5]
+    )
+}
+
+#[test]
+fn muster_inputs_are_colour_symmetric() {
+    for fen in [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w a1h1a8h8 - 0 1",
+        "rqqqkqqr/8/8/8/8/8/8/RQQQKQQR b a1h8 - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ] {
+        let flipped = flip_muster(fen);
+        let a = Muster::from_fen(fen).unwrap();
+        let b = Muster::from_fen(&flipped).unwrap_or_else(|e| panic!("{flipped}: {e}"));
+        assert_symmetric(&a, &b);
+    }
+}
+
+/// Mulligan Stew over random playouts, flipped by the rules tests' `flip` (hands, pools,
+/// portion and moved square included).
+#[test]
+fn mulligan_stew_inputs_are_colour_symmetric() {
+    let mut n = 0;
+    positions::<Stew>(4, 80, |pos| {
+        let flipped = crate::mulligan_stew::flip(&pos.fen());
+        let b = Stew::from_fen(&flipped).unwrap_or_else(|e| panic!("{flipped}: {e}"));
+        assert_symmetric(pos, &b);
+        n += 1;
+    });
+    assert!(n > 100);
+}
+
+/// Mitosis's colour flip: rows (bases included) reversed, cases swapped (the pending parts'
+/// too), side swapped.
+fn flip_mitosis(fen: &str) -> String {
+    let f: Vec<&str> = fen.split(' ').collect();
+    let (board, hand) = f[0].split_once('[').unwrap();
+    let rows: Vec<String> = board.split('/').rev().map(swap_case).collect();
+    let ep = if f[3] == "-" {
+        "-".to_string()
+    } else {
+        f[3].split(',')
+            .map(|s| mirror_square(s, 0, 10))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    format!(
+        "{}[{} {} - {ep} {} {}",
+        rows.join("/"),
+        swap_case(hand),
+        other_side(f[1]),
+        f[4],
+        f[5]
+    )
+}
+
+#[test]
+fn mitosis_inputs_are_colour_symmetric() {
+    let mut n = 0;
+    positions::<Mitosis>(4, 80, |pos| {
+        let fen = pos.fen();
+        if fen.split(' ').nth(3) != Some("-") {
+            return; // En passant squares are no input; their FEN form is not flipped here.
+        }
+        let flipped = flip_mitosis(&fen);
+        let b = Mitosis::from_fen(&flipped).unwrap_or_else(|e| panic!("{fen} -> {flipped}: {e}"));
+        assert_symmetric(pos, &b);
+        n += 1;
+    });
+    assert!(n > 100);
+}
+
+/// Mutatis Mutandis's colour flip of a FEN without en passant or swap-ban square: ranks
+/// mirrored, cases and side swapped, the cornering flags, reserves and drop counts exchanged.
+fn flip_mutatis(fen: &str) -> String {
+    let f: Vec<&str> = fen.split(' ').collect();
+    let board: Vec<String> = f[0].split('/').rev().map(swap_case).collect();
+    let flags = if f[2] == "-" {
+        "-".to_string()
+    } else {
+        let s = swap_case(f[2]);
+        let up: String = s.chars().filter(char::is_ascii_uppercase).collect();
+        up + &s
+            .chars()
+            .filter(char::is_ascii_lowercase)
+            .collect::<String>()
+    };
+    assert_eq!(f[3], "-");
+    let mut out = format!(
+        "{} {} {flags} - {} {}",
+        board.join("/"),
+        other_side(f[1]),
+        f[4],
+        f[5]
+    );
+    for tag in &f[6..] {
+        let (name, value) = tag.split_once(':').unwrap();
+        let value = match (name, value.split_once('/')) {
+            ("reserve", Some((w, b))) => format!("{}/{}", swap_case(b), swap_case(w)),
+            ("drops", Some((w, b))) => format!("{b}/{w}"),
+            _ => value.to_string(),
+        };
+        out.push_str(&format!(" {name}:{value}"));
+    }
+    out
+}
+
+/// Mutatis Mutandis's drop schedule is not colour-symmetric (Blue's windows open a turn
+/// earlier, rules 8), so the positions are late enough that both leads read as the cap.
+#[test]
+fn mutatis_inputs_are_colour_symmetric() {
+    for fen in [
+        "[gr][nr]k[dk][ch]r[da][wi]/pppppppp/8/8/8/8/PPPPPPPP/[LL][AR]CKQ[MA][HN][IM] w KAHkah - 0 20 reserve:AM.NR.DA.DK.N.GR.CR.R.NW.PV.CH.WI.OX/q.am.ar.c.n.cr.nw.pv.ll.im.ma.hn.ox drops:0/0 swapban:-",
+        "4k3/8/8/3[gr]4/8/8/4P3/R3K3 b AK - 3 30 reserve:NR.DA/q drops:2/1 swapban:-",
+    ] {
+        let flipped = flip_mutatis(fen);
+        let a = Mutatis::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let b = Mutatis::from_fen(&flipped).unwrap_or_else(|e| panic!("{flipped}: {e}"));
+        assert_symmetric(&a, &b);
+    }
+}
+
+/// A variant without a compiled-in network: its slot starts empty, the correction is 0
+/// everywhere, so play is the hand-written evaluation's, and `EvalFile <none>` says so. (Not run
+/// on Mystic, whose compiled-in network other tests of this process play with.)
+fn empty_slot_adds_nothing<G: NetInputs>() {
+    assert!(G::slot().default_net().is_none(), "{}", G::INFO.name);
+    assert!(G::slot().get().is_none(), "{}", G::INFO.name);
+    positions::<G>(1, 40, |pos| {
+        assert_eq!(
+            menagerie::variants::network::correction(pos),
+            0,
+            "{}",
+            pos.fen()
+        );
+    });
+    assert_eq!(
+        G::load_network(None).unwrap(),
+        format!("{}: hand-written evaluation, no network", G::INFO.name)
+    );
+}
+
+#[test]
+fn an_empty_slot_adds_nothing() {
+    assert!(Mystic::slot().default_net().is_some());
+    empty_slot_adds_nothing::<Muster>();
+    empty_slot_adds_nothing::<Stew>();
+    empty_slot_adds_nothing::<Mitosis>();
+    empty_slot_adds_nothing::<Mutatis>();
+}
