@@ -833,7 +833,7 @@ fn tactical_moves_are_legal_and_tactical() {
 fn eval_is_colour_symmetric_and_reported() {
     // The evaluation of a position and of its colour-flipped mirror agree.
     let a = pos("r1mka1/p1p2p/p3p1/2Pp2/A2cPP/PPKPa1/RA1M1C[-] w - - 4 6 pool:Q/q");
-    let b = pos("ra1m1c/ppkpA1/a2Cpp/2pP2/P3P1/P1P2P/RM1KA1[-] b - - 4 6 pool:Q/q");
+    let b = pos("ra1m1c/ppkpA1/a2Cpp/2pP2/P3P1/P1P2P/R1MKA1[-] b - - 4 6 pool:Q/q");
     assert_eq!(a.evaluate(), b.evaluate());
     let r = a.eval_report();
     assert!(

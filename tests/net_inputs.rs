@@ -200,6 +200,10 @@ fn mulligan_stew_inputs_are_colour_symmetric() {
         n += 1;
     });
     assert!(n > 100);
+    // The pair of the evaluation's symmetry test (tests/mulligan_stew.rs).
+    let a = Stew::from_fen("r1mka1/p1p2p/p3p1/2Pp2/A2cPP/PPKPa1/RA1M1C[-] w - - 4 6 pool:Q/q");
+    let b = Stew::from_fen("ra1m1c/ppkpA1/a2Cpp/2pP2/P3P1/P1P2P/R1MKA1[-] b - - 4 6 pool:Q/q");
+    assert_symmetric(&a.unwrap(), &b.unwrap());
 }
 
 /// Mitosis's colour flip: rows (bases included) reversed, cases swapped (the pending parts'
@@ -240,6 +244,10 @@ fn mitosis_inputs_are_colour_symmetric() {
         n += 1;
     });
     assert!(n > 100);
+    // The pair of the evaluation's symmetry test (tests/mulligan_stew.rs).
+    let a = Stew::from_fen("r1mka1/p1p2p/p3p1/2Pp2/A2cPP/PPKPa1/RA1M1C[-] w - - 4 6 pool:Q/q");
+    let b = Stew::from_fen("ra1m1c/ppkpA1/a2Cpp/2pP2/P3P1/P1P2P/R1MKA1[-] b - - 4 6 pool:Q/q");
+    assert_symmetric(&a.unwrap(), &b.unwrap());
 }
 
 /// Mutatis Mutandis's colour flip of a FEN without en passant or swap-ban square: ranks
@@ -292,9 +300,37 @@ fn mutatis_inputs_are_colour_symmetric() {
     }
 }
 
+/// A variant's compiled-in network (`src/variants/<variant>/network.nnv`): it parses for the
+/// variant's name and inputs, the slot holds it from the first use, and the evaluation adds
+/// exactly its correction, which is not zero everywhere (it plays). Only reads the slot, which
+/// other tests of this process play with.
+fn compiled_in_network_corrects<G: NetInputs>() {
+    let name = G::INFO.name;
+    let net = G::slot()
+        .default_net()
+        .unwrap_or_else(|| panic!("{name} has no compiled-in network"))
+        .network()
+        .unwrap_or_else(|| panic!("{name}'s network.nnv does not parse"));
+    assert_eq!((net.variant.as_str(), net.w1.len()), (name, G::INPUTS));
+    assert_eq!(G::slot().get(), Some(&net), "{name}");
+    let (mut seen, mut corrected) = (0, 0);
+    positions::<G>(2, 40, |pos| {
+        let c = menagerie::variants::network::correction(pos);
+        assert_eq!(c, net.evaluate(pos), "{}", pos.fen());
+        seen += 1;
+        corrected += usize::from(c != 0);
+    });
+    assert!(corrected * 2 > seen, "{name}: {corrected} of {seen} positions corrected");
+}
+
+#[test]
+fn the_variants_with_a_network_play_with_it() {
+    compiled_in_network_corrects::<Mystic>();
+    compiled_in_network_corrects::<Stew>();
+}
+
 /// A variant without a compiled-in network: its slot starts empty, the correction is 0
-/// everywhere, so play is the hand-written evaluation's, and `EvalFile <none>` says so. (Not run
-/// on Mystic, whose compiled-in network other tests of this process play with.)
+/// everywhere, so play is the hand-written evaluation's, and `EvalFile <none>` says so.
 fn empty_slot_adds_nothing<G: NetInputs>() {
     assert!(G::slot().default_net().is_none(), "{}", G::INFO.name);
     assert!(G::slot().get().is_none(), "{}", G::INFO.name);
@@ -313,10 +349,8 @@ fn empty_slot_adds_nothing<G: NetInputs>() {
 }
 
 #[test]
-fn an_empty_slot_adds_nothing() {
-    assert!(Mystic::slot().default_net().is_some());
+fn the_variants_without_a_network_play_without() {
     empty_slot_adds_nothing::<Muster>();
-    empty_slot_adds_nothing::<Stew>();
     empty_slot_adds_nothing::<Mitosis>();
     empty_slot_adds_nothing::<Mutatis>();
 }

@@ -3,7 +3,7 @@
 # (src/variants/<variant>/network.manifest.md) records: self-play data on a local Ray, merged;
 # training; the losses drawn; the hashes checked against the manifest's.
 #
-#   tuning/nnue/build_network.sh mystic [WORKDIR]
+#   tuning/nnue/build_network.sh mystic|mulliganstew [WORKDIR]
 #
 # The hashes match at the commits the manifest names; a later commit that changes the search
 # or the hand-written evaluation plays other games, hence other data and another network.
@@ -23,6 +23,13 @@ case "$variant" in
         train=(--epochs 10 --lambda 0.2 --lr 0.0005 --seed 1)
         data_sha=d095d1f0df176e7a09feaa1ab03167caae7d337684acf96323763e03fbc04b64
         net_sha=3389435176287ae49ceab5c473db630832a9ca4406b3f4cbf7d992d32d89bb59
+        ;;
+    mulliganstew)
+        datagen=(--variant mulliganstew --games 4000 --nodes 3000 --seed 1 --eval-file '<none>')
+        shards=8
+        train=(--epochs 10 --lambda 0.2 --lr 0.0005 --seed 1)
+        data_sha=2d3c63bf68c6b298646b5a92282a5e8ecd3914daa9f0e0d268f2611ccaf4b267
+        net_sha=3bdfa392d0739b020c19bda0cd68ce6cbcade9454d99d0368a8041669be4b129
         ;;
     *)
         echo "build_network: no manifest for '$variant'" >&2

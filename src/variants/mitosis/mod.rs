@@ -321,8 +321,10 @@ impl Evaluation for Mitosis {
         eval::evaluate(self) + crate::variants::network::correction(self)
     }
 
+    /// The hand-written evaluation with `p`, plus the network's correction as in
+    /// [`Evaluation::evaluate`] (the trainer empties the slot to read the evaluation alone).
     fn evaluate_with(&self, p: &eval::MitosisParams) -> i32 {
-        eval::evaluate_with(self, p)
+        eval::evaluate_with(self, p) + crate::variants::network::correction(self)
     }
 
     fn eval_report(&self) -> String {

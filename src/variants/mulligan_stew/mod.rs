@@ -264,8 +264,10 @@ impl Evaluation for Stew {
         eval::evaluate(self) + crate::variants::network::correction(self)
     }
 
+    /// The hand-written evaluation with `p`, plus the network's correction as in
+    /// [`Evaluation::evaluate`] (the trainer empties the slot to read the evaluation alone).
     fn evaluate_with(&self, p: &eval::StewParams) -> i32 {
-        eval::evaluate_with(self, p)
+        eval::evaluate_with(self, p) + crate::variants::network::correction(self)
     }
 
     fn eval_report(&self) -> String {

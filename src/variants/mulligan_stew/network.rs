@@ -11,9 +11,12 @@
 //!   when they are (the side in its L portion still has two portions to play).
 //! - 622..664: in the D portion, the square of the piece moved in the L portion, which may not
 //!   move again this turn (rules 5, D4), when there is one.
+//!
+//! The compiled-in network (`network.nnv`) is the default; its manifest
+//! (`network.manifest.md`) gives the commands, seeds and hashes that rebuild it.
 
 use crate::core::Color;
-use crate::variants::network::{InputList, NetInputs, NetSlot};
+use crate::variants::network::{DefaultNet, InputList, NetInputs, NetSlot};
 use crate::variants::orthodox::inputs::thermometer;
 
 use super::board::{Kind, NO_SQ, NSQ};
@@ -41,7 +44,12 @@ fn relative(sq: u32, perspective: Color) -> u32 {
     }
 }
 
-static SLOT: NetSlot = NetSlot::new();
+/// Stew's compiled-in network (`network.nnv`; how it was made: `network.manifest.md`).
+static SLOT: NetSlot = NetSlot::with_default(DefaultNet {
+    variant: "mulliganstew",
+    inputs: Stew::INPUTS,
+    bytes: include_bytes!("network.nnv"),
+});
 
 impl NetInputs for Stew {
     const INPUTS: usize = (MOVED + NSQ as u32) as usize;

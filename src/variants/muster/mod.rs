@@ -291,8 +291,11 @@ impl Evaluation for Muster {
         eval::evaluate(self) + crate::variants::network::correction(self)
     }
 
+    /// The hand-written evaluation with `p`, plus the network's correction as in
+    /// [`Evaluation::evaluate`] (the trainer empties the slot to read the evaluation alone).
     fn evaluate_with(&self, p: &Self::EvalParams) -> i32 {
         crate::variants::orthodox::eval::evaluate_board(&self.board, self.stm, p)
+            + crate::variants::network::correction(self)
     }
 
     fn eval_report(&self) -> String {
