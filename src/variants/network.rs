@@ -10,8 +10,11 @@
 //! the perspective, plus hand and reserve counts), a [`HIDDEN`]-wide layer shared by both
 //! perspectives, clipped ReLU to `[0, QA]`, and one output over both halves (the side to
 //! move's first), in units of `out_scale` centipawns. Integer arithmetic throughout, so every
-//! machine gives the same score. The first layer is summed from scratch at each evaluation in
-//! `i32` (no overflow whatever the number of men; at most [`MAX_ACTIVE`] inputs).
+//! machine gives the same score. The first layer is summed in `i32` (no overflow whatever the
+//! number of men; at most [`MAX_ACTIVE`] inputs): from scratch at each evaluation
+//! ([`Network::evaluate`], [`correction`]), or kept through make/unmake by a
+//! [`NetAccumulator`] in the variants whose make reports what changes (Mystic), with the same
+//! result.
 //!
 //! # The file (`MNV1`), little-endian
 //!
@@ -181,22 +184,237 @@ impl Network {
         acc
     }
 
-    /// The correction for `pos`, in centipawns from the side to move's view (truncated
-    /// towards zero). Never allocates.
-    pub fn evaluate<G: NetInputs>(&self, pos: &G) -> i32 {
-        let stm = pos.side_to_move();
+    /// The first-layer sums of both colours' inputs in `pos` (indexed by [`Color::index`]),
+    /// from scratch: what a [`NetAccumulator`] holds.
+    pub fn sums<G: NetInputs>(&self, pos: &G) -> Sums {
+        let mut sums = [[0; HIDDEN]; 2];
         let mut list = InputList::new();
-        pos.inputs(stm, &mut list);
-        let us = self.layer(&list);
-        list.clear();
-        pos.inputs(!stm, &mut list);
-        let them = self.layer(&list);
+        for color in Color::ALL {
+            list.clear();
+            pos.inputs(color, &mut list);
+            sums[color.index()] = self.layer(&list);
+        }
+        sums
+    }
+
+    /// The output for first-layer sums `sums` with `stm` to move: the correction in
+    /// centipawns from the side to move's view (truncated towards zero).
+    #[inline]
+    pub fn output(&self, sums: &Sums, stm: Color) -> i32 {
+        let (us, them) = (&sums[stm.index()], &sums[(!stm).index()]);
         let mut sum = i64::from(self.b2);
         for i in 0..HIDDEN {
             sum += i64::from(us[i].clamp(0, QA)) * i64::from(self.w2[i]);
             sum += i64::from(them[i].clamp(0, QA)) * i64::from(self.w2[HIDDEN + i]);
         }
         (sum * i64::from(self.out_scale) / i64::from(QA * QB)) as i32
+    }
+
+    /// The correction for `pos`, in centipawns from the side to move's view (truncated
+    /// towards zero), summed from scratch. Never allocates.
+    pub fn evaluate<G: NetInputs>(&self, pos: &G) -> i32 {
+        self.output(&self.sums(pos), pos.side_to_move())
+    }
+
+    /// Adds input `input`'s row to `acc` (inputs beyond the rows are skipped, as in
+    /// [`Network::evaluate`]).
+    #[inline(always)]
+    fn add_row(&self, acc: &mut [i32; HIDDEN], input: u32) {
+        if let Some(row) = self.w1.get(input as usize) {
+            for (a, &w) in acc.iter_mut().zip(row) {
+                *a += i32::from(w);
+            }
+        }
+    }
+
+    /// Subtracts input `input`'s row from `acc`.
+    #[inline(always)]
+    fn sub_row(&self, acc: &mut [i32; HIDDEN], input: u32) {
+        if let Some(row) = self.w1.get(input as usize) {
+            for (a, &w) in acc.iter_mut().zip(row) {
+                *a -= i32::from(w);
+            }
+        }
+    }
+}
+
+/// First-layer sums of both colours' perspectives, indexed by [`Color::index`], times [`QA`].
+pub type Sums = [[i32; HIDDEN]; 2];
+
+/// The first-layer sums of a position kept through make/unmake, so that an evaluation reads
+/// them rather than summing every input: the incremental form of [`Network::evaluate`], with
+/// exactly its result (integer sums). Lazy: make only records which inputs the ply sets and
+/// clears; a position's sums are computed from its parent's when it is evaluated (into a
+/// copy) or when a ply is made from it, so plies made and taken back unevaluated (legality
+/// tests, pruned moves) cost no rows. What a variant does to keep one beside its position:
+///
+/// 1. in make, before anything changes: when [`NetAccumulator::stale`] says `EvalFile` put
+///    another network in the slot, [`NetAccumulator::refresh`] with
+///    [`NetAccumulator::fresh`] of the position; then [`NetAccumulator::push`], and
+///    [`NetAccumulator::add`] / [`NetAccumulator::sub`] for each input the ply sets or clears
+///    (what [`NetInputs::inputs`] would list, in both colours' views);
+/// 2. in unmake: [`NetAccumulator::pop`]; a null move pushes and pops alone;
+/// 3. in the evaluation: [`correction_from`].
+#[derive(Clone, Default)]
+pub struct NetAccumulator {
+    /// Per ply since the position the accumulator was made for (that one first).
+    plies: Vec<PlySums>,
+    /// Per ply: its sums, valid where the ply's `computed` is set.
+    sums: Vec<Sums>,
+    /// The changes of every ply, in order (each ply's from its `start`).
+    changes: Vec<Change>,
+}
+
+/// What a [`NetAccumulator`] knows of one ply.
+#[derive(Clone, Copy)]
+struct PlySums {
+    /// The network of the sums (computed: its own; else its parent's).
+    net: Option<&'static Network>,
+    /// Whether the ply's sums are computed.
+    computed: bool,
+    /// Where its changes start.
+    start: u32,
+}
+
+/// An input set (`add`) or cleared by a ply, in each colour's view (by [`Color::index`]).
+#[derive(Clone, Copy)]
+struct Change {
+    inputs: [u32; 2],
+    add: bool,
+}
+
+impl NetAccumulator {
+    /// The accumulator of `pos` under `G`'s network (zeros when the slot is empty), with
+    /// room for `reserve` plies.
+    pub fn new<G: NetInputs>(pos: &G, reserve: usize) -> NetAccumulator {
+        let (net, sums) = NetAccumulator::fresh(pos);
+        let mut acc = NetAccumulator {
+            plies: Vec::with_capacity(reserve),
+            sums: Vec::with_capacity(reserve),
+            changes: Vec::with_capacity(8 * reserve),
+        };
+        acc.plies.push(PlySums {
+            net,
+            computed: true,
+            start: 0,
+        });
+        acc.sums.push(sums);
+        acc
+    }
+
+    /// The slot's network and the sums of `pos` under it, from scratch.
+    #[cold]
+    pub fn fresh<G: NetInputs>(pos: &G) -> (Option<&'static Network>, Sums) {
+        let net = G::slot().get();
+        (net, net.map_or([[0; HIDDEN]; 2], |n| n.sums(pos)))
+    }
+
+    /// Whether the sums of the position as it stands are not of the slot's network
+    /// (`EvalFile` changed it since): then [`NetAccumulator::refresh`] before the ply.
+    #[inline(always)]
+    pub fn stale<G: NetInputs>(&self) -> bool {
+        let top = self.plies.last().expect("the root's sums");
+        !same(G::slot().get(), top.net)
+    }
+
+    /// Replaces the sums of the position as it stands by `fresh`
+    /// ([`NetAccumulator::fresh`]).
+    #[cold]
+    pub fn refresh(&mut self, fresh: (Option<&'static Network>, Sums)) {
+        let t = self.plies.len() - 1;
+        self.plies[t].net = fresh.0;
+        self.plies[t].computed = true;
+        self.sums[t] = fresh.1;
+    }
+
+    /// Opens a ply: computes the sums of the position as it stands, then records the ply's
+    /// changes from here on.
+    #[inline(always)]
+    pub fn push(&mut self) {
+        let t = self.plies.len() - 1;
+        let ply = self.plies[t];
+        if !ply.computed {
+            if self.sums.len() <= t {
+                self.sums.resize(t + 1, [[0; HIDDEN]; 2]);
+            }
+            let mut sums = self.sums[t - 1];
+            apply_changes(ply.net, &self.changes[ply.start as usize..], &mut sums);
+            self.sums[t] = sums;
+            self.plies[t].computed = true;
+        }
+        self.plies.push(PlySums {
+            net: ply.net,
+            computed: false,
+            start: self.changes.len() as u32,
+        });
+    }
+
+    /// Takes the last ply back.
+    #[inline(always)]
+    pub fn pop(&mut self) {
+        let ply = self.plies.pop().expect("a push per ply");
+        self.changes.truncate(ply.start as usize);
+    }
+
+    /// The ply sets input `inputs[c]` in colour `c`'s view.
+    #[inline(always)]
+    pub fn add(&mut self, inputs: [u32; 2]) {
+        self.changes.push(Change { inputs, add: true });
+    }
+
+    /// The ply clears input `inputs[c]` in colour `c`'s view.
+    #[inline(always)]
+    pub fn sub(&mut self, inputs: [u32; 2]) {
+        self.changes.push(Change { inputs, add: false });
+    }
+}
+
+/// Whether two slots' contents are the same network (networks are never freed, so the
+/// address says which).
+#[inline(always)]
+fn same(a: Option<&'static Network>, b: Option<&'static Network>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => std::ptr::eq(a, b),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+/// Applies `changes` to `sums` by `net` (nothing without one).
+#[inline(always)]
+fn apply_changes(net: Option<&Network>, changes: &[Change], sums: &mut Sums) {
+    if let Some(net) = net {
+        for c in changes {
+            for (view, &input) in c.inputs.iter().enumerate() {
+                if c.add {
+                    net.add_row(&mut sums[view], input);
+                } else {
+                    net.sub_row(&mut sums[view], input);
+                }
+            }
+        }
+    }
+}
+
+/// The network correction of `pos`, whose sums `acc` keeps ([`correction`]'s value): read
+/// from `acc` (the last ply's changes applied to a copy of its parent's sums when it was not
+/// computed yet) when they are of the slot's network, else summed from scratch.
+#[inline]
+pub fn correction_from<G: NetInputs>(pos: &G, acc: &NetAccumulator) -> i32 {
+    let Some(net) = G::slot().get() else {
+        return 0;
+    };
+    let t = acc.plies.len() - 1;
+    let ply = acc.plies[t];
+    if !same(Some(net), ply.net) {
+        return net.evaluate(pos);
+    }
+    if ply.computed {
+        net.output(&acc.sums[t], pos.side_to_move())
+    } else {
+        let mut sums = acc.sums[t - 1];
+        apply_changes(Some(net), &acc.changes[ply.start as usize..], &mut sums);
+        net.output(&sums, pos.side_to_move())
     }
 }
 

@@ -21,6 +21,26 @@ static SLOT: NetSlot = NetSlot::with_default(DefaultNet {
     bytes: include_bytes!("network.nnv"),
 });
 
+/// The inputs of `side`'s coin `t` (set when `side` has more than `t` coins; `t < 20`) in
+/// White's and Black's views.
+#[inline(always)]
+pub(super) fn coin_inputs(side: Color, t: u8) -> [u32; 2] {
+    Color::ALL.map(|view| economy_base(view, side) + u32::from(t))
+}
+
+/// The inputs of `side`'s bought Pawn `t` (set when `side` has bought more than `t`;
+/// `t < 3`) in White's and Black's views.
+#[inline(always)]
+pub(super) fn bought_inputs(side: Color, t: u8) -> [u32; 2] {
+    Color::ALL.map(|view| economy_base(view, side) + COINS + u32::from(t))
+}
+
+/// Where `side`'s coins and bought Pawns start in `view`'s inputs.
+#[inline(always)]
+fn economy_base(view: Color, side: Color) -> u32 {
+    BOARD_INPUTS as u32 + u32::from(side != view) * (COINS + BOUGHT)
+}
+
 impl NetInputs for Mystic {
     const INPUTS: usize = BOARD_INPUTS + 2 * (COINS + BOUGHT) as usize;
 
@@ -43,6 +63,7 @@ impl NetInputs for Mystic {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::variants::mystic::MysticMove;
     use crate::variants::Notation;
 
     #[test]
@@ -72,5 +93,57 @@ mod tests {
             crate::variants::network::correction(&pos),
             net.evaluate(&pos)
         );
+    }
+
+    #[test]
+    fn the_kept_sums_are_the_sums_from_scratch() {
+        use crate::core::zobrist::SplitMix64;
+        use crate::variants::network::correction_from;
+        use crate::variants::{PlyList, Rules};
+        let net = SLOT.get().expect("the compiled-in network");
+        let check = |pos: &Mystic| {
+            assert_eq!(
+                correction_from(pos, &pos.acc),
+                net.evaluate(pos),
+                "{}",
+                pos.fen()
+            );
+        };
+        let (mut purchases, mut upgrades, mut captures) = (0, 0, 0);
+        for game in 0..24 {
+            let mut rng = SplitMix64::new(0x4d59_5354 + game);
+            let mut pos = Mystic::startpos();
+            let mut made = 0;
+            for _ in 0..120 {
+                check(&pos);
+                let mut list = PlyList::<MysticMove>::default();
+                pos.legal_moves(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                // A ply made and taken back unevaluated (as a pruned move is), then another.
+                pos.make(list[rng.below(list.len() as u64) as usize]);
+                pos.unmake();
+                let m = list[rng.below(list.len() as u64) as usize];
+                match m.as_placement() {
+                    Some((sq, _)) if !pos.board.piece_at(sq).is_none() => upgrades += 1,
+                    Some(_) => purchases += 1,
+                    None if !pos.board.piece_at(m.as_move().to()).is_none() => captures += 1,
+                    None => {}
+                }
+                pos.make(m);
+                made += 1;
+                if made % 7 == 0 && pos.null_move_allowed() {
+                    pos.make_null();
+                    check(&pos);
+                    pos.unmake();
+                }
+            }
+            for _ in 0..made {
+                pos.unmake();
+                check(&pos);
+            }
+        }
+        assert!(purchases > 0 && upgrades > 0 && captures > 0);
     }
 }

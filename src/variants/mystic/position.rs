@@ -5,9 +5,11 @@
 
 use std::sync::LazyLock;
 
-use super::{upgrade_cost, MysticMove, BUYS_FOR_UPGRADES, START_COINS, STOCK_LIMIT};
+use super::{network, upgrade_cost, MysticMove, BUYS_FOR_UPGRADES, START_COINS, STOCK_LIMIT};
 use crate::core::{repetition, zobrist, Color};
-use crate::variants::orthodox::make::{self, NoFeatures};
+use crate::variants::network::NetAccumulator;
+use crate::variants::orthodox::inputs::{board_inputs_of, BoardUpdate};
+use crate::variants::orthodox::make;
 use crate::variants::orthodox::{attacks, fen, Board, Kind, Move, MoveKind, Piece, KEYS, NO_EP};
 use crate::variants::FenError;
 
@@ -75,6 +77,8 @@ pub struct Mystic {
     /// counters and the en passant field.
     state_key: u64,
     stack: Vec<Undo>,
+    /// The network's first-layer sums, kept through make/unmake.
+    pub(super) acc: NetAccumulator,
 }
 
 impl Mystic {
@@ -155,6 +159,11 @@ impl Mystic {
     /// (valid for one ply only).
     #[inline(always)]
     fn begin_ply(&mut self, mv: MysticMove) {
+        if self.acc.stale::<Mystic>() {
+            let fresh = NetAccumulator::fresh(&*self);
+            self.acc.refresh(fresh);
+        }
+        self.acc.push();
         self.stack.push(Undo {
             mv,
             captured: Piece::NONE,
@@ -203,10 +212,14 @@ impl Mystic {
                 upgrade_cost(old.kind(), piece.kind()).unwrap_or(0)
             };
             self.state_key ^= k.coins[s][self.coins[s] as usize];
+            for t in self.coins[s] - cost..self.coins[s] {
+                self.acc.sub(network::coin_inputs(us, t));
+            }
             self.coins[s] -= cost;
             self.state_key ^= k.coins[s][self.coins[s] as usize];
             if old.is_none() && self.bought[s] < BUYS_FOR_UPGRADES {
                 self.state_key ^= k.bought[s][self.bought[s] as usize];
+                self.acc.add(network::bought_inputs(us, self.bought[s]));
                 self.bought[s] += 1;
                 self.state_key ^= k.bought[s][self.bought[s] as usize];
             }
@@ -215,6 +228,10 @@ impl Mystic {
                 self.stack.last_mut().expect("just pushed").captured = old;
             }
             self.board.put(sq, piece);
+            if !old.is_none() {
+                self.acc.sub(board_inputs_of(old, sq));
+            }
+            self.acc.add(board_inputs_of(piece, sq));
             self.halfmove = 0;
         } else {
             let mv = m.as_move();
@@ -236,7 +253,7 @@ impl Mystic {
             m,
             to ^ 8,
             |_| unreachable!("no castling in Mystic Chess"),
-            &mut NoFeatures,
+            &mut BoardUpdate(&mut self.acc),
         );
         self.halfmove = if made.irreversible {
             0
@@ -267,6 +284,7 @@ impl Mystic {
     /// Takes back the last ply (or null move).
     pub(super) fn unmake_ply(&mut self) {
         let u = self.stack.pop().expect("unmake without a ply to take back");
+        self.acc.pop();
         self.stm = !self.stm;
         let us = self.stm;
         let b = &mut self.board;
@@ -394,8 +412,10 @@ impl Mystic {
             bought,
             state_key: 0,
             stack: Vec::with_capacity(STACK_RESERVE),
+            acc: NetAccumulator::default(),
         };
         pos.state_key = pos.compute_state_key();
+        pos.acc = NetAccumulator::new(&pos, STACK_RESERVE);
         Ok(pos)
     }
 

@@ -4,9 +4,10 @@
 //! chess network.
 
 use crate::core::Color;
-use crate::variants::network::InputList;
+use crate::variants::network::{InputList, NetAccumulator};
 
-use super::{Board, Kind};
+use super::make::Features;
+use super::{Board, Kind, Piece};
 
 /// Inputs of a board: 2 relative colours x 6 kinds x 64 squares.
 pub const BOARD_INPUTS: usize = 768;
@@ -35,5 +36,38 @@ pub fn board_inputs(board: &Board, perspective: Color, out: &mut InputList) {
 pub fn thermometer(base: u32, count: u32, max: u32, out: &mut InputList) {
     for t in 0..count.min(max) {
         out.push(base + t);
+    }
+}
+
+/// The input of `piece` on `sq` in `perspective`'s view (one of [`board_inputs`]' list).
+#[inline(always)]
+pub fn board_input(perspective: Color, piece: Piece, sq: u8) -> u32 {
+    let rel = u32::from(piece.color() != perspective);
+    let flip = if perspective == Color::White { 0 } else { 56 };
+    (rel * 6 + piece.kind().index() as u32) * 64 + u32::from(sq ^ flip)
+}
+
+/// The inputs of `piece` on `sq` in White's and Black's views.
+#[inline(always)]
+pub fn board_inputs_of(piece: Piece, sq: u8) -> [u32; 2] {
+    [
+        board_input(Color::White, piece, sq),
+        board_input(Color::Black, piece, sq),
+    ]
+}
+
+/// The make hook ([`Features`]) that keeps a [`NetAccumulator`] of [`board_inputs`] up to
+/// date: each man that lands or leaves sets or clears its input in both views.
+pub struct BoardUpdate<'a>(pub &'a mut NetAccumulator);
+
+impl Features for BoardUpdate<'_> {
+    #[inline(always)]
+    fn add(&mut self, piece: Piece, sq: u8) {
+        self.0.add(board_inputs_of(piece, sq));
+    }
+
+    #[inline(always)]
+    fn sub(&mut self, piece: Piece, sq: u8) {
+        self.0.sub(board_inputs_of(piece, sq));
     }
 }

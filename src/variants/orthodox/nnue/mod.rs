@@ -20,9 +20,10 @@
 //! `QA * QB`). `tuning/nnue/train.py` writes it.
 //!
 //! The accumulator lives in the variant's position, beside its [`super::Board`], not in the
-//! board: a variant without a network carries none. Any variant can also load a network that
-//! is summed from scratch at each evaluation ([`crate::variants::network`], `EvalFile`; Mystic's
-//! inputs are the board's 768 of [`super::inputs`] plus its economy). What a variant on the
+//! board: a variant without a network carries none. The variants' own networks are of
+//! another design ([`crate::variants::network`], `EvalFile`; Mystic's inputs are the board's
+//! 768 of [`super::inputs`] plus its economy, kept through make by a
+//! [`crate::variants::network::NetAccumulator`]). What a variant on the
 //! orthodox board (Muster, Mystic) does to take a network kept incrementally here, as chess
 //! does ([`crate::variants::chess::Chess`]):
 //!
