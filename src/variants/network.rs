@@ -13,8 +13,8 @@
 //! machine gives the same score. The first layer is summed in `i32` (no overflow whatever the
 //! number of men; at most [`MAX_ACTIVE`] inputs): from scratch at each evaluation
 //! ([`Network::evaluate`], [`correction`]), or kept through make/unmake by a
-//! [`NetAccumulator`] in the variants whose make reports what changes (Mystic), with the same
-//! result.
+//! [`NetAccumulator`] in the variants whose make reports what changes (Mystic, Mulligan Stew),
+//! with the same result.
 //!
 //! # The file (`MNV1`), little-endian
 //!
@@ -61,7 +61,19 @@ pub trait NetInputs: Game {
     /// The variant's network slot (what `EvalFile` fills; empty: the hand-written evaluation
     /// plays alone).
     fn slot() -> &'static NetSlot;
+
+    /// Inputs among [`NetInputs::inputs`] that change at nearly every ply (White's view,
+    /// Black's view): a [`NetAccumulator`] leaves them out of the sums it keeps and adds them
+    /// at each evaluation, so that make does not record them. Default: none.
+    #[inline(always)]
+    fn volatile_inputs(&self) -> VolatileInputs {
+        VolatileInputs::new()
+    }
 }
+
+/// The volatile inputs of a position ([`NetInputs::volatile_inputs`]), each in White's and
+/// Black's views.
+pub type VolatileInputs = ArrayVec<[u32; 2], 4>;
 
 /// Why a network file was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -306,7 +318,16 @@ impl NetAccumulator {
     #[cold]
     pub fn fresh<G: NetInputs>(pos: &G) -> (Option<&'static Network>, Sums) {
         let net = G::slot().get();
-        (net, net.map_or([[0; HIDDEN]; 2], |n| n.sums(pos)))
+        let sums = net.map_or([[0; HIDDEN]; 2], |n| {
+            let mut sums = n.sums(pos);
+            for inputs in pos.volatile_inputs() {
+                for (view, input) in inputs.into_iter().enumerate() {
+                    n.sub_row(&mut sums[view], input);
+                }
+            }
+            sums
+        });
+        (net, sums)
     }
 
     /// Whether the sums of the position as it stands are not of the slot's network
@@ -398,7 +419,8 @@ fn apply_changes(net: Option<&Network>, changes: &[Change], sums: &mut Sums) {
 
 /// The network correction of `pos`, whose sums `acc` keeps ([`correction`]'s value): read
 /// from `acc` (the last ply's changes applied to a copy of its parent's sums when it was not
-/// computed yet) when they are of the slot's network, else summed from scratch.
+/// computed yet, and the volatile inputs added) when they are of the slot's network, else
+/// summed from scratch.
 #[inline]
 pub fn correction_from<G: NetInputs>(pos: &G, acc: &NetAccumulator) -> i32 {
     let Some(net) = G::slot().get() else {
@@ -409,13 +431,23 @@ pub fn correction_from<G: NetInputs>(pos: &G, acc: &NetAccumulator) -> i32 {
     if !same(Some(net), ply.net) {
         return net.evaluate(pos);
     }
-    if ply.computed {
-        net.output(&acc.sums[t], pos.side_to_move())
+    let volatile = pos.volatile_inputs();
+    if ply.computed && volatile.is_empty() {
+        return net.output(&acc.sums[t], pos.side_to_move());
+    }
+    let mut sums = if ply.computed {
+        acc.sums[t]
     } else {
         let mut sums = acc.sums[t - 1];
         apply_changes(Some(net), &acc.changes[ply.start as usize..], &mut sums);
-        net.output(&sums, pos.side_to_move())
+        sums
+    };
+    for inputs in volatile {
+        for (view, input) in inputs.into_iter().enumerate() {
+            net.add_row(&mut sums[view], input);
+        }
     }
+    net.output(&sums, pos.side_to_move())
 }
 
 /// The value of `EvalFile` that stands for a variant's compiled-in network.

@@ -255,6 +255,7 @@ pub fn parse(fen: &str) -> Result<Stew, FenError> {
         ));
     }
     pos.state_key = pos.compute_state_key();
+    pos.acc = crate::variants::network::NetAccumulator::new(&pos, 512);
     Ok(pos)
 }
 

@@ -16,10 +16,13 @@
 //! (`network.manifest.md`) gives the commands, seeds and hashes that rebuild it.
 
 use crate::core::Color;
-use crate::variants::network::{DefaultNet, InputList, NetInputs, NetSlot};
+use crate::core::Square;
+use crate::variants::network::{
+    DefaultNet, InputList, NetAccumulator, NetInputs, NetSlot, VolatileInputs,
+};
 use crate::variants::orthodox::inputs::thermometer;
 
-use super::board::{Kind, NO_SQ, NSQ};
+use super::board::{Kind, Piece, NO_SQ, NSQ};
 use super::Stew;
 
 /// Files and ranks of the board.
@@ -83,5 +86,132 @@ impl NetInputs for Stew {
 
     fn slot() -> &'static NetSlot {
         &SLOT
+    }
+
+    /// Who is to play a D portion, and the `moved` square: they change at every portion.
+    #[inline(always)]
+    fn volatile_inputs(&self) -> VolatileInputs {
+        let mut out = VolatileInputs::new();
+        if self.portion_d {
+            out.push(Color::ALL.map(|view| PORTION + u32::from(self.side != view)));
+            if self.moved != NO_SQ {
+                out.push(Color::ALL.map(|view| MOVED + relative(u32::from(self.moved), view)));
+            }
+        }
+        out
+    }
+}
+
+/// The inputs of man `p` on `sq` in White's and Black's views.
+#[inline(always)]
+pub(super) fn man_inputs(p: Piece, sq: Square) -> [u32; 2] {
+    Color::ALL.map(|view| {
+        let rel = u32::from(p.color() != view);
+        (rel * 7 + p.kind().index() as u32) * NSQ as u32 + relative(u32::from(sq), view)
+    })
+}
+
+/// The state beside the men that the kept inputs read (rules 4).
+pub(super) struct State {
+    pub hand: [bool; 2],
+    pub pool: [[u8; 5]; 2],
+}
+
+/// Records in `acc` the inputs beside the men that differ between `before` and `after`:
+/// hands and pools (the portion and `moved` square are volatile inputs, not kept).
+#[inline(always)]
+pub(super) fn record_state_changes(before: &State, after: &State, acc: &mut NetAccumulator) {
+    for side in Color::ALL {
+        let s = side.index();
+        let rel = |view: Color| u32::from(side != view);
+        if before.hand[s] != after.hand[s] {
+            let inputs = Color::ALL.map(|view| HAND + rel(view));
+            if after.hand[s] {
+                acc.add(inputs);
+            } else {
+                acc.sub(inputs);
+            }
+        }
+        for t in 0..5 {
+            let old = u32::from(before.pool[s][t]).min(POOL_CAP);
+            let new = u32::from(after.pool[s][t]).min(POOL_CAP);
+            let base = |view: Color| POOL + (rel(view) * 5 + t as u32) * POOL_CAP;
+            for step in new..old {
+                acc.sub(Color::ALL.map(|view| base(view) + step));
+            }
+            for step in old..new {
+                acc.add(Color::ALL.map(|view| base(view) + step));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::zobrist::SplitMix64;
+    use crate::variants::mulligan_stew::moves::{Action, StewMove};
+    use crate::variants::network::correction_from;
+    use crate::variants::{Notation, PlyList, Rules};
+
+    /// The sums kept through make/unmake are the sums from scratch, over random games with
+    /// every kind of portion, null turns and portions taken back unevaluated.
+    #[test]
+    fn the_kept_sums_are_the_sums_from_scratch() {
+        let net = SLOT.get().expect("the compiled-in network");
+        let check = |pos: &Stew| {
+            assert_eq!(
+                correction_from(pos, &pos.acc),
+                net.evaluate(pos),
+                "{}",
+                pos.fen()
+            );
+        };
+        let mut seen = [0usize; 6];
+        let mut captures = 0;
+        for game in 0..32 {
+            let mut rng = SplitMix64::new(0x5354_4557 + game);
+            let mut pos = Stew::startpos();
+            let mut made = 0;
+            for _ in 0..160 {
+                check(&pos);
+                let mut list = PlyList::<StewMove>::default();
+                pos.legal_moves(&mut list);
+                if list.is_empty() || pos.verdict(crate::variants::Scope::Game).is_some() {
+                    break;
+                }
+                pos.make(list[rng.below(list.len() as u64) as usize]);
+                pos.unmake();
+                let m = list[rng.below(list.len() as u64) as usize];
+                let action = m.action().unwrap_or(Action::Skip);
+                seen[action as usize] += 1;
+                if matches!(action, Action::Normal | Action::Promotion)
+                    && !pos.piece_at(m.to()).is_none()
+                {
+                    captures += 1;
+                }
+                pos.make(m);
+                made += 1;
+                if made % 5 == 0 && pos.null_move_allowed() {
+                    pos.make_null();
+                    check(&pos);
+                    pos.unmake();
+                }
+            }
+            for _ in 0..made {
+                pos.unmake();
+                check(&pos);
+            }
+        }
+        let kinds = [
+            Action::Normal,
+            Action::Promotion,
+            Action::Drop,
+            Action::Swap,
+        ];
+        for a in kinds {
+            assert!(seen[a as usize] > 0, "no {a:?} in {seen:?}");
+        }
+        assert!(captures > 0);
     }
 }

@@ -8,7 +8,9 @@ use std::sync::LazyLock;
 
 use super::board::{Kind, Piece, DARK, LIGHT, NO_SQ, NSQ};
 use super::moves::{Action, StewMove};
+use super::network;
 use crate::core::{repetition, zobrist, Color, Square};
+use crate::variants::network::NetAccumulator;
 
 /// Largest pool count per type that a FEN may give (and the zobrist table covers).
 pub const MAX_POOL: u8 = 15;
@@ -98,6 +100,8 @@ pub struct Stew {
     pub(crate) stack: Vec<Undo>,
     /// Keys of the positions before each ply played (index = ply), for repetition.
     pub(crate) history: Vec<u64>,
+    /// The network's first-layer sums, kept through make/unmake.
+    pub(crate) acc: NetAccumulator,
 }
 
 impl Stew {
@@ -118,6 +122,7 @@ impl Stew {
             state_key: 0,
             stack: Vec::with_capacity(512),
             history: Vec::with_capacity(512),
+            acc: NetAccumulator::default(),
         }
     }
 
@@ -279,6 +284,11 @@ impl Stew {
             Action::Drop | Action::Skip => (Piece::NONE, self.board[to as usize]),
             _ => (self.board[from as usize], self.board[to as usize]),
         };
+        if self.acc.stale::<Stew>() {
+            let fresh = NetAccumulator::fresh(&*self);
+            self.acc.refresh(fresh);
+        }
+        self.acc.push();
         let key = self.key();
         self.stack.push(Undo {
             mv: m,
@@ -300,14 +310,14 @@ impl Stew {
         match action {
             Action::Normal | Action::Promotion => {
                 if !to_piece.is_none() {
-                    self.remove(to, to_piece);
+                    self.lift(to, to_piece);
                     if let Some(i) = to_piece.kind().pool_index() {
                         let owner = &mut self.pool[to_piece.color().index()][i];
                         *owner = owner.saturating_add(1).min(MAX_POOL);
                     }
                     reset = true;
                 }
-                self.remove(from, from_piece);
+                self.lift(from, from_piece);
                 let placed = if action == Action::Promotion {
                     let i = m.promo().pool_index().unwrap_or(0);
                     self.pool[us.index()][i] -= 1;
@@ -315,26 +325,26 @@ impl Stew {
                 } else {
                     from_piece
                 };
-                self.put(to, placed);
+                self.land(to, placed);
                 reset |= from_piece.kind() == Kind::Pawn;
             }
             Action::PromoteInPlace => {
-                self.remove(to, to_piece);
+                self.lift(to, to_piece);
                 let i = m.promo().pool_index().unwrap_or(0);
                 self.pool[us.index()][i] -= 1;
-                self.put(to, Piece::new(us, m.promo()));
+                self.land(to, Piece::new(us, m.promo()));
                 reset = true;
             }
             Action::Drop => {
-                self.put(to, Piece::new(us, Kind::Mage));
+                self.land(to, Piece::new(us, Kind::Mage));
                 self.hand[us.index()] = false;
                 reset = true;
             }
             Action::Swap => {
-                self.remove(from, from_piece);
-                self.remove(to, to_piece);
-                self.put(from, to_piece);
-                self.put(to, from_piece);
+                self.lift(from, from_piece);
+                self.lift(to, to_piece);
+                self.land(from, to_piece);
+                self.land(to, from_piece);
             }
             Action::Skip => dest = NO_SQ,
         }
@@ -355,11 +365,47 @@ impl Stew {
             }
         }
         self.state_key = self.compute_state_key();
+        self.record_state_changes();
+    }
+
+    /// [`Stew::remove`] in make: the network's accumulator records it.
+    #[inline(always)]
+    fn lift(&mut self, sq: Square, p: Piece) {
+        self.remove(sq, p);
+        self.acc.sub(network::man_inputs(p, sq));
+    }
+
+    /// [`Stew::put`] in make: the network's accumulator records it.
+    #[inline(always)]
+    fn land(&mut self, sq: Square, p: Piece) {
+        self.put(sq, p);
+        self.acc.add(network::man_inputs(p, sq));
+    }
+
+    /// Records in the network's accumulator what the ply changed beside the men (hands and
+    /// pools), against the state the last undo record saved.
+    #[inline(always)]
+    fn record_state_changes(&mut self) {
+        let u = self.stack.last().expect("just pushed");
+        let before = network::State {
+            hand: u.hand,
+            pool: u.pool,
+        };
+        let after = network::State {
+            hand: self.hand,
+            pool: self.pool,
+        };
+        network::record_state_changes(&before, &after, &mut self.acc);
     }
 
     /// Passes a whole turn (both portions skipped in one ply, for null-move pruning at the
     /// start of an L portion); undone by [`Stew::unmake_move`].
     pub(crate) fn make_null_turn(&mut self) {
+        if self.acc.stale::<Stew>() {
+            let fresh = NetAccumulator::fresh(&*self);
+            self.acc.refresh(fresh);
+        }
+        self.acc.push();
         let key = self.key();
         self.stack.push(Undo {
             mv: StewMove::SKIP,
@@ -392,6 +438,7 @@ impl Stew {
     pub(crate) fn unmake_move(&mut self) {
         let u = self.stack.pop().expect("unmake without a ply to take back");
         self.history.pop();
+        self.acc.pop();
         let (from, to) = (u.mv.from(), u.mv.to());
         match u.mv.action() {
             Some(Action::Drop) => self.set(to, Piece::NONE),
