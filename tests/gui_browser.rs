@@ -1053,7 +1053,10 @@ fn mitosis_places_split_parts() {
     let st = expect_reply(b, s, &id, 0, token);
     let mine = &moves(&st)[0];
     assert!(mine.contains('@') && mine.contains(';'), "{mine}");
-    b.wait_for(&piece("e3", "P"));
+    // The placed parts stay in the base after the engine's reply (which may take on e3).
+    for (sq, code) in [("d0", "R"), ("e0", "B"), ("f0", "N")] {
+        b.wait_for(&piece(sq, code));
+    }
     b.screenshot("mitosis.png");
     finish(&mut t);
 }

@@ -327,6 +327,7 @@ fn compiled_in_network_corrects<G: NetInputs>() {
 fn the_variants_with_a_network_play_with_it() {
     compiled_in_network_corrects::<Mystic>();
     compiled_in_network_corrects::<Stew>();
+    compiled_in_network_corrects::<Mitosis>();
 }
 
 /// A variant without a compiled-in network: its slot starts empty, the correction is 0
@@ -351,6 +352,5 @@ fn empty_slot_adds_nothing<G: NetInputs>() {
 #[test]
 fn the_variants_without_a_network_play_without() {
     empty_slot_adds_nothing::<Muster>();
-    empty_slot_adds_nothing::<Mitosis>();
     empty_slot_adds_nothing::<Mutatis>();
 }

@@ -3,7 +3,7 @@
 # (src/variants/<variant>/network.manifest.md) records: self-play data on a local Ray, merged;
 # training; the losses drawn; the hashes checked against the manifest's.
 #
-#   tuning/nnue/build_network.sh mystic|mulliganstew [WORKDIR]
+#   tuning/nnue/build_network.sh mystic|mulliganstew|mitosis|mutatismutandis [WORKDIR]
 #
 # The hashes match at the commits the manifest names; a later commit that changes the search
 # or the hand-written evaluation plays other games, hence other data and another network.
@@ -30,6 +30,13 @@ case "$variant" in
         train=(--epochs 10 --lambda 0.2 --lr 0.0005 --seed 1)
         data_sha=2d3c63bf68c6b298646b5a92282a5e8ecd3914daa9f0e0d268f2611ccaf4b267
         net_sha=3bdfa392d0739b020c19bda0cd68ce6cbcade9454d99d0368a8041669be4b129
+        ;;
+    mitosis)
+        datagen=(--variant mitosis --games 4000 --nodes 3000 --seed 1 --eval-file '<none>')
+        shards=8
+        train=(--epochs 12 --lambda 0.0 --lr 0.0005 --l2 0.0001 --seed 1)
+        data_sha=5242d65006b50ac2c2fffacb992f611f8d153f0993c103c9c2d92888fa5d4c7a
+        net_sha=c569b70b298055a0b91cb2f424d2e8051817ac8523ea21c8f09e628682757d88
         ;;
     *)
         echo "build_network: no manifest for '$variant'" >&2

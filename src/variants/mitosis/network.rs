@@ -9,9 +9,12 @@
 //! - 1782..1794: the hand, the parts pending placement in the bases (rules 4, D4), only ever
 //!   the side to move's: per relative side 6 inputs, one per pending R, B, N, then the number
 //!   of pending parts as a thermometer of 3.
+//!
+//! The compiled-in network (`network.nnv`) is the default; its manifest
+//! (`network.manifest.md`) gives the commands, seeds and hashes that rebuild it.
 
 use crate::core::Color;
-use crate::variants::network::{InputList, NetInputs, NetSlot};
+use crate::variants::network::{DefaultNet, InputList, NetInputs, NetSlot};
 use crate::variants::orthodox::inputs::thermometer;
 
 use super::position::{CELLS, FILES};
@@ -35,7 +38,12 @@ fn relative(sq: u32, perspective: Color) -> u32 {
     }
 }
 
-static SLOT: NetSlot = NetSlot::new();
+/// Mitosis's compiled-in network (`network.nnv`; how it was made: `network.manifest.md`).
+static SLOT: NetSlot = NetSlot::with_default(DefaultNet {
+    variant: "mitosis",
+    inputs: Mitosis::INPUTS,
+    bytes: include_bytes!("network.nnv"),
+});
 
 impl NetInputs for Mitosis {
     const INPUTS: usize = (BOARD + 2 * HAND) as usize;
