@@ -345,6 +345,9 @@ impl NetAccumulator {
         let t = self.plies.len() - 1;
         self.plies[t].net = fresh.0;
         self.plies[t].computed = true;
+        if self.sums.len() <= t {
+            self.sums.resize(t + 1, [[0; HIDDEN]; 2]);
+        }
         self.sums[t] = fresh.1;
     }
 

@@ -38,6 +38,14 @@ case "$variant" in
         data_sha=5242d65006b50ac2c2fffacb992f611f8d153f0993c103c9c2d92888fa5d4c7a
         net_sha=c569b70b298055a0b91cb2f424d2e8051817ac8523ea21c8f09e628682757d88
         ;;
+    mutatismutandis)
+        datagen=(--variant mutatismutandis --games 4000 --nodes 3000 --seed 1
+            --eval-file '<none>')
+        shards=8
+        train=(--epochs 10 --lambda 0.0 --lr 0.0005 --l2 0.0001 --seed 1 --threads 1)
+        data_sha=c64e80869a5cc3bf2259f527128f69fbf7f57b4fc136fad5eb66bd49787104ae
+        net_sha=53fef7ea8606e3f72b45c019adf95f5c074db6ca1a83dc7a42ff95d104f74289
+        ;;
     *)
         echo "build_network: no manifest for '$variant'" >&2
         exit 1

@@ -17,9 +17,12 @@
 //!
 //! At most 64 pieces, 2 x (13 + 1 + 1 + 10 + 3) = 56 other inputs: 120 a perspective, within
 //! [`crate::variants::network::MAX_ACTIVE`] whatever the position.
+//!
+//! The compiled-in network (`network.nnv`) is the default; its manifest
+//! (`network.manifest.md`) gives the commands, seeds and hashes that rebuild it.
 
 use crate::core::Color;
-use crate::variants::network::{InputList, NetInputs, NetSlot};
+use crate::variants::network::{DefaultNet, InputList, NetInputs, NetSlot};
 use crate::variants::orthodox::inputs::thermometer;
 
 use super::piece::{State, STATE_COUNT};
@@ -35,7 +38,12 @@ const LEAD_CAP: u32 = 10;
 /// Inputs of one relative side's reserve, schedule and flags.
 const SIDE: u32 = RESERVE_CAP + 2 * STATE_COUNT as u32 + LEAD_CAP + 3;
 
-static SLOT: NetSlot = NetSlot::new();
+/// Mutatis's compiled-in network (`network.nnv`; how it was made: `network.manifest.md`).
+static SLOT: NetSlot = NetSlot::with_default(DefaultNet {
+    variant: "mutatismutandis",
+    inputs: Mutatis::INPUTS,
+    bytes: include_bytes!("network.nnv"),
+});
 
 impl NetInputs for Mutatis {
     const INPUTS: usize = (BOARD + 2 * SIDE) as usize;
