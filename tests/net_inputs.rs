@@ -320,7 +320,10 @@ fn compiled_in_network_corrects<G: NetInputs>() {
         seen += 1;
         corrected += usize::from(c != 0);
     });
-    assert!(corrected * 2 > seen, "{name}: {corrected} of {seen} positions corrected");
+    assert!(
+        corrected * 2 > seen,
+        "{name}: {corrected} of {seen} positions corrected"
+    );
 }
 
 #[test]
