@@ -13,8 +13,8 @@
 //! machine gives the same score. The first layer is summed in `i32` (no overflow whatever the
 //! number of men; at most [`MAX_ACTIVE`] inputs): from scratch at each evaluation
 //! ([`Network::evaluate`], [`correction`]), or kept through make/unmake by a
-//! [`NetAccumulator`] in the variants whose make reports what changes (Mystic, Mulligan Stew),
-//! with the same result.
+//! [`NetAccumulator`] in the variants whose make reports what changes (Mystic, Mulligan Stew,
+//! Mitosis), with the same result.
 //!
 //! # The file (`MNV1`), little-endian
 //!
@@ -73,7 +73,7 @@ pub trait NetInputs: Game {
 
 /// The volatile inputs of a position ([`NetInputs::volatile_inputs`]), each in White's and
 /// Black's views.
-pub type VolatileInputs = ArrayVec<[u32; 2], 4>;
+pub type VolatileInputs = ArrayVec<[u32; 2], 8>;
 
 /// Why a network file was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -622,6 +622,63 @@ pub fn load<G: NetInputs>(path: &std::path::Path) -> Result<(), String> {
         .map_err(|e| format!("{}: {e}", path.display()))?;
     G::slot().set(Some(net));
     Ok(())
+}
+
+/// Test support: plays `games` random games of at most `plies` plies from `start(game)`, with
+/// a ply made and taken back unevaluated before each ply kept (as a pruned move is) and a null
+/// move every `null_every` plies where allowed, then takes every ply back; at each position it
+/// asserts that the correction read from the kept sums (`acc` of the position) is the
+/// correction from scratch by the slot's network. `tally` sees each kept ply before it is made
+/// (to count the kinds of ply the games covered). Seeds: `seed + game`.
+#[cfg(test)]
+pub(crate) fn assert_kept_sums_match<G: NetInputs>(
+    games: u64,
+    plies: usize,
+    seed: u64,
+    null_every: usize,
+    start: impl Fn(u64) -> G,
+    acc: impl Fn(&G) -> &NetAccumulator,
+    mut tally: impl FnMut(&G, G::Move),
+) {
+    use crate::core::zobrist::SplitMix64;
+    use crate::variants::{PlyList, Scope};
+    let net = G::slot().get().expect("a network in the slot");
+    let check = |pos: &G| {
+        assert_eq!(
+            correction_from(pos, acc(pos)),
+            net.evaluate(pos),
+            "{}",
+            pos.fen()
+        );
+    };
+    for game in 0..games {
+        let mut rng = SplitMix64::new(seed + game);
+        let mut pos = start(game);
+        let mut made = 0;
+        for _ in 0..plies {
+            check(&pos);
+            let mut list = PlyList::<G::Move>::default();
+            pos.legal_moves(&mut list);
+            if list.is_empty() || pos.verdict(Scope::Game).is_some() {
+                break;
+            }
+            pos.make(list[rng.below(list.len() as u64) as usize]);
+            pos.unmake();
+            let m = list[rng.below(list.len() as u64) as usize];
+            tally(&pos, m);
+            pos.make(m);
+            made += 1;
+            if made % null_every == 0 && pos.null_move_allowed() {
+                pos.make_null();
+                check(&pos);
+                pos.unmake();
+            }
+        }
+        for _ in 0..made {
+            pos.unmake();
+            check(&pos);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -93,6 +93,7 @@ impl Mitosis {
             ));
         }
         pos.refresh_key();
+        pos.acc = crate::variants::network::NetAccumulator::new(&pos, 512);
         Ok(pos)
     }
 

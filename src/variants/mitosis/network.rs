@@ -10,15 +10,18 @@
 //!   the side to move's: per relative side 6 inputs, one per pending R, B, N, then the number
 //!   of pending parts as a thermometer of 3.
 //!
+//! Make records the men it lifts and lands in a [`crate::variants::network::NetAccumulator`];
+//! the pending parts are volatile inputs, added at each evaluation.
+//!
 //! The compiled-in network (`network.nnv`) is the default; its manifest
 //! (`network.manifest.md`) gives the commands, seeds and hashes that rebuild it.
 
 use crate::core::Color;
-use crate::variants::network::{DefaultNet, InputList, NetInputs, NetSlot};
+use crate::variants::network::{DefaultNet, InputList, NetInputs, NetSlot, VolatileInputs};
 use crate::variants::orthodox::inputs::thermometer;
 
 use super::position::{CELLS, FILES};
-use super::types::{Kind, Parts};
+use super::types::{Kind, Parts, Piece};
 use super::Mitosis;
 
 /// Ranks of the box, bases included.
@@ -45,6 +48,28 @@ static SLOT: NetSlot = NetSlot::with_default(DefaultNet {
     bytes: include_bytes!("network.nnv"),
 });
 
+/// The inputs of man `p` on cell `sq`, in White's and Black's views.
+#[inline(always)]
+pub(super) fn man_inputs(p: Piece, sq: usize) -> [u32; 2] {
+    Color::ALL.map(|view| {
+        let rel = usize::from(p.color != view);
+        ((rel * 9 + p.kind.index()) * CELLS) as u32 + relative(sq as u32, view)
+    })
+}
+
+/// Pushes the pending parts' inputs (rules 4, D4) seen from `perspective`: the side to move's
+/// block of 6.
+#[inline(always)]
+fn pending_inputs(pos: &Mitosis, perspective: Color, out: &mut InputList) {
+    let base = BOARD + HAND * u32::from(pos.stm != perspective);
+    for (i, kind) in Parts::KINDS.into_iter().enumerate() {
+        if pos.pending.0 & Parts::bit(kind) != 0 {
+            out.push(base + i as u32);
+        }
+    }
+    thermometer(base + 3, pos.pending.len(), 3, out);
+}
+
 impl NetInputs for Mitosis {
     const INPUTS: usize = (BOARD + 2 * HAND) as usize;
 
@@ -60,16 +85,88 @@ impl NetInputs for Mitosis {
                 }
             }
         }
-        let base = BOARD + HAND * u32::from(self.stm != perspective);
-        for (i, kind) in Parts::KINDS.into_iter().enumerate() {
-            if self.pending.0 & Parts::bit(kind) != 0 {
-                out.push(base + i as u32);
-            }
-        }
-        thermometer(base + 3, self.pending.len(), 3, out);
+        pending_inputs(self, perspective, out);
     }
 
     fn slot() -> &'static NetSlot {
         &SLOT
+    }
+
+    /// The pending parts: they change with the side to move at every ply, and are none in
+    /// most positions.
+    #[inline(always)]
+    fn volatile_inputs(&self) -> VolatileInputs {
+        let mut volatile = VolatileInputs::new();
+        if self.pending.is_empty() {
+            return volatile;
+        }
+        let (mut white, mut black) = (InputList::new(), InputList::new());
+        pending_inputs(self, Color::White, &mut white);
+        pending_inputs(self, Color::Black, &mut black);
+        for (w, b) in white.into_iter().zip(black) {
+            volatile.push([w, b]);
+        }
+        volatile
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::mitosis::types::Move;
+    use crate::variants::network::assert_kept_sums_match;
+    use crate::variants::{Notation, Rules};
+
+    /// The sums kept through make/unmake are the sums from scratch, over random games with
+    /// placements of pending parts, captures of Kings (their minors go), promotions, en
+    /// passant, null moves and plies taken back unevaluated.
+    #[test]
+    fn the_kept_sums_are_the_sums_from_scratch() {
+        let (mut placements, mut king_captures, mut promotions, mut ep) = (0, 0, 0, 0);
+        let tally = |pos: &Mitosis, m: Move| {
+            assert_inputs_split(pos);
+            if m.is_placement() {
+                placements += 1;
+                return;
+            }
+            if pos.piece_at(m.to()).is_some_and(|p| p.kind == Kind::King) {
+                king_captures += 1;
+            }
+            promotions += usize::from(m.promotion().is_some());
+            ep += usize::from(m.is_ep());
+        };
+        // Every fourth game from a position with two en passant captures (tests/mitosis.rs M3).
+        let m3 = "***3***/4k4/9/9/9/4Pp3/3p5/9/9/4K4/***3***[-] b - e3e4 1 1";
+        let start = |game| match game % 4 {
+            0 => Mitosis::from_fen(m3).expect("M3 after e2e5"),
+            _ => Mitosis::startpos(),
+        };
+        assert_kept_sums_match(40, 200, 0x4d49_544f, 6, start, |p| &p.acc, tally);
+        let seen = [placements, king_captures, promotions, ep];
+        assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+    }
+
+    /// Every input of `pos` is either a man's, which make records ([`man_inputs`]), or
+    /// volatile (the pending parts, added at each evaluation), in both views. (The compiled-in
+    /// network's rows of the pending parts are zero, so the sums alone would not see them.)
+    fn assert_inputs_split(pos: &Mitosis) {
+        for view in Color::ALL {
+            let mut all = InputList::new();
+            pos.inputs(view, &mut all);
+            let mut split: Vec<u32> = pos
+                .volatile_inputs()
+                .iter()
+                .map(|v| v[view.index()])
+                .collect();
+            for sq in 0..CELLS {
+                if let Some(p) = pos.piece_at(sq as u8) {
+                    split.push(man_inputs(p, sq)[view.index()]);
+                }
+            }
+            let mut all = all.to_vec();
+            all.sort_unstable();
+            split.sort_unstable();
+            assert_eq!(all, split, "{}", pos.fen());
+        }
     }
 }

@@ -7,10 +7,12 @@
 
 use std::sync::LazyLock;
 
+use super::network;
 use super::types::{Kind, Move, Parts, Piece};
 use super::BOARD_MITOSIS;
 use crate::core::attacks::{LeaperTable, RayTable, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
 use crate::core::{zobrist, Bitboard, Color, MoveList, Square};
+use crate::variants::network::NetAccumulator;
 
 /// Number of cells of the bounding rectangle (9 x 11).
 pub const CELLS: usize = 99;
@@ -242,6 +244,9 @@ pub struct Mitosis {
     pub(super) fullmove: u16,
     pub(super) key: u64,
     stack: Vec<Undo>,
+    /// The network's first-layer sums, kept through make/unmake (the men; the pending parts
+    /// are volatile inputs, added at each evaluation).
+    pub(crate) acc: NetAccumulator,
 }
 
 impl Mitosis {
@@ -258,6 +263,7 @@ impl Mitosis {
             fullmove: 1,
             key: 0,
             stack: Vec::with_capacity(512),
+            acc: NetAccumulator::default(),
         }
     }
 
@@ -281,6 +287,31 @@ impl Mitosis {
         self.mailbox[sq] = 0;
         self.key ^= KEYS.piece[p.color.index()][p.kind.index()][sq];
         p
+    }
+
+    /// [`Mitosis::put`] in make: the man's network inputs recorded as set.
+    #[inline(always)]
+    fn land(&mut self, sq: usize, p: Piece) {
+        self.put(sq, p);
+        self.acc.add(network::man_inputs(p, sq));
+    }
+
+    /// [`Mitosis::take`] in make: the man's network inputs recorded as cleared.
+    #[inline(always)]
+    fn lift(&mut self, sq: usize) -> Piece {
+        let p = self.take(sq);
+        self.acc.sub(network::man_inputs(p, sq));
+        p
+    }
+
+    /// Opens a ply in the network's sums (afresh first when `EvalFile` changed the network).
+    #[inline(always)]
+    fn open_ply(&mut self) {
+        if self.acc.stale::<Mitosis>() {
+            let fresh = NetAccumulator::fresh(&*self);
+            self.acc.refresh(fresh);
+        }
+        self.acc.push();
     }
 
     /// The piece on cell `sq`, if any.
@@ -524,6 +555,7 @@ impl Mitosis {
 
     /// Plays a placement or board move (legal in this position).
     pub fn make(&mut self, m: Move) {
+        self.open_ply();
         let keys = &*KEYS;
         let mut undo = Undo {
             mv: m,
@@ -541,7 +573,7 @@ impl Mitosis {
             let base = BASE_SQUARES[us.index()];
             for (i, sq) in base.iter().enumerate() {
                 if let Some(kind) = m.slot(i) {
-                    self.put(*sq as usize, Piece { color: us, kind });
+                    self.land(*sq as usize, Piece { color: us, kind });
                 }
             }
             self.key ^= keys.pending[self.pending.0 as usize];
@@ -569,11 +601,11 @@ impl Mitosis {
         self.pending = Parts(0);
         let (from, to) = (m.from() as usize, m.to() as usize);
         let cap_sq = if m.is_ep() { ep_victim } else { to };
-        let mut mover = self.take(from);
+        let mut mover = self.lift(from);
         if self.mailbox[cap_sq] != 0 {
             undo.captured = self.mailbox[cap_sq];
             undo.captured_sq = cap_sq as u8;
-            let victim = self.take(cap_sq);
+            let victim = self.lift(cap_sq);
             self.clock = 0;
             if victim.kind.is_major() && !self.free_base(them).is_empty() {
                 self.pending = victim.kind.components();
@@ -583,7 +615,7 @@ impl Mitosis {
                     let b = self.pieces(them, *kind);
                     undo.lost_minors[i] = b;
                     for sq in b.iter() {
-                        self.take(sq);
+                        self.lift(sq);
                     }
                 }
             }
@@ -593,7 +625,7 @@ impl Mitosis {
         if let Some(k) = m.promotion() {
             mover.kind = k;
         }
-        self.put(to, mover);
+        self.land(to, mover);
         if mover.kind == Kind::Pawn {
             let dist = from.abs_diff(to) / FILES;
             if dist >= 2 && from % FILES == to % FILES {
@@ -621,6 +653,7 @@ impl Mitosis {
 
     /// Passes the turn (null move for the search); undone by `unmake`.
     pub fn make_null(&mut self) {
+        self.open_ply();
         let keys = &*KEYS;
         self.stack.push(Undo {
             mv: Move::default(),
@@ -646,6 +679,7 @@ impl Mitosis {
     /// Takes back the last ply (board move, placement or null move).
     pub fn unmake(&mut self) {
         let u = self.stack.pop().expect("unmake without a ply to take back");
+        self.acc.pop();
         let m = u.mv;
         if u.null {
             self.stm = !self.stm;

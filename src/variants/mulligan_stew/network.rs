@@ -149,60 +149,27 @@ pub(super) fn record_state_changes(before: &State, after: &State, acc: &mut NetA
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::zobrist::SplitMix64;
     use crate::variants::mulligan_stew::moves::{Action, StewMove};
-    use crate::variants::network::correction_from;
-    use crate::variants::{Notation, PlyList, Rules};
+    use crate::variants::network::assert_kept_sums_match;
+    use crate::variants::Rules;
 
     /// The sums kept through make/unmake are the sums from scratch, over random games with
     /// every kind of portion, null turns and portions taken back unevaluated.
     #[test]
     fn the_kept_sums_are_the_sums_from_scratch() {
-        let net = SLOT.get().expect("the compiled-in network");
-        let check = |pos: &Stew| {
-            assert_eq!(
-                correction_from(pos, &pos.acc),
-                net.evaluate(pos),
-                "{}",
-                pos.fen()
-            );
-        };
         let mut seen = [0usize; 6];
         let mut captures = 0;
-        for game in 0..32 {
-            let mut rng = SplitMix64::new(0x5354_4557 + game);
-            let mut pos = Stew::startpos();
-            let mut made = 0;
-            for _ in 0..160 {
-                check(&pos);
-                let mut list = PlyList::<StewMove>::default();
-                pos.legal_moves(&mut list);
-                if list.is_empty() || pos.verdict(crate::variants::Scope::Game).is_some() {
-                    break;
-                }
-                pos.make(list[rng.below(list.len() as u64) as usize]);
-                pos.unmake();
-                let m = list[rng.below(list.len() as u64) as usize];
-                let action = m.action().unwrap_or(Action::Skip);
-                seen[action as usize] += 1;
-                if matches!(action, Action::Normal | Action::Promotion)
-                    && !pos.piece_at(m.to()).is_none()
-                {
-                    captures += 1;
-                }
-                pos.make(m);
-                made += 1;
-                if made % 5 == 0 && pos.null_move_allowed() {
-                    pos.make_null();
-                    check(&pos);
-                    pos.unmake();
-                }
+        let tally = |pos: &Stew, m: StewMove| {
+            let action = m.action().unwrap_or(Action::Skip);
+            seen[action as usize] += 1;
+            if matches!(action, Action::Normal | Action::Promotion)
+                && !pos.piece_at(m.to()).is_none()
+            {
+                captures += 1;
             }
-            for _ in 0..made {
-                pos.unmake();
-                check(&pos);
-            }
-        }
+        };
+        let start = |_| Stew::startpos();
+        assert_kept_sums_match(32, 160, 0x5354_4557, 5, start, |p| &p.acc, tally);
         let kinds = [
             Action::Normal,
             Action::Promotion,

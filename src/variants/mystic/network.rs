@@ -95,55 +95,21 @@ mod tests {
         );
     }
 
+    /// The sums kept through make/unmake are the sums from scratch, over random games with
+    /// purchases, upgrades, captures, null moves and plies taken back unevaluated.
     #[test]
     fn the_kept_sums_are_the_sums_from_scratch() {
-        use crate::core::zobrist::SplitMix64;
-        use crate::variants::network::correction_from;
-        use crate::variants::{PlyList, Rules};
-        let net = SLOT.get().expect("the compiled-in network");
-        let check = |pos: &Mystic| {
-            assert_eq!(
-                correction_from(pos, &pos.acc),
-                net.evaluate(pos),
-                "{}",
-                pos.fen()
-            );
-        };
+        use crate::variants::network::assert_kept_sums_match;
+        use crate::variants::Rules;
         let (mut purchases, mut upgrades, mut captures) = (0, 0, 0);
-        for game in 0..24 {
-            let mut rng = SplitMix64::new(0x4d59_5354 + game);
-            let mut pos = Mystic::startpos();
-            let mut made = 0;
-            for _ in 0..120 {
-                check(&pos);
-                let mut list = PlyList::<MysticMove>::default();
-                pos.legal_moves(&mut list);
-                if list.is_empty() {
-                    break;
-                }
-                // A ply made and taken back unevaluated (as a pruned move is), then another.
-                pos.make(list[rng.below(list.len() as u64) as usize]);
-                pos.unmake();
-                let m = list[rng.below(list.len() as u64) as usize];
-                match m.as_placement() {
-                    Some((sq, _)) if !pos.board.piece_at(sq).is_none() => upgrades += 1,
-                    Some(_) => purchases += 1,
-                    None if !pos.board.piece_at(m.as_move().to()).is_none() => captures += 1,
-                    None => {}
-                }
-                pos.make(m);
-                made += 1;
-                if made % 7 == 0 && pos.null_move_allowed() {
-                    pos.make_null();
-                    check(&pos);
-                    pos.unmake();
-                }
-            }
-            for _ in 0..made {
-                pos.unmake();
-                check(&pos);
-            }
-        }
+        let tally = |pos: &Mystic, m: MysticMove| match m.as_placement() {
+            Some((sq, _)) if !pos.board.piece_at(sq).is_none() => upgrades += 1,
+            Some(_) => purchases += 1,
+            None if !pos.board.piece_at(m.as_move().to()).is_none() => captures += 1,
+            None => {}
+        };
+        let start = |_| Mystic::startpos();
+        assert_kept_sums_match(24, 120, 0x4d59_5354, 7, start, |p| &p.acc, tally);
         assert!(purchases > 0 && upgrades > 0 && captures > 0);
     }
 }
