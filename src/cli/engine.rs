@@ -62,6 +62,11 @@ pub struct BenchArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65536))]
     hash: u64,
+    /// The network the searches use, as the protocol's `EvalFile`: a file, `<default>` (the
+    /// variant's compiled-in network, the default) or `<none>`; needs --variant. To measure
+    /// what a network costs in speed.
+    #[arg(long, default_value = "<default>", requires = "variant")]
+    eval_file: String,
 }
 
 /// The arguments of `menagerie setup`.
@@ -151,6 +156,17 @@ pub fn bench(args: &BenchArgs) -> ExitCode {
         Some(v) => std::slice::from_ref(v),
         None => Variant::ALL,
     };
+    if let (Some(v), true) = (args.variant, args.eval_file != "<default>") {
+        let net = (args.eval_file != "<none>").then(|| std::path::Path::new(&args.eval_file));
+        let loaded = menagerie::with_variant!(v, G => {
+            use menagerie::variants::Evaluation;
+            G::load_network(net)
+        });
+        if let Err(e) = loaded {
+            eprintln!("error: --eval-file: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
     let (mut nodes, mut time_ms) = (0u64, 0u64);
     for &v in variants {
         let report = menagerie::with_variant!(v, G => {

@@ -81,6 +81,10 @@ struct NetArgs {
     /// Worker threads [default: all cores].
     #[arg(long)]
     threads: Option<usize>,
+    /// A network file of the variant to start from instead of random weights (fine-tuning);
+    /// its output scale replaces --out-scale.
+    #[arg(long)]
+    init: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -196,6 +200,20 @@ fn run_net<G: menagerie::variants::network::NetInputs>(a: &NetArgs) -> Result<()
             .map_err(|e| e.to_string())?;
     }
     let samples = load_net_data::<G>(&a.data)?;
+    let init = match &a.init {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let net = menagerie::variants::network::Network::parse(&bytes, G::INFO.name, G::INPUTS)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            println!(
+                "starting from {} (output scale {})",
+                path.display(),
+                net.out_scale
+            );
+            Some(net)
+        }
+        None => None,
+    };
     let cfg = NetConfig {
         epochs: a.epochs,
         batch: a.batch,
@@ -203,8 +221,9 @@ fn run_net<G: menagerie::variants::network::NetInputs>(a: &NetArgs) -> Result<()
         lambda: a.lambda,
         l2: a.l2,
         validation: a.validation,
-        out_scale: a.out_scale,
+        out_scale: init.as_ref().map_or(a.out_scale, |n| n.out_scale as f32),
         seed: a.seed,
+        init,
     };
     let trained = train::<G>(&samples, &cfg, &mut |line| println!("{line}"))?;
     let bytes = trained.net.to_bytes();

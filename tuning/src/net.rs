@@ -66,6 +66,10 @@ pub struct NetConfig {
     pub out_scale: f32,
     /// Seed of the initial weights, the shuffles and the validation split.
     pub seed: u64,
+    /// A network to start from instead of random weights (its weights dequantised; its
+    /// `out_scale` should be `out_scale`'s): fine-tuning a network of another game on the
+    /// same inputs, such as chess's on Muster's board.
+    pub init: Option<Network>,
 }
 
 /// One epoch's losses.
@@ -177,6 +181,22 @@ impl Model {
             b1,
             w2,
             b2: 0.0,
+        }
+    }
+
+    /// The float weights of a quantised network (the inverse of [`Model::quantise`] up to
+    /// rounding).
+    fn from_network(net: &Network) -> Model {
+        let (qa, qb) = (QA as f32, QB as f32);
+        Model {
+            w1: net
+                .w1
+                .iter()
+                .flat_map(|row| row.iter().map(|&w| f32::from(w) / qa))
+                .collect(),
+            b1: net.b1.map(|b| f32::from(b) / qa),
+            w2: net.w2.map(|w| f32::from(w) / qb),
+            b2: net.b2 as f32 / (qa * qb),
         }
     }
 
@@ -319,7 +339,17 @@ pub fn train<G: NetInputs>(
     let kf = k as f32;
     let target =
         |s: &NetSample| cfg.lambda * s.result + (1.0 - cfg.lambda) * sigmoid_f32(s.score, k_score);
-    let mut model = Model::new(G::INPUTS, cfg.seed);
+    let mut model = match &cfg.init {
+        Some(net) if net.w1.len() != G::INPUTS => {
+            return Err(format!(
+                "--init: a network of {} inputs, the data's variant has {}",
+                net.w1.len(),
+                G::INPUTS
+            ))
+        }
+        Some(net) => Model::from_network(net),
+        None => Model::new(G::INPUTS, cfg.seed),
+    };
     let n = model.params();
     let loss_of = |m: &Model, set: &[&NetSample]| -> f64 {
         set.par_iter()
@@ -519,6 +549,7 @@ mod tests {
             validation: 0.2,
             out_scale: 400.0,
             seed: 3,
+            init: None,
         };
         let a = train::<Mystic>(&samples, &cfg, &mut |_| {}).unwrap();
         let b = train::<Mystic>(&samples, &cfg, &mut |_| {}).unwrap();
@@ -532,6 +563,17 @@ mod tests {
             .min_by(|x, y| x.validation.total_cmp(&y.validation))
             .unwrap();
         assert_eq!(a.best_epoch, best.epoch);
+        // Training from a network (--init) starts where that network is: its loss before the
+        // first epoch is the best epoch's, up to quantisation.
+        let from = NetConfig {
+            epochs: 1,
+            init: Some(a.net.clone()),
+            ..cfg.clone()
+        };
+        let c = train::<Mystic>(&samples, &from, &mut |_| {}).unwrap();
+        let (start, kept) = (c.losses[0].validation, best.validation);
+        assert!((start - kept).abs() < 0.02 * kept, "{start} against {kept}");
+        assert!(start < a.losses[0].validation, "{:?}", a.losses);
         // The file the trainer writes is what the engine reads and computes.
         let net = Network::parse(&a.net.to_bytes(), "mystic", Mystic::INPUTS).unwrap();
         let (_, records) = datafile::read_file(&path).unwrap();
