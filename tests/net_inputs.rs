@@ -332,28 +332,5 @@ fn the_variants_with_a_network_play_with_it() {
     compiled_in_network_corrects::<Stew>();
     compiled_in_network_corrects::<Mitosis>();
     compiled_in_network_corrects::<Mutatis>();
-}
-
-/// A variant without a compiled-in network: its slot starts empty, the correction is 0
-/// everywhere, so play is the hand-written evaluation's, and `EvalFile <none>` says so.
-fn empty_slot_adds_nothing<G: NetInputs>() {
-    assert!(G::slot().default_net().is_none(), "{}", G::INFO.name);
-    assert!(G::slot().get().is_none(), "{}", G::INFO.name);
-    positions::<G>(1, 40, |pos| {
-        assert_eq!(
-            menagerie::variants::network::correction(pos),
-            0,
-            "{}",
-            pos.fen()
-        );
-    });
-    assert_eq!(
-        G::load_network(None).unwrap(),
-        format!("{}: hand-written evaluation, no network", G::INFO.name)
-    );
-}
-
-#[test]
-fn muster_plays_without_a_network() {
-    empty_slot_adds_nothing::<Muster>();
+    compiled_in_network_corrects::<Muster>();
 }

@@ -391,6 +391,25 @@ impl NetAccumulator {
     pub fn sub(&mut self, inputs: [u32; 2]) {
         self.changes.push(Change { inputs, add: false });
     }
+
+    /// Test support: the inputs of colour `view`'s perspective that the records say are set,
+    /// from `root` (the inputs of the position the accumulator was made for) through every
+    /// ply's changes. Panics when a change clears an input that is not set.
+    #[cfg(test)]
+    pub(crate) fn recorded_inputs(&self, root: &[u32], view: Color) -> Vec<u32> {
+        let mut set = root.to_vec();
+        for c in &self.changes {
+            let input = c.inputs[view.index()];
+            if c.add {
+                set.push(input);
+            } else {
+                let at = set.iter().position(|&i| i == input);
+                set.swap_remove(at.unwrap_or_else(|| panic!("input {input} cleared, not set")));
+            }
+        }
+        set.sort_unstable();
+        set
+    }
 }
 
 /// Whether two slots' contents are the same network (networks are never freed, so the
@@ -626,10 +645,12 @@ pub fn load<G: NetInputs>(path: &std::path::Path) -> Result<(), String> {
 
 /// Test support: plays `games` random games of at most `plies` plies from `start(game)`, with
 /// a ply made and taken back unevaluated before each ply kept (as a pruned move is) and a null
-/// move every `null_every` plies where allowed, then takes every ply back; at each position it
-/// asserts that the correction read from the kept sums (`acc` of the position) is the
-/// correction from scratch by the slot's network. `tally` sees each kept ply before it is made
-/// (to count the kinds of ply the games covered). Seeds: `seed + game`.
+/// move every `null_every` plies where allowed, then takes every ply back. At each position it
+/// asserts that the inputs make recorded in the position's accumulator (`acc`), from those of
+/// the start, are the position's inputs less the volatile ones, in both views; and, when the
+/// slot holds a network, that the correction read from the kept sums is the correction from
+/// scratch. `tally` sees each kept ply before it is made (to count the kinds of ply the games
+/// covered). Seeds: `seed + game`.
 #[cfg(test)]
 pub(crate) fn assert_kept_sums_match<G: NetInputs>(
     games: u64,
@@ -642,18 +663,40 @@ pub(crate) fn assert_kept_sums_match<G: NetInputs>(
 ) {
     use crate::core::zobrist::SplitMix64;
     use crate::variants::{PlyList, Scope};
-    let net = G::slot().get().expect("a network in the slot");
-    let check = |pos: &G| {
-        assert_eq!(
-            correction_from(pos, acc(pos)),
-            net.evaluate(pos),
-            "{}",
-            pos.fen()
-        );
+    // The inputs of `pos` in `view` that make records (the volatile ones left out), sorted.
+    let kept_inputs = |pos: &G, view: Color| {
+        let mut list = InputList::new();
+        pos.inputs(view, &mut list);
+        let mut kept = list.to_vec();
+        for v in pos.volatile_inputs() {
+            let at = kept.iter().position(|&i| i == v[view.index()]);
+            kept.swap_remove(at.expect("a volatile input is among the inputs"));
+        }
+        kept.sort_unstable();
+        kept
     };
     for game in 0..games {
         let mut rng = SplitMix64::new(seed + game);
         let mut pos = start(game);
+        let root = Color::ALL.map(|view| kept_inputs(&pos, view));
+        let check = |pos: &G| {
+            for view in Color::ALL {
+                assert_eq!(
+                    acc(pos).recorded_inputs(&root[view.index()], view),
+                    kept_inputs(pos, view),
+                    "{view:?}'s view of {}",
+                    pos.fen()
+                );
+            }
+            if let Some(net) = G::slot().get() {
+                assert_eq!(
+                    correction_from(pos, acc(pos)),
+                    net.evaluate(pos),
+                    "{}",
+                    pos.fen()
+                );
+            }
+        };
         let mut made = 0;
         for _ in 0..plies {
             check(&pos);

@@ -3,7 +3,7 @@
 # (src/variants/<variant>/network.manifest.md) records: self-play data on a local Ray, merged;
 # training; the losses drawn; the hashes checked against the manifest's.
 #
-#   tuning/nnue/build_network.sh mystic|mulliganstew|mitosis|mutatismutandis [WORKDIR]
+#   tuning/nnue/build_network.sh mystic|muster|mulliganstew|mitosis|mutatismutandis [WORKDIR]
 #
 # The hashes match at the commits the manifest names; a later commit that changes the search
 # or the hand-written evaluation plays other games, hence other data and another network.
@@ -14,6 +14,7 @@ set -euo pipefail
 variant="${1:?usage: build_network.sh <variant> [workdir]}"
 work="${2:-target/network-$variant}"
 python="${PYTHON:-python3}"
+init_from_chess=
 case "$variant" in
     mystic)
         # --eval-file '<none>': the data of the first network came from the hand-written
@@ -23,6 +24,15 @@ case "$variant" in
         train=(--epochs 10 --lambda 0.2 --lr 0.0005 --seed 1)
         data_sha=d095d1f0df176e7a09feaa1ab03167caae7d337684acf96323763e03fbc04b64
         net_sha=3389435176287ae49ceab5c473db630832a9ca4406b3f4cbf7d992d32d89bb59
+        ;;
+    muster)
+        # Fine-tuned from chess's network (tuning/nnue/chess_to_variant.py), below.
+        datagen=(--variant muster --games 4000 --nodes 3000 --seed 1 --eval-file '<none>')
+        shards=8
+        init_from_chess=896
+        train=(--epochs 8 --lambda 0.2 --lr 0.0002 --l2 0.000001 --seed 1)
+        data_sha=29a8183e43c5130cf7939e0d07889999b2618d8800d204d720fc3de7d9383070
+        net_sha=aa8a50ab58fb5fac965916579e20afc811846f2ee062d572ed2a5a8a1bee9c65
         ;;
     mulliganstew)
         datagen=(--variant mulliganstew --games 4000 --nodes 3000 --seed 1 --eval-file '<none>')
@@ -56,6 +66,11 @@ cargo build --release --quiet --workspace
 "$python" scripts/ray_datagen.py --shards "$shards" --num-cpus 1 --out "$work/shards" -- \
     "${datagen[@]}"
 cp "$work/shards/data.bin" "$work/data.bin"
+if [ -n "$init_from_chess" ]; then
+    "$python" tuning/nnue/chess_to_variant.py src/variants/chess/nnue.bin "$variant" \
+        "$init_from_chess" "$work/chess.nnv"
+    train+=(--init "$work/chess.nnv")
+fi
 target/release/menagerie-tuning net --variant "$variant" --data "$work/data.bin" \
     --out "$work/network.nnv" "${train[@]}"
 "$python" tuning/nnue/plot_losses.py "$work/network.nnv.losses.csv"

@@ -124,7 +124,6 @@ mod tests {
     fn the_kept_sums_are_the_sums_from_scratch() {
         let (mut placements, mut king_captures, mut promotions, mut ep) = (0, 0, 0, 0);
         let tally = |pos: &Mitosis, m: Move| {
-            assert_inputs_split(pos);
             if m.is_placement() {
                 placements += 1;
                 return;
@@ -144,29 +143,5 @@ mod tests {
         assert_kept_sums_match(40, 200, 0x4d49_544f, 6, start, |p| &p.acc, tally);
         let seen = [placements, king_captures, promotions, ep];
         assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
-    }
-
-    /// Every input of `pos` is either a man's, which make records ([`man_inputs`]), or
-    /// volatile (the pending parts, added at each evaluation), in both views. (The compiled-in
-    /// network's rows of the pending parts are zero, so the sums alone would not see them.)
-    fn assert_inputs_split(pos: &Mitosis) {
-        for view in Color::ALL {
-            let mut all = InputList::new();
-            pos.inputs(view, &mut all);
-            let mut split: Vec<u32> = pos
-                .volatile_inputs()
-                .iter()
-                .map(|v| v[view.index()])
-                .collect();
-            for sq in 0..CELLS {
-                if let Some(p) = pos.piece_at(sq as u8) {
-                    split.push(man_inputs(p, sq)[view.index()]);
-                }
-            }
-            let mut all = all.to_vec();
-            all.sort_unstable();
-            split.sort_unstable();
-            assert_eq!(all, split, "{}", pos.fen());
-        }
     }
 }

@@ -81,6 +81,7 @@ impl Muster {
         pos.start_capture = start_capture;
         pos.ep_live = pos.legal_ep_squares();
         pos.state_key = pos.compute_state_key();
+        pos.start_network();
         Ok(pos)
     }
 

@@ -53,6 +53,7 @@ impl Muster {
         pos.rights = rights;
         pos.start_capture = start_capture;
         pos.state_key = pos.compute_state_key();
+        pos.start_network();
         pos
     }
 
@@ -288,14 +289,14 @@ impl Evaluation for Muster {
     /// The hand-written evaluation plus the network's correction, when `EvalFile` loaded
     /// one ([`crate::variants::network`]).
     fn evaluate(&self) -> i32 {
-        eval::evaluate(self) + crate::variants::network::correction(self)
+        eval::evaluate(self) + crate::variants::network::correction_from(self, &self.acc)
     }
 
     /// The hand-written evaluation with `p`, plus the network's correction as in
     /// [`Evaluation::evaluate`] (the trainer empties the slot to read the evaluation alone).
     fn evaluate_with(&self, p: &Self::EvalParams) -> i32 {
         crate::variants::orthodox::eval::evaluate_board(&self.board, self.stm, p)
-            + crate::variants::network::correction(self)
+            + crate::variants::network::correction_from(self, &self.acc)
     }
 
     fn eval_report(&self) -> String {

@@ -6,8 +6,11 @@
 
 use std::sync::LazyLock;
 
+use super::network;
 use crate::core::{zobrist, Color};
-use crate::variants::orthodox::make::{self, NoFeatures};
+use crate::variants::network::NetAccumulator;
+use crate::variants::orthodox::inputs::BoardUpdate;
+use crate::variants::orthodox::make;
 use crate::variants::orthodox::{Board, Kind, Move, MoveKind, Piece, KEYS as BOARD_KEYS, NO_EP};
 
 /// Capacity reserved for the undo stack (game plus search depth rarely exceed it).
@@ -77,6 +80,9 @@ pub struct Muster {
     /// (rules/muster.md 3, D3: White wins at once).
     pub(crate) start_capture: bool,
     pub(crate) stack: Vec<Undo>,
+    /// The network's first-layer sums, kept through make/unmake (the men through make's
+    /// [`BoardUpdate`] hook, the castling rights by [`Muster::set_rights`]).
+    pub(crate) acc: NetAccumulator,
 }
 
 /// ⌈√d⌉ for the castling distance d = 1..7 (rules/muster.md 5.2).
@@ -154,9 +160,26 @@ impl Muster {
             state_key: 0,
             start_capture: false,
             stack: Vec::with_capacity(STACK_RESERVE),
+            acc: NetAccumulator::default(),
         };
         pos.refresh_checkers();
         pos
+    }
+
+    /// Sums the network's first layer of the position as it now stands, for make/unmake to
+    /// keep: called once a position read from a FEN or armies is complete.
+    pub(crate) fn start_network(&mut self) {
+        self.acc = NetAccumulator::new(&*self, STACK_RESERVE);
+    }
+
+    /// Opens a ply in the network's sums (afresh first when `EvalFile` changed the network).
+    #[inline(always)]
+    fn open_ply(&mut self) {
+        if self.acc.stale::<Muster>() {
+            let fresh = NetAccumulator::fresh(&*self);
+            self.acc.refresh(fresh);
+        }
+        self.acc.push();
     }
 
     /// The pieces.
@@ -241,7 +264,14 @@ impl Muster {
         for (c, (n, o)) in new.iter().zip(self.rights).enumerate() {
             let mut diff = n ^ o;
             while diff != 0 {
-                self.state_key ^= KEYS.rights[c][diff.trailing_zeros() as usize];
+                let sq = diff.trailing_zeros() as u8;
+                self.state_key ^= KEYS.rights[c][sq as usize];
+                let inputs = network::right_inputs(Color::ALL[c], sq);
+                if n & (1u64 << sq) != 0 {
+                    self.acc.add(inputs);
+                } else {
+                    self.acc.sub(inputs);
+                }
                 diff &= diff - 1;
             }
         }
@@ -292,6 +322,7 @@ impl Muster {
         let from = m.from();
         let to = m.to();
         let us = self.stm;
+        self.open_ply();
         let mut undo = self.undo_record(m);
         let victim = self.ep_victim;
         self.clear_en_passant();
@@ -309,7 +340,7 @@ impl Muster {
                     .0;
                 (rook_from, castle_rook_to(to, dir))
             },
-            &mut NoFeatures,
+            &mut BoardUpdate(&mut self.acc),
         );
         undo.captured = made.captured;
         undo.rook_from = rook_from;
@@ -355,6 +386,7 @@ impl Muster {
 
     /// Passes the move (null-move pruning; never when in check). Undone by `unmake_move`.
     pub fn make_null_move(&mut self) {
+        self.open_ply();
         let undo = self.undo_record(Move::NULL);
         self.clear_en_passant();
         self.halfmove += 1;
@@ -370,6 +402,7 @@ impl Muster {
             .stack
             .pop()
             .expect("unmake without a move to take back");
+        self.acc.pop();
         self.stm = !self.stm;
         let us = self.stm;
         let m = u.mv;
