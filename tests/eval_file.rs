@@ -1,8 +1,8 @@
 //! `setoption name EvalFile` (protocol.md 2, docs/networks.md): Mystic starts with its
 //! compiled-in network; a network loaded from a file changes its evaluation; a bad file gets one
 //! error line and the network in use stays; `<none>` goes back to the hand-written evaluation
-//! and `<default>` to the compiled-in network; another variant refuses Mystic's file, and chess
-//! (no network inputs) refuses any.
+//! and `<default>` to the compiled-in network; another variant refuses Mystic's file; chess's
+//! network is replaced and restored the same way.
 
 use std::time::Duration;
 
@@ -119,15 +119,38 @@ fn a_network_file_changes_the_evaluation_and_bad_ones_change_nothing() {
             .contains("a network for 'mystic', not 'mulliganstew'"),
         "{answer:?}"
     );
-    // Chess, whose network is compiled in, has no network inputs: it says so.
+    // Chess: Mystic's file refused, its own network taken away and put back like any.
     e.send("setoption name UCI_Variant value chess");
+    e.command("position startpos moves e2e4");
+    let chess_line = |e: &mut Engine| {
+        e.command("eval")
+            .into_iter()
+            .find(|l| l.starts_with("Network correction: "))
+            .expect("chess's eval reports the network")
+    };
+    let with_net = chess_line(&mut e);
+    assert!(!with_net.contains("no network"), "{with_net}");
     let answer = e.command(&format!("setoption name EvalFile value {}", good.display()));
     assert!(
-        answer
-            .last()
-            .unwrap()
-            .contains("EvalFile: chess has no network inputs in this build"),
+        answer[0].contains("a network for 'mystic', not 'chess'"),
         "{answer:?}"
     );
+    let answer = e.command("setoption name EvalFile value <none>");
+    assert_eq!(
+        answer,
+        ["info string chess: hand-written evaluation, no network"]
+    );
+    let without = chess_line(&mut e);
+    assert!(
+        without.starts_with("Network correction: 0 cp") && without.contains("no network"),
+        "{without}"
+    );
+    e.go("go depth 4", Duration::from_secs(30));
+    let answer = e.command("setoption name EvalFile value <default>");
+    assert_eq!(
+        answer,
+        ["info string chess: network <default> (compiled in, 768 inputs, width 32)"]
+    );
+    assert_eq!(chess_line(&mut e), with_net);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,5 +1,5 @@
 //! A residual network for any variant, over the sparse inputs the variant defines
-//! ([`NetInputs`]): the same scheme as chess's network (`orthodox/nnue`), written once.
+//! ([`NetInputs`]): one design for every game, chess included, written once.
 //!
 //! The engine's score is `hce + net` (centipawns, side to move's view): the network learns what
 //! the hand-written evaluation misses, from the variant's own self-play games (`menagerie
@@ -214,11 +214,13 @@ impl Network {
     #[inline]
     pub fn output(&self, sums: &Sums, stm: Color) -> i32 {
         let (us, them) = (&sums[stm.index()], &sums[(!stm).index()]);
-        let mut sum = i64::from(self.b2);
+        // In i32: at most 2 * HIDDEN * QA * 32768 = 534,773,760 in size, below 2^31.
+        let mut sum = 0i32;
         for i in 0..HIDDEN {
-            sum += i64::from(us[i].clamp(0, QA)) * i64::from(self.w2[i]);
-            sum += i64::from(them[i].clamp(0, QA)) * i64::from(self.w2[HIDDEN + i]);
+            sum += us[i].clamp(0, QA) * i32::from(self.w2[i]);
+            sum += them[i].clamp(0, QA) * i32::from(self.w2[HIDDEN + i]);
         }
+        let sum = i64::from(sum) + i64::from(self.b2);
         (sum * i64::from(self.out_scale) / i64::from(QA * QB)) as i32
     }
 

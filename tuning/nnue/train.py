@@ -18,12 +18,13 @@ evaluation to the results and K_s the scores to the results (so both are win rat
 L2 pull of the first layer towards 0. Optimiser: Adam over mini-batches; the epoch with the
 lowest validation loss (games held out by number) is kept and written quantised: the
 first layer and its bias times QA (255) as i16, the output weights times QB (64) as i16, the
-output bias times QA * QB as i32 (see src/variants/orthodox/nnue/mod.rs for the file layout). Also writes, next to the
+output bias times QA * QB as i32, in the MNV1 format of every variant's network
+(src/variants/network.rs; the engine's width is 32, so --hidden 32). Also writes, next to the
 net, `<out>.check`: a few positions with the quantised net's output (`FEN | cp`, side to move's
 view), for the engine's test.
 
 Needs numpy and scipy (pip install numpy scipy). Run by hand; the test command does not.
-Usage: tuning/nnue/train.py data.txt --out src/variants/chess/nnue.bin [--hidden 16]
+Usage: tuning/nnue/train.py data.txt --out src/variants/chess/network.nnv --hidden 32
            [--epochs 30] [--lambda 0.3] [--lr 0.002] [--l2 1e-6] [--seed 1]
 """
 
@@ -39,7 +40,7 @@ import scipy.sparse as sp
 QA = 255
 QB = 64
 KINDS = "pnbrqk"
-MAGIC = b"MNN1"
+MAGIC = b"MNV1"
 
 
 def features(placement):
@@ -267,8 +268,10 @@ def main():
         sys.exit(f"weights out of i16 range (accumulator bound {bound.max():.0f})")
     print(f"accumulator bound {bound.max():.0f} of 32767")
     with open(a.out, "wb") as f:
-        f.write(MAGIC)
-        f.write(struct.pack("<II", a.hidden, a.out_scale))
+        # The format of every variant's network (src/variants/network.rs): the variant's
+        # name, the input count, the width, the output scale.
+        f.write(MAGIC + bytes([5]) + b"chess")
+        f.write(struct.pack("<III", 768, a.hidden, a.out_scale))
         f.write(q(net.w1, QA).astype("<i2").tobytes())
         f.write(q(net.b1, QA).astype("<i2").tobytes())
         f.write(q(net.w2, QB).astype("<i2").tobytes())

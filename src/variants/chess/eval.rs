@@ -1,6 +1,6 @@
 //! The chess evaluation: the hand-written evaluation of the orthodox board
 //! ([`crate::variants::orthodox::eval`], with chess's tuned parameters [`params::DEFAULT`]),
-//! plus the residual network's correction ([`super::nnue`], weighted by `net_permille`) and the
+//! plus the residual network's correction ([`super::network`], weighted by `net_permille`) and the
 //! known endgames' scale ([`super::endgame`]).
 
 use super::position::Chess;
@@ -42,19 +42,22 @@ pub fn report(pos: &Chess) -> String {
 }
 
 /// [`report`] with explicit parameters, then the residual network's correction
-/// ([`super::nnue`], weighted by `net_permille`) and the score the search uses.
+/// ([`super::network`], weighted by `net_permille`) and the score the search uses.
 /// A position of a known endgame ([`super::endgame::scale`]) gets one more line: the scale
 /// and the score the search uses.
 pub fn report_with(pos: &Chess, params: &EvalParams) -> String {
     let mut out = report_board(pos.board(), pos.stm, params);
-    let net = super::nnue::correction(pos.board(), pos.stm);
+    let net = crate::variants::network::correction(pos);
     out.push_str(&format!(
         "\nNetwork correction: {net} cp (side to move) x {}/1000{}",
         params.net_permille,
-        if super::nnue::ACTIVE {
+        if <Chess as crate::variants::network::NetInputs>::slot()
+            .get()
+            .is_some()
+        {
             ""
         } else {
-            " (off: built without the nnue feature)"
+            " (no network: EvalFile <none>, or built without the nnue feature)"
         }
     ));
     if super::endgame::scale(pos.board(), pos.stm).is_none() {

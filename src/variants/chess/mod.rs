@@ -11,7 +11,7 @@ pub mod castling;
 pub mod endgame;
 pub mod eval;
 pub mod movegen;
-pub mod nnue;
+pub mod network;
 pub mod position;
 pub mod san;
 
@@ -219,6 +219,10 @@ impl Evaluation for Chess {
 
     fn eval_report(&self) -> String {
         eval::report(self)
+    }
+
+    fn load_network(path: Option<&std::path::Path>) -> Result<String, String> {
+        crate::variants::network::set_eval_file::<Self>(path)
     }
 
     /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 50 self-play games at 4000 nodes

@@ -1,12 +1,12 @@
 //! The orthodox chess position: the [`Board`] plus the side to move, castling rights, the en
-//! passant square and the clocks, and the network's accumulators beside the board; make/unmake
+//! passant square and the clocks, and the network's sums beside the board; make/unmake
 //! (the men moved by [`make`], castling rights and en passant here) with an undo stack inside
 //! the position, zobrist keys, and FEN input/output.
 
 use super::castling::{self, CastlingSetup};
-use super::nnue;
 use crate::core::Color;
-use crate::variants::orthodox::nnue::AccumulatorStack;
+use crate::variants::network::{correction_from, NetAccumulator};
+use crate::variants::orthodox::inputs::BoardUpdate;
 use crate::variants::orthodox::{
     attacks, fen, make, Board, Kind, Move, MoveKind, Piece, KEYS, NO_EP,
 };
@@ -57,10 +57,9 @@ pub struct Chess {
     pub(crate) state_key: u64,
     pub(crate) checkers: u64,
     pub(crate) stack: Vec<Undo>,
-    /// The network's first-layer sums of `board` and those before each move of `stack`
-    /// ([`AccumulatorStack`]), kept by make/unmake in builds with the `nnue` feature (zeros and
-    /// an empty stack without it).
-    pub(crate) nn: AccumulatorStack,
+    /// The network's first-layer sums, kept through make/unmake ([`NetAccumulator`]; the
+    /// inputs are the board's, [`super::network`]).
+    pub(crate) acc: NetAccumulator,
     /// The castling geometry of the game (orthodox, or a Chess960 start's).
     pub(crate) castling_setup: CastlingSetup,
     /// `UCI_Chess960`: castling tokens are written King-takes-Rook (`e1h1`) even for an
@@ -75,23 +74,21 @@ impl Chess {
         &self.board
     }
 
-    /// The residual network's correction ([`nnue`]) from the kept accumulator, in centipawns
-    /// from the side to move's view; 0 without a network. Debug builds check the accumulator
-    /// against one built from scratch.
+    /// The network's correction ([`super::network`]) from the kept sums, in centipawns from
+    /// the side to move's view; 0 without a network.
     #[inline]
     pub fn nn_correction(&self) -> i32 {
-        match nnue::net() {
-            Some(net) => {
-                debug_assert_eq!(
-                    *self.nn.current(),
-                    net.refresh(&self.board),
-                    "{}",
-                    self.write_fen()
-                );
-                net.output(self.nn.current(), self.stm)
-            }
-            None => 0,
+        correction_from(self, &self.acc)
+    }
+
+    /// Opens a ply in the network's sums (afresh first when `EvalFile` changed the network).
+    #[inline(always)]
+    fn open_ply(&mut self) {
+        if self.acc.stale::<Chess>() {
+            let fresh = NetAccumulator::fresh(&*self);
+            self.acc.refresh(fresh);
         }
+        self.acc.push();
     }
 
     /// Castling rights as bits [`WK`] | [`WQ`] | [`BK`] | [`BQ`].
@@ -154,7 +151,7 @@ impl Chess {
             self.state_key ^= keys.ep_file[(self.ep & 7) as usize];
             self.ep = NO_EP;
         }
-        self.nn.push();
+        self.open_ply();
         let setup = &self.castling_setup;
         let made = make::make(
             &mut self.board,
@@ -162,7 +159,7 @@ impl Chess {
             m,
             to ^ 8,
             |_| setup.rook_squares(to),
-            &mut self.nn.update(nnue::net()),
+            &mut BoardUpdate(&mut self.acc),
         );
         undo.captured = made.captured;
         self.halfmove = if made.irreversible {
@@ -207,7 +204,7 @@ impl Chess {
         self.state_key ^= KEYS.side;
         self.checkers = 0;
         self.stack.push(undo);
-        self.nn.push();
+        self.open_ply();
     }
 
     /// Takes back the last move (or null move).
@@ -216,7 +213,7 @@ impl Chess {
             .stack
             .pop()
             .expect("unmake without a move to take back");
-        self.nn.pop();
+        self.acc.pop();
         self.stm = !self.stm;
         let us = self.stm;
         let m = u.mv;
@@ -286,7 +283,6 @@ impl Chess {
     /// `en passant`, `halfmove clock`, `fullmove number`, or `position` (side not to move in check).
     pub(super) fn read_fen(fen: &str) -> Result<Chess, FenError> {
         let (f, (castling, castling_setup)) = fen::read(fen, castling::parse_field)?;
-        let nn = AccumulatorStack::new(nnue::net(), &f.board, STACK_RESERVE);
         let mut pos = Chess {
             ep: f.capturable_ep(),
             board: f.board,
@@ -297,12 +293,13 @@ impl Chess {
             state_key: 0,
             checkers: 0,
             stack: Vec::with_capacity(STACK_RESERVE),
-            nn,
+            acc: NetAccumulator::default(),
             castling_setup,
             chess960: false,
         };
         pos.state_key = pos.compute_state_key();
         pos.checkers = pos.board.checkers(pos.stm);
+        pos.acc = NetAccumulator::new(&pos, STACK_RESERVE);
         Ok(pos)
     }
 

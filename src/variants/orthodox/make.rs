@@ -6,7 +6,7 @@
 //!   variant where a castling Rook stands and goes and which pawn an en passant capture takes
 //!   (the hooks that differ: chess's Chess960 setup, Muster's generalised castling and
 //!   multi-square pushes), tells a [`Features`] hook about each man that leaves or lands (the
-//!   network's accumulator, [`super::nnue`]; [`NoFeatures`] compiles to nothing) and returns
+//!   network's accumulator, [`super::inputs::BoardUpdate`]; [`NoFeatures`] compiles to nothing) and returns
 //!   what happened ([`Made`]): the captured man for the undo record and whether the ply resets
 //!   the 50-move clock;
 //! - [`unmake`] puts the men back without touching the key: the caller restores the key it
@@ -19,7 +19,7 @@ use super::{Board, Kind, Move, MoveKind, Piece};
 use crate::core::Color;
 
 /// What a variant wants to hear of the men that change in [`make`]: a network's accumulator
-/// adds and subtracts their input rows ([`super::nnue::Update`]).
+/// records their inputs ([`super::inputs::BoardUpdate`]).
 pub trait Features {
     /// `piece` lands on `sq`.
     fn add(&mut self, piece: Piece, sq: u8);

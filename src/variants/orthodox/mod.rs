@@ -13,10 +13,8 @@
 //!   variant's make/unmake wraps it with its own state;
 //! - [`eval`]: the hand-written evaluation of the board (chess's, Muster's and Mystic's, each
 //!   with its parameter set);
-//! - [`nnue`]: the residual network of the board with an incrementally kept accumulator (chess
-//!   plays with one; the module says what another variant does to take one);
-//! - [`inputs`]: the board's inputs for the from-scratch networks of
-//!   [`crate::variants::network`] (Mystic's);
+//! - [`inputs`]: the board's inputs of the networks of [`crate::variants::network`] (chess's,
+//!   Muster's and Mystic's), and the make hook that records them ([`inputs::BoardUpdate`]);
 //! - [`movegen`]: the legal moves of the orthodox pieces (castling is each variant's);
 //! - [`see`]: static exchange evaluation and MVV-LVA;
 //! - [`rules`]: the FIDE end rules (checkmate, stalemate, draws by counter, repetition and
@@ -29,7 +27,6 @@ pub mod fen;
 pub mod inputs;
 pub mod make;
 pub mod movegen;
-pub mod nnue;
 pub mod rules;
 pub mod see;
 pub mod types;

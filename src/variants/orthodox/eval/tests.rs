@@ -6,7 +6,7 @@ use crate::variants::chess::Chess;
 use crate::variants::{Notation, Rules};
 
 /// The hand-written evaluation alone (the residual network off), what these tests are about;
-/// `chess/nnue.rs` tests the network and the search score.
+/// `chess/network.rs` tests the network and the search score.
 static HCE: EvalParams = EvalParams {
     net_permille: 0,
     ..DEFAULT
