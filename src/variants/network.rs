@@ -262,9 +262,9 @@ pub type Sums = [[i32; HIDDEN]; 2];
 /// copy) or when a ply is made from it, so plies made and taken back unevaluated (legality
 /// tests, pruned moves) cost no rows. What a variant does to keep one beside its position:
 ///
-/// 1. in make, before anything changes: when [`NetAccumulator::stale`] says `EvalFile` put
-///    another network in the slot, [`NetAccumulator::refresh`] with
-///    [`NetAccumulator::fresh`] of the position; then [`NetAccumulator::push`], and
+/// 1. in make, before anything changes, [`open_ply`] (when [`NetAccumulator::stale`] says
+///    `EvalFile` put another network in the slot, [`NetAccumulator::refresh`] with
+///    [`NetAccumulator::fresh`] of the position; then [`NetAccumulator::push`]), and
 ///    [`NetAccumulator::add`] / [`NetAccumulator::sub`] for each input the ply sets or clears
 ///    (what [`NetInputs::inputs`] would list, in both colours' views);
 /// 2. in unmake: [`NetAccumulator::pop`]; a null move pushes and pops alone;
@@ -412,6 +412,18 @@ impl NetAccumulator {
         set.sort_unstable();
         set
     }
+}
+
+/// Opens a ply in the sums `acc(pos)` keeps for `pos` (step 1 of [`NetAccumulator`]'s use):
+/// afresh first when `EvalFile` put another network in the slot since, then
+/// [`NetAccumulator::push`]. Called by make before anything changes, and by a null move.
+#[inline(always)]
+pub fn open_ply<G: NetInputs>(pos: &mut G, acc: impl Fn(&mut G) -> &mut NetAccumulator) {
+    if acc(pos).stale::<G>() {
+        let fresh = NetAccumulator::fresh(&*pos);
+        acc(pos).refresh(fresh);
+    }
+    acc(pos).push();
 }
 
 /// Whether two slots' contents are the same network (networks are never freed, so the

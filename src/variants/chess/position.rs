@@ -81,16 +81,6 @@ impl Chess {
         correction_from(self, &self.acc)
     }
 
-    /// Opens a ply in the network's sums (afresh first when `EvalFile` changed the network).
-    #[inline(always)]
-    fn open_ply(&mut self) {
-        if self.acc.stale::<Chess>() {
-            let fresh = NetAccumulator::fresh(&*self);
-            self.acc.refresh(fresh);
-        }
-        self.acc.push();
-    }
-
     /// Castling rights as bits [`WK`] | [`WQ`] | [`BK`] | [`BQ`].
     pub fn castling_rights(&self) -> u8 {
         self.castling
@@ -151,7 +141,7 @@ impl Chess {
             self.state_key ^= keys.ep_file[(self.ep & 7) as usize];
             self.ep = NO_EP;
         }
-        self.open_ply();
+        crate::variants::network::open_ply(self, |p| &mut p.acc);
         let setup = &self.castling_setup;
         let made = make::make(
             &mut self.board,
@@ -204,7 +194,7 @@ impl Chess {
         self.state_key ^= KEYS.side;
         self.checkers = 0;
         self.stack.push(undo);
-        self.open_ply();
+        crate::variants::network::open_ply(self, |p| &mut p.acc);
     }
 
     /// Takes back the last move (or null move).

@@ -304,16 +304,6 @@ impl Mitosis {
         p
     }
 
-    /// Opens a ply in the network's sums (afresh first when `EvalFile` changed the network).
-    #[inline(always)]
-    fn open_ply(&mut self) {
-        if self.acc.stale::<Mitosis>() {
-            let fresh = NetAccumulator::fresh(&*self);
-            self.acc.refresh(fresh);
-        }
-        self.acc.push();
-    }
-
     /// The piece on cell `sq`, if any.
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
@@ -555,7 +545,7 @@ impl Mitosis {
 
     /// Plays a placement or board move (legal in this position).
     pub fn make(&mut self, m: Move) {
-        self.open_ply();
+        crate::variants::network::open_ply(self, |p| &mut p.acc);
         let keys = &*KEYS;
         let mut undo = Undo {
             mv: m,
@@ -653,7 +643,7 @@ impl Mitosis {
 
     /// Passes the turn (null move for the search); undone by `unmake`.
     pub fn make_null(&mut self) {
-        self.open_ply();
+        crate::variants::network::open_ply(self, |p| &mut p.acc);
         let keys = &*KEYS;
         self.stack.push(Undo {
             mv: Move::default(),

@@ -284,11 +284,7 @@ impl Stew {
             Action::Drop | Action::Skip => (Piece::NONE, self.board[to as usize]),
             _ => (self.board[from as usize], self.board[to as usize]),
         };
-        if self.acc.stale::<Stew>() {
-            let fresh = NetAccumulator::fresh(&*self);
-            self.acc.refresh(fresh);
-        }
-        self.acc.push();
+        crate::variants::network::open_ply(self, |p| &mut p.acc);
         let key = self.key();
         self.stack.push(Undo {
             mv: m,
@@ -401,11 +397,7 @@ impl Stew {
     /// Passes a whole turn (both portions skipped in one ply, for null-move pruning at the
     /// start of an L portion); undone by [`Stew::unmake_move`].
     pub(crate) fn make_null_turn(&mut self) {
-        if self.acc.stale::<Stew>() {
-            let fresh = NetAccumulator::fresh(&*self);
-            self.acc.refresh(fresh);
-        }
-        self.acc.push();
+        crate::variants::network::open_ply(self, |p| &mut p.acc);
         let key = self.key();
         self.stack.push(Undo {
             mv: StewMove::SKIP,

@@ -172,16 +172,6 @@ impl Muster {
         self.acc = NetAccumulator::new(&*self, STACK_RESERVE);
     }
 
-    /// Opens a ply in the network's sums (afresh first when `EvalFile` changed the network).
-    #[inline(always)]
-    fn open_ply(&mut self) {
-        if self.acc.stale::<Muster>() {
-            let fresh = NetAccumulator::fresh(&*self);
-            self.acc.refresh(fresh);
-        }
-        self.acc.push();
-    }
-
     /// The pieces.
     pub fn board(&self) -> &Board {
         &self.board
@@ -322,7 +312,7 @@ impl Muster {
         let from = m.from();
         let to = m.to();
         let us = self.stm;
-        self.open_ply();
+        crate::variants::network::open_ply(self, |p| &mut p.acc);
         let mut undo = self.undo_record(m);
         let victim = self.ep_victim;
         self.clear_en_passant();
@@ -386,7 +376,7 @@ impl Muster {
 
     /// Passes the move (null-move pruning; never when in check). Undone by `unmake_move`.
     pub fn make_null_move(&mut self) {
-        self.open_ply();
+        crate::variants::network::open_ply(self, |p| &mut p.acc);
         let undo = self.undo_record(Move::NULL);
         self.clear_en_passant();
         self.halfmove += 1;

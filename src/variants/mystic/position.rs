@@ -159,11 +159,7 @@ impl Mystic {
     /// (valid for one ply only).
     #[inline(always)]
     fn begin_ply(&mut self, mv: MysticMove) {
-        if self.acc.stale::<Mystic>() {
-            let fresh = NetAccumulator::fresh(&*self);
-            self.acc.refresh(fresh);
-        }
-        self.acc.push();
+        crate::variants::network::open_ply(self, |p| &mut p.acc);
         self.stack.push(Undo {
             mv,
             captured: Piece::NONE,
