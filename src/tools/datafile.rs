@@ -1,6 +1,6 @@
 //! The binary training-data format of `menagerie datagen --format bin` (and of `datagen
 //! merge`): one file per run or shard, one variant per file, positions with their search score,
-//! the game's result and the ply, for the network trainer (`menagerie-tuning nnue`).
+//! the game's result and the ply, for the network trainer (`menagerie-tuning net`).
 //!
 //! # Layout (all integers little-endian)
 //!

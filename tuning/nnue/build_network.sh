@@ -67,7 +67,7 @@ cargo build --release --quiet --workspace
     "${datagen[@]}"
 cp "$work/shards/data.bin" "$work/data.bin"
 if [ -n "$init_from_chess" ]; then
-    "$python" tuning/nnue/chess_to_variant.py src/variants/chess/nnue.bin "$variant" \
+    "$python" tuning/nnue/chess_to_variant.py src/variants/chess/network.nnv "$variant" \
         "$init_from_chess" "$work/chess.nnv"
     train+=(--init "$work/chess.nnv")
 fi

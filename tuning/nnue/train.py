@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Train the chess evaluation's residual network (src/variants/orthodox/nnue/, src/variants/chess/nnue.rs) with numpy.
+"""Train the chess evaluation's residual network (src/variants/chess/network.rs) with numpy.
 
 The network corrects the hand-written evaluation: the engine's score of a position is
 `hce + net`, both in centipawns from the side to move's view. The net is a 768 -> H perspective
