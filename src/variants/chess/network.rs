@@ -113,16 +113,13 @@ mod tests {
     /// capture, null moves, moves taken back unevaluated.
     #[test]
     fn the_kept_sums_are_the_sums_from_scratch() {
-        let fens = [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "n1r1kr2/1P4P1/8/8/8/8/1p4p1/N1R1KR2 w CFcf - 0 1",
-            "1rk2r2/8/8/8/8/8/8/1RK2R2 w BFbf - 0 1",
-            // En passant is one of five moves here.
+        use crate::variants::orthodox::make::tests::EVERY_PLY_KIND;
+        // En passant is one of five moves in the last two.
+        let ep = [
             "7k/8/8/3pP3/8/8/8/K7 w - d6 0 1",
             "k7/8/8/8/3Pp3/8/8/7K b - d3 0 1",
         ];
+        let fens: Vec<&str> = EVERY_PLY_KIND.iter().chain(&ep).copied().collect();
         let mut kinds = [0usize; 4];
         let tally = |pos: &Chess, m: Move| {
             let i = match m.kind() {

@@ -170,7 +170,7 @@ pub fn unmake(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::core::MoveList;
     use crate::variants::chess::Chess;
@@ -194,6 +194,16 @@ mod tests {
         }
     }
 
+    /// Chess positions with every kind of ply among their legal moves: castlings orthodox
+    /// and Chess960 (the last two), en passant, promotions with and without capture.
+    pub(crate) const EVERY_PLY_KIND: [&str; 5] = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "n1r1kr2/1P4P1/8/8/8/8/1p4p1/N1R1KR2 w CFcf - 0 1",
+        "1rk2r2/8/8/8/8/8/8/1RK2R2 w BFbf - 0 1",
+    ];
+
     fn picture(board: &Board) -> [u64; 12] {
         let mut p = [0; 12];
         for color in Color::ALL {
@@ -210,14 +220,7 @@ mod tests {
     /// recorded key gives the board back.
     #[test]
     fn make_reports_every_change_and_unmake_restores_the_board() {
-        let fens = [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "n1r1kr2/1P4P1/8/8/8/8/1p4p1/N1R1KR2 w CFcf - 0 1",
-            "1rk2r2/8/8/8/8/8/8/1RK2R2 w BFbf - 0 1",
-        ];
-        for fen in fens {
+        for fen in EVERY_PLY_KIND {
             let pos = Chess::from_fen(fen).unwrap();
             let mut list = MoveList::new();
             pos.generate_legal(&mut list);
