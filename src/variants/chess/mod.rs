@@ -225,9 +225,9 @@ impl Evaluation for Chess {
         crate::variants::network::set_eval_file::<Self>(path)
     }
 
-    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 50 self-play games at 4000 nodes
-    /// (5214 scored turns; protocol.md section 6).
-    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 208.0, b: 232.0 };
+    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 200 self-play games at 4000 nodes
+    /// from a 200-opening book (21932 scored turns; protocol.md section 6, 2026-11-29).
+    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 96.0, b: 112.0 };
 
     #[inline]
     fn correction_key(&self) -> Option<u64> {

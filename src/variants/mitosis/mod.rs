@@ -335,9 +335,9 @@ impl Evaluation for Mitosis {
         crate::variants::network::set_eval_file::<Self>(path)
     }
 
-    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes
-    /// (10068 scored turns; protocol.md section 6).
-    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 0.0, b: 603.0 };
+    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 200 self-play games at 4000 nodes
+    /// from a 200-opening book (39944 scored turns; protocol.md section 6, 2026-11-29).
+    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 49.0, b: 421.0 };
 
     /// The pawn structure: a hash of both sides' pawns.
     #[inline]

@@ -278,9 +278,9 @@ impl Evaluation for Stew {
         crate::variants::network::set_eval_file::<Self>(path)
     }
 
-    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes
-    /// (3200 scored turns; protocol.md section 6).
-    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 530.0, b: 484.0 };
+    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 200 self-play games at 4000 nodes
+    /// from a 200-opening book (9104 scored turns; protocol.md section 6, 2026-11-29).
+    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 308.0, b: 455.0 };
 
     fn tactical_moves(&self, list: &mut MoveList<StewMove>) {
         self.generate(list, true);

@@ -307,9 +307,9 @@ impl Evaluation for Muster {
         crate::variants::network::set_eval_file::<Self>(path)
     }
 
-    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes
-    /// (7364 scored turns; protocol.md section 6).
-    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 101.0, b: 142.0 };
+    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 200 self-play games at 4000 nodes
+    /// from a 200-opening book (25514 scored turns; protocol.md section 6, 2026-11-29).
+    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 179.0, b: 176.0 };
 
     /// The pawn structure ([`crate::variants::orthodox::Board::pawn_hash`]).
     #[inline]

@@ -449,9 +449,9 @@ impl Evaluation for Mystic {
         crate::variants::network::set_eval_file::<Self>(path)
     }
 
-    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 60 self-play games at 4000 nodes
-    /// (5254 scored turns; protocol.md section 6).
-    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 74.0, b: 120.0 };
+    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 200 self-play games at 4000 nodes
+    /// from a 200-opening book (22962 scored turns; protocol.md section 6, 2026-11-29).
+    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 573.0, b: 368.0 };
 
     /// The pawn structure ([`crate::variants::orthodox::Board::pawn_hash`]).
     #[inline]
