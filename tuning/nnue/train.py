@@ -21,9 +21,11 @@ first layer and its bias times QA (255) as i16, the output weights times QB (64)
 output bias times QA * QB as i32, in the MNV1 format of every variant's network
 (src/variants/network.rs; the engine's width is 32, so --hidden 32). Also writes, next to the
 net, `<out>.check`: a few positions with the quantised net's output (`FEN | cp`, side to move's
-view), for the engine's test.
+view), for the engine's test, and `<out>.losses.csv`: the losses of each epoch (epoch 0 the
+untrained network), drawn by tuning/nnue/plot_losses.py.
 
-Needs numpy and scipy (pip install numpy scipy). Run by hand; the test command does not.
+Needs tuning/nnue/requirements.txt (numpy, scipy, python-chess; pinned). Run by hand or by
+`tuning/nnue/build_network.sh chess`; the test command does not.
 Usage: tuning/nnue/train.py data.txt --out src/variants/chess/network.nnv --hidden 32
            [--epochs 30] [--lambda 0.3] [--lr 0.002] [--l2 1e-6] [--seed 1]
 """
@@ -225,6 +227,20 @@ def main():
         out, _ = net.forward(idx_xu, idx_xt, a.out_scale)
         return float(np.mean((sig(hce[rows] + out, k) - target[rows]) ** 2))
 
+    # Losses per epoch, as `menagerie-tuning net` writes them (tuning/nnue/plot_losses.py
+    # draws them): epoch 0 is the untrained network; a row is written as its epoch ends.
+    losses = open(a.out + ".losses.csv", "w")
+    losses.write("epoch,train,validation\n")
+
+    def record(epoch):
+        lv = loss_of(xu_va, xt_va, va)
+        sample = np.sort(rng.choice(tr, size=min(len(tr), 50000), replace=False))
+        lt = loss_of(xu_all[sample], xt_all[sample], sample)
+        losses.write(f"{epoch},{lt:.8f},{lv:.8f}\n")
+        losses.flush()
+        return lt, lv
+
+    record(0)
     best = (base_va, None, 0)
     for epoch in range(1, a.epochs + 1):
         perm = rng.permutation(tr)
@@ -249,12 +265,11 @@ def main():
                 mh = m[i] / (1 - 0.9**step)
                 vh = v[i] / (1 - 0.999**step)
                 prm -= (lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
-        lv = loss_of(xu_va, xt_va, va)
-        sample = np.sort(rng.choice(tr, size=min(len(tr), 50000), replace=False))
-        lt = loss_of(xu_all[sample], xt_all[sample], sample)
+        lt, lv = record(epoch)
         print(f"epoch {epoch}: train loss {lt:.6f}  validation loss {lv:.6f}", flush=True)
         if lv < best[0]:
             best = (lv, [p.copy() for p in net.params()], epoch)
+    losses.close()
     if best[1] is None:
         sys.exit("the net never beat the hand-written evaluation on validation; nothing written")
     net.w1, net.b1, net.w2, net.b2 = best[1]
