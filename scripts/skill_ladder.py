@@ -13,7 +13,9 @@ A step named by --more is played as its own match of that many games instead (a 
 --games match left its interval across 0, measured again at a larger size; both files stay).
 
 Writes, under --out: <variant>-<high>-<low>.json (the match results, written as they are made;
-a result already there is read instead of played again, so an interrupted run resumes),
+a result already there is read instead of played again, so an interrupted run resumes at
+the step it was playing, which starts again; the runner's own file of that step is
+<name>.json.part, kept until it is complete),
 ladder.md (the tables) and ladder.png (levels against Elo, one line per variant).
 
 Requirements: scripts/requirements-plots.txt, and a release build.
