@@ -227,7 +227,7 @@ impl Evaluation for Chess {
 
     /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 200 self-play games at 4000 nodes
     /// from a 200-opening book (21932 scored turns; protocol.md section 6, 2026-11-29).
-    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 96.0, b: 112.0 };
+    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 159.0, b: 170.0 };
 
     #[inline]
     fn correction_key(&self) -> Option<u64> {
