@@ -333,7 +333,7 @@ fn search_among_keeps_to_the_allowed_moves() {
     let pos = Chess::startpos();
     let ply = |t: &str| pos.parse_move(t).unwrap();
     let tt = Tt::new(16);
-    for allowed in [vec!["a2a3"], vec!["h2h4", "b1a3"]] {
+    for allowed in [vec!["f2f3"], vec!["h2h4", "b1a3"]] {
         let lines: Vec<Vec<_>> = allowed.iter().map(|t| vec![ply(t)]).collect();
         let mut firsts = Vec::new();
         let r = search_among(
@@ -376,7 +376,9 @@ fn search_among_keeps_to_the_allowed_moves() {
         &SearchControl::default(),
         &mut |_| {},
     );
-    let restricted = ["a2a3", "h2h4", "b1a3"];
+    // Weak moves, which a fresh search does not choose (with chess's sixth network a fresh
+    // depth-5 search chooses a2a3, so a2a3 is no longer among them).
+    let restricted = ["f2f3", "h2h4", "b1a3"];
     for r in [&free, &again] {
         let best = pos.move_token(r.best.unwrap());
         assert!(!restricted.contains(&best.as_str()), "{best}");
