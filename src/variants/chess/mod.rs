@@ -225,8 +225,9 @@ impl Evaluation for Chess {
         crate::variants::network::set_eval_file::<Self>(path)
     }
 
-    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 200 self-play games at 4000 nodes
-    /// from a 200-opening book (21932 scored turns; protocol.md section 6, 2026-11-29).
+    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 800 self-play games (400
+    /// distinct) at 4000 nodes from a 400-opening book, with the sixth network (94238 scored
+    /// turns; protocol.md section 6, 2026-11-29).
     const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 159.0, b: 170.0 };
 
     #[inline]
