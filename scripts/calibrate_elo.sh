@@ -3,7 +3,8 @@
 # Needs: apt-get install stockfish (binary /usr/games/stockfish) and a release build.
 # Usage: scripts/calibrate_elo.sh ELO [GAMES] [OUTDIR]
 # Plays GAMES (default 40) games at 10+0.1, both engines at UCI_Elo=ELO, openings from
-# tests/data/chess.epd, one game at a time; writes OUTDIR/elo-ELO-sf-SFELO.{txt,pgn,json}.
+# tests/data/chess.epd, one game at a time (CONCURRENCY=<n> plays n at once: 2 on 2 cores, as the
+# table in docs/protocol.md was measured); writes OUTDIR/elo-ELO-sf-SFELO.{txt,pgn,json}.
 # SF_ELO=<elo> sets Stockfish's UCI_Elo apart from ours (default: the same ELO), so a level
 # can be measured against an opponent of about its strength.
 # With NODES=<n> both engines search n nodes a turn instead of using a clock (a load-proof
@@ -24,5 +25,5 @@ if [ -n "${NODES:-}" ]; then LIMIT="--nodes $NODES --timeout 120000"; else LIMIT
   --engine "$BIN option.UCI_LimitStrength=true option.UCI_Elo=$ELO name=menagerie-$ELO" \
   --engine "$SF option.UCI_LimitStrength=true option.UCI_Elo=$SF_ELO name=stockfish-$SF_ELO" \
   --variant chess --games "$GAMES" $LIMIT --openings "$ROOT/tests/data/chess.epd" \
-  --concurrency 1 --margin 1000 --pgn "$OUT/elo-$ELO-sf-$SF_ELO.pgn" --json "$OUT/elo-$ELO-sf-$SF_ELO.json" \
+  --concurrency "${CONCURRENCY:-1}" --margin 1000 --pgn "$OUT/elo-$ELO-sf-$SF_ELO.pgn" --json "$OUT/elo-$ELO-sf-$SF_ELO.json" \
   | tee "$OUT/elo-$ELO-sf-$SF_ELO.txt"

@@ -328,7 +328,9 @@ fn run<G: Game>(
         start,
     };
     let iter_limits = IterLimits {
-        max_depth: skill.max_depth().map_or(max_depth, |d| d.min(max_depth)),
+        max_depth: skill
+            .max_depth(root.key())
+            .map_or(max_depth, |d| d.min(max_depth)),
         mate: limits.mate,
         multipv: skill.multipv(options.multipv.max(1)),
         keep_lines: skill.enabled(),

@@ -2,7 +2,7 @@
 //! generic over every variant, in the way of Stockfish's `Skill`:
 //!
 //! - a **depth cap**: level `L` (0 to 20, fractional under `UCI_Elo`) searches at most
-//!   `1 + floor(L)` plies;
+//!   `1 + floor(L)` plies, or one ply more at a fraction `L - floor(L)` of the positions;
 //! - **MultiPV**: at least [`SKILL_MULTIPV`] root lines are searched, and the turn played is
 //!   chosen among them with a level-dependent handicap: each line's score gets
 //!   `(w * (top - score) + delta * r) / 128` added, where `w` is the weakness (`120 - 2L` up to
@@ -29,25 +29,25 @@ const DELTA_CAP: i64 = 100;
 
 /// `UCI_Elo`: the range of the spin, in Elo. The top is the full search's own measured
 /// strength (see `ELO_TO_LEVEL`); below the lowest anchor every value plays as level 0.
-pub const ELO_RANGE: (i64, i64) = (1000, 2220);
+pub const ELO_RANGE: (i64, i64) = (1000, 2400);
 
 /// `UCI_Elo`: the default of the spin (its lowest value, as Stockfish's).
 pub const ELO_DEFAULT: i64 = ELO_RANGE.0;
 
 /// The calibration of `UCI_Elo`: `(Elo, level x 100)` anchors, linear in between and clamped
-/// at the ends, measured on orthodox chess with `menagerie match` against Stockfish 15.1's
-/// own `UCI_Elo` at 10+0.1 (40 games each; docs/protocol.md 2, "Playing strength", gives the
-/// table): level 5 scored -70 against Stockfish 1500; level 9.96 -203 against 1800; level 11
-/// under the earlier, larger weakness (`w` 98; the same depth cap 12) +44 against 1800, a
-/// lower bound for today's level 11; level 14 +191 against 1950; the full search -180
-/// against 2400 (about 2220). Level 0 is extrapolated from the slope between levels 5 and 10.
+/// at the ends. Each anchor is a 100-game match of orthodox chess against Stockfish 15.1 at the
+/// same `UCI_Elo`, 10+0.1, that came out within 75 Elo of even (docs/protocol.md 2, "`UCI_Elo`,
+/// calibrated against Stockfish", gives the table and the commands): level 5 scored +0 against
+/// 1400, level 9 +3 against 1800, level 14 -35 against 2200 and the full search +38 against
+/// 2400. Level 0 scored -424 against Stockfish's lowest, 1350, and is placed at 930 (not an
+/// anchor of the issue's kind: Stockfish goes no lower). Level 10 scored +89 against 1800, too
+/// strong for that anchor; it lies on the line between levels 9 and 14.
 const ELO_TO_LEVEL: &[(u32, u32)] = &[
-    (1060, 0),
-    (1430, 500),
-    (1600, 1000),
-    (1840, 1100),
-    (2140, 1400),
-    (2220, 2000),
+    (930, 0),
+    (1400, 500),
+    (1800, 900),
+    (2200, 1400),
+    (2400, 2000),
 ];
 
 /// A strength setting: the level in hundredths (0 to 2000) and the seed of its draws.
@@ -110,9 +110,16 @@ impl Skill {
         self.level_x100 < MAX_LEVEL * 100
     }
 
-    /// The deepest iteration (plies) at this level: `1 + floor(level)`; `None` at full strength.
-    pub fn max_depth(&self) -> Option<i32> {
-        self.enabled().then(|| 1 + (self.level_x100 / 100) as i32)
+    /// The deepest iteration (plies) at this level, at the position with zobrist key `key`:
+    /// `1 + floor(level)`, and one ply more with a probability of the level's fraction (so
+    /// that a fractional level from `UCI_Elo` plays between its two integer neighbours instead
+    /// of as the lower one; the draw is seeded like [`Skill::pick`]'s). `None` at full strength.
+    pub fn max_depth(&self, key: u64) -> Option<i32> {
+        self.enabled().then(|| {
+            let fraction = u64::from(self.level_x100 % 100);
+            let draw = SplitMix64::new(self.seed ^ key ^ 0xDE97_DE97_DE97_DE97).next_u64() % 100;
+            1 + (self.level_x100 / 100) as i32 + i32::from(draw < fraction)
+        })
     }
 
     /// Root lines to search when the user asked for `multipv`.
@@ -177,15 +184,26 @@ mod tests {
     fn levels_and_elo() {
         assert!(!Skill::full().enabled());
         assert!(!Skill::from_level(20).enabled());
-        assert_eq!(Skill::from_level(0).max_depth(), Some(1));
-        assert_eq!(Skill::from_level(7).max_depth(), Some(8));
-        assert_eq!(Skill::from_level(20).max_depth(), None);
+        assert_eq!(Skill::from_level(0).max_depth(1), Some(1));
+        assert_eq!(Skill::from_level(7).max_depth(2), Some(8));
+        assert_eq!(Skill::from_level(20).max_depth(3), None);
+        // A fractional level searches one ply more at about its fraction of the positions.
+        let level = Skill {
+            level_x100: 730,
+            seed: 0,
+        };
+        let deeper = (0..1000u64)
+            .filter(|&k| level.max_depth(k.wrapping_mul(0x9E37_79B9_7F4A_7C15)) == Some(9))
+            .count();
+        assert!((0..1000u64).all(|k| matches!(level.max_depth(k), Some(8 | 9))));
+        assert!((250..350).contains(&deeper), "{deeper} of 1000");
         assert_eq!(Skill::from_level(99), Skill::full());
         assert_eq!(Skill::from_level(3).multipv(1), SKILL_MULTIPV);
         assert_eq!(Skill::full().multipv(1), 1);
         // The anchors, between them, and beyond the ends.
-        assert_eq!(Skill::from_elo(1430).level_x100, 500);
-        assert_eq!(Skill::from_elo(1515).level_x100, 750);
+        assert_eq!(Skill::from_elo(1400).level_x100, 500);
+        assert_eq!(Skill::from_elo(1600).level_x100, 700);
+        assert_eq!(Skill::from_elo(2300).level_x100, 1700);
         assert_eq!(Skill::from_elo(0).level_x100, 0);
         assert_eq!(Skill::from_elo(9999), Skill::full());
         let mut last = 0;
