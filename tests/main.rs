@@ -72,6 +72,7 @@ mod protocol_reliability;
 mod search;
 mod selfplay;
 mod skill;
+mod staged_generation;
 mod tunables;
 mod wdl;
 

@@ -15,7 +15,7 @@ use arrayvec::ArrayVec;
 use crate::variants::{debug_validate, Game, GameMove};
 
 use super::history::{cont_key_of, hist_key, hist_key_of, history_bonus, NO_CONT};
-use super::ordering::Picker;
+use super::ordering::{NodeOrder, Picker};
 use super::params::SearchParams;
 use super::score::{from_tt, is_mate, mate_in, mated_in, to_tt, INF, MATE_BOUND};
 use super::searcher::{terminal_score, tt_record, Frame, Searcher};
@@ -327,15 +327,14 @@ impl<G: Game> Searcher<'_, G> {
             depth -= 1;
         }
 
+        // Staged: the TT ply first, generated plies only when the search reaches them. A node
+        // whose picker hands out nothing has no legal ply (tested after the loop).
         let mut picker = Picker::new();
-        picker.generate(&self.pos, false);
+        picker.start(tt_move);
         let mut tt_tactical = false;
-        if picker.is_empty() {
-            return terminal_score(self.pos.no_moves_verdict().terminal, ply);
-        }
         let prev = self.stack[ply].mv;
         let conts = self.conts(ply);
-        picker.score(&self.pos, tt_move, &self.tables, ply, prev, conts);
+        let node = NodeOrder { ply, prev, conts };
         self.tables.clear_killers(ply + 1);
 
         let side = self.pos.side_to_move();
@@ -358,7 +357,7 @@ impl<G: Game> Searcher<'_, G> {
         let mut taken = 0;
         if split {
             self.root_order.clear();
-            while let Some(x) = picker.pick(&self.pos) {
+            while let Some(x) = picker.next(&self.pos, &self.tables, &node) {
                 self.root_order.push(x);
             }
         }
@@ -370,7 +369,7 @@ impl<G: Game> Searcher<'_, G> {
                 taken += 1;
                 (i < n).then(|| self.root_order[super::smp::helper_root_index(i, n)])
             } else {
-                picker.pick(&self.pos)
+                picker.next(&self.pos, &self.tables, &node)
             };
             let Some((m, ord)) = next else {
                 break;
@@ -615,6 +614,9 @@ impl<G: Game> Searcher<'_, G> {
             if !tactical && quiets.len() < quiets.capacity() {
                 quiets.push(m);
             }
+        }
+        if picker.handed() == 0 {
+            return terminal_score(self.pos.no_moves_verdict().terminal, ply);
         }
         if excluding && searched == 0 {
             // The excluded ply was the only one: the TT ply is singular.

@@ -93,6 +93,16 @@ impl<M: GameMove> Default for OrderTables<M> {
 /// (a losing one is then moved behind the quiet plies), so that a cut-off early in the list
 /// does not pay for the exchanges of the rest. The order is the same as if every exchange had
 /// been evaluated up front.
+///
+/// A main-search node uses it in stages ([`Picker::start`], then [`Picker::next`]): the TT ply,
+/// decoded before anything is generated when the variant can
+/// ([`Evaluation::DECODES_PACKED`](crate::variants::Evaluation::DECODES_PACKED)); then, for a
+/// variant whose generation splits
+/// ([`Evaluation::SPLIT_GENERATION`](crate::variants::Evaluation::SPLIT_GENERATION)), the
+/// tactical plies whose exchange does not lose, the quiet plies (generated only now, and
+/// scored with the histories as they stand after the plies before them), and last the losing
+/// tactical plies. A variant that does not split generates all its plies at once after the TT
+/// ply, in the same order.
 pub struct Picker<M: GameMove> {
     /// The moves, reordered in place as they are picked.
     pub moves: PlyList<M>,
@@ -100,7 +110,54 @@ pub struct Picker<M: GameMove> {
     next: usize,
     /// Whether the TT move was found among the moves (it is then picked first).
     pub tt_move_found: bool,
+    /// The stage of a staged picker.
+    stage: Stage,
+    /// The packed TT ply (0 for none).
+    tt_packed: u32,
+    /// End of the tactical plies in `moves` (the quiet plies follow).
+    tactical_end: usize,
+    /// Next quiet ply to hand out.
+    quiet_next: usize,
+    /// Plies handed out so far.
+    handed: usize,
 }
+
+/// What a node's ordering reads besides the position, for the scores of plies generated
+/// late: the ply from the root, the ply that led here (for the countermove) and the
+/// continuation keys of the plies one, two and four before.
+#[derive(Copy, Clone, Debug)]
+pub struct NodeOrder<M> {
+    /// Plies from the root.
+    pub ply: usize,
+    /// The ply that led to this node (`M::default()` for none).
+    pub prev: M,
+    /// The continuation keys of the plies one, two and four before.
+    pub conts: [u16; 3],
+}
+
+/// The stages of [`Picker::next`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Stage {
+    /// The TT ply, decoded.
+    Tt,
+    /// Generate (all plies, or the tactical ones).
+    Generate,
+    /// Every ply, one stage.
+    All,
+    /// Tactical plies not found losing.
+    GoodTactical,
+    /// Generate the quiet plies.
+    GenerateQuiet,
+    /// Quiet plies.
+    Quiet,
+    /// Tactical plies that lose their exchange.
+    BadTactical,
+    /// Nothing left.
+    Done,
+}
+
+/// The score of a ply that is never handed out (the TT ply, already handed out).
+const SKIP: i32 = i32::MIN;
 
 impl<M: GameMove> Picker<M> {
     /// An empty picker; fill it with [`Picker::generate`], then [`Picker::score`].
@@ -111,6 +168,216 @@ impl<M: GameMove> Picker<M> {
             scores: M::List::<i32>::default(),
             next: 0,
             tt_move_found: false,
+            stage: Stage::Done,
+            tt_packed: 0,
+            tactical_end: 0,
+            quiet_next: 0,
+            handed: 0,
+        }
+    }
+
+    /// Starts the staged order of a main-search node whose TT ply is `tt_move` (packed, 0 for
+    /// none); [`Picker::next`] hands out the plies.
+    #[inline]
+    pub fn start(&mut self, tt_move: u32) {
+        self.moves.clear();
+        self.scores.clear();
+        self.next = 0;
+        self.tt_move_found = false;
+        self.stage = Stage::Tt;
+        self.tt_packed = tt_move;
+        self.tactical_end = 0;
+        self.quiet_next = 0;
+        self.handed = 0;
+    }
+
+    /// How many plies [`Picker::next`] has handed out: 0 once it returned `None` means that
+    /// the position has no legal ply.
+    #[inline]
+    pub fn handed(&self) -> usize {
+        self.handed
+    }
+
+    /// The next ply of the staged order started by [`Picker::start`] and its ordering score
+    /// (see [`Picker::is_tt`] and the other tests), or `None` when all were handed out. `pos`
+    /// is the node's position, unchanged between calls.
+    #[inline]
+    pub fn next<G: Game<Move = M>>(
+        &mut self,
+        pos: &G,
+        tables: &OrderTables<M>,
+        node: &NodeOrder<M>,
+    ) -> Option<(M, i32)> {
+        let r = self.next_in_stage(pos, tables, node);
+        self.handed += usize::from(r.is_some());
+        r
+    }
+
+    fn next_in_stage<G: Game<Move = M>>(
+        &mut self,
+        pos: &G,
+        tables: &OrderTables<M>,
+        node: &NodeOrder<M>,
+    ) -> Option<(M, i32)> {
+        loop {
+            match self.stage {
+                Stage::Tt => {
+                    self.stage = Stage::Generate;
+                    if G::DECODES_PACKED && self.tt_packed != 0 {
+                        if let Some(m) = pos.ply_from_packed(self.tt_packed) {
+                            self.tt_move_found = true;
+                            return Some((m, TT_SCORE));
+                        }
+                    }
+                }
+                Stage::Generate => {
+                    // A TT ply decoded is skipped; one not decoded is scored first.
+                    let tt = if G::DECODES_PACKED { 0 } else { self.tt_packed };
+                    // Splitting needs the TT ply decoded: a quiet TT ply would otherwise
+                    // come after the tactical ones.
+                    if G::SPLIT_GENERATION && G::DECODES_PACKED {
+                        pos.tactical_moves(&mut self.moves);
+                        for i in 0..self.moves.len() {
+                            let m = self.moves[i];
+                            let s = if self.tt_move_found && m.pack() == self.tt_packed {
+                                SKIP
+                            } else if tt != 0 && m.pack() == tt {
+                                self.tt_move_found = true;
+                                TT_SCORE
+                            } else {
+                                GOOD_TACTICAL
+                                    + pos.tactical_order(m).clamp(-TACTICAL_SPAN, TACTICAL_SPAN)
+                            };
+                            self.scores.push(s);
+                        }
+                        self.tactical_end = self.moves.len();
+                        self.stage = Stage::GoodTactical;
+                    } else {
+                        pos.legal_moves(&mut self.moves);
+                        let skip = if self.tt_move_found {
+                            self.tt_packed
+                        } else {
+                            0
+                        };
+                        self.score_range(pos, tt, skip, tables, node, 0);
+                        self.stage = Stage::All;
+                    }
+                }
+                Stage::All => {
+                    let r = self.pick(pos);
+                    if r.is_none_or(|(_, s)| s == SKIP) {
+                        self.stage = Stage::Done;
+                        return None;
+                    }
+                    return r;
+                }
+                Stage::GoodTactical => {
+                    let end = self.tactical_end;
+                    match self.pick_in(pos, end) {
+                        Some((m, s)) if s > BAD_TACTICAL / 2 => return Some((m, s)),
+                        Some(_) => {
+                            // The first losing one: back into the list for the last stage.
+                            self.next -= 1;
+                            self.stage = Stage::GenerateQuiet;
+                        }
+                        None => self.stage = Stage::GenerateQuiet,
+                    }
+                }
+                Stage::GenerateQuiet => {
+                    let start = self.moves.len();
+                    pos.quiet_moves(&mut self.moves);
+                    let (tt, skip) = if self.tt_move_found {
+                        (0, self.tt_packed)
+                    } else {
+                        (self.tt_packed, 0)
+                    };
+                    self.score_range(pos, tt, skip, tables, node, start);
+                    self.quiet_next = start;
+                    self.stage = Stage::Quiet;
+                }
+                Stage::Quiet => {
+                    let n = self.moves.len();
+                    let mut best = self.quiet_next;
+                    if best >= n {
+                        self.stage = Stage::BadTactical;
+                        continue;
+                    }
+                    let mut s = self.scores[best];
+                    for i in best + 1..n {
+                        if self.scores[i] > s {
+                            best = i;
+                            s = self.scores[i];
+                        }
+                    }
+                    if s == SKIP {
+                        self.stage = Stage::BadTactical;
+                        continue;
+                    }
+                    let q = self.quiet_next;
+                    self.moves.swap(q, best);
+                    self.scores.swap(q, best);
+                    self.quiet_next += 1;
+                    return Some((self.moves[q], s));
+                }
+                Stage::BadTactical => {
+                    let end = self.tactical_end;
+                    match self.pick_in(pos, end) {
+                        Some((m, s)) if s != SKIP => return Some((m, s)),
+                        _ => {
+                            self.stage = Stage::Done;
+                            return None;
+                        }
+                    }
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+
+    /// Scores `moves[start..]` as [`Picker::score`] does (pushing onto `scores`), the ply
+    /// packing to `tt` (0 for none) first and the one packing to `skip` (0 for none) never.
+    fn score_range<G: Game<Move = M>>(
+        &mut self,
+        pos: &G,
+        tt: u32,
+        skip: u32,
+        tables: &OrderTables<M>,
+        node: &NodeOrder<M>,
+        start: usize,
+    ) {
+        let side = pos.side_to_move().index();
+        let [k0, k1] = tables.killers(node.ply);
+        let prev = node.prev;
+        let conts = node.conts;
+        let counter = if prev != M::default() {
+            tables.counter[side * HIST_SIZE + move_index(prev.pack())]
+        } else {
+            M::default()
+        };
+        for i in start..self.moves.len() {
+            let m = self.moves[i];
+            let s = if skip != 0 && m.pack() == skip {
+                SKIP
+            } else if tt != 0 && m.pack() == tt {
+                self.tt_move_found = true;
+                TT_SCORE
+            } else if pos.is_tactical(m) {
+                // Good until its static exchange, tested when it comes up, says otherwise.
+                GOOD_TACTICAL + pos.tactical_order(m).clamp(-TACTICAL_SPAN, TACTICAL_SPAN)
+            } else if m == k0 {
+                KILLER_0
+            } else if m == k1 {
+                KILLER_1
+            } else if m == counter {
+                COUNTER
+            } else {
+                let k = cont_key_of(pos, m);
+                tables.hist.history(side, hist_key_of(pos, m))
+                    + tables.hist.cont(conts[0], k)
+                    + tables.hist.cont(conts[1], k)
+                    + tables.hist.cont(conts[2], k)
+            };
+            self.scores.push(s);
         }
     }
 
@@ -144,35 +411,8 @@ impl<M: GameMove> Picker<M> {
         self.scores.clear();
         self.next = 0;
         self.tt_move_found = false;
-        let side = pos.side_to_move().index();
-        let [k0, k1] = tables.killers(ply);
-        let counter = if prev != M::default() {
-            tables.counter[side * HIST_SIZE + move_index(prev.pack())]
-        } else {
-            M::default()
-        };
-        for &m in self.moves.iter() {
-            let s = if tt_move != 0 && m.pack() == tt_move {
-                self.tt_move_found = true;
-                TT_SCORE
-            } else if pos.is_tactical(m) {
-                // Good until its static exchange, tested when it comes up, says otherwise.
-                GOOD_TACTICAL + pos.tactical_order(m).clamp(-TACTICAL_SPAN, TACTICAL_SPAN)
-            } else if m == k0 {
-                KILLER_0
-            } else if m == k1 {
-                KILLER_1
-            } else if m == counter {
-                COUNTER
-            } else {
-                let k = cont_key_of(pos, m);
-                tables.hist.history(side, hist_key_of(pos, m))
-                    + tables.hist.cont(conts[0], k)
-                    + tables.hist.cont(conts[1], k)
-                    + tables.hist.cont(conts[2], k)
-            };
-            self.scores.push(s);
-        }
+        let node = NodeOrder { ply, prev, conts };
+        self.score_range(pos, tt_move, 0, tables, &node, 0);
     }
 
     /// Number of generated moves.
@@ -191,11 +431,20 @@ impl<M: GameMove> Picker<M> {
     /// score, or `None` when all were handed out.
     #[inline]
     pub fn pick<G: Game<Move = M>>(&mut self, pos: &G) -> Option<(M, i32)> {
-        if self.next >= self.moves.len() {
+        let n = self.moves.len();
+        self.pick_in(pos, n)
+    }
+
+    /// [`Picker::pick`] among `moves[..n]`.
+    #[inline]
+    fn pick_in<G: Game<Move = M>>(&mut self, pos: &G, n: usize) -> Option<(M, i32)> {
+        if self.next >= n {
             return None;
         }
-        let n = self.scores.len();
-        debug_assert!(n == self.moves.len(), "unscored moves picked");
+        debug_assert!(
+            self.scores.len() == self.moves.len(),
+            "unscored moves picked"
+        );
         loop {
             // The first of the highest scores (ties keep the generation order).
             let mut best = self.next;
@@ -246,7 +495,7 @@ mod tests {
     use crate::core::zobrist::SplitMix64;
     use crate::search::history::NO_CONT;
     use crate::variants::chess::Chess;
-    use crate::variants::{Evaluation, Notation, Rules};
+    use crate::variants::{Evaluation, Game, Notation, Rules};
 
     type Tables = OrderTables<<Chess as Rules>::Move>;
 
@@ -326,6 +575,90 @@ mod tests {
             }
         }
         assert!(checked > 60);
+    }
+
+    /// Every legal ply, once, from the staged order: the TT ply first when it is legal (and
+    /// never again), whatever the TT word holds; for a variant that splits, the tactical plies
+    /// that do not lose their exchange before every quiet ply, and the losing ones after.
+    fn staged_hands_out_every_ply_once<G: Game>(starts: Vec<G>, plies: usize) -> usize {
+        let mut rng = SplitMix64::new(59);
+        let mut tables = OrderTables::<G::Move>::new();
+        let mut checked = 0;
+        for mut pos in starts {
+            for _ in 0..plies {
+                let mut list = PlyList::<G::Move>::default();
+                pos.legal_moves(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                let quiet = list[rng.below(list.len() as u64) as usize];
+                if !pos.is_tactical(quiet) {
+                    tables.hist.update_history(
+                        pos.side_to_move().index(),
+                        hist_key_of(&pos, quiet),
+                        700,
+                        16384,
+                    );
+                    tables.record_cutoff(0, pos.side_to_move().index(), quiet, G::Move::default());
+                }
+                let tt_choices = [
+                    0,
+                    list[rng.below(list.len() as u64) as usize].pack(),
+                    rng.next_u64() as u32 | 1,
+                ];
+                for tt in tt_choices {
+                    let node = NodeOrder {
+                        ply: 0,
+                        prev: G::Move::default(),
+                        conts: [NO_CONT; 3],
+                    };
+                    let mut picker = Picker::new();
+                    picker.start(tt);
+                    let mut got = Vec::new();
+                    while let Some(x) = picker.next(&pos, &tables, &node) {
+                        got.push(x);
+                    }
+                    assert_eq!(picker.handed(), got.len());
+                    let mut a: Vec<u32> = got.iter().map(|(m, _)| m.pack()).collect();
+                    let mut b: Vec<u32> = list.iter().map(|m| m.pack()).collect();
+                    a.sort_unstable();
+                    b.sort_unstable();
+                    assert_eq!(a, b, "{}", pos.fen());
+                    let tt_legal = list.iter().any(|m| m.pack() == tt);
+                    assert_eq!(tt_legal, got[0].0.pack() == tt, "{}", pos.fen());
+                    assert_eq!(tt_legal, Picker::<G::Move>::is_tt(got[0].1));
+                    if G::SPLIT_GENERATION && G::DECODES_PACKED {
+                        let rest = &got[usize::from(tt_legal)..];
+                        let kind = |(m, s): &(G::Move, i32)| {
+                            if !pos.is_tactical(*m) {
+                                1
+                            } else if Picker::<G::Move>::is_bad_tactical(*s) {
+                                2
+                            } else {
+                                0
+                            }
+                        };
+                        assert!(rest.windows(2).all(|w| kind(&w[0]) <= kind(&w[1])));
+                    }
+                    checked += 1;
+                }
+                pos.make(list[rng.below(list.len() as u64) as usize]);
+            }
+        }
+        checked
+    }
+
+    #[test]
+    fn staged_order_hands_out_every_ply_once() {
+        use crate::variants::mutatis_mutandis::Mutatis;
+        let starts = (0..6).filter_map(Mutatis::random_setup).collect();
+        assert!(staged_hands_out_every_ply_once::<Mutatis>(starts, 70) > 600);
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            crate::variants::chess::START_FEN,
+        ];
+        let starts = fens.iter().map(|f| Chess::from_fen(f).unwrap()).collect();
+        assert!(staged_hands_out_every_ply_once::<Chess>(starts, 40) > 200);
     }
 
     /// Each of the three continuation keys a node passes (the plies one, two and four before

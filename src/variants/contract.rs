@@ -354,6 +354,36 @@ pub trait Evaluation: Rules {
     /// Whether quiescence search should look at this ply (captures, promotions).
     fn is_tactical(&self, m: Self::Move) -> bool;
 
+    /// Whether the search may generate a node's plies in two stages, [`Evaluation::tactical_moves`]
+    /// first and [`Evaluation::quiet_moves`] only when it reaches them: true when the two lists
+    /// partition [`Rules::legal_moves`] in every position (in check too), the first holding
+    /// exactly the plies [`Evaluation::is_tactical`] accepts. False (the default): one stage,
+    /// [`Rules::legal_moves`]. The search splits only when [`Evaluation::DECODES_PACKED`] is
+    /// true too, so that a quiet TT ply still comes first.
+    const SPLIT_GENERATION: bool = false;
+
+    /// Appends the legal plies that [`Evaluation::is_tactical`] rejects: by default the legal
+    /// plies filtered. Called only when [`Evaluation::SPLIT_GENERATION`] is true; such a
+    /// variant overrides it to generate them alone.
+    fn quiet_moves(&self, list: &mut PlyList<Self::Move>) {
+        self.legal_moves(list);
+        list.retain(|m| !self.is_tactical(*m));
+    }
+
+    /// Whether [`Evaluation::ply_from_packed`] is cheaper than generating every legal ply, so
+    /// that the search tries the TT ply before generating anything. False (the default): the
+    /// search finds the TT ply among the generated plies.
+    const DECODES_PACKED: bool = false;
+
+    /// The legal ply of this position whose [`GameMove::pack`] is `packed`, or `None` when no
+    /// legal ply packs so (`packed` may come from any position, through a key collision). By
+    /// default the legal plies are generated and searched. Never allocates.
+    fn ply_from_packed(&self, packed: u32) -> Option<Self::Move> {
+        let mut list = PlyList::<Self::Move>::default();
+        self.legal_moves(&mut list);
+        list.iter().copied().find(|m| m.pack() == packed)
+    }
+
     /// Ordering score of a tactical ply (e.g. MVV-LVA): higher is tried first.
     fn tactical_order(&self, m: Self::Move) -> i32 {
         let _ = m;

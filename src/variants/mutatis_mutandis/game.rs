@@ -8,7 +8,7 @@ use crate::variants::{
 
 use super::board::{iter, square_name};
 use super::eval::{self, piece_value, PARAMS};
-use super::legal::{is_tactical_action, royals};
+use super::legal::{is_tactical_action, royals, TurnKinds};
 use super::position::{DropWindow, Mutatis};
 use super::turn::{Turn, TurnList};
 use super::{fen, notation, see, setup};
@@ -52,7 +52,7 @@ impl Rules for Mutatis {
     }
 
     fn legal_moves(&self, list: &mut PlyList<Turn>) {
-        self.generate_turns(list, false);
+        self.generate_turns(list, TurnKinds::All);
     }
 
     #[inline(always)]
@@ -108,7 +108,7 @@ impl Rules for Mutatis {
             }
             Scope::Game | Scope::Claims => {
                 let mut list = TurnList::new();
-                self.generate_turns(&mut list, false);
+                self.generate_turns(&mut list, TurnKinds::All);
                 if list.is_empty() {
                     None
                 } else if self.repetitions(2) >= 2 {
@@ -233,7 +233,23 @@ impl Evaluation for Mutatis {
     const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 0.0, b: 668.0 };
 
     fn tactical_moves(&self, list: &mut PlyList<Turn>) {
-        self.generate_turns(list, true);
+        self.generate_turns(list, TurnKinds::Tactical);
+    }
+
+    /// The tactical and quiet turns partition the legal ones (`TurnKinds`), so the search
+    /// generates the quiet turns only when it reaches them.
+    const SPLIT_GENERATION: bool = true;
+
+    fn quiet_moves(&self, list: &mut PlyList<Turn>) {
+        self.generate_turns(list, TurnKinds::Quiet);
+    }
+
+    /// Decoding judges only the actions of one piece, where generating judges every action
+    /// with every drop square.
+    const DECODES_PACKED: bool = true;
+
+    fn ply_from_packed(&self, packed: u32) -> Option<Turn> {
+        self.turn_from_packed(packed)
     }
 
     /// Captures (any mechanism), promotions and conversions.

@@ -13,7 +13,7 @@ use crate::core::{Color, Square};
 
 use super::action::{Action, ActionKind, ActionList, NO_SQUARE};
 use super::board::{bit, iter, Bb, Board};
-use super::generate::{attack_candidates, attacked, attacked_by, generate};
+use super::generate::{actions_from, attack_candidates, attacked, attacked_by, generate};
 use super::piece::{Piece, State};
 use super::position::{
     corner_plan, flag, home_bb, play_turn, unwrite, DropWindow, Mutatis, TurnEffect, MAX_WRITES,
@@ -172,9 +172,102 @@ impl Mutatis {
         }
     }
 
-    /// Appends the legal turns of the side to move to `out` (rules 4, 5, 8, 9). With
-    /// `tactical_only`, only turns whose action captures, promotes or converts (for quiescence),
-    /// each still legal; a mandatory drop is then still honoured exactly.
+    /// The state the turns of one position are judged in, shared by every action of it.
+    fn scan(&self) -> Scan {
+        let us = self.side;
+        let b = &self.board;
+        Scan {
+            scratch: b.clone(),
+            log: Log {
+                writes: [(0, None); MAX_WRITES],
+                n: 0,
+            },
+            watch: RoyalWatch::new(b, us),
+            own_royals: royals(b, us),
+            compelled: self.compelled_wusses(),
+            window: self.drop_window(us),
+        }
+    }
+
+    /// Emits the legal turns of the pseudo-legal action `a` (rules 4, 5, 8): the drop-less
+    /// turn and one turn per drop square, each when no royal of the mover is attacked after
+    /// it. A mandatory drop is not applied here (the caller knows whether any turn drops).
+    #[inline]
+    fn action_turns(&self, a: &Action, sc: &mut Scan, emit: &mut impl FnMut(Turn)) {
+        let us = self.side;
+        if sc.compelled != 0 && sc.compelled & bit(a.from) == 0 {
+            return;
+        }
+        // [D 25]: a turn may not remove the mover's own royal piece (a sling can).
+        if a.captures & sc.own_royals != 0 {
+            return;
+        }
+        let reserve = &self.reserve[us.index()];
+        let promoting = self.promoting_piece(a);
+        let promo = match promoting {
+            Some(p) => self.promotion_state(p.color),
+            None => State::Queen,
+        };
+        // [D 26]: a promotion of the mover's pawn takes the last reserve piece first.
+        let used = promoting.is_some_and(|p| p.color == us && !reserve.is_empty()) as usize;
+        let drop_piece = match sc.window {
+            DropWindow::Closed => None,
+            _ if reserve.len() > used => reserve.first().map(|s| Piece::new(us, s)),
+            _ => None,
+        };
+        let effect = TurnEffect {
+            action: *a,
+            promo,
+            drop: None,
+        };
+        let scratch = &mut sc.scratch;
+        let log = &mut sc.log;
+        log.n = 0;
+        play_turn(scratch, &effect, &mut |sq, old, _| {
+            log.writes[log.n] = (sq, old);
+            log.n += 1;
+        });
+        let written = touched(a);
+        let watch = &sc.watch;
+        let safe = !watch.attacked_after(scratch, us, written);
+        if let Some(dp) = drop_piece {
+            let empties = home_bb(us) & !scratch.occupied();
+            if empties != 0 {
+                let them = !us;
+                let recheck_all =
+                    !safe || dp.state.is_royal() || scratch.pieces(them, State::Secutor) != 0;
+                let screens =
+                    scratch.pieces(them, State::Paovao) | scratch.pieces(them, State::CannonPawn);
+                let lines = if screens != 0 {
+                    queen_lines(royals(scratch, us))
+                } else {
+                    0
+                };
+                for s in iter(empties) {
+                    let ok = if !recheck_all && lines & bit(s) == 0 {
+                        true
+                    } else {
+                        scratch.put(s, dp);
+                        let ok = !watch.attacked_after(scratch, us, written | bit(s));
+                        scratch.remove(s);
+                        ok
+                    };
+                    if ok {
+                        emit(Turn::new(*a, s));
+                    }
+                }
+            }
+        }
+        if safe {
+            emit(Turn::new(*a, NO_SQUARE));
+        }
+        unwrite(scratch, &log.writes[..log.n]);
+    }
+
+    /// Appends the legal turns of the side to move of the given `kinds` to `out` (rules 4, 5,
+    /// 8, 9): all of them, or only those whose action captures, promotes or converts (for
+    /// quiescence and the first stage of the search), or only the others. Each is legal, and a
+    /// mandatory drop is honoured exactly.
     ///
     /// Returns false when a fixed-capacity list (the actions, or `out`) was filled, so that
     /// turns may be missing ([`Mutatis::turns_fit`]); the FEN reader refuses such positions.
@@ -182,104 +275,34 @@ impl Mutatis {
     pub(crate) fn generate_turns<const N: usize>(
         &self,
         out: &mut arrayvec::ArrayVec<Turn, N>,
-        tactical_only: bool,
+        kinds: TurnKinds,
     ) -> bool {
         let us = self.side;
         let b = &self.board;
         let mut actions = ActionList::new();
         generate(b, us, &mut actions);
-        let mut scratch = b.clone();
-        let compelled = self.compelled_wusses();
-        if compelled == 0 {
-            self.corner_actions(&mut scratch, &mut actions);
+        let mut sc = self.scan();
+        if sc.compelled == 0 {
+            self.corner_actions(&mut sc.scratch, &mut actions);
         }
-        let window = self.drop_window(us);
         // With a mandatory drop, whether any legal turn drops decides which turns are legal,
-        // so quiescence generates everything and filters at the end.
-        let filter_tactical = tactical_only && window == DropWindow::Mandatory;
-        let tactical_only = tactical_only && !filter_tactical;
-        let own_royals = royals(b, us);
-        let watch = RoyalWatch::new(b, us);
+        // so a part is generated whole and filtered at the end.
+        let filter = kinds != TurnKinds::All && sc.window == DropWindow::Mandatory;
         let start = out.len();
         let mut any_drop = false;
         // A full list drops the surplus (never panics); the return value says so.
         let mut overflow = false;
-        let mut log = Log {
-            writes: [(0, None); MAX_WRITES],
-            n: 0,
-        };
-        let reserve = &self.reserve[us.index()];
         for a in actions.iter() {
-            if compelled != 0 && compelled & bit(a.from) == 0 {
+            if !filter && !kinds.admits(a) {
                 continue;
             }
-            // [D 25]: a turn may not remove the mover's own royal piece (a sling can).
-            if a.captures & own_royals != 0 {
-                continue;
-            }
-            if tactical_only && !is_tactical_action(a) {
-                continue;
-            }
-            let promoting = self.promoting_piece(a);
-            let promo = match promoting {
-                Some(p) => self.promotion_state(p.color),
-                None => State::Queen,
-            };
-            // [D 26]: a promotion of the mover's pawn takes the last reserve piece first.
-            let used = promoting.is_some_and(|p| p.color == us && !reserve.is_empty()) as usize;
-            let drop_piece = match window {
-                DropWindow::Closed => None,
-                _ if reserve.len() > used => reserve.first().map(|s| Piece::new(us, s)),
-                _ => None,
-            };
-            let effect = TurnEffect {
-                action: *a,
-                promo,
-                drop: None,
-            };
-            log.n = 0;
-            play_turn(&mut scratch, &effect, &mut |sq, old, _| {
-                log.writes[log.n] = (sq, old);
-                log.n += 1;
+            self.action_turns(a, &mut sc, &mut |t| {
+                overflow |= out.try_push(t).is_err();
+                any_drop |= t.has_drop();
             });
-            let written = touched(a);
-            let safe = !watch.attacked_after(&scratch, us, written);
-            if let Some(dp) = drop_piece {
-                let empties = home_bb(us) & !scratch.occupied();
-                if empties != 0 {
-                    let them = !us;
-                    let recheck_all =
-                        !safe || dp.state.is_royal() || scratch.pieces(them, State::Secutor) != 0;
-                    let screens = scratch.pieces(them, State::Paovao)
-                        | scratch.pieces(them, State::CannonPawn);
-                    let lines = if screens != 0 {
-                        queen_lines(royals(&scratch, us))
-                    } else {
-                        0
-                    };
-                    for s in iter(empties) {
-                        let ok = if !recheck_all && lines & bit(s) == 0 {
-                            true
-                        } else {
-                            scratch.put(s, dp);
-                            let ok = !watch.attacked_after(&scratch, us, written | bit(s));
-                            scratch.remove(s);
-                            ok
-                        };
-                        if ok {
-                            overflow |= out.try_push(Turn::new(*a, s)).is_err();
-                            any_drop = true;
-                        }
-                    }
-                }
-            }
-            if safe {
-                overflow |= out.try_push(Turn::new(*a, NO_SQUARE)).is_err();
-            }
-            unwrite(&mut scratch, &log.writes[..log.n]);
         }
         let complete = !overflow && !actions.is_full();
-        if window == DropWindow::Mandatory && any_drop {
+        if sc.window == DropWindow::Mandatory && any_drop {
             // rules 8: a drop is possible, so every legal turn makes it.
             let mut i = start;
             while i < out.len() {
@@ -290,10 +313,10 @@ impl Mutatis {
                 }
             }
         }
-        if filter_tactical {
+        if filter {
             let mut i = start;
             while i < out.len() {
-                if is_tactical_action(&out[i].action) {
+                if kinds.admits(&out[i].action) {
                     i += 1;
                 } else {
                     out.swap_remove(i);
@@ -303,6 +326,50 @@ impl Mutatis {
         complete
     }
 
+    /// The legal turn whose [`GameMove::pack`](crate::variants::GameMove::pack) is `packed`,
+    /// or `None`: only the actions of the piece on the packed origin square are generated and
+    /// judged (with a mandatory drop, whether any turn drops needs them all, so every turn is
+    /// generated then). Agrees with [`Mutatis::generate_turns`] on every packed value.
+    pub(crate) fn turn_from_packed(&self, packed: u32) -> Option<Turn> {
+        use crate::variants::GameMove;
+        let us = self.side;
+        let b = &self.board;
+        if self.drop_window(us) == DropWindow::Mandatory {
+            let mut list = TurnList::new();
+            self.generate_turns(&mut list, TurnKinds::All);
+            return list.iter().copied().find(|t| t.pack() == packed);
+        }
+        let from = (packed & 63) as Square;
+        if b.color_bb(us) & bit(from) == 0 {
+            return None;
+        }
+        let mut actions = ActionList::new();
+        actions_from(b, from, &mut actions);
+        let mut sc = self.scan();
+        if sc.compelled == 0 && b.pieces(us, State::King) & bit(from) != 0 {
+            self.corner_actions(&mut sc.scratch, &mut actions);
+        }
+        let drop_file = packed >> 27;
+        let drop = if drop_file == 0 {
+            NO_SQUARE
+        } else {
+            (home_bb(us).trailing_zeros() as Square) + (drop_file as Square - 1)
+        };
+        // Distinct legal turns pack apart; an illegal action may share a legal one's packing,
+        // so every action that packs so is judged.
+        let mut found = None;
+        for a in actions.iter() {
+            if found.is_none() && Turn::new(*a, drop).pack() == packed {
+                self.action_turns(a, &mut sc, &mut |t| {
+                    if t.drop == drop {
+                        found = Some(t);
+                    }
+                });
+            }
+        }
+        found
+    }
+
     /// Whether every legal turn of the position fits the turn list
     /// ([`MAX_TURNS`](super::turn::MAX_TURNS) turns, from at most
     /// [`MAX_ACTIONS`](super::action::MAX_ACTIONS) actions), so that the generator lists them
@@ -310,7 +377,7 @@ impl Mutatis {
     /// crowded with pieces could reach it.
     pub fn turns_fit(&self) -> bool {
         let mut list = TurnList::new();
-        self.generate_turns(&mut list, false)
+        self.generate_turns(&mut list, TurnKinds::All)
     }
 
     /// Whether the side to move has a royal piece attacked (rules 5: check, or an attacked
@@ -324,6 +391,40 @@ impl Mutatis {
                 self.danger.set(1 + d as u8);
                 d
             }
+        }
+    }
+}
+
+/// The state of one position's turn generation: the scratch board with its undo log,
+/// the royal watch, and what every action of the position is judged by.
+struct Scan {
+    scratch: Board,
+    log: Log,
+    watch: RoyalWatch,
+    own_royals: Bb,
+    compelled: Bb,
+    window: DropWindow,
+}
+
+/// Which legal turns [`Mutatis::generate_turns`] lists.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TurnKinds {
+    /// Every legal turn.
+    All,
+    /// The turns whose action captures, promotes or converts ([`is_tactical_action`]).
+    Tactical,
+    /// The other turns.
+    Quiet,
+}
+
+impl TurnKinds {
+    /// Whether turns of action `a` are of these kinds.
+    #[inline(always)]
+    fn admits(self, a: &Action) -> bool {
+        match self {
+            TurnKinds::All => true,
+            TurnKinds::Tactical => is_tactical_action(a),
+            TurnKinds::Quiet => !is_tactical_action(a),
         }
     }
 }
@@ -346,14 +447,14 @@ mod tests {
     fn a_full_turn_list_is_reported() {
         let start = Mutatis::startpos();
         let mut all = TurnList::new();
-        assert!(start.generate_turns(&mut all, false));
+        assert!(start.generate_turns(&mut all, TurnKinds::All));
         assert_eq!(all.len(), 24);
         assert!(start.turns_fit());
         // One turn too many for the list: reported (and no panic); exactly full is complete.
         let mut short = arrayvec::ArrayVec::<Turn, 23>::new();
-        assert!(!start.generate_turns(&mut short, false));
+        assert!(!start.generate_turns(&mut short, TurnKinds::All));
         assert_eq!(short.len(), 23);
         let mut exact = arrayvec::ArrayVec::<Turn, 24>::new();
-        assert!(start.generate_turns(&mut exact, false));
+        assert!(start.generate_turns(&mut exact, TurnKinds::All));
     }
 }

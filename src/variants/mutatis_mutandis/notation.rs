@@ -91,7 +91,7 @@ pub fn parse(pos: &Mutatis, token: &str) -> Result<Turn, MoveError> {
         }
     }
     let mut list = TurnList::new();
-    pos.generate_turns(&mut list, false);
+    pos.generate_turns(&mut list, super::legal::TurnKinds::All);
     list.iter()
         .copied()
         .find(|t| self::token(pos, t).eq_ignore_ascii_case(token))

@@ -1,0 +1,108 @@
+//! Staged generation (issue 59): what the search's staged picker relies on of each variant.
+//!
+//! - A variant that splits its generation (`Evaluation::SPLIT_GENERATION`) lists exactly its
+//!   legal plies between `tactical_moves` and `quiet_moves`, each once, the first holding
+//!   exactly the plies `is_tactical` accepts.
+//! - `ply_from_packed` returns the legal ply of a packing, and `None` for a packing no legal ply
+//!   has: checked on every legal ply's packing, on packings of other positions' plies (what a
+//!   key collision brings back from the TT), and on random words.
+//!
+//! Positions are taken along seeded random playouts (Mutatis Mutandis from random setups, so
+//! that every drop window is crossed); the default implementations are checked on every variant.
+
+use std::collections::BTreeMap;
+
+use crate::common::game::legal_moves;
+
+use menagerie::core::zobrist::SplitMix64;
+use menagerie::variants::chess::Chess;
+use menagerie::variants::mitosis::Mitosis;
+use menagerie::variants::mulligan_stew::Stew;
+use menagerie::variants::muster::Muster;
+use menagerie::variants::mutatis_mutandis::Mutatis;
+use menagerie::variants::mystic::Mystic;
+use menagerie::variants::{Evaluation, Game, GameMove, PlyList, Rules};
+
+/// The plies of `list` counted by packing.
+fn by_packing<M: GameMove>(list: &[M]) -> BTreeMap<u32, usize> {
+    let mut m = BTreeMap::new();
+    for p in list {
+        *m.entry(p.pack()).or_insert(0) += 1;
+    }
+    m
+}
+
+/// Checks the stages and the decoding of `pos`; `foreign` holds packings from other positions,
+/// and gains this position's. Returns how many foreign packings were legal here.
+fn check_position<G: Game>(pos: &G, foreign: &mut Vec<u32>, rng: &mut SplitMix64) -> usize {
+    let legal = legal_moves(pos);
+    let ctx = pos.fen();
+    if G::SPLIT_GENERATION {
+        let mut tactical = PlyList::<G::Move>::default();
+        pos.tactical_moves(&mut tactical);
+        let mut quiet = PlyList::<G::Move>::default();
+        pos.quiet_moves(&mut quiet);
+        assert!(tactical.iter().all(|&m| pos.is_tactical(m)), "{ctx}");
+        assert!(quiet.iter().all(|&m| !pos.is_tactical(m)), "{ctx}");
+        let mut both: Vec<G::Move> = tactical.to_vec();
+        both.extend(quiet.iter().copied());
+        assert_eq!(by_packing(&both), by_packing(&legal), "stages of {ctx}");
+    }
+    for &m in legal.iter() {
+        assert_eq!(pos.ply_from_packed(m.pack()), Some(m), "decoding in {ctx}");
+    }
+    let mut legal_here = 0;
+    let packs = by_packing(&legal);
+    let randoms: Vec<u32> = (0..8).map(|_| rng.next_u64() as u32).collect();
+    for &p in foreign.iter().chain(randoms.iter()) {
+        let got = pos.ply_from_packed(p);
+        let want = legal.iter().copied().find(|m| m.pack() == p);
+        assert_eq!(got, want, "packing {p:#x} in {ctx}");
+        legal_here += usize::from(packs.contains_key(&p));
+    }
+    // Keep a window of recent packings for the next positions.
+    foreign.extend(legal.iter().map(|m| m.pack()));
+    let n = foreign.len();
+    if n > 400 {
+        foreign.drain(..n - 400);
+    }
+    legal_here
+}
+
+/// Random playouts from `starts`, `plies` long, checking every position.
+fn check_playouts<G: Game>(starts: Vec<G>, plies: usize, seed: u64) -> (usize, usize) {
+    let mut rng = SplitMix64::new(seed);
+    let mut foreign = Vec::new();
+    let (mut positions, mut foreign_legal) = (0, 0);
+    for mut pos in starts {
+        for _ in 0..plies {
+            foreign_legal += check_position(&pos, &mut foreign, &mut rng);
+            positions += 1;
+            let legal = legal_moves(&pos);
+            if legal.is_empty() || pos.outcome().is_some() {
+                break;
+            }
+            pos.make(legal[rng.below(legal.len() as u64) as usize]);
+        }
+    }
+    (positions, foreign_legal)
+}
+
+#[test]
+fn mutatis_stages_partition_and_decoding_agrees_with_generation() {
+    const { assert!(Mutatis::SPLIT_GENERATION && Mutatis::DECODES_PACKED) };
+    let starts = (0..12).filter_map(Mutatis::random_setup).collect();
+    let (positions, foreign_legal) = check_playouts::<Mutatis>(starts, 90, 59);
+    assert!(positions > 700, "{positions}");
+    // Packings from other positions are often legal here too: the `Some` side is exercised.
+    assert!(foreign_legal > 1000, "{foreign_legal}");
+}
+
+#[test]
+fn every_variant_decodes_its_packings() {
+    check_playouts(vec![Chess::startpos()], 80, 1);
+    check_playouts(vec![Stew::startpos()], 80, 2);
+    check_playouts(vec![Mystic::startpos()], 80, 3);
+    check_playouts(vec![Muster::startpos()], 80, 4);
+    check_playouts(vec![Mitosis::startpos()], 80, 5);
+}
