@@ -328,7 +328,7 @@ impl<G: Game> Searcher<'_, G> {
         }
 
         // Staged: the TT ply first, generated plies only when the search reaches them. A node
-        // whose picker hands out nothing has no legal ply (tested after the loop).
+        // whose picker had no ply has no legal ply (tested after the loop).
         let mut picker = Picker::new();
         picker.start(tt_move);
         let mut tt_tactical = false;
@@ -615,7 +615,7 @@ impl<G: Game> Searcher<'_, G> {
                 quiets.push(m);
             }
         }
-        if picker.handed() == 0 {
+        if !picker.had_legal() {
             return terminal_score(self.pos.no_moves_verdict().terminal, ply);
         }
         if excluding && searched == 0 {

@@ -118,8 +118,6 @@ pub struct Picker<M: GameMove> {
     tactical_end: usize,
     /// Next quiet ply to hand out.
     quiet_next: usize,
-    /// Plies handed out so far.
-    handed: usize,
 }
 
 /// What a node's ordering reads besides the position, for the scores of plies generated
@@ -172,7 +170,6 @@ impl<M: GameMove> Picker<M> {
             tt_packed: 0,
             tactical_end: 0,
             quiet_next: 0,
-            handed: 0,
         }
     }
 
@@ -188,31 +185,40 @@ impl<M: GameMove> Picker<M> {
         self.tt_packed = tt_move;
         self.tactical_end = 0;
         self.quiet_next = 0;
-        self.handed = 0;
     }
 
-    /// How many plies [`Picker::next`] has handed out: 0 once it returned `None` means that
-    /// the position has no legal ply.
+    /// Once [`Picker::next`] returned `None`: whether the position had a legal ply (it
+    /// handed out at least one). False means checkmate or stalemate as the rules say.
     #[inline]
-    pub fn handed(&self) -> usize {
-        self.handed
+    pub fn had_legal(&self) -> bool {
+        self.tt_move_found || !self.moves.is_empty()
     }
 
     /// The next ply of the staged order started by [`Picker::start`] and its ordering score
     /// (see [`Picker::is_tt`] and the other tests), or `None` when all were handed out. `pos`
     /// is the node's position, unchanged between calls.
-    #[inline]
+    #[inline(always)]
     pub fn next<G: Game<Move = M>>(
         &mut self,
         pos: &G,
         tables: &OrderTables<M>,
         node: &NodeOrder<M>,
     ) -> Option<(M, i32)> {
-        let r = self.next_in_stage(pos, tables, node);
-        self.handed += usize::from(r.is_some());
-        r
+        if self.stage == Stage::All {
+            // The one-stage order, after generation: the common case, kept short.
+            return match self.pick(pos) {
+                Some((m, s)) if s != SKIP => Some((m, s)),
+                _ => {
+                    self.stage = Stage::Done;
+                    None
+                }
+            };
+        }
+        self.next_in_stage(pos, tables, node)
     }
 
+    /// [`Picker::next`] outside the one-stage order's picking: a few calls per node.
+    #[inline(never)]
     fn next_in_stage<G: Game<Move = M>>(
         &mut self,
         pos: &G,
@@ -254,23 +260,15 @@ impl<M: GameMove> Picker<M> {
                         self.stage = Stage::GoodTactical;
                     } else {
                         pos.legal_moves(&mut self.moves);
-                        let skip = if self.tt_move_found {
-                            self.tt_packed
+                        if self.tt_move_found {
+                            self.score_range::<G, true>(pos, 0, self.tt_packed, tables, node, 0);
                         } else {
-                            0
-                        };
-                        self.score_range(pos, tt, skip, tables, node, 0);
+                            self.score_range::<G, false>(pos, tt, 0, tables, node, 0);
+                        }
                         self.stage = Stage::All;
                     }
                 }
-                Stage::All => {
-                    let r = self.pick(pos);
-                    if r.is_none_or(|(_, s)| s == SKIP) {
-                        self.stage = Stage::Done;
-                        return None;
-                    }
-                    return r;
-                }
+                Stage::All => return self.next(pos, tables, node),
                 Stage::GoodTactical => {
                     let end = self.tactical_end;
                     match self.pick_in(pos, end) {
@@ -291,7 +289,7 @@ impl<M: GameMove> Picker<M> {
                     } else {
                         (self.tt_packed, 0)
                     };
-                    self.score_range(pos, tt, skip, tables, node, start);
+                    self.score_range::<G, true>(pos, tt, skip, tables, node, start);
                     self.quiet_next = start;
                     self.stage = Stage::Quiet;
                 }
@@ -335,8 +333,12 @@ impl<M: GameMove> Picker<M> {
     }
 
     /// Scores `moves[start..]` as [`Picker::score`] does (pushing onto `scores`), the ply
-    /// packing to `tt` (0 for none) first and the one packing to `skip` (0 for none) never.
-    fn score_range<G: Game<Move = M>>(
+    /// packing to `tt` first and the one packing to `skip` never (0 for none: no legal ply
+    /// packs to 0).
+    /// With `SKIPS` false, `skip` is not read (the one-stage order of a variant that does not
+    /// decode, which never skips).
+    #[inline]
+    fn score_range<G: Game<Move = M>, const SKIPS: bool>(
         &mut self,
         pos: &G,
         tt: u32,
@@ -354,12 +356,14 @@ impl<M: GameMove> Picker<M> {
         } else {
             M::default()
         };
-        for i in start..self.moves.len() {
-            let m = self.moves[i];
-            let s = if skip != 0 && m.pack() == skip {
+        let mut tt_found = false;
+        let scores = &mut self.scores;
+        for &m in self.moves[start..].iter() {
+            let packed = m.pack();
+            let s = if SKIPS && packed == skip {
                 SKIP
-            } else if tt != 0 && m.pack() == tt {
-                self.tt_move_found = true;
+            } else if packed == tt {
+                tt_found = true;
                 TT_SCORE
             } else if pos.is_tactical(m) {
                 // Good until its static exchange, tested when it comes up, says otherwise.
@@ -377,8 +381,9 @@ impl<M: GameMove> Picker<M> {
                     + tables.hist.cont(conts[1], k)
                     + tables.hist.cont(conts[2], k)
             };
-            self.scores.push(s);
+            scores.push(s);
         }
+        self.tt_move_found |= tt_found;
     }
 
     /// Generates the legal plies of `pos` (all of them, or only the tactical ones).
@@ -412,7 +417,7 @@ impl<M: GameMove> Picker<M> {
         self.next = 0;
         self.tt_move_found = false;
         let node = NodeOrder { ply, prev, conts };
-        self.score_range(pos, tt_move, 0, tables, &node, 0);
+        self.score_range::<G, false>(pos, tt_move, 0, tables, &node, 0);
     }
 
     /// Number of generated moves.
@@ -618,7 +623,7 @@ mod tests {
                     while let Some(x) = picker.next(&pos, &tables, &node) {
                         got.push(x);
                     }
-                    assert_eq!(picker.handed(), got.len());
+                    assert_eq!(picker.had_legal(), !got.is_empty());
                     let mut a: Vec<u32> = got.iter().map(|(m, _)| m.pack()).collect();
                     let mut b: Vec<u32> = list.iter().map(|m| m.pack()).collect();
                     a.sort_unstable();
