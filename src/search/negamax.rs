@@ -289,6 +289,9 @@ impl<G: Game> Searcher<'_, G> {
                 if !self.pos.see_ge(m, rbeta - static_eval) {
                     continue;
                 }
+                if G::LAZY_LEGALITY && !self.pos.is_legal(m) {
+                    continue;
+                }
                 let k = cont_key_of(&self.pos, m);
                 self.pos.make(m);
                 let flipped = self.pos.side_to_move() != side;
@@ -328,9 +331,10 @@ impl<G: Game> Searcher<'_, G> {
         }
 
         // Staged: the TT ply first, generated plies only when the search reaches them. A node
-        // whose picker had no ply has no legal ply (tested after the loop).
+        // with no legal ply among those handed out has none (tested after the loop).
         let mut picker = Picker::new();
         picker.start(tt_move);
+        let mut any_legal = false;
         let mut tt_tactical = false;
         let prev = self.stack[ply].mv;
         let conts = self.conts(ply);
@@ -374,6 +378,10 @@ impl<G: Game> Searcher<'_, G> {
             let Some((m, ord)) = next else {
                 break;
             };
+            if G::LAZY_LEGALITY && !Picker::<G::Move>::is_tt(ord) && !self.pos.is_legal(m) {
+                continue;
+            }
+            any_legal = true;
             if root && !self.excluded.is_empty() && self.excluded.contains(&m) {
                 continue;
             }
@@ -615,7 +623,7 @@ impl<G: Game> Searcher<'_, G> {
                 quiets.push(m);
             }
         }
-        if !picker.had_legal() {
+        if !any_legal {
             return terminal_score(self.pos.no_moves_verdict().terminal, ply);
         }
         if excluding && searched == 0 {

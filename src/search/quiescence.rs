@@ -74,6 +74,7 @@ impl<G: Game> Searcher<'_, G> {
         if in_check && picker.is_empty() {
             return terminal_score(self.pos.no_moves_verdict().terminal, ply);
         }
+
         let conts = self.conts(ply);
         picker.score(
             &self.pos,
@@ -96,6 +97,11 @@ impl<G: Game> Searcher<'_, G> {
             if !in_check {
                 let need = alpha - stand_pat - self.p.qs_delta_margin + 1;
                 if need > 0 && !self.pos.see_ge(m, need) {
+                    continue;
+                }
+                // Out of check the list may hold illegal plies: tested only now, after the
+                // pruning that needs no legality.
+                if G::LAZY_LEGALITY && !self.pos.is_legal(m) {
                     continue;
                 }
             }

@@ -384,6 +384,33 @@ pub trait Evaluation: Rules {
         list.iter().copied().find(|m| m.pack() == packed)
     }
 
+    /// Whether the search takes its tactical and quiet plies from
+    /// [`Evaluation::pseudo_tactical_moves`] and [`Evaluation::pseudo_quiet_moves`], which may
+    /// hold plies that are not legal, and tests each with [`Evaluation::is_legal`] only when it
+    /// is about to make it (so that a cut-off or a pruned ply does not pay for the legality of
+    /// the rest). False (the default): the lists are legal.
+    const LAZY_LEGALITY: bool = false;
+
+    /// [`Evaluation::tactical_moves`], with plies that may be illegal when
+    /// [`Evaluation::LAZY_LEGALITY`]: every legal one is listed once.
+    fn pseudo_tactical_moves(&self, list: &mut PlyList<Self::Move>) {
+        self.tactical_moves(list);
+    }
+
+    /// [`Evaluation::quiet_moves`], with plies that may be illegal when
+    /// [`Evaluation::LAZY_LEGALITY`]: every legal one is listed once.
+    fn pseudo_quiet_moves(&self, list: &mut PlyList<Self::Move>) {
+        self.quiet_moves(list);
+    }
+
+    /// Whether `m`, a ply of this position's [`Evaluation::pseudo_tactical_moves`] or
+    /// [`Evaluation::pseudo_quiet_moves`], is legal (for any other ply the answer is
+    /// unspecified). True by default, where those lists are legal.
+    fn is_legal(&self, m: Self::Move) -> bool {
+        let _ = m;
+        true
+    }
+
     /// Ordering score of a tactical ply (e.g. MVV-LVA): higher is tried first.
     fn tactical_order(&self, m: Self::Move) -> i32 {
         let _ = m;

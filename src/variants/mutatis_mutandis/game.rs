@@ -252,6 +252,23 @@ impl Evaluation for Mutatis {
         self.turn_from_packed(packed)
     }
 
+    /// Royal safety, the costly part of a turn's legality (every action replayed on a scratch
+    /// board and the royals' attackers generated), is judged only for the turns the search
+    /// is about to make.
+    const LAZY_LEGALITY: bool = true;
+
+    fn pseudo_tactical_moves(&self, list: &mut PlyList<Turn>) {
+        self.pseudo_turns(list, TurnKinds::Tactical);
+    }
+
+    fn pseudo_quiet_moves(&self, list: &mut PlyList<Turn>) {
+        self.pseudo_turns(list, TurnKinds::Quiet);
+    }
+
+    fn is_legal(&self, m: Turn) -> bool {
+        self.turn_is_legal(&m)
+    }
+
     /// Captures (any mechanism), promotions and conversions.
     fn is_tactical(&self, m: Turn) -> bool {
         is_tactical_action(&m.action)

@@ -192,8 +192,15 @@ impl Mutatis {
     /// Emits the legal turns of the pseudo-legal action `a` (rules 4, 5, 8): the drop-less
     /// turn and one turn per drop square, each when no royal of the mover is attacked after
     /// it. A mandatory drop is not applied here (the caller knows whether any turn drops).
+    /// Without `JUDGE`, royal safety is not tested: every such turn is emitted, for
+    /// [`Mutatis::turn_is_legal`] to judge later.
     #[inline]
-    fn action_turns(&self, a: &Action, sc: &mut Scan, emit: &mut impl FnMut(Turn)) {
+    fn action_turns<const JUDGE: bool>(
+        &self,
+        a: &Action,
+        sc: &mut Scan,
+        emit: &mut impl FnMut(Turn),
+    ) {
         let us = self.side;
         if sc.compelled != 0 && sc.compelled & bit(a.from) == 0 {
             return;
@@ -229,10 +236,14 @@ impl Mutatis {
         });
         let written = touched(a);
         let watch = &sc.watch;
-        let safe = !watch.attacked_after(scratch, us, written);
+        let safe = !JUDGE || !watch.attacked_after(scratch, us, written);
         if let Some(dp) = drop_piece {
             let empties = home_bb(us) & !scratch.occupied();
-            if empties != 0 {
+            if !JUDGE {
+                for s in iter(empties) {
+                    emit(Turn::new(*a, s));
+                }
+            } else if empties != 0 {
                 let them = !us;
                 let recheck_all =
                     !safe || dp.state.is_royal() || scratch.pieces(them, State::Secutor) != 0;
@@ -277,6 +288,81 @@ impl Mutatis {
         out: &mut arrayvec::ArrayVec<Turn, N>,
         kinds: TurnKinds,
     ) -> bool {
+        self.generate_turns_judged::<N, true>(out, kinds)
+    }
+
+    /// The turns of the given `kinds` for the search's lazy legality: the legal ones each once,
+    /// among turns that leave a royal of the mover attacked ([`Mutatis::turn_is_legal`] tells
+    /// them apart). In a mandatory drop window the drop-less turns are listed only when no
+    /// legal turn drops (rules 8). With a royal attacked, most turns would be illegal, so the
+    /// list is the legal one (judged with the royal watch, cheaper than turn by turn).
+    pub(crate) fn pseudo_turns(&self, out: &mut TurnList, kinds: TurnKinds) {
+        if self.royal_in_danger() {
+            self.generate_turns_judged::<{ super::turn::MAX_TURNS }, true>(out, kinds);
+        } else {
+            self.generate_turns_judged::<{ super::turn::MAX_TURNS }, false>(out, kinds);
+        }
+    }
+
+    /// Whether some legal turn drops a piece (rules 8: in a mandatory window every legal turn
+    /// then drops). Stops at the first such turn.
+    fn any_legal_drop(&self) -> bool {
+        let mut actions = ActionList::new();
+        generate(&self.board, self.side, &mut actions);
+        let mut sc = self.scan();
+        if sc.compelled == 0 {
+            self.corner_actions(&mut sc.scratch, &mut actions);
+        }
+        let mut found = false;
+        for a in actions.iter() {
+            self.action_turns::<true>(a, &mut sc, &mut |t| found |= t.has_drop());
+            if found {
+                break;
+            }
+        }
+        found
+    }
+
+    /// Whether `t`, a turn of this position's [`Mutatis::pseudo_turns`], is legal: no royal of
+    /// the mover is attacked after its action, promotion and drop (rules 5; the drop rule of a
+    /// mandatory window was applied to the list). With a royal attacked the list was legal:
+    /// true.
+    pub(crate) fn turn_is_legal(&self, t: &Turn) -> bool {
+        if self.royal_in_danger() {
+            return true;
+        }
+        let us = self.side;
+        let a = &t.action;
+        let reserve = &self.reserve[us.index()];
+        let promoting = self.promoting_piece(a);
+        let promo = match promoting {
+            Some(p) => self.promotion_state(p.color),
+            None => State::Queen,
+        };
+        let mut scratch = self.board.clone();
+        let effect = TurnEffect {
+            action: *a,
+            promo,
+            drop: None,
+        };
+        play_turn(&mut scratch, &effect, &mut |_, _, _| {});
+        if t.has_drop() {
+            // The listed drop turns drop the reserve's first piece (rules 8).
+            let Some(s) = reserve.first() else {
+                return false;
+            };
+            scratch.put(t.drop, Piece::new(us, s));
+        }
+        !royal_attacked(&scratch, us)
+    }
+
+    /// [`Mutatis::generate_turns`], judging royal safety (`JUDGE`) or leaving it to
+    /// [`Mutatis::turn_is_legal`].
+    fn generate_turns_judged<const N: usize, const JUDGE: bool>(
+        &self,
+        out: &mut arrayvec::ArrayVec<Turn, N>,
+        kinds: TurnKinds,
+    ) -> bool {
         let us = self.side;
         let b = &self.board;
         let mut actions = ActionList::new();
@@ -285,9 +371,11 @@ impl Mutatis {
         if sc.compelled == 0 {
             self.corner_actions(&mut sc.scratch, &mut actions);
         }
-        // With a mandatory drop, whether any legal turn drops decides which turns are legal,
-        // so a part is generated whole and filtered at the end.
-        let filter = kinds != TurnKinds::All && sc.window == DropWindow::Mandatory;
+        // With a mandatory drop, whether any legal turn drops decides which turns are legal:
+        // judged, that is learned from the turns, so a part is generated whole and filtered at
+        // the end; unjudged, it is asked apart.
+        let mandatory = sc.window == DropWindow::Mandatory;
+        let filter = JUDGE && kinds != TurnKinds::All && mandatory;
         let start = out.len();
         let mut any_drop = false;
         // A full list drops the surplus (never panics); the return value says so.
@@ -296,13 +384,18 @@ impl Mutatis {
             if !filter && !kinds.admits(a) {
                 continue;
             }
-            self.action_turns(a, &mut sc, &mut |t| {
+            self.action_turns::<JUDGE>(a, &mut sc, &mut |t| {
                 overflow |= out.try_push(t).is_err();
                 any_drop |= t.has_drop();
             });
         }
         let complete = !overflow && !actions.is_full();
-        if sc.window == DropWindow::Mandatory && any_drop {
+        let drops = if JUDGE {
+            any_drop
+        } else {
+            mandatory && self.any_legal_drop()
+        };
+        if mandatory && drops {
             // rules 8: a drop is possible, so every legal turn makes it.
             let mut i = start;
             while i < out.len() {
@@ -328,17 +421,12 @@ impl Mutatis {
 
     /// The legal turn whose [`GameMove::pack`](crate::variants::GameMove::pack) is `packed`,
     /// or `None`: only the actions of the piece on the packed origin square are generated and
-    /// judged (with a mandatory drop, whether any turn drops needs them all, so every turn is
-    /// generated then). Agrees with [`Mutatis::generate_turns`] on every packed value.
+    /// judged (and, for a drop-less turn in a mandatory drop window, whether any legal turn
+    /// drops). Agrees with [`Mutatis::generate_turns`] on every packed value.
     pub(crate) fn turn_from_packed(&self, packed: u32) -> Option<Turn> {
         use crate::variants::GameMove;
         let us = self.side;
         let b = &self.board;
-        if self.drop_window(us) == DropWindow::Mandatory {
-            let mut list = TurnList::new();
-            self.generate_turns(&mut list, TurnKinds::All);
-            return list.iter().copied().find(|t| t.pack() == packed);
-        }
         let from = (packed & 63) as Square;
         if b.color_bb(us) & bit(from) == 0 {
             return None;
@@ -355,12 +443,19 @@ impl Mutatis {
         } else {
             (home_bb(us).trailing_zeros() as Square) + (drop_file as Square - 1)
         };
+        if drop == NO_SQUARE
+            && self.drop_window(us) == DropWindow::Mandatory
+            && self.any_legal_drop()
+        {
+            // rules 8: a drop is possible, so no drop-less turn is legal.
+            return None;
+        }
         // Distinct legal turns pack apart; an illegal action may share a legal one's packing,
         // so every action that packs so is judged.
         let mut found = None;
         for a in actions.iter() {
             if found.is_none() && Turn::new(*a, drop).pack() == packed {
-                self.action_turns(a, &mut sc, &mut |t| {
+                self.action_turns::<true>(a, &mut sc, &mut |t| {
                     if t.drop == drop {
                         found = Some(t);
                     }
