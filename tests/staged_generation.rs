@@ -35,6 +35,23 @@ fn by_packing<M: GameMove>(list: &[M]) -> BTreeMap<u32, usize> {
     m
 }
 
+/// The plies of a tactical and a quiet generator of `pos`, one after the other, after checking
+/// that the first lists only tactical plies and the second none.
+fn stages<G: Game>(
+    pos: &G,
+    tactical: fn(&G, &mut PlyList<G::Move>),
+    quiet: fn(&G, &mut PlyList<G::Move>),
+) -> Vec<G::Move> {
+    let mut t = PlyList::<G::Move>::default();
+    tactical(pos, &mut t);
+    let mut q = PlyList::<G::Move>::default();
+    quiet(pos, &mut q);
+    let ctx = pos.fen();
+    assert!(t.iter().all(|&m| pos.is_tactical(m)), "{ctx}");
+    assert!(q.iter().all(|&m| !pos.is_tactical(m)), "{ctx}");
+    t.iter().chain(q.iter()).copied().collect()
+}
+
 /// Checks the stages, the lazy legality and the decoding of `pos`; `foreign` holds packings from
 /// other positions, and gains this position's; `illegal_listed` counts the illegal plies of the
 /// pseudo-legal lists. Returns how many foreign packings were legal here.
@@ -47,25 +64,12 @@ fn check_position<G: Game>(
     let legal = legal_moves(pos);
     let ctx = pos.fen();
     if G::SPLIT_GENERATION {
-        let mut tactical = PlyList::<G::Move>::default();
-        pos.tactical_moves(&mut tactical);
-        let mut quiet = PlyList::<G::Move>::default();
-        pos.quiet_moves(&mut quiet);
-        assert!(tactical.iter().all(|&m| pos.is_tactical(m)), "{ctx}");
-        assert!(quiet.iter().all(|&m| !pos.is_tactical(m)), "{ctx}");
-        let mut both: Vec<G::Move> = tactical.to_vec();
-        both.extend(quiet.iter().copied());
+        let both = stages(pos, G::tactical_moves, G::quiet_moves);
         assert_eq!(by_packing(&both), by_packing(&legal), "stages of {ctx}");
     }
     if G::LAZY_LEGALITY {
         // The pseudo-legal lists hold every legal ply once, and `is_legal` keeps exactly those.
-        let mut tactical = PlyList::<G::Move>::default();
-        pos.pseudo_tactical_moves(&mut tactical);
-        let mut quiet = PlyList::<G::Move>::default();
-        pos.pseudo_quiet_moves(&mut quiet);
-        assert!(tactical.iter().all(|&m| pos.is_tactical(m)), "{ctx}");
-        assert!(quiet.iter().all(|&m| !pos.is_tactical(m)), "{ctx}");
-        let all: Vec<G::Move> = tactical.iter().chain(quiet.iter()).copied().collect();
+        let all = stages(pos, G::pseudo_tactical_moves, G::pseudo_quiet_moves);
         let kept: Vec<G::Move> = all.iter().copied().filter(|&m| pos.is_legal(m)).collect();
         assert_eq!(
             by_packing(&kept),
