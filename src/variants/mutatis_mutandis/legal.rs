@@ -501,7 +501,7 @@ struct Scan {
     window: DropWindow,
 }
 
-/// Which legal turns [`Mutatis::generate_turns`] lists.
+/// Which legal turns `Mutatis::generate_turns` lists: all, the tactical ones or the others.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum TurnKinds {
     /// Every legal turn.
