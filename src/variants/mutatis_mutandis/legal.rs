@@ -334,11 +334,9 @@ impl Mutatis {
         let us = self.side;
         let a = &t.action;
         let reserve = &self.reserve[us.index()];
-        let promoting = self.promoting_piece(a);
-        let promo = match promoting {
-            Some(p) => self.promotion_state(p.color),
-            None => State::Queen,
-        };
+        let promo = self
+            .promoting_piece(a)
+            .map_or(State::Queen, |p| self.promotion_state(p.color));
         let mut scratch = self.board.clone();
         let effect = TurnEffect {
             action: *a,
