@@ -12,8 +12,8 @@
 use crate::core::Square;
 
 use super::action::{Action, ActionKind, ActionSink};
-use super::board::{bit, Bb};
-use super::generate::{reach_of, Ctx};
+use super::board::{bit, iter, Bb};
+use super::generate::{captures_onto, reach_of, Ctx};
 use super::piece::State;
 use super::rococo::{next, opposite, shots, swap_banned};
 use super::tables::tables;
@@ -53,8 +53,11 @@ pub(crate) fn generate<S: ActionSink>(ctx: &Ctx, from: Square, sink: &mut S) {
         of(State::Archer),
     );
     let t = tables();
-    // (b) and (c): queen lines.
-    for d in 0..8 {
+    // (b) and (c): queen lines. Their captures are jumped Long Leapers, withdrawn-from
+    // Withdrawers and approached Advancers: a sink that wants none of those skips them.
+    let line_victims = lls | wis | ads;
+    let lines = !sink.captures_only() || line_victims & sink.targets() != 0;
+    for d in (0..8).filter(|_| lines) {
         let withdrawn = match next(from, opposite(d)) {
             Some(v) if wis & bit(v) != 0 => bit(v),
             _ => 0,
@@ -119,7 +122,14 @@ pub(crate) fn generate<S: ActionSink>(ctx: &Ctx, from: Square, sink: &mut S) {
         if !mimicked_by_displacement(state) {
             continue;
         }
-        if let Some(r) = reach_of(state, ctx.us, from, ctx.occ) {
+        if sink.captures_only() {
+            // The attack query: a target or two, each asked alone.
+            for to in iter(same & sink.targets()) {
+                if captures_onto(state, ctx.us, from, to, ctx.occ) {
+                    sink.push(Action::moving(from, to, bit(to)));
+                }
+            }
+        } else if let Some(r) = reach_of(state, ctx.us, from, ctx.occ) {
             let mut hits = r.capture & same;
             while hits != 0 {
                 let to = hits.trailing_zeros() as Square;

@@ -15,7 +15,7 @@ use crate::core::{Color, Square};
 use super::action::{Action, ActionSink};
 use super::board::{bit, iter, Bb, Board};
 use super::piece::{State, STATE_COUNT};
-use super::tables::tables;
+use super::tables::{tables, Lines, RouteFamily};
 use super::{bent, chameleon, hoppers, interaction, leapers, pawns, rococo, winther};
 
 /// Where a displacement piece can go: `quiet` = empty landing squares, `capture` = occupied
@@ -122,8 +122,41 @@ fn displacement<S: ActionSink>(ctx: &Ctx, state: State, from: Square, r: Reach, 
     }
 }
 
+/// Whether `state` acts only by displacement (rules 6.1, and `PV`, `SE` of 6.2): its actions
+/// are the quiet moves and the captures of [`reach_of`], captures only of enemies that
+/// [`Ctx::capturable_by`] allows (neither Shield-protected nor a Mamra, rules 7.4). The other
+/// states (pawns, the Rococo pieces, the Chameleon, Maoking, Oxybeles, Cannon Pawn) have
+/// generators of their own.
+#[inline(always)]
+pub const fn displaces_plainly(state: State) -> bool {
+    !matches!(
+        state,
+        State::Pawn
+            | State::BerolinaPawn
+            | State::ScorpionPawn
+            | State::CannonPawn
+            | State::Oxybeles
+            | State::Maoking
+            | State::Chameleon
+            | State::LongLeaper
+            | State::Withdrawer
+            | State::Advancer
+            | State::Swapper
+            | State::Archer
+            | State::Immobilizer
+            | State::Shield
+            | State::Wuss
+    )
+}
+
 /// The actions of the piece of `ctx.us` in `state` on `from`, assuming it is not frozen.
 pub fn piece_actions<S: ActionSink>(ctx: &Ctx, state: State, from: Square, sink: &mut S) {
+    if displaces_plainly(state) {
+        if let Some(r) = reach_of(state, ctx.us, from, ctx.occ) {
+            displacement(ctx, state, from, r, sink)
+        }
+        return;
+    }
     match state {
         State::Pawn | State::BerolinaPawn | State::ScorpionPawn => {
             pawns::generate(ctx, state, from, sink)
@@ -138,11 +171,8 @@ pub fn piece_actions<S: ActionSink>(ctx: &Ctx, state: State, from: Square, sink:
         State::Swapper => rococo::swapper(ctx, from, sink),
         State::Archer => rococo::archer(ctx, from, sink),
         State::Immobilizer | State::Shield | State::Wuss => rococo::queen_moves(ctx, from, sink),
-        _ => {
-            if let Some(r) = reach_of(state, ctx.us, from, ctx.occ) {
-                displacement(ctx, state, from, r, sink)
-            }
-        }
+        // Every other state displaces plainly (above).
+        _ => {}
     }
 }
 
@@ -249,28 +279,108 @@ pub fn attacked_by(b: &Board, sq: Square, candidates: Bb) -> bool {
     };
     let them = !p.color;
     let pot = potential();
-    let mut candidates = candidates & b.color_bb(them);
-    if candidates == 0 {
-        return false;
-    }
-    candidates &= !b.frozen(them);
-    let ctx = Ctx::new(b, them);
-    let mut s = HitSink {
-        targets: bit(sq),
-        hit: false,
-    };
-    for from in iter(candidates) {
+    let target = bit(sq);
+    let mut reachers = 0;
+    for from in iter(candidates & b.color_bb(them)) {
         if let Some(q) = b.piece(from) {
-            if pot[q.state.index()][from as usize] & bit(sq) == 0 {
-                continue;
-            }
-            piece_actions(&ctx, q.state, from, &mut s);
-            if s.hit {
-                return true;
+            if pot[q.state.index()][from as usize] & target != 0 {
+                reachers |= bit(from);
             }
         }
     }
+    if reachers == 0 {
+        return false;
+    }
+    reachers &= !b.frozen(them);
+    let occ = b.occupied();
+    // A plain displacement capture removes neither a Shield-protected piece nor a Mamra
+    // (rules 7.4); the other mechanisms ask their generators.
+    let displaceable = p.state != State::Mamra && b.shielded(p.color) & target == 0;
+    let mut ctx = None;
+    let mut s = HitSink {
+        targets: target,
+        hit: false,
+    };
+    for from in iter(reachers) {
+        let Some(q) = b.piece(from) else { continue };
+        if displaces_plainly(q.state) {
+            if displaceable && captures_onto(q.state, them, from, sq, occ) {
+                return true;
+            }
+            continue;
+        }
+        let ctx = ctx.get_or_insert_with(|| Ctx::new(b, them));
+        piece_actions(ctx, q.state, from, &mut s);
+        if s.hit {
+            return true;
+        }
+    }
     false
+}
+
+/// Whether the displacement pattern of `state` (a state that [`displaces_plainly`], or a
+/// pawn state) of a piece of `color` on `from` reaches the occupied square `to` over `occ`:
+/// `to` is in `reach_of(..).capture`, asked alone (capturability aside; rules 6.1, and the
+/// Chameleon's mimicry of 7.2 a).
+#[inline]
+pub(crate) fn captures_onto(state: State, color: Color, from: Square, to: Square, occ: Bb) -> bool {
+    match displaces_onto(state, from, to, occ) {
+        Some(hit) => hit,
+        None => reach_of(state, color, from, occ).is_some_and(|r| r.capture & bit(to) != 0),
+    }
+}
+
+/// Whether a piece in `state` (one that [`displaces_plainly`]) on `from` reaches the occupied
+/// square `to` over occupancy `occ`, capturability aside: the same answer as
+/// `reach_of(..).capture` has for `to`, from line and route tables (one lookup per component
+/// of a compound) instead of the whole reach. `None` for the states asked through
+/// [`reach_of`] (Secutor and the pawns, whose reach depends on more).
+#[inline]
+fn displaces_onto(state: State, from: Square, to: Square, occ: Bb) -> Option<bool> {
+    use State::*;
+    const O: u8 = Lines::ORTH;
+    const D: u8 = Lines::DIAG;
+    const N: u8 = Lines::NIGHT;
+    let t = tables();
+    let target = bit(to);
+    let ride = |kinds: u8| t.lines.rides(kinds, from, to, occ);
+    let route = |family: RouteFamily| t.routes.reaches(family, from, to, occ);
+    let knight = t.knight.attacks(from) & target != 0;
+    Some(match state {
+        King | Mamra => t.king.attacks(from) & target != 0,
+        Queen => ride(O | D),
+        Sissa => route(RouteFamily::Sissa),
+        Amazon => knight || ride(O | D),
+        Squeen => ride(O | D) || route(RouteFamily::Sissa),
+        Unicorn => ride(D | N),
+        Dragon => ride(O) || route(RouteFamily::SpottedGryphon),
+        Nightrider => ride(N),
+        Rose => route(RouteFamily::Rose),
+        Chancellor => knight || ride(O),
+        Archbishop => knight || ride(D),
+        DancingHorse => route(RouteFamily::DancingHorse),
+        Octopus => route(RouteFamily::CrookedRook) || route(RouteFamily::CrookedBishop),
+        DragonKing => t.ferz.attacks(from) & target != 0 || ride(O),
+        DragonHorse => t.wazir.attacks(from) & target != 0 || ride(D),
+        Knight | HydraKnight => knight,
+        KnightGuard => (t.knight.attacks(from) | t.king.attacks(from)) & target != 0,
+        Gryphon => route(RouteFamily::Gryphon),
+        Aanca => route(RouteFamily::Aanca),
+        CrookedRook => route(RouteFamily::CrookedRook),
+        CrookedBishop => route(RouteFamily::CrookedBishop),
+        Rook => ride(O),
+        CylindricalBishop => route(RouteFamily::Cylinder),
+        KnightWazir => (t.knight.attacks(from) | t.wazir.attacks(from)) & target != 0,
+        KnightFerz => (t.knight.attacks(from) | t.ferz.attacks(from)) & target != 0,
+        // Cannon (orthogonal) and vao (diagonal) captures jump exactly one piece (6.1 `PV`).
+        Paovao => t.lines.hops(O | D, from, to, occ),
+        Nn11 => route(RouteFamily::Nn11),
+        Nn02 => route(RouteFamily::Nn02),
+        Nn31 => route(RouteFamily::Nn31),
+        Nn33 => route(RouteFamily::Nn33),
+        Nn04 => route(RouteFamily::Nn04),
+        _ => return None,
+    })
 }
 
 /// For each state and square, a superset of the squares a piece of that state standing there

@@ -146,8 +146,13 @@ pub(crate) fn spotted(ctx: &Ctx, shooter: Square, target: Square) -> bool {
 /// Shots of a shooter on `from` (Archer, or a Chameleon shooting an Archer): on each queen line
 /// the first piece, if it is in `targets`, at distance 1-2, or farther when spotted.
 pub(crate) fn shots<S: ActionSink>(ctx: &Ctx, from: Square, targets: Bb, sink: &mut S) {
+    let targets = targets & sink.targets();
+    let queen = &tables().queen;
     for d in 0..8 {
-        for (i, &s) in tables().queen.ray(d, from).iter().enumerate() {
+        if queen.ray_mask(d, from) & targets == 0 {
+            continue;
+        }
+        for (i, &s) in queen.ray(d, from).iter().enumerate() {
             if ctx.occ & bit(s) == 0 {
                 continue;
             }

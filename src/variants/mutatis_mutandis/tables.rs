@@ -9,7 +9,7 @@ use crate::core::attacks::{LeaperTable, RayTable, DIAGONAL, KING, ORTHOGONAL};
 use crate::core::geometry::BOARD_8X8;
 use crate::core::Square;
 
-use super::board::{at, file_of, rank_of, Bb};
+use super::board::{at, file_of, iter, rank_of, step, Bb};
 
 /// The knight vectors in counter-clockwise order V0..V7 (rules 6.1 `N11`).
 pub const KNIGHT_CCW: [(i32, i32); 8] = [
@@ -149,6 +149,245 @@ pub struct Tables {
     /// Sissa routes (rules 6.1 `SS`): per square, (passed squares that must be empty, final
     /// square) for every n and pair of leg directions that stays on the board.
     pub sissa: RouteTable,
+    /// The rider lines joining two squares, for the attack test (rules 5).
+    pub lines: Lines,
+    /// The routes of the bent and path riders from one square to another, for the same test.
+    pub routes: TargetRoutes,
+}
+
+/// The bent and path riders whose reach is a set of fixed routes (rules 6.1): a route lands on
+/// one square and needs a fixed set of squares empty on the way.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum RouteFamily {
+    /// Sissa (`SS`, and the Squeen's Sissa part).
+    Sissa,
+    /// Rose (`RO`).
+    Rose,
+    /// Crooked Rook (`CR`, and half of the Octopus).
+    CrookedRook,
+    /// Crooked Bishop (`CB`, and half of the Octopus).
+    CrookedBishop,
+    /// The five crooked nightriders, in the order `N11`, `N02`, `N31`, `N33`, `N04`.
+    Nn11,
+    /// `N02`.
+    Nn02,
+    /// `N31`.
+    Nn31,
+    /// `N33`.
+    Nn33,
+    /// `N04`.
+    Nn04,
+    /// Cylindrical Bishop (`CY`).
+    Cylinder,
+    /// Gryphon (`GR`).
+    Gryphon,
+    /// Aanca (`AA`).
+    Aanca,
+    /// The spotted gryphon of the Dragon (`DR`).
+    SpottedGryphon,
+    /// Dancing Horse (`DA`).
+    DancingHorse,
+}
+
+/// Number of [`RouteFamily`] values.
+const ROUTE_FAMILIES: usize = 14;
+
+/// For each [`RouteFamily`] and pair of squares, the routes from the first to the second:
+/// each route the set of squares that must be empty on the way (the landing square itself is
+/// not in it). A rider of the family on `from` reaches an occupied `to` when one of them is
+/// empty, so "does it capture there" costs a lookup and a few masks, not a whole reach.
+#[derive(Clone, Debug)]
+pub struct TargetRoutes {
+    masks: Vec<Bb>,
+    /// `index[(family * 64 + from) * 64 + to]`: the range of `masks` holding those routes.
+    index: Vec<(u32, u32)>,
+}
+
+impl TargetRoutes {
+    fn new(t: &Tables) -> TargetRoutes {
+        use RouteFamily::*;
+        let families = [
+            Sissa,
+            Rose,
+            CrookedRook,
+            CrookedBishop,
+            Nn11,
+            Nn02,
+            Nn31,
+            Nn33,
+            Nn04,
+            Cylinder,
+            Gryphon,
+            Aanca,
+            SpottedGryphon,
+            DancingHorse,
+        ];
+        let mut out = TargetRoutes {
+            masks: Vec::new(),
+            index: vec![(0, 0); ROUTE_FAMILIES * 64 * 64],
+        };
+        for family in families {
+            for from in 0..64u8 {
+                let mut by_target: Vec<Vec<Bb>> = vec![Vec::new(); 64];
+                for (mask, land) in family_routes(t, family, from) {
+                    if !by_target[land as usize].contains(&mask) {
+                        by_target[land as usize].push(mask);
+                    }
+                }
+                for (to, masks) in by_target.into_iter().enumerate() {
+                    let start = out.masks.len() as u32;
+                    out.masks.extend(masks);
+                    out.index[(family as usize * 64 + from as usize) * 64 + to] =
+                        (start, out.masks.len() as u32);
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether a rider of `family` on `from` reaches `to` over occupancy `occ` (`to` itself
+    /// may be occupied: then it could capture there).
+    #[inline(always)]
+    pub fn reaches(&self, family: RouteFamily, from: Square, to: Square, occ: Bb) -> bool {
+        let (a, b) = self.index[(family as usize * 64 + from as usize) * 64 + to as usize];
+        self.masks[a as usize..b as usize]
+            .iter()
+            .any(|&m| m & occ == 0)
+    }
+}
+
+/// Every route of `family` from `from`, as (squares that must be empty, landing square): the
+/// same movement as the generators of `leapers` and `bent` (rules 6.1).
+fn family_routes(t: &Tables, family: RouteFamily, from: Square) -> Vec<(Bb, Square)> {
+    use RouteFamily::*;
+    let along = |paths: &PathTable| {
+        let mut v = Vec::new();
+        for p in paths.paths(from) {
+            let mut mask: Bb = 0;
+            for &s in p {
+                v.push((mask, s));
+                mask |= 1u64 << s;
+            }
+        }
+        v
+    };
+    let bent = |firsts: &[(i32, i32); 4], len: i32| {
+        let mut v = Vec::new();
+        for &(dx, dy) in firsts {
+            let Some(x) = step(from, dx, dy) else {
+                continue;
+            };
+            v.push((0, x));
+            let outs = if dx != 0 && dy != 0 {
+                [(dx, 0), (0, dy)]
+            } else if dx != 0 {
+                [(dx, 1), (dx, -1)]
+            } else {
+                [(1, dy), (-1, dy)]
+            };
+            for (ox, oy) in outs {
+                let (mut cur, mut mask) = (x, 1u64 << x);
+                while let Some(s) = step(cur, ox * len, oy * len) {
+                    v.push((mask, s));
+                    mask |= 1u64 << s;
+                    cur = s;
+                }
+            }
+        }
+        v
+    };
+    const ORTH: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+    const DIAG: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+    match family {
+        Sissa => t.sissa.routes(from).to_vec(),
+        Rose => along(&t.rose),
+        CrookedRook => along(&t.crooked_rook),
+        CrookedBishop => along(&t.crooked_bishop),
+        Nn11 => along(&t.crooked_nn[0]),
+        Nn02 => along(&t.crooked_nn[1]),
+        Nn31 => along(&t.crooked_nn[2]),
+        Nn33 => along(&t.crooked_nn[3]),
+        Nn04 => along(&t.crooked_nn[4]),
+        Cylinder => along(&t.cylinder),
+        Gryphon => bent(&DIAG, 1),
+        Aanca => bent(&ORTH, 1),
+        SpottedGryphon => bent(&DIAG, 2),
+        DancingHorse => {
+            let mut v = Vec::new();
+            for m in iter(t.knight.attacks(from)) {
+                v.push((0, m));
+                for s in iter(t.knight.attacks(m) & !(1u64 << from)) {
+                    v.push((1u64 << m, s));
+                }
+            }
+            v
+        }
+    }
+}
+
+/// Rider lines between two squares: whether `from` and `to` lie on one orthogonal, diagonal
+/// or nightrider line, and the squares strictly between them, which must be empty for a rider
+/// of that line to reach `to` (rules 6.1 `R`, `B`, `NR`). Answers "does this rider capture
+/// there" in one lookup instead of a whole attack set.
+#[derive(Clone, Debug)]
+pub struct Lines {
+    /// `kind[from][to]`: [`Lines::ORTH`], [`Lines::DIAG`], [`Lines::NIGHT`] or 0.
+    kind: Box<[[u8; 64]; 64]>,
+    /// `between[from][to]`: the squares strictly between them on their line (0 when none).
+    between: Box<[[Bb; 64]; 64]>,
+}
+
+impl Lines {
+    /// `from` and `to` share a rank or file.
+    pub const ORTH: u8 = 1;
+    /// `from` and `to` share a diagonal.
+    pub const DIAG: u8 = 2;
+    /// `to` is a whole number of one knight leap away from `from`.
+    pub const NIGHT: u8 = 4;
+
+    fn new() -> Lines {
+        let mut kind = Box::new([[0u8; 64]; 64]);
+        let mut between = Box::new([[0 as Bb; 64]; 64]);
+        let families: [(&[(i32, i32)], u8); 3] = [
+            (&ORTHOGONAL, Lines::ORTH),
+            (&DIAGONAL, Lines::DIAG),
+            (&KNIGHT_CCW, Lines::NIGHT),
+        ];
+        for from in 0..64u8 {
+            for (dirs, k) in families {
+                for &(df, dr) in dirs {
+                    let (mut f, mut r) = (file_of(from), rank_of(from));
+                    let mut passed: Bb = 0;
+                    while let Some(to) = at(f + df, r + dr) {
+                        kind[from as usize][to as usize] = k;
+                        between[from as usize][to as usize] = passed;
+                        passed |= 1u64 << to;
+                        f += df;
+                        r += dr;
+                    }
+                }
+            }
+        }
+        Lines { kind, between }
+    }
+
+    /// Whether a rider of the line kinds `kinds` (a union of [`Lines::ORTH`], [`Lines::DIAG`],
+    /// [`Lines::NIGHT`]) on `from` reaches `to` over occupancy `occ`: the two share such a line
+    /// and nothing stands between them.
+    #[inline(always)]
+    pub fn rides(&self, kinds: u8, from: Square, to: Square, occ: Bb) -> bool {
+        self.kind[from as usize][to as usize] & kinds != 0
+            && self.between[from as usize][to as usize] & occ == 0
+    }
+
+    /// Whether a hopper of the line kinds `kinds` on `from` reaches `to` over occupancy `occ`
+    /// by jumping exactly one piece between them (cannon and vao captures, rules 6.1 `PV`).
+    #[inline(always)]
+    pub fn hops(&self, kinds: u8, from: Square, to: Square, occ: Bb) -> bool {
+        self.kind[from as usize][to as usize] & kinds != 0
+            && (self.between[from as usize][to as usize] & occ).count_ones() == 1
+    }
 }
 
 /// For each square, routes given as (squares that must be empty, landing square).
@@ -286,7 +525,7 @@ impl Tables {
                 })
                 .collect()
         });
-        Tables {
+        let mut t = Tables {
             king: LeaperTable::new(g, &KING),
             knight: LeaperTable::new(g, &knight),
             wazir: LeaperTable::new(g, &ORTHOGONAL),
@@ -301,7 +540,14 @@ impl Tables {
             crooked_nn,
             cylinder,
             sissa: sissa_routes(),
-        }
+            lines: Lines::new(),
+            routes: TargetRoutes {
+                masks: Vec::new(),
+                index: Vec::new(),
+            },
+        };
+        t.routes = TargetRoutes::new(&t);
+        t
     }
 }
 
