@@ -289,24 +289,17 @@ impl<M: GameMove> Picker<M> {
                     self.stage = Stage::Quiet;
                 }
                 Stage::Quiet => {
-                    let n = self.moves.len();
-                    let mut best = self.quiet_next;
-                    if best >= n {
+                    let q = self.quiet_next;
+                    if q >= self.moves.len() {
                         self.stage = Stage::BadTactical;
                         continue;
                     }
-                    let mut s = self.scores[best];
-                    for i in best + 1..n {
-                        if self.scores[i] > s {
-                            best = i;
-                            s = self.scores[i];
-                        }
-                    }
+                    let (i, s) = first_max(&self.scores[q..]);
+                    let best = q + i;
                     if s == SKIP {
                         self.stage = Stage::BadTactical;
                         continue;
                     }
-                    let q = self.quiet_next;
                     self.moves.swap(q, best);
                     self.scores.swap(q, best);
                     self.quiet_next += 1;
@@ -450,14 +443,8 @@ impl<M: GameMove> Picker<M> {
         );
         loop {
             // The first of the highest scores (ties keep the generation order).
-            let mut best = self.next;
-            let mut s = self.scores[best];
-            for (i, &v) in self.scores[..n].iter().enumerate().skip(self.next + 1) {
-                if v > s {
-                    best = i;
-                    s = v;
-                }
-            }
+            let (i, s) = first_max(&self.scores[self.next..n]);
+            let best = self.next + i;
             if (GOOD_TACTICAL - TACTICAL_SPAN..=GOOD_TACTICAL + TACTICAL_SPAN).contains(&s)
                 && !pos.see_ge(self.moves[best], 0)
             {
@@ -490,6 +477,15 @@ impl<M: GameMove> Picker<M> {
     pub fn is_refutation(score: i32) -> bool {
         (COUNTER..=KILLER_0).contains(&score)
     }
+}
+
+/// The index and value of the first highest of `scores` (non-empty), as a scan keeping the
+/// first of equals finds it: the maximum first, in a loop the compiler vectorises, then the
+/// first place it stands (the picker's selection over long lists of plies).
+#[inline(always)]
+fn first_max(scores: &[i32]) -> (usize, i32) {
+    let max = scores.iter().copied().max().unwrap_or(i32::MIN);
+    (scores.iter().position(|&v| v == max).unwrap_or(0), max)
 }
 
 #[cfg(test)]
