@@ -15,9 +15,11 @@
 //!
 //! Every parameter is declared once in [`PARAMS`] (centipawns unless said otherwise).
 
-use crate::core::Color;
+use arrayvec::ArrayVec;
 
-use super::board::{bit, iter, rank_of, Board};
+use crate::core::{Color, Square};
+
+use super::board::{bit, iter, rank_of, Bb, Board};
 use super::generate::{attacked, reach_of};
 use super::legal::royals;
 use super::piece::{State, STATE_COUNT};
@@ -152,12 +154,22 @@ impl Terms {
     }
 }
 
-/// What one pass over a side's pieces finds: its terms so far, and the pieces whose reach
-/// touches each square (for the enemy's royal zones).
+/// Most royals a side can have on the board (a constructed FEN may fill every square).
+const MAX_ROYALS: usize = 64;
+
+/// What one pass over a side's pieces finds: its terms so far, and the pressure of its
+/// pieces on each enemy royal's neighbourhood.
 struct SideScan {
     terms: Terms,
-    /// Per square, how many of the side's unfrozen pieces reach it (capped at 255).
-    reach_count: [u8; 64],
+    /// Per enemy royal, in square order ([`royals`]): the sum over the side's unfrozen pieces
+    /// of the squares of the royal's zone (its square and 8 neighbours) each reaches.
+    pressure: ArrayVec<i32, MAX_ROYALS>,
+}
+
+/// The zone of a royal on `sq`: its square and its 8 neighbours (rules 5).
+#[inline(always)]
+fn royal_zone(sq: Square) -> Bb {
+    tables().king.attacks(sq) | bit(sq)
 }
 
 fn scan(pos: &Mutatis, us: Color, p: &EvalParams) -> SideScan {
@@ -165,8 +177,14 @@ fn scan(pos: &Mutatis, us: Color, p: &EvalParams) -> SideScan {
     let them = !us;
     let mut out = SideScan {
         terms: Terms::default(),
-        reach_count: [0; 64],
+        pressure: ArrayVec::new(),
     };
+    let mut zones: ArrayVec<Bb, MAX_ROYALS> = ArrayVec::new();
+    for sq in iter(royals(b, them)) {
+        zones.push(royal_zone(sq));
+        out.pressure.push(0);
+    }
+    let all_zones = zones.iter().fold(0, |m, &z| m | z);
     let occ = b.occupied();
     let frozen_us = b.frozen(us);
     for sq in iter(b.color_bb(us)) {
@@ -186,8 +204,11 @@ fn scan(pos: &Mutatis, us: Color, p: &EvalParams) -> SideScan {
         if let Some(r) = reach_of(pc.state, us, sq, occ) {
             let reach = r.quiet | (r.capture & b.color_bb(them));
             out.terms.mobility += reach.count_ones() as i32 * p.mobility;
-            for t in iter(r.quiet | r.capture) {
-                out.reach_count[t as usize] = out.reach_count[t as usize].saturating_add(1);
+            let touched = (r.quiet | r.capture) & all_zones;
+            if touched != 0 {
+                for (pressure, &zone) in out.pressure.iter_mut().zip(&zones) {
+                    *pressure += (touched & zone).count_ones() as i32;
+                }
             }
         }
     }
@@ -211,18 +232,16 @@ fn scan(pos: &Mutatis, us: Color, p: &EvalParams) -> SideScan {
     out
 }
 
-/// Royal safety of `us` (rules 5) given the enemy's reach counts: attacked royals, enemy
-/// pieces reaching the royals' neighbourhoods, a Wuss on the board.
-fn royal_safety(pos: &Mutatis, us: Color, enemy_reach: &[u8; 64], p: &EvalParams) -> i32 {
+/// Royal safety of `us` (rules 5) given the enemy's pressure on each royal's zone (in the
+/// order of [`royals`]): attacked royals, enemy pieces reaching the royals' neighbourhoods, a
+/// Wuss on the board.
+fn royal_safety(pos: &Mutatis, us: Color, enemy_pressure: &[i32], p: &EvalParams) -> i32 {
     let b = &pos.board;
-    let t = tables();
     let mut safety = 0;
-    for sq in iter(royals(b, us)) {
+    for (sq, &pressure) in iter(royals(b, us)).zip(enemy_pressure) {
         if attacked(b, sq) {
             safety -= p.royal_attacked;
         }
-        let zone = t.king.attacks(sq) | bit(sq);
-        let pressure: i32 = iter(zone).map(|z| enemy_reach[z as usize] as i32).sum();
         safety -= pressure * p.royal_zone_attacker;
         if b.piece(sq).is_some_and(|pc| pc.state == State::Wuss) {
             safety -= p.wuss_liability;
@@ -237,8 +256,8 @@ pub fn terms(pos: &Mutatis, p: &EvalParams) -> [Terms; 2] {
     let b = scan(pos, Color::Black, p);
     let mut tw = w.terms;
     let mut tb = b.terms;
-    tw.royal = royal_safety(pos, Color::White, &b.reach_count, p);
-    tb.royal = royal_safety(pos, Color::Black, &w.reach_count, p);
+    tw.royal = royal_safety(pos, Color::White, &b.pressure, p);
+    tb.royal = royal_safety(pos, Color::Black, &w.pressure, p);
     [tw, tb]
 }
 
