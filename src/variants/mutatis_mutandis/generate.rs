@@ -334,7 +334,7 @@ pub(crate) fn captures_onto(state: State, color: Color, from: Square, to: Square
 /// square `to` over occupancy `occ`, capturability aside: the same answer as
 /// `reach_of(..).capture` has for `to`, from line and route tables (one lookup per component
 /// of a compound) instead of the whole reach. `None` for the states asked through
-/// [`reach_of`] (Secutor and the pawns, whose reach depends on more).
+/// [`reach_of`] (the pawns, whose reach depends on their colour and more).
 #[inline]
 fn displaces_onto(state: State, from: Square, to: Square, occ: Bb) -> Option<bool> {
     use State::*;
@@ -379,6 +379,7 @@ fn displaces_onto(state: State, from: Square, to: Square, occ: Bb) -> Option<boo
         Nn31 => route(RouteFamily::Nn31),
         Nn33 => route(RouteFamily::Nn33),
         Nn04 => route(RouteFamily::Nn04),
+        Secutor => winther::secutor_captures_onto(from, to, occ),
         _ => return None,
     })
 }

@@ -4,10 +4,10 @@
 use crate::core::Square;
 
 use super::action::{Action, ActionKind, ActionSink};
-use super::board::{bit, forward, rank_of, step, Bb};
+use super::board::{bit, file_of, forward, iter, rank_of, step, Bb};
 use super::generate::{Ctx, Reach};
 use super::pawns::promotion_row;
-use super::tables::{tables, QUEEN_DIRS};
+use super::tables::{tables, Lines, QUEEN_DIRS};
 
 const ORTH: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 
@@ -52,6 +52,33 @@ pub(crate) fn secutor(from: Square, occ: Bb) -> Reach {
         }
     }
     r
+}
+
+/// Whether a Secutor on `from` has the occupied square `to` as a capture candidate over
+/// `occ` (`to` in [`secutor`]'s `capture`), asked alone: the first piece S of each
+/// orthogonal direction d is one lookup of the rook's reach, and `to` must then lie on a
+/// diagonal leg from the square before S, ahead in d, with nothing between.
+pub(crate) fn secutor_captures_onto(from: Square, to: Square, occ: Bb) -> bool {
+    let t = tables();
+    let (tf, tr) = (file_of(to), rank_of(to));
+    for screen in iter(t.orth.rider_attacks(from, occ) & occ) {
+        let (df, dr) = (
+            (file_of(screen) - file_of(from)).signum(),
+            (rank_of(screen) - rank_of(from)).signum(),
+        );
+        let Some(c) = step(screen, -df, -dr) else {
+            continue;
+        };
+        let ahead = if df != 0 {
+            (tf - file_of(c)) * df > 0
+        } else {
+            (tr - rank_of(c)) * dr > 0
+        };
+        if ahead && t.lines.rides(Lines::DIAG, c, to, occ) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Oxybeles (rules 6.2 `OX`, [D 18]): one step to an empty square, never capturing. If the
