@@ -13,8 +13,8 @@
 //! machine gives the same score. The first layer is summed in `i32` (no overflow whatever the
 //! number of men; at most [`MAX_ACTIVE`] inputs): from scratch at each evaluation
 //! ([`Network::evaluate`], [`correction`]), or kept through make/unmake by a
-//! [`NetAccumulator`] in the variants whose make reports what changes (Mystic, Mulligan Stew,
-//! Mitosis), with the same result.
+//! [`NetAccumulator`] in the variants whose make reports what changes (every variant's now),
+//! with the same result.
 //!
 //! # The file (`MNV1`), little-endian
 //!

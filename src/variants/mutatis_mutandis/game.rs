@@ -211,13 +211,13 @@ impl Evaluation for Mutatis {
     /// The hand-written evaluation plus the network's correction, when `EvalFile` loaded
     /// one ([`crate::variants::network`]).
     fn evaluate(&self) -> i32 {
-        eval::evaluate(self) + crate::variants::network::correction(self)
+        eval::evaluate(self) + crate::variants::network::correction_from(self, &self.acc)
     }
 
     /// The hand-written evaluation with `p`, plus the network's correction as in
     /// [`Evaluation::evaluate`] (the trainer empties the slot to read the evaluation alone).
     fn evaluate_with(&self, p: &eval::EvalParams) -> i32 {
-        eval::evaluate_with(self, p) + crate::variants::network::correction(self)
+        eval::evaluate_with(self, p) + crate::variants::network::correction_from(self, &self.acc)
     }
 
     fn eval_report(&self) -> String {

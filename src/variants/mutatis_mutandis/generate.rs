@@ -274,8 +274,28 @@ pub fn attack_candidates(b: &Board, sq: Square) -> Bb {
 /// the piece on `sq` by some action (rules 5). Candidates that are not enemy pieces, or that
 /// could never reach `sq` from where they stand, are skipped.
 pub fn attacked_by(b: &Board, sq: Square, candidates: Bb) -> bool {
+    attackers_among::<true>(b, sq, candidates, 0) != 0
+}
+
+/// [`attacked_by`], trying the pieces of `first` (likely attackers, such as the ones that
+/// attacked `sq` before a turn) before the other candidates: the answer is the same, found
+/// sooner when one of them still attacks.
+pub fn attacked_by_first(b: &Board, sq: Square, candidates: Bb, first: Bb) -> bool {
+    attackers_among::<true>(b, sq, candidates, first) != 0
+}
+
+/// The pieces of `candidates` (as [`attacked_by`] takes them) that remove the piece on `sq`
+/// by some action (rules 5); empty when `sq` is empty.
+pub fn attackers(b: &Board, sq: Square, candidates: Bb) -> Bb {
+    attackers_among::<false>(b, sq, candidates, 0)
+}
+
+/// The attackers of `sq` among `candidates`, those of `first` tried first; with `ANY`, only
+/// the first one found.
+#[inline]
+fn attackers_among<const ANY: bool>(b: &Board, sq: Square, candidates: Bb, first: Bb) -> Bb {
     let Some(p) = b.piece(sq) else {
-        return false;
+        return 0;
     };
     let them = !p.color;
     let pot = potential();
@@ -289,7 +309,7 @@ pub fn attacked_by(b: &Board, sq: Square, candidates: Bb) -> bool {
         }
     }
     if reachers == 0 {
-        return false;
+        return 0;
     }
     reachers &= !b.frozen(them);
     let occ = b.occupied();
@@ -297,25 +317,28 @@ pub fn attacked_by(b: &Board, sq: Square, candidates: Bb) -> bool {
     // (rules 7.4); the other mechanisms ask their generators.
     let displaceable = p.state != State::Mamra && b.shielded(p.color) & target == 0;
     let mut ctx = None;
-    let mut s = HitSink {
-        targets: target,
-        hit: false,
-    };
-    for from in iter(reachers) {
+    let mut found = 0;
+    for from in iter(reachers & first).chain(iter(reachers & !first)) {
         let Some(q) = b.piece(from) else { continue };
-        if displaces_plainly(q.state) {
-            if displaceable && captures_onto(q.state, them, from, sq, occ) {
-                return true;
+        let hit = if displaces_plainly(q.state) {
+            displaceable && captures_onto(q.state, them, from, sq, occ)
+        } else {
+            let ctx = ctx.get_or_insert_with(|| Ctx::new(b, them));
+            let mut s = HitSink {
+                targets: target,
+                hit: false,
+            };
+            piece_actions(ctx, q.state, from, &mut s);
+            s.hit
+        };
+        if hit {
+            found |= bit(from);
+            if ANY {
+                return found;
             }
-            continue;
-        }
-        let ctx = ctx.get_or_insert_with(|| Ctx::new(b, them));
-        piece_actions(ctx, q.state, from, &mut s);
-        if s.hit {
-            return true;
         }
     }
-    false
+    found
 }
 
 /// Whether the displacement pattern of `state` (a state that [`displaces_plainly`], or a

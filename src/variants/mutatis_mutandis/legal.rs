@@ -13,7 +13,9 @@ use crate::core::{Color, Square};
 
 use super::action::{Action, ActionKind, ActionList, NO_SQUARE};
 use super::board::{bit, iter, Bb, Board};
-use super::generate::{actions_from, attack_candidates, attacked, attacked_by, generate};
+use super::generate::{
+    actions_from, attack_candidates, attacked, attacked_by_first, attackers, generate,
+};
 use super::piece::{Piece, State};
 use super::position::{
     corner_plan, flag, home_bb, play_turn, unwrite, DropWindow, Mutatis, TurnEffect, MAX_WRITES,
@@ -38,7 +40,9 @@ pub fn royal_attacked(b: &Board, c: Color) -> bool {
 /// squares the turn touched can attack them (enemy pieces change only there).
 struct RoyalWatch {
     royals: Bb,
-    watch: [(Square, Bb); 4],
+    /// Per royal: its square, its potential attackers, and its attackers now (tried first:
+    /// in check, most turns leave one of them attacking).
+    watch: [(Square, Bb, Bb); 4],
     n: usize,
 }
 
@@ -46,14 +50,15 @@ impl RoyalWatch {
     fn new(b: &Board, us: Color) -> RoyalWatch {
         let mut w = RoyalWatch {
             royals: royals(b, us),
-            watch: [(0, 0); 4],
+            watch: [(0, 0, 0); 4],
             n: 0,
         };
         for sq in iter(w.royals) {
             if w.n == w.watch.len() {
                 break;
             }
-            w.watch[w.n] = (sq, attack_candidates(b, sq));
+            let candidates = attack_candidates(b, sq);
+            w.watch[w.n] = (sq, candidates, attackers(b, sq, candidates));
             w.n += 1;
         }
         w
@@ -68,7 +73,7 @@ impl RoyalWatch {
         }
         self.watch[..self.n]
             .iter()
-            .any(|&(sq, cand)| attacked_by(after, sq, cand | touched))
+            .any(|&(sq, cand, now)| attacked_by_first(after, sq, cand | touched, now))
     }
 }
 

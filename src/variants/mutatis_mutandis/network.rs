@@ -18,14 +18,18 @@
 //! At most 64 pieces, 2 x (13 + 1 + 1 + 10 + 3) = 56 other inputs: 120 a perspective, within
 //! [`crate::variants::network::MAX_ACTIVE`] whatever the position.
 //!
+//! Make keeps the first layer's sums (`NetAccumulator`): each square it writes changes two
+//! piece inputs at most (`piece_inputs`), and the reserve, schedule and flag inputs are
+//! compared before and after as sets (`side_offsets`).
+//!
 //! The compiled-in network (`network.nnv`) is the default; its manifest
 //! (`network.manifest.md`) gives the commands, seeds and hashes that rebuild it.
 
 use crate::core::Color;
-use crate::variants::network::{DefaultNet, InputList, NetInputs, NetSlot};
-use crate::variants::orthodox::inputs::thermometer;
+use crate::core::Square;
+use crate::variants::network::{DefaultNet, InputList, NetAccumulator, NetInputs, NetSlot};
 
-use super::piece::{State, STATE_COUNT};
+use super::piece::{Piece, State, STATE_COUNT};
 use super::position::flag;
 use super::Mutatis;
 
@@ -62,34 +66,107 @@ impl NetInputs for Mutatis {
             }
         }
         for (rel, side) in [perspective, !perspective].into_iter().enumerate() {
-            let mut base = BOARD + rel as u32 * SIDE;
-            let reserve = &self.reserve[side.index()];
-            thermometer(base, reserve.len() as u32, RESERVE_CAP, out);
-            base += RESERVE_CAP;
-            if let (Some(first), Some(last)) = (reserve.first(), reserve.last()) {
-                out.push(base + first.index() as u32);
-                out.push(base + STATE_COUNT as u32 + last.index() as u32);
-                let lead = i32::from(self.full)
-                    - 5 * i32::from(reserve.drops_made())
-                    - i32::from(side == Color::White);
-                thermometer(
-                    base + 2 * STATE_COUNT as u32,
-                    lead.max(0) as u32,
-                    LEAD_CAP,
-                    out,
-                );
-            }
-            base += 2 * STATE_COUNT as u32 + LEAD_CAP;
-            let (king, a, h) = flag::of(side.index());
-            for (i, f) in [king, a, h].into_iter().enumerate() {
-                if self.corner & f != 0 {
-                    out.push(base + i as u32);
-                }
+            let base = BOARD + rel as u32 * SIDE;
+            let mut set = side_offsets(self, side);
+            while set != 0 {
+                out.push(base + set.trailing_zeros());
+                set &= set - 1;
             }
         }
     }
 
     fn slot() -> &'static NetSlot {
         &SLOT
+    }
+}
+
+/// The inputs of `side`'s reserve, schedule and cornering flags (rules 8, 9, 10), as a set of
+/// offsets within its block of [`SIDE`] inputs (bit `o` = offset `o`).
+#[inline]
+pub(super) fn side_offsets(pos: &Mutatis, side: Color) -> u128 {
+    // A thermometer: the first `count` (at most `cap`) inputs from `base` set.
+    let thermometer = |base: u32, count: u32, cap: u32| ((1u128 << count.min(cap)) - 1) << base;
+    let reserve = &pos.reserve[side.index()];
+    let mut set = thermometer(0, reserve.len() as u32, RESERVE_CAP);
+    let base = RESERVE_CAP;
+    if let (Some(first), Some(last)) = (reserve.first(), reserve.last()) {
+        set |= 1 << (base + first.index() as u32);
+        set |= 1 << (base + STATE_COUNT as u32 + last.index() as u32);
+        let lead = i32::from(pos.full)
+            - 5 * i32::from(reserve.drops_made())
+            - i32::from(side == Color::White);
+        set |= thermometer(base + 2 * STATE_COUNT as u32, lead.max(0) as u32, LEAD_CAP);
+    }
+    let flags = base + 2 * STATE_COUNT as u32 + LEAD_CAP;
+    let (king, a, h) = flag::of(side.index());
+    for (i, f) in [king, a, h].into_iter().enumerate() {
+        if pos.corner & f != 0 {
+            set |= 1 << (flags + i as u32);
+        }
+    }
+    set
+}
+
+/// The inputs of piece `p` on `sq` in White's and Blue's views.
+#[inline(always)]
+pub(super) fn piece_inputs(p: Piece, sq: Square) -> [u32; 2] {
+    Color::ALL.map(|view| {
+        let rel = usize::from(p.color != view);
+        let flip = if view == Color::White { 0 } else { 56 };
+        ((rel * STATE_COUNT + p.state.index()) * 64) as u32 + (u32::from(sq) ^ flip)
+    })
+}
+
+/// Both sides' [`side_offsets`], White's first: what a turn's record compares before and
+/// after.
+#[inline]
+pub(super) fn all_side_offsets(pos: &Mutatis) -> [u128; 2] {
+    [
+        side_offsets(pos, Color::White),
+        side_offsets(pos, Color::Black),
+    ]
+}
+
+/// Records in `acc` the side inputs that differ between `before` and `after` (both from
+/// [`all_side_offsets`]).
+#[inline]
+pub(super) fn record_side_changes(before: &[u128; 2], after: &[u128; 2], acc: &mut NetAccumulator) {
+    for side in Color::ALL {
+        let mut changed = before[side.index()] ^ after[side.index()];
+        while changed != 0 {
+            let o = changed.trailing_zeros();
+            changed &= changed - 1;
+            let inputs = Color::ALL.map(|view| BOARD + u32::from(side != view) * SIDE + o);
+            if after[side.index()] >> o & 1 != 0 {
+                acc.add(inputs);
+            } else {
+                acc.sub(inputs);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::mutatis_mutandis::setup::random_setup;
+
+    /// The sums kept through make/unmake are the sums from scratch, over random games from
+    /// random setups with drops, promotions, captures, cornering-flag changes, null moves and
+    /// turns taken back unevaluated (rules 2, 8, 9, 10).
+    #[test]
+    fn the_kept_sums_are_the_sums_from_scratch() {
+        use crate::variants::network::assert_kept_sums_match;
+        let (mut drops, mut captures, mut promotions) = (0, 0, 0);
+        let tally = |pos: &Mutatis, t: crate::variants::mutatis_mutandis::Turn| {
+            drops += usize::from(t.has_drop());
+            captures += usize::from(t.action.captures != 0);
+            promotions += usize::from(pos.promoting_piece(&t.action).is_some());
+        };
+        assert_kept_sums_match(12, 120, 0x4d55_5441, 7, random_setup, |p| &p.acc, tally);
+        assert!(
+            drops > 0 && captures > 0 && promotions > 0,
+            "{drops} {captures} {promotions}"
+        );
     }
 }

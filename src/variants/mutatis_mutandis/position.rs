@@ -10,9 +10,11 @@ use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use std::sync::LazyLock;
 
 use crate::core::{zobrist, Color, Square};
+use crate::variants::network::NetAccumulator;
 
 use super::action::{Action, ActionKind, NO_SQUARE};
 use super::board::{bit, file_of, iter, Bb, Board};
+use super::network;
 use super::piece::{Piece, State, STATE_COUNT};
 
 /// Reserve slots: `drops made + reserve length` may not exceed this (rules 11 `reserve:` and
@@ -298,6 +300,8 @@ pub struct Mutatis {
     pub(crate) history: Vec<u64>,
     /// Whether a royal of the side to move is attacked, once known.
     pub(crate) danger: DangerCache,
+    /// The network's first-layer sums, kept through make/unmake (docs/networks.md).
+    pub(crate) acc: NetAccumulator,
 }
 
 /// How one turn changes the board, for [`play_turn`]: the action, the promotion piece of a
@@ -469,6 +473,7 @@ impl Mutatis {
             stack: Vec::with_capacity(256),
             history: Vec::with_capacity(256),
             danger: DangerCache::default(),
+            acc: NetAccumulator::default(),
         }
     }
 
@@ -513,10 +518,12 @@ impl Mutatis {
         }
     }
 
-    /// Recomputes the incremental keys from scratch (after a FEN is parsed).
+    /// Recomputes the incremental keys and the network's kept sums from scratch (after a FEN
+    /// is parsed or a setup drawn).
     pub(crate) fn refresh_keys(&mut self) {
         self.piece_key = self.piece_key_from_scratch();
         self.reserve_key = self.reserve_key_from_scratch();
+        self.acc = NetAccumulator::new(&*self, 256);
     }
 
     /// The pieces' key computed from the board alone.
@@ -603,6 +610,8 @@ impl Mutatis {
     /// then the flags, en passant, swap ban and clocks (rules 2, 4, 8, 9, 10, 5).
     pub(crate) fn make_turn(&mut self, a: Action, drop: Square) {
         let us = self.side;
+        crate::variants::network::open_ply(self, |p| &mut p.acc);
+        let sides_before = network::all_side_offsets(self);
         self.history.push(self.repetition_key());
         let mut u = Undo {
             writes: [(0, None); MAX_WRITES],
@@ -652,12 +661,15 @@ impl Mutatis {
         {
             let writes = &mut u.writes;
             let n = &mut u.n;
+            let acc = &mut self.acc;
             play_turn(&mut self.board, &effect, &mut |sq, old, new| {
                 if let Some(p) = old {
                     piece_key ^= k.piece(p, sq);
+                    acc.sub(network::piece_inputs(p, sq));
                 }
                 if let Some(p) = new {
                     piece_key ^= k.piece(p, sq);
+                    acc.add(network::piece_inputs(p, sq));
                 }
                 writes[*n as usize] = (sq, old);
                 *n += 1;
@@ -741,10 +753,14 @@ impl Mutatis {
         self.side = !us;
         self.danger.set(0);
         self.stack.push(u);
+        let sides_after = network::all_side_offsets(self);
+        network::record_side_changes(&sides_before, &sides_after, &mut self.acc);
     }
 
     /// Passes the turn (null move, for the search): side, en passant and swap ban change.
     pub(crate) fn make_null_turn(&mut self) {
+        crate::variants::network::open_ply(self, |p| &mut p.acc);
+        let sides_before = network::all_side_offsets(self);
         self.history.push(self.repetition_key());
         let u = Undo {
             writes: [(0, None); MAX_WRITES],
@@ -772,6 +788,8 @@ impl Mutatis {
         self.side = !self.side;
         self.danger.set(0);
         self.stack.push(u);
+        let sides_after = network::all_side_offsets(self);
+        network::record_side_changes(&sides_before, &sides_after, &mut self.acc);
     }
 
     /// Takes back the last turn (or null move).
@@ -779,6 +797,7 @@ impl Mutatis {
         let Some(u) = self.stack.pop() else {
             return;
         };
+        self.acc.pop();
         self.history.pop();
         if !u.null {
             unwrite(&mut self.board, &u.writes[..u.n as usize]);
