@@ -9,7 +9,7 @@
 //! [`Board::frozen`](super::board::Board::frozen). Never captures a Chameleon, Immobilizer,
 //! Shield, Wuss, Mamra, Maoking, Oxybeles or an immune piece.
 
-use crate::core::Square;
+use crate::core::{Color, Square};
 
 use super::action::{Action, ActionKind, ActionSink};
 use super::board::{bit, iter, Bb};
@@ -36,6 +36,30 @@ pub const fn mimicked_by_displacement(state: State) -> bool {
             | Swapper
             | Archer
     )
+}
+
+/// Whether a Chameleon of `color` on `from` removes the enemy piece in `victim` state on `to`
+/// over `occ`, when that is one test (rules 7.2): by displacement mimicry for the states it
+/// mimics (`capturable`: the victim is neither Shield-protected nor a Mamra), never for the
+/// excluded states; `None` for Long Leapers, Withdrawers, Advancers, Swappers and Archers,
+/// whose capture depends on the Chameleon's whole line ([`generate`] answers).
+#[inline]
+pub(crate) fn captures(
+    victim: State,
+    color: Color,
+    from: Square,
+    to: Square,
+    occ: Bb,
+    capturable: bool,
+) -> Option<bool> {
+    use State::*;
+    match victim {
+        LongLeaper | Withdrawer | Advancer | Swapper | Archer => None,
+        _ if mimicked_by_displacement(victim) => {
+            Some(capturable && captures_onto(victim, color, from, to, occ))
+        }
+        _ => Some(false),
+    }
 }
 
 /// All Chameleon actions from `from` (the caller has checked it is not frozen).

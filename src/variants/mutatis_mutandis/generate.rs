@@ -320,8 +320,19 @@ fn attackers_among<const ANY: bool>(b: &Board, sq: Square, candidates: Bb, first
     let mut found = 0;
     for from in iter(reachers & first).chain(iter(reachers & !first)) {
         let Some(q) = b.piece(from) else { continue };
-        let hit = if displaces_plainly(q.state) {
-            displaceable && captures_onto(q.state, them, from, sq, occ)
+        let quick = match q.state {
+            _ if displaces_plainly(q.state) => {
+                Some(displaceable && captures_onto(q.state, them, from, sq, occ))
+            }
+            State::Chameleon => chameleon::captures(p.state, them, from, sq, occ, displaceable),
+            State::Archer => Some(
+                displaceable
+                    && rococo::shoots(ctx.get_or_insert_with(|| Ctx::new(b, them)), from, sq),
+            ),
+            _ => None,
+        };
+        let hit = if let Some(hit) = quick {
+            hit
         } else {
             let ctx = ctx.get_or_insert_with(|| Ctx::new(b, them));
             let mut s = HitSink {
@@ -411,8 +422,9 @@ fn displaces_onto(state: State, from: Square, to: Square, occ: Bb) -> Option<boo
 /// could ever remove a piece from, whatever the occupancy (either colour's forward): the
 /// empty-board reach for displacement pieces (blocking only shortens their paths), queen lines
 /// for the Paovao, Long Leaper, Advancer and Archer, the 2-square star of the Cannon Pawn, the
-/// neighbours for pawns (en passant included), Withdrawer and Swapper, everything for the
-/// Chameleon, Secutor and Oxybeles (whose captures depend on the whole board), nothing for
+/// neighbours for pawns (en passant included), Withdrawer and Swapper, the queen lines beyond
+/// the neighbours for the Oxybeles (its sling), everything for the Chameleon and Secutor
+/// (whose captures depend on the whole board), nothing for
 /// the states that never capture.
 fn potential() -> &'static [[Bb; 64]; STATE_COUNT] {
     static POTENTIAL: OnceLock<Box<[[Bb; 64]; STATE_COUNT]>> = OnceLock::new();
@@ -433,7 +445,9 @@ fn potential() -> &'static [[Bb; 64]; STATE_COUNT] {
                     m
                 };
                 p[state.index()][from as usize] = match state {
-                    State::Chameleon | State::Secutor | State::Oxybeles => !0,
+                    State::Chameleon | State::Secutor => !0,
+                    // The slung piece lands two squares away at the nearest (rules 6.2 `OX`).
+                    State::Oxybeles => queen & !king,
                     State::Maoking | State::Wuss | State::Immobilizer | State::Shield => 0,
                     State::Paovao | State::LongLeaper | State::Advancer | State::Archer => queen,
                     State::CannonPawn => star2,

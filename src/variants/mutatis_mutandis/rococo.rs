@@ -6,10 +6,10 @@
 use crate::core::Square;
 
 use super::action::{Action, ActionKind, ActionSink};
-use super::board::{bit, Bb, Board};
+use super::board::{bit, file_of, rank_of, Bb, Board};
 use super::generate::Ctx;
 use super::piece::State;
-use super::tables::tables;
+use super::tables::{tables, Lines};
 
 /// Index of the opposite queen direction.
 #[inline(always)]
@@ -162,6 +162,22 @@ pub(crate) fn shots<S: ActionSink>(ctx: &Ctx, from: Square, targets: Bb, sink: &
             break;
         }
     }
+}
+
+/// Whether an Archer of `ctx.us` on `from` shoots the piece on `to` (capturability aside,
+/// rules 6.2 `AC`): `to` is the first piece on a queen line from `from`, at distance 1-2, or
+/// farther and spotted. The one-target form of [`shots`].
+pub(crate) fn shoots(ctx: &Ctx, from: Square, to: Square) -> bool {
+    if !tables()
+        .lines
+        .rides(Lines::ORTH | Lines::DIAG, from, to, ctx.occ)
+    {
+        return false;
+    }
+    let distance = (file_of(from) - file_of(to))
+        .abs()
+        .max((rank_of(from) - rank_of(to)).abs());
+    distance <= 2 || spotted(ctx, from, to)
 }
 
 /// Archer (rules 6.2 `AC`): queen move to an empty square, or a shot at a capturable enemy piece
