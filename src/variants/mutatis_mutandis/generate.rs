@@ -248,7 +248,8 @@ impl ActionSink for HitSink {
 /// Frozen pieces attack nothing; immune pieces are not attacked by the mechanisms they resist;
 /// conversion is not an attack. An empty square is not attacked.
 pub fn attacked(b: &Board, sq: Square) -> bool {
-    attacked_by(b, sq, attack_candidates(b, sq))
+    // Every enemy piece is a candidate: the query keeps those that could reach `sq`.
+    attacked_by(b, sq, !0)
 }
 
 /// The opponent's pieces (of the piece on `sq`) that could remove a piece on `sq` from where
