@@ -50,6 +50,20 @@ pub(crate) fn aanca(from: Square, occ: Bb) -> Reach {
     bent_rider(from, occ, &ORTH, 1)
 }
 
+/// The two outward directions of a bent rider after its first step `(dx, dy)`: for a
+/// diagonal step the orthogonals `(dx, 0)` and `(0, dy)`; for an orthogonal step the diagonals
+/// that share its component.
+#[inline(always)]
+pub(crate) fn outward(dx: i32, dy: i32) -> [(i32, i32); 2] {
+    if dx != 0 && dy != 0 {
+        [(dx, 0), (0, dy)]
+    } else if dx != 0 {
+        [(dx, 1), (dx, -1)]
+    } else {
+        [(1, dy), (-1, dy)]
+    }
+}
+
 /// First step in one of `firsts`, then riders (step length `len`) along the two outward
 /// directions: for a diagonal step (dx, dy) the orthogonals (dx, 0) and (0, dy); for an
 /// orthogonal step (dx, 0) the diagonals (dx, 1) and (dx, -1).
@@ -65,14 +79,7 @@ fn bent_rider(from: Square, occ: Bb, firsts: &[(i32, i32); 4], len: i32) -> Reac
             continue;
         }
         r.quiet |= bit(x);
-        let outs = if dx != 0 && dy != 0 {
-            [(dx, 0), (0, dy)]
-        } else if dx != 0 {
-            [(dx, 1), (dx, -1)]
-        } else {
-            [(1, dy), (-1, dy)]
-        };
-        for (ox, oy) in outs {
+        for (ox, oy) in outward(dx, dy) {
             let mut cur = x;
             while let Some(t) = step(cur, ox * len, oy * len) {
                 if occupied(occ, t) {

@@ -155,11 +155,25 @@ pub struct Tables {
     pub routes: TargetRoutes,
 }
 
-/// The bent and path riders whose reach is a set of fixed routes (rules 6.1): a route lands on
-/// one square and needs a fixed set of squares empty on the way.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub enum RouteFamily {
+/// Declares [`RouteFamily`] and the list of its values (once, in one order).
+macro_rules! route_families {
+    ($( #[doc = $doc:literal] $v:ident, )*) => {
+        /// The bent and path riders whose reach is a set of fixed routes (rules 6.1): a route
+        /// lands on one square and needs a fixed set of squares empty on the way.
+        #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+        #[repr(u8)]
+        pub enum RouteFamily {
+            $( #[doc = $doc] $v, )*
+        }
+
+        impl RouteFamily {
+            /// Every family, in declaration order (`family as usize` is its place).
+            const ALL: &'static [RouteFamily] = &[ $( RouteFamily::$v, )* ];
+        }
+    };
+}
+
+route_families! {
     /// Sissa (`SS`, and the Squeen's Sissa part).
     Sissa,
     /// Rose (`RO`).
@@ -168,7 +182,7 @@ pub enum RouteFamily {
     CrookedRook,
     /// Crooked Bishop (`CB`, and half of the Octopus).
     CrookedBishop,
-    /// The five crooked nightriders, in the order `N11`, `N02`, `N31`, `N33`, `N04`.
+    /// The crooked nightrider `N11`.
     Nn11,
     /// `N02`.
     Nn02,
@@ -191,7 +205,7 @@ pub enum RouteFamily {
 }
 
 /// Number of [`RouteFamily`] values.
-const ROUTE_FAMILIES: usize = 14;
+const ROUTE_FAMILIES: usize = RouteFamily::ALL.len();
 
 /// For each [`RouteFamily`] and pair of squares, the routes from the first to the second:
 /// each route the set of squares that must be empty on the way (the landing square itself is
@@ -206,28 +220,11 @@ pub struct TargetRoutes {
 
 impl TargetRoutes {
     fn new(t: &Tables) -> TargetRoutes {
-        use RouteFamily::*;
-        let families = [
-            Sissa,
-            Rose,
-            CrookedRook,
-            CrookedBishop,
-            Nn11,
-            Nn02,
-            Nn31,
-            Nn33,
-            Nn04,
-            Cylinder,
-            Gryphon,
-            Aanca,
-            SpottedGryphon,
-            DancingHorse,
-        ];
         let mut out = TargetRoutes {
             masks: Vec::new(),
             index: vec![(0, 0); ROUTE_FAMILIES * 64 * 64],
         };
-        for family in families {
+        for &family in RouteFamily::ALL {
             for from in 0..64u8 {
                 let mut by_target: Vec<Vec<Bb>> = vec![Vec::new(); 64];
                 for (mask, land) in family_routes(t, family, from) {
@@ -279,14 +276,7 @@ fn family_routes(t: &Tables, family: RouteFamily, from: Square) -> Vec<(Bb, Squa
                 continue;
             };
             v.push((0, x));
-            let outs = if dx != 0 && dy != 0 {
-                [(dx, 0), (0, dy)]
-            } else if dx != 0 {
-                [(dx, 1), (dx, -1)]
-            } else {
-                [(1, dy), (-1, dy)]
-            };
-            for (ox, oy) in outs {
+            for (ox, oy) in super::bent::outward(dx, dy) {
                 let (mut cur, mut mask) = (x, 1u64 << x);
                 while let Some(s) = step(cur, ox * len, oy * len) {
                     v.push((mask, s));
