@@ -370,51 +370,68 @@ pub(crate) fn captures_onto(state: State, color: Color, from: Square, to: Square
 /// `reach_of(..).capture` has for `to`, from line and route tables (one lookup per component
 /// of a compound) instead of the whole reach. `None` for the states asked through
 /// [`reach_of`] (the pawns, whose reach depends on their colour and more).
-#[inline]
+#[inline(always)]
 fn displaces_onto(state: State, from: Square, to: Square, occ: Bb) -> Option<bool> {
+    capture_witness(state, from, to, occ).map(|w| w.is_some())
+}
+
+/// [`displaces_onto`] with a witness: `Some(Some(m))` when the piece reaches `to`, where `m`
+/// holds the squares besides `from` and `to` whose occupancy that answer depends on (the way
+/// it takes: 0 for a leap, the squares between for a ride, the route's for a bent or path
+/// rider; every square for the Secutor). While none of them changes, it still reaches `to`.
+/// `Some(None)` when it does not; `None` for the states asked through [`reach_of`].
+#[inline(always)]
+pub(crate) fn capture_witness(
+    state: State,
+    from: Square,
+    to: Square,
+    occ: Bb,
+) -> Option<Option<Bb>> {
     use State::*;
     const O: u8 = Lines::ORTH;
     const D: u8 = Lines::DIAG;
     const N: u8 = Lines::NIGHT;
     let t = tables();
     let target = bit(to);
-    let ride = |kinds: u8| t.lines.rides(kinds, from, to, occ);
-    let route = |family: RouteFamily| t.routes.reaches(family, from, to, occ);
-    let knight = t.knight.attacks(from) & target != 0;
+    let leap = |set: Bb| (set & target != 0).then_some(0);
+    let ride = |kinds: u8| t.lines.ride_witness(kinds, from, to, occ);
+    let route = |family: RouteFamily| t.routes.witness(family, from, to, occ);
+    let knight = t.knight.attacks(from);
     Some(match state {
-        King | Mamra => t.king.attacks(from) & target != 0,
+        King | Mamra => leap(t.king.attacks(from)),
         Queen => ride(O | D),
         Sissa => route(RouteFamily::Sissa),
-        Amazon => knight || ride(O | D),
-        Squeen => ride(O | D) || route(RouteFamily::Sissa),
+        Amazon => leap(knight).or_else(|| ride(O | D)),
+        Squeen => ride(O | D).or_else(|| route(RouteFamily::Sissa)),
         Unicorn => ride(D | N),
-        Dragon => ride(O) || route(RouteFamily::SpottedGryphon),
+        Dragon => ride(O).or_else(|| route(RouteFamily::SpottedGryphon)),
         Nightrider => ride(N),
         Rose => route(RouteFamily::Rose),
-        Chancellor => knight || ride(O),
-        Archbishop => knight || ride(D),
+        Chancellor => leap(knight).or_else(|| ride(O)),
+        Archbishop => leap(knight).or_else(|| ride(D)),
         DancingHorse => route(RouteFamily::DancingHorse),
-        Octopus => route(RouteFamily::CrookedRook) || route(RouteFamily::CrookedBishop),
-        DragonKing => t.ferz.attacks(from) & target != 0 || ride(O),
-        DragonHorse => t.wazir.attacks(from) & target != 0 || ride(D),
-        Knight | HydraKnight => knight,
-        KnightGuard => (t.knight.attacks(from) | t.king.attacks(from)) & target != 0,
+        Octopus => route(RouteFamily::CrookedRook).or_else(|| route(RouteFamily::CrookedBishop)),
+        DragonKing => leap(t.ferz.attacks(from)).or_else(|| ride(O)),
+        DragonHorse => leap(t.wazir.attacks(from)).or_else(|| ride(D)),
+        Knight | HydraKnight => leap(knight),
+        KnightGuard => leap(knight | t.king.attacks(from)),
         Gryphon => route(RouteFamily::Gryphon),
         Aanca => route(RouteFamily::Aanca),
         CrookedRook => route(RouteFamily::CrookedRook),
         CrookedBishop => route(RouteFamily::CrookedBishop),
         Rook => ride(O),
         CylindricalBishop => route(RouteFamily::Cylinder),
-        KnightWazir => (t.knight.attacks(from) | t.wazir.attacks(from)) & target != 0,
-        KnightFerz => (t.knight.attacks(from) | t.ferz.attacks(from)) & target != 0,
-        // Cannon (orthogonal) and vao (diagonal) captures jump exactly one piece (6.1 `PV`).
-        Paovao => t.lines.hops(O | D, from, to, occ),
+        KnightWazir => leap(knight | t.wazir.attacks(from)),
+        KnightFerz => leap(knight | t.ferz.attacks(from)),
+        // Cannon (orthogonal) and vao (diagonal) captures jump exactly one piece (6.1 `PV`):
+        // every square between matters.
+        Paovao => t.lines.hop_witness(O | D, from, to, occ),
         Nn11 => route(RouteFamily::Nn11),
         Nn02 => route(RouteFamily::Nn02),
         Nn31 => route(RouteFamily::Nn31),
         Nn33 => route(RouteFamily::Nn33),
         Nn04 => route(RouteFamily::Nn04),
-        Secutor => winther::secutor_captures_onto(from, to, occ),
+        Secutor => winther::secutor_captures_onto(from, to, occ).then_some(!0),
         _ => return None,
     })
 }

@@ -14,7 +14,8 @@ use crate::core::{Color, Square};
 use super::action::{Action, ActionKind, ActionList, NO_SQUARE};
 use super::board::{bit, iter, Bb, Board};
 use super::generate::{
-    actions_from, attack_candidates, attacked, attacked_by_first, attackers, generate,
+    actions_from, attack_candidates, attacked, attacked_by_first, attackers, capture_witness,
+    displaces_plainly, generate,
 };
 use super::piece::{Piece, State};
 use super::position::{
@@ -40,6 +41,11 @@ pub fn royal_attacked(b: &Board, c: Color) -> bool {
 /// squares the turn touched can attack them (enemy pieces change only there).
 struct RoyalWatch {
     royals: Bb,
+    /// When a royal is attacked by a plain displacement piece: the squares whose change could
+    /// end that attack (the attacker's and the royal's squares and neighbours, and the squares
+    /// its way depends on). A turn that touches none of them leaves the royal attacked (rules
+    /// 5). 0 otherwise.
+    stuck: Bb,
     /// Per royal: its square, its potential attackers, and its attackers now (tried first:
     /// in check, most turns leave one of them attacking).
     watch: [(Square, Bb, Bb); 4],
@@ -50,6 +56,7 @@ impl RoyalWatch {
     fn new(b: &Board, us: Color) -> RoyalWatch {
         let mut w = RoyalWatch {
             royals: royals(b, us),
+            stuck: 0,
             watch: [(0, 0, 0); 4],
             n: 0,
         };
@@ -58,7 +65,11 @@ impl RoyalWatch {
                 break;
             }
             let candidates = attack_candidates(b, sq);
-            w.watch[w.n] = (sq, candidates, attackers(b, sq, candidates));
+            let now = attackers(b, sq, candidates);
+            w.watch[w.n] = (sq, candidates, now);
+            if w.stuck == 0 {
+                w.stuck = stuck_squares(b, sq, now);
+            }
             w.n += 1;
         }
         w
@@ -75,6 +86,26 @@ impl RoyalWatch {
             .iter()
             .any(|&(sq, cand, now)| attacked_by_first(after, sq, cand | touched, now))
     }
+}
+
+/// For a royal on `royal` attacked by the pieces of `attackers`: the squares a turn must
+/// touch to end the attack of one plain displacement attacker (its square and neighbours,
+/// where a freezing piece would land, the royal's square and neighbours, where a Shield
+/// would, and the squares the attacker's way depends on, [`capture_witness`]); 0 when no
+/// attacker is such a piece. A turn that writes none of them leaves that attacker attacking:
+/// no square it depends on changed.
+fn stuck_squares(b: &Board, royal: Square, attackers: Bb) -> Bb {
+    let king = &tables().king;
+    for x in iter(attackers) {
+        let Some(p) = b.piece(x) else { continue };
+        if !displaces_plainly(p.state) {
+            continue;
+        }
+        if let Some(Some(way)) = capture_witness(p.state, x, royal, b.occupied()) {
+            return way | bit(x) | bit(royal) | king.attacks(x) | king.attacks(royal);
+        }
+    }
+    0
 }
 
 /// The squares an action writes (its legs and captures).
@@ -227,6 +258,16 @@ impl Mutatis {
             _ if reserve.len() > used => reserve.first().map(|s| Piece::new(us, s)),
             _ => None,
         };
+        // A royal stays attacked when the action touches nothing its attacker depends on, and
+        // no drop square could (rules 5): no turn.
+        let stuck = sc.watch.stuck;
+        if JUDGE
+            && stuck != 0
+            && touched(a) & stuck == 0
+            && (drop_piece.is_none() || home_bb(us) & stuck == 0)
+        {
+            return;
+        }
         let effect = TurnEffect {
             action: *a,
             promo,

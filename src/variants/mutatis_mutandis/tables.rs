@@ -247,10 +247,17 @@ impl TargetRoutes {
     /// may be occupied: then it could capture there).
     #[inline(always)]
     pub fn reaches(&self, family: RouteFamily, from: Square, to: Square, occ: Bb) -> bool {
+        self.witness(family, from, to, occ).is_some()
+    }
+
+    /// [`TargetRoutes::reaches`] with the route that reaches: its squares, all empty.
+    #[inline(always)]
+    pub fn witness(&self, family: RouteFamily, from: Square, to: Square, occ: Bb) -> Option<Bb> {
         let (a, b) = self.index[(family as usize * 64 + from as usize) * 64 + to as usize];
         self.masks[a as usize..b as usize]
             .iter()
-            .any(|&m| m & occ == 0)
+            .copied()
+            .find(|&m| m & occ == 0)
     }
 }
 
@@ -375,8 +382,23 @@ impl Lines {
     /// by jumping exactly one piece between them (cannon and vao captures, rules 6.1 `PV`).
     #[inline(always)]
     pub fn hops(&self, kinds: u8, from: Square, to: Square, occ: Bb) -> bool {
-        self.kind[from as usize][to as usize] & kinds != 0
-            && (self.between[from as usize][to as usize] & occ).count_ones() == 1
+        self.hop_witness(kinds, from, to, occ).is_some()
+    }
+
+    /// [`Lines::rides`] with the squares between when it does (all empty).
+    #[inline(always)]
+    pub fn ride_witness(&self, kinds: u8, from: Square, to: Square, occ: Bb) -> Option<Bb> {
+        let between = self.between[from as usize][to as usize];
+        (self.kind[from as usize][to as usize] & kinds != 0 && between & occ == 0)
+            .then_some(between)
+    }
+
+    /// [`Lines::hops`] with the squares between when it does (one of them occupied).
+    #[inline(always)]
+    pub fn hop_witness(&self, kinds: u8, from: Square, to: Square, occ: Bb) -> Option<Bb> {
+        let between = self.between[from as usize][to as usize];
+        (self.kind[from as usize][to as usize] & kinds != 0 && (between & occ).count_ones() == 1)
+            .then_some(between)
     }
 }
 
