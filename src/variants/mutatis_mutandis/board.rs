@@ -99,6 +99,15 @@ pub const fn step(sq: Square, df: i32, dr: i32) -> Option<Square> {
     at(file_of(sq) + df, rank_of(sq) + dr)
 }
 
+/// The squares of `set` and their neighbours (the king's step, rules 7.1 and 7.4 adjacency).
+#[inline(always)]
+pub const fn around(set: Bb) -> Bb {
+    const FILE_A: Bb = 0x0101_0101_0101_0101;
+    const FILE_H: Bb = FILE_A << 7;
+    let row = set | ((set << 1) & !FILE_A) | ((set >> 1) & !FILE_H);
+    row | (row << 8) | (row >> 8)
+}
+
 /// The single-bit set of a square.
 #[inline(always)]
 pub const fn bit(sq: Square) -> Bb {
@@ -175,26 +184,32 @@ impl Board {
     /// Pieces of `color` that are frozen (rules 7.1): adjacent to an enemy Immobilizer, or an
     /// Immobilizer of `color` adjacent to an enemy Chameleon.
     pub fn frozen(&self, color: Color) -> Bb {
-        let t = tables();
-        let mut near_im = 0;
-        for s in iter(self.pieces(!color, State::Immobilizer)) {
-            near_im |= t.king.attacks(s);
+        let immobilizers = self.pieces(!color, State::Immobilizer);
+        let own_immobilizers = self.pieces(color, State::Immobilizer);
+        let mut frozen = 0;
+        if immobilizers != 0 {
+            frozen = around(immobilizers) & self.color_bb(color);
         }
-        let mut near_ch = 0;
-        for s in iter(self.pieces(!color, State::Chameleon)) {
-            near_ch |= t.king.attacks(s);
+        if own_immobilizers != 0 {
+            let chameleons = self.pieces(!color, State::Chameleon);
+            if chameleons != 0 {
+                frozen |= around(chameleons) & own_immobilizers;
+            }
         }
-        let own = self.color_bb(color);
-        (near_im & own) | (near_ch & self.pieces(color, State::Immobilizer))
+        frozen
     }
 
     /// Pieces of `color` protected by a friendly Shield (rules 6.2 `SH`, 7.4): adjacent to a
     /// Shield of their colour (a Shield does not protect itself; another Shield does).
     pub fn shielded(&self, color: Color) -> Bb {
-        let t = tables();
+        let shields = self.pieces(color, State::Shield);
+        if shields == 0 {
+            return 0;
+        }
+        let king = &tables().king;
         let mut near = 0;
-        for s in iter(self.pieces(color, State::Shield)) {
-            near |= t.king.attacks(s);
+        for s in iter(shields) {
+            near |= king.attacks(s);
         }
         near & self.color_bb(color)
     }
@@ -329,4 +344,26 @@ pub fn iter(mut b: Bb) -> impl Iterator<Item = Square> {
             Some(s)
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn around_is_each_square_with_its_king_steps() {
+        let king = &tables().king;
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Sparse and dense sets alike.
+            let set = x & (x >> 3) & (x >> 11);
+            let expected = iter(set).fold(0, |m, s| m | bit(s) | king.attacks(s));
+            assert_eq!(around(set), expected, "set {set:#x}");
+        }
+        assert_eq!(around(bit(0)), bit(0) | bit(1) | bit(8) | bit(9));
+        assert_eq!(around(bit(63)), bit(63) | bit(62) | bit(55) | bit(54));
+    }
 }

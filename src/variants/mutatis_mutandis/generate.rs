@@ -316,7 +316,11 @@ fn attackers_among<const ANY: bool>(b: &Board, sq: Square, candidates: Bb, first
     let occ = b.occupied();
     // A plain displacement capture removes neither a Shield-protected piece nor a Mamra
     // (rules 7.4); the other mechanisms ask their generators.
-    let displaceable = p.state != State::Mamra && b.shielded(p.color) & target == 0;
+    let shields = b.shielded(p.color);
+    let shielded = shields & target != 0;
+    let displaceable = p.state != State::Mamra && !shielded;
+    // What a Long Leaper, Withdrawer, Advancer or Swapper may capture (none takes a Mamra).
+    let victims = b.color_bb(p.color) & !shields & !b.pieces(p.color, State::Mamra);
     let mut ctx = None;
     let mut found = 0;
     for from in iter(reachers & first).chain(iter(reachers & !first)) {
@@ -326,6 +330,12 @@ fn attackers_among<const ANY: bool>(b: &Board, sq: Square, candidates: Bb, first
                 Some(displaceable && captures_onto(q.state, them, from, sq, occ))
             }
             State::Chameleon => chameleon::captures(p.state, them, from, sq, occ, displaceable),
+            State::Pawn | State::BerolinaPawn | State::ScorpionPawn => Some(pawns::removes(
+                q.state, them, from, sq, occ, b.ep, !shielded,
+            )),
+            State::LongLeaper | State::Withdrawer | State::Advancer | State::Swapper => {
+                rococo::removes(q.state, from, sq, occ, victims)
+            }
             State::Archer => Some(
                 displaceable
                     && rococo::shoots(ctx.get_or_insert_with(|| Ctx::new(b, them)), from, sq),

@@ -53,6 +53,14 @@ struct RoyalWatch {
 }
 
 impl RoyalWatch {
+    /// A watch of no royal, for lists whose royal safety is not judged.
+    const EMPTY: RoyalWatch = RoyalWatch {
+        royals: 0,
+        stuck: 0,
+        watch: [(0, 0, 0); 4],
+        n: 0,
+    };
+
     fn new(b: &Board, us: Color) -> RoyalWatch {
         let mut w = RoyalWatch {
             royals: royals(b, us),
@@ -209,7 +217,8 @@ impl Mutatis {
     }
 
     /// The state the turns of one position are judged in, shared by every action of it.
-    fn scan(&self) -> Scan {
+    /// Without `JUDGE` the royal watch is left empty (royal safety is not asked).
+    fn scan<const JUDGE: bool>(&self) -> Scan {
         let us = self.side;
         let b = &self.board;
         Scan {
@@ -218,7 +227,11 @@ impl Mutatis {
                 writes: [(0, None); MAX_WRITES],
                 n: 0,
             },
-            watch: RoyalWatch::new(b, us),
+            watch: if JUDGE {
+                RoyalWatch::new(b, us)
+            } else {
+                RoyalWatch::EMPTY
+            },
             own_royals: royals(b, us),
             compelled: self.compelled_wusses(),
             window: self.drop_window(us),
@@ -266,6 +279,11 @@ impl Mutatis {
             && touched(a) & stuck == 0
             && (drop_piece.is_none() || home_bb(us) & stuck == 0)
         {
+            return;
+        }
+        if !JUDGE && drop_piece.is_none() {
+            // Unjudged and without a drop, the turn needs no board after its action.
+            emit(Turn::new(*a, NO_SQUARE));
             return;
         }
         let effect = TurnEffect {
@@ -355,7 +373,7 @@ impl Mutatis {
     fn any_legal_drop(&self) -> bool {
         let mut actions = ActionList::new();
         generate(&self.board, self.side, &mut actions);
-        let mut sc = self.scan();
+        let mut sc = self.scan::<true>();
         if sc.compelled == 0 {
             self.corner_actions(&mut sc.scratch, &mut actions);
         }
@@ -411,7 +429,7 @@ impl Mutatis {
         let b = &self.board;
         let mut actions = ActionList::new();
         generate(b, us, &mut actions);
-        let mut sc = self.scan();
+        let mut sc = self.scan::<JUDGE>();
         if sc.compelled == 0 {
             self.corner_actions(&mut sc.scratch, &mut actions);
         }
@@ -477,7 +495,7 @@ impl Mutatis {
         }
         let mut actions = ActionList::new();
         actions_from(b, from, &mut actions);
-        let mut sc = self.scan();
+        let mut sc = self.scan::<true>();
         if sc.compelled == 0 && b.pieces(us, State::King) & bit(from) != 0 {
             self.corner_actions(&mut sc.scratch, &mut actions);
         }

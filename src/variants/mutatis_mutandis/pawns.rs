@@ -69,6 +69,36 @@ pub(crate) fn reach(state: State, color: Color, from: Square, occ: Bb) -> Option
     })
 }
 
+/// Whether a pawn state of `color` on `from` removes the piece on `to` over occupancy `occ`
+/// (rules 6.1 `P`, `BP`, `SP`, rules 10): a capture onto it, or en passant of it (the
+/// double-stepped pawn, `ep` its skipped square). `capturable` says whether the piece on `to`
+/// may be captured by a pawn (not Shield-protected; a Mamra may be, rules 7.4). The
+/// one-target form of [`generate`]'s captures.
+#[inline]
+pub(crate) fn removes(
+    state: State,
+    color: Color,
+    from: Square,
+    to: Square,
+    occ: Bb,
+    ep: Option<Square>,
+    capturable: bool,
+) -> bool {
+    if !capturable {
+        return false;
+    }
+    let hit = reach(state, color, from, occ).is_some_and(|r| r.capture & bit(to) != 0);
+    hit || match (ep, state) {
+        (Some(ep), State::Pawn | State::ScorpionPawn) => {
+            let f = forward(color);
+            (step(from, 1, f) == Some(ep) || step(from, -1, f) == Some(ep))
+                && occ & bit(ep) == 0
+                && step(ep, 0, -f) == Some(to)
+        }
+        _ => false,
+    }
+}
+
 /// Actions of a pawn state on `from`: its moves and captures, each marked `promotes` when it
 /// ends on the enemy home row (rules 10), and en passant for `P`/`SP` (rules 10).
 pub(crate) fn generate<S: ActionSink>(ctx: &Ctx, state: State, from: Square, sink: &mut S) {

@@ -23,6 +23,83 @@ pub(crate) fn next(sq: Square, d: usize) -> Option<Square> {
     tables().queen.ray(d, sq).first().copied()
 }
 
+/// The queen direction (index of [`QUEEN_DIRS`](super::tables::QUEEN_DIRS)) from `from` to `to`, when they share a
+/// rank, file or diagonal (and differ).
+#[inline(always)]
+fn direction(from: Square, to: Square) -> Option<usize> {
+    // Indexed by (sign of the file step + 1) * 3 + (sign of the row step + 1).
+    const BY_SIGNS: [usize; 9] = [5, 4, 3, 6, 8, 2, 7, 0, 1];
+    let (df, dr) = (file_of(to) - file_of(from), rank_of(to) - rank_of(from));
+    if (df == 0 && dr == 0) || (df != 0 && dr != 0 && df.abs() != dr.abs()) {
+        return None;
+    }
+    Some(BY_SIGNS[((df.signum() + 1) * 3 + dr.signum() + 1) as usize])
+}
+
+/// Whether the Rococo piece in `state` (`LL`, `WI`, `AD` or `SW`) on `from` removes the piece
+/// on `to` by some action over occupancy `occ` (rules 6.2), where `victims` are the pieces it
+/// may capture (the capturable enemies: not Shield-protected, not a Mamra, rules 7.4): by a
+/// long leap, a withdrawal, an approach or a mutual destruction. The one-target form of
+/// [`long_leaper`], [`withdrawer`], [`advancer`] and [`swapper`] (swaps remove nothing); the
+/// piece is not frozen. `None` for the other states.
+#[inline]
+pub(crate) fn removes(
+    state: State,
+    from: Square,
+    to: Square,
+    occ: Bb,
+    victims: Bb,
+) -> Option<bool> {
+    if !matches!(
+        state,
+        State::LongLeaper | State::Withdrawer | State::Advancer | State::Swapper
+    ) {
+        return None;
+    }
+    if victims & bit(to) == 0 {
+        return Some(false);
+    }
+    let t = tables();
+    Some(match state {
+        State::Swapper => t.king.attacks(from) & bit(to) != 0,
+        State::Withdrawer => match direction(from, to) {
+            Some(d) if next(from, d) == Some(to) => {
+                next(from, opposite(d)).is_some_and(|s| occ & bit(s) == 0)
+            }
+            _ => false,
+        },
+        State::Advancer => {
+            t.lines.rides(Lines::ORTH | Lines::DIAG, from, to, occ)
+                && t.king.attacks(from) & bit(to) == 0
+        }
+        State::LongLeaper => {
+            let Some(d) = direction(from, to) else {
+                return Some(false);
+            };
+            let ray = t.queen.ray(d, from);
+            // Each piece on the way is jumped: a victim, with an empty square right after it.
+            let mut after_piece = false;
+            for (i, &s) in ray.iter().enumerate() {
+                if s == to {
+                    return Some(
+                        !after_piece && ray.get(i + 1).is_some_and(|&n| occ & bit(n) == 0),
+                    );
+                }
+                if occ & bit(s) != 0 {
+                    if after_piece || victims & bit(s) == 0 {
+                        return Some(false);
+                    }
+                    after_piece = true;
+                } else {
+                    after_piece = false;
+                }
+            }
+            false
+        }
+        _ => false,
+    })
+}
+
 /// Long Leaper (rules 6.2 `LL`): along one queen line it jumps enemy pieces that each have an
 /// empty square right after them (never a friendly or immune piece, never two adjacent
 /// pieces), capturing every jumped piece, and stops on any empty square after the last jump.
