@@ -7,7 +7,7 @@ use super::board::{bit, step, Bb};
 use super::generate::Reach;
 use super::leapers::split;
 use super::piece::State;
-use super::tables::tables;
+use super::tables::{bishop_attacks, rook_attacks, tables};
 
 const ORTH: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const DIAG: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
@@ -115,16 +115,13 @@ pub(crate) fn dancing_horse(from: Square, occ: Bb) -> Reach {
 
 /// Reach of the bent states, `None` for others.
 pub(crate) fn reach(state: State, from: Square, occ: Bb) -> Option<Reach> {
-    let t = tables();
     Some(match state {
         State::Sissa => sissa(from, occ),
         State::Squeen => {
-            let q = t.orth.rider_attacks(from, occ) | t.diag.rider_attacks(from, occ);
+            let q = rook_attacks(from, occ) | bishop_attacks(from, occ);
             sissa(from, occ).union(split(q, occ))
         }
-        State::Dragon => {
-            spotted_gryphon(from, occ).union(split(t.orth.rider_attacks(from, occ), occ))
-        }
+        State::Dragon => spotted_gryphon(from, occ).union(split(rook_attacks(from, occ), occ)),
         State::Gryphon => gryphon(from, occ),
         State::Aanca => aanca(from, occ),
         State::DancingHorse => dancing_horse(from, occ),

@@ -8,18 +8,19 @@ use super::action::{Action, ActionSink};
 use super::board::{bit, rank_of, step, Bb};
 use super::generate::{Ctx, Reach};
 use super::piece::State;
-use super::tables::{tables, QUEEN_DIRS};
+use super::tables::{bishop_attacks, rook_attacks, tables, QUEEN_DIRS};
 
 /// Paovao (rules 6.1 `PV`): non-capturing rook and bishop slides; captures by jumping exactly
 /// one piece (either colour) and landing on the first piece beyond (cannon orthogonally, vao
 /// diagonally).
 pub(crate) fn paovao(from: Square, occ: Bb) -> Reach {
-    let t = tables();
-    let slides = t.orth.rider_attacks(from, occ) | t.diag.rider_attacks(from, occ);
-    let hops = t.orth.hopper_attacks(from, occ) | t.diag.hopper_attacks(from, occ);
+    let (rook, bishop) = (rook_attacks(from, occ), bishop_attacks(from, occ));
+    // Through the first piece of each line (the screen): the next piece is the capture.
+    let screens = (rook | bishop) & occ;
+    let beyond = rook_attacks(from, occ & !screens) | bishop_attacks(from, occ & !screens);
     Reach {
-        quiet: slides & !occ,
-        capture: hops & occ,
+        quiet: (rook | bishop) & !occ,
+        capture: beyond & occ & !screens,
     }
 }
 

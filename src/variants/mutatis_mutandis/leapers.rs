@@ -10,7 +10,7 @@ use crate::core::Square;
 use super::board::Bb;
 use super::generate::Reach;
 use super::piece::State;
-use super::tables::tables;
+use super::tables::{bishop_attacks, rook_attacks, tables};
 
 /// Splits an attack set into empty landings and occupied ones.
 #[inline(always)]
@@ -27,8 +27,8 @@ pub(crate) fn split(attacks: Bb, occ: Bb) -> Reach {
 pub(crate) fn reach(state: State, from: Square, occ: Bb) -> Option<Reach> {
     use State::*;
     let t = tables();
-    let rook = || t.orth.rider_attacks(from, occ);
-    let bishop = || t.diag.rider_attacks(from, occ);
+    let rook = || rook_attacks(from, occ);
+    let bishop = || bishop_attacks(from, occ);
     let n = || t.knight.attacks(from);
     let a = match state {
         King | Mamra => t.king.attacks(from),

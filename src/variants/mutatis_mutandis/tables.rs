@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 use crate::core::attacks::{LeaperTable, RayTable, DIAGONAL, KING, ORTHOGONAL};
 use crate::core::geometry::BOARD_8X8;
 use crate::core::Square;
+use crate::variants::orthodox::attacks;
 
 use super::board::{at, file_of, iter, rank_of, step, Bb};
 
@@ -569,4 +570,18 @@ static TABLES: OnceLock<Tables> = OnceLock::new();
 #[inline(always)]
 pub fn tables() -> &'static Tables {
     TABLES.get_or_init(Tables::new)
+}
+
+/// Rook attacks from `from` over occupancy `occ`: on each orthogonal, every square up to and
+/// including the first occupied one (rules 6.1 `R`). The 8x8 board's magic bitboards, shared
+/// with orthodox chess ([`attacks::rook`]).
+#[inline(always)]
+pub fn rook_attacks(from: Square, occ: Bb) -> Bb {
+    attacks::rook(from, occ)
+}
+
+/// Bishop attacks from `from` over occupancy `occ` (rules 6.1 `B`), as [`rook_attacks`].
+#[inline(always)]
+pub fn bishop_attacks(from: Square, occ: Bb) -> Bb {
+    attacks::bishop(from, occ)
 }

@@ -7,7 +7,7 @@ use super::action::{Action, ActionKind, ActionSink};
 use super::board::{bit, file_of, forward, iter, rank_of, step, Bb};
 use super::generate::{Ctx, Reach};
 use super::pawns::promotion_row;
-use super::tables::{tables, Lines, QUEEN_DIRS};
+use super::tables::{rook_attacks, tables, Lines, QUEEN_DIRS};
 
 const ORTH: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 
@@ -17,9 +17,8 @@ const ORTH: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 /// empty squares; the first piece met is the capture candidate (`capture` = occupied squares,
 /// whatever their colour).
 pub(crate) fn secutor(from: Square, occ: Bb) -> Reach {
-    let t = tables();
     let mut r = Reach {
-        quiet: t.orth.rider_attacks(from, occ) & !occ,
+        quiet: rook_attacks(from, occ) & !occ,
         capture: 0,
     };
     for (df, dr) in ORTH {
@@ -61,7 +60,7 @@ pub(crate) fn secutor(from: Square, occ: Bb) -> Reach {
 pub(crate) fn secutor_captures_onto(from: Square, to: Square, occ: Bb) -> bool {
     let t = tables();
     let (tf, tr) = (file_of(to), rank_of(to));
-    for screen in iter(t.orth.rider_attacks(from, occ) & occ) {
+    for screen in iter(rook_attacks(from, occ) & occ) {
         let (df, dr) = (
             (file_of(screen) - file_of(from)).signum(),
             (rank_of(screen) - rank_of(from)).signum(),
