@@ -21,7 +21,7 @@ use crate::core::{Color, Square};
 
 use super::board::{bit, iter, rank_of, Bb, Board};
 use super::generate::{attacked, reach_of};
-use super::legal::royals;
+use super::legal::{royal_attacked, royals};
 use super::piece::{State, STATE_COUNT};
 use super::position::{DropWindow, Mutatis};
 use super::tables::tables;
@@ -237,9 +237,16 @@ fn scan(pos: &Mutatis, us: Color, p: &EvalParams) -> SideScan {
 /// Wuss on the board.
 fn royal_safety(pos: &Mutatis, us: Color, enemy_pressure: &[i32], p: &EvalParams) -> i32 {
     let b = &pos.board;
+    let mine = royals(b, us);
+    // Only the side to move can have a royal attacked: the turn before was legal (rules 5),
+    // and a FEN with the other side's royal attacked is refused. With one royal, whether it is
+    // attacked is the position's cached royal danger.
+    debug_assert!(us == pos.side || !royal_attacked(b, us));
+    let ask = us == pos.side && pos.royal_in_danger();
+    let single = mine.count_ones() == 1;
     let mut safety = 0;
-    for (sq, &pressure) in iter(royals(b, us)).zip(enemy_pressure) {
-        if attacked(b, sq) {
+    for (sq, &pressure) in iter(mine).zip(enemy_pressure) {
+        if ask && (single || attacked(b, sq)) {
             safety -= p.royal_attacked;
         }
         safety -= pressure * p.royal_zone_attacker;

@@ -200,6 +200,58 @@ pub fn generate<S: ActionSink>(b: &Board, us: Color, sink: &mut S) {
     }
 }
 
+/// A sink that asks the generators for captures only, passing them on to `S`.
+struct CapturesOnly<'s, S>(&'s mut S);
+
+impl<S: ActionSink> ActionSink for CapturesOnly<'_, S> {
+    #[inline(always)]
+    fn push(&mut self, a: Action) {
+        self.0.push(a);
+    }
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.0.done()
+    }
+    #[inline(always)]
+    fn captures_only(&self) -> bool {
+        true
+    }
+}
+
+/// The actions of `us` that [`generate`] lists and that capture, promote or convert (the
+/// tactical ones, `legal::is_tactical_action`), in the same order, among some of its other
+/// actions: the pieces that capture only by removing pieces are asked for their captures
+/// alone, while the pawn states, Cannon Pawn (promotions without capture), Maoking
+/// (conversions) and Chameleon give all their actions. The caller keeps the tactical ones.
+pub fn generate_tactical<S: ActionSink>(b: &Board, us: Color, sink: &mut S) {
+    let ctx = Ctx::new(b, us);
+    let frozen = b.frozen(us);
+    for from in iter(ctx.own) {
+        if sink.done() {
+            return;
+        }
+        let state = match b.piece(from) {
+            Some(p) => p.state,
+            None => continue,
+        };
+        if frozen & bit(from) != 0 {
+            if !state.is_royal() {
+                sink.push(interaction::suicide(from));
+            }
+            continue;
+        }
+        match state {
+            State::Pawn
+            | State::BerolinaPawn
+            | State::ScorpionPawn
+            | State::CannonPawn
+            | State::Maoking
+            | State::Chameleon => piece_actions(&ctx, state, from, sink),
+            _ => piece_actions(&ctx, state, from, &mut CapturesOnly(sink)),
+        }
+    }
+}
+
 /// The actions of the single piece on `from` (its owner acting), frozen or not as the board says.
 pub fn actions_from<S: ActionSink>(b: &Board, from: Square, sink: &mut S) {
     let p = match b.piece(from) {

@@ -15,7 +15,7 @@ use super::action::{Action, ActionKind, ActionList, NO_SQUARE};
 use super::board::{bit, iter, Bb, Board};
 use super::generate::{
     actions_from, attack_candidates, attacked, attacked_by_first, attackers, capture_witness,
-    displaces_plainly, generate,
+    displaces_plainly, generate, generate_tactical,
 };
 use super::piece::{Piece, State};
 use super::position::{
@@ -428,16 +428,21 @@ impl Mutatis {
         let us = self.side;
         let b = &self.board;
         let mut actions = ActionList::new();
-        generate(b, us, &mut actions);
         let mut sc = self.scan::<JUDGE>();
-        if sc.compelled == 0 {
-            self.corner_actions(&mut sc.scratch, &mut actions);
-        }
         // With a mandatory drop, whether any legal turn drops decides which turns are legal:
         // judged, that is learned from the turns, so a part is generated whole and filtered at
         // the end; unjudged, it is asked apart.
         let mandatory = sc.window == DropWindow::Mandatory;
         let filter = JUDGE && kinds != TurnKinds::All && mandatory;
+        if kinds == TurnKinds::Tactical && !filter {
+            // Cornering is never tactical.
+            generate_tactical(b, us, &mut actions);
+        } else {
+            generate(b, us, &mut actions);
+            if sc.compelled == 0 {
+                self.corner_actions(&mut sc.scratch, &mut actions);
+            }
+        }
         let start = out.len();
         let mut any_drop = false;
         // A full list drops the surplus (never panics); the return value says so.
@@ -595,7 +600,7 @@ pub fn is_tactical_action(a: &Action) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::Rules;
+    use crate::variants::{Notation, Rules};
 
     /// Issue 57 point 6: a full list is reported, so that no position is used with legal turns
     /// missing. (No position over the 4096 turns of a [`TurnList`] is known: a search for
@@ -613,5 +618,53 @@ mod tests {
         assert_eq!(short.len(), 23);
         let mut exact = arrayvec::ArrayVec::<Turn, 24>::new();
         assert!(start.generate_turns(&mut exact, TurnKinds::All));
+    }
+
+    /// The tactical list of a position (asked of the generators as captures) holds the full
+    /// list's tactical turns in the full list's order, judged or not, so the search's ties
+    /// break alike. (Lists in a mandatory drop window lose their drop-less turns after
+    /// generation, which reorders them: not compared.)
+    #[test]
+    fn the_tactical_list_keeps_the_full_lists_order() {
+        use crate::core::zobrist::SplitMix64;
+        fn tactical_of<const JUDGE: bool>(pos: &Mutatis) -> (TurnList, TurnList) {
+            let mut all = TurnList::new();
+            pos.generate_turns_judged::<{ super::super::turn::MAX_TURNS }, JUDGE>(
+                &mut all,
+                TurnKinds::All,
+            );
+            all.retain(|t| is_tactical_action(&t.action));
+            let mut tactical = TurnList::new();
+            pos.generate_turns_judged::<{ super::super::turn::MAX_TURNS }, JUDGE>(
+                &mut tactical,
+                TurnKinds::Tactical,
+            );
+            (all, tactical)
+        }
+        let mut rng = SplitMix64::new(61);
+        let (mut compared, mut tactical_turns) = (0, 0);
+        for seed in 0..10 {
+            let mut pos = crate::variants::mutatis_mutandis::setup::random_setup(seed);
+            for _ in 0..80 {
+                if pos.drop_window(pos.side) != DropWindow::Mandatory {
+                    let (all, tactical) = tactical_of::<false>(&pos);
+                    assert_eq!(all, tactical, "unjudged, {}", pos.fen());
+                    let (all, tactical) = tactical_of::<true>(&pos);
+                    assert_eq!(all, tactical, "judged, {}", pos.fen());
+                    compared += 1;
+                    tactical_turns += tactical.len();
+                }
+                let mut legal = TurnList::new();
+                pos.generate_turns(&mut legal, TurnKinds::All);
+                if legal.is_empty() {
+                    break;
+                }
+                pos.make(legal[rng.below(legal.len() as u64) as usize]);
+            }
+        }
+        assert!(
+            compared > 500 && tactical_turns > 1000,
+            "{compared} {tactical_turns}"
+        );
     }
 }
