@@ -451,3 +451,103 @@ fn the_arena_gives_each_pair_its_own_seeded_setup() {
     assert_eq!(distinct.len(), 3, "each pair has its own setup");
     assert_eq!(games, starts(&cfg), "the same seed gives the same setups");
 }
+
+/// Rules 5 in check: on random boards where White's King is attacked, by every capture
+/// mechanism and from every distance, the judged turn list (with its shortcuts: the attacker's
+/// known way, the royal watch, drop squares tested only when they could matter) equals the
+/// slow reference, with drop windows closed, open and mandatory.
+#[test]
+fn turns_in_check_agree_with_the_reference() {
+    use crate::mutatis_properties::random_board;
+    use menagerie::variants::mutatis_mutandis::Piece;
+    use std::collections::BTreeMap;
+
+    // States placed on the King's lines to check it by each mechanism.
+    const CHECKERS: [State; 12] = [
+        State::Archer,
+        State::Withdrawer,
+        State::Advancer,
+        State::Swapper,
+        State::LongLeaper,
+        State::Pawn,
+        State::BerolinaPawn,
+        State::Queen,
+        State::Paovao,
+        State::Secutor,
+        State::Chameleon,
+        State::Knight,
+    ];
+    let mut rng = SplitMix64::new(0x636b);
+    let mut checkers: BTreeMap<State, usize> = BTreeMap::new();
+    let (mut positions, mut with_drops) = (0, 0);
+    for _ in 0..20000 {
+        let mut b = random_board(&mut rng);
+        for sq in 0..64u8 {
+            if b.piece(sq).is_some_and(|p| p.state.is_royal()) {
+                b.remove(sq);
+            }
+        }
+        b.ep = None;
+        let king = rng.below(64) as u8;
+        b.put(king, Piece::new(Color::White, State::King));
+        // A checker on one of the King's queen lines, 1 to 4 squares away.
+        let (df, dr) = [
+            (1, 0),
+            (1, 1),
+            (0, 1),
+            (-1, 1),
+            (-1, 0),
+            (-1, -1),
+            (0, -1),
+            (1, -1),
+        ][rng.below(8) as usize];
+        let dist = 1 + rng.below(4) as i32;
+        let (f, r) = ((king % 8) as i32 + df * dist, (king / 8) as i32 + dr * dist);
+        if (0..8).contains(&f) && (0..8).contains(&r) {
+            let state = CHECKERS[rng.below(CHECKERS.len() as u64) as usize];
+            b.put((r * 8 + f) as u8, Piece::new(Color::Black, state));
+        }
+        let empty: Vec<u8> = (0..64u8).filter(|&s| b.piece(s).is_none()).collect();
+        if empty.is_empty() {
+            continue;
+        }
+        b.put(
+            empty[rng.below(empty.len() as u64) as usize],
+            Piece::new(Color::Black, State::King),
+        );
+        // White's reserve, its window closed, open or mandatory by the full-move number.
+        let full = 1 + rng.below(16);
+        let fen = format!(
+            "{} w - - 0 {full} reserve:SH.IM.N/r drops:0/0 swapban:-",
+            b.fen_board()
+        );
+        let Ok(p) = Mutatis::from_fen(&fen) else {
+            continue;
+        };
+        if !royal_attacked(&p, Color::White) {
+            continue;
+        }
+        // Which black pieces capture the King (by their actions).
+        let mut actions = ActionList::new();
+        generate(p.board(), Color::Black, &mut actions);
+        for a in actions.iter().filter(|a| a.captures & bit(king) != 0) {
+            let state = p.board().piece(a.from).unwrap().state;
+            *checkers.entry(state).or_insert(0) += 1;
+        }
+        let list = legal_moves(&p);
+        let tokens: BTreeSet<String> = list.iter().map(|&m| p.move_token(m)).collect();
+        assert_eq!(tokens, reference_turns(&p), "legal turns of {fen}");
+        positions += 1;
+        with_drops += usize::from(p.drop_window(Color::White) != DropWindow::Closed);
+    }
+    assert!(
+        positions > 3000 && with_drops > 1000,
+        "{positions} {with_drops}"
+    );
+    for state in CHECKERS {
+        assert!(
+            checkers.get(&state).copied().unwrap_or(0) >= 15,
+            "checks by {state:?}: {checkers:?}"
+        );
+    }
+}

@@ -21,7 +21,7 @@ use super::piece::{Piece, State};
 use super::position::{
     corner_plan, flag, home_bb, play_turn, unwrite, DropWindow, Mutatis, TurnEffect, MAX_WRITES,
 };
-use super::tables::tables;
+use super::tables::{tables, Lines};
 use super::turn::{Turn, TurnList};
 
 /// The royal pieces of `c` (rules 5): King, Maoking, and a piece in the Wuss state.
@@ -97,23 +97,54 @@ impl RoyalWatch {
 }
 
 /// For a royal on `royal` attacked by the pieces of `attackers`: the squares a turn must
-/// touch to end the attack of one plain displacement attacker (its square and neighbours,
-/// where a freezing piece would land, the royal's square and neighbours, where a Shield
-/// would, and the squares the attacker's way depends on, [`capture_witness`]); 0 when no
-/// attacker is such a piece. A turn that writes none of them leaves that attacker attacking:
-/// no square it depends on changed.
+/// touch to end the attack of one attacker whose way to the royal is known (its square and
+/// neighbours, where a freezing piece would land, the royal's square and neighbours, where a
+/// Shield would, and the squares its way depends on, [`removal_witness`]); 0 when no attacker
+/// is such a piece. A turn that writes none of them leaves that attacker attacking: no square
+/// it depends on changed.
 fn stuck_squares(b: &Board, royal: Square, attackers: Bb) -> Bb {
     let king = &tables().king;
     for x in iter(attackers) {
         let Some(p) = b.piece(x) else { continue };
-        if !displaces_plainly(p.state) {
-            continue;
-        }
-        if let Some(Some(way)) = capture_witness(p.state, x, royal, b.occupied()) {
+        if let Some(way) = removal_witness(p.state, x, royal, b.occupied()) {
             return way | bit(x) | bit(royal) | king.attacks(x) | king.attacks(royal);
         }
     }
     0
+}
+
+/// For a piece in `state` on `from` that removes the royal on `royal` (rules 5): the squares
+/// besides both squares and their neighbours whose occupancy that removal depends on, or
+/// `None` when not known here. Plain displacement: its way ([`capture_witness`]); the pawn
+/// states (a one-step capture), the Swapper (mutual destruction with a neighbour) and the
+/// Withdrawer (the square it withdraws to is its own neighbour, rules 6.2 `WI`): none; the
+/// Advancer: the squares between (its approach, `AD`); the Archer: the squares between, and
+/// when it shoots farther
+/// than two squares, the squares two away from the royal where a spotter may stand (the
+/// middle squares and adjacent spotters are the royal's neighbours, `AC`).
+fn removal_witness(state: State, from: Square, royal: Square, occ: Bb) -> Option<Bb> {
+    let t = tables();
+    let lines = Lines::ORTH | Lines::DIAG;
+    match state {
+        _ if displaces_plainly(state) => capture_witness(state, from, royal, occ).flatten(),
+        State::Pawn
+        | State::BerolinaPawn
+        | State::ScorpionPawn
+        | State::Swapper
+        | State::Withdrawer => Some(0),
+        State::Advancer => t.lines.ride_witness(lines, from, royal, occ),
+        State::Archer => {
+            let between = t.lines.ride_witness(lines, from, royal, occ)?;
+            let far = between.count_ones() >= 2;
+            let two_away = t.queen.rider_attacks(royal, 0) & !t.king.attacks(royal) & {
+                (0..8).fold(0, |m, d| {
+                    m | t.queen.ray(d, royal).get(1).map_or(0, |&s| bit(s))
+                })
+            };
+            Some(between | if far { two_away } else { 0 })
+        }
+        _ => None,
+    }
 }
 
 /// The squares an action writes (its legs and captures).

@@ -26,42 +26,39 @@ const fn start_row(color: Color) -> i32 {
     }
 }
 
-#[inline(always)]
-fn add(b: &mut Bb, sq: Option<Square>) {
-    if let Some(s) = sq {
-        *b |= bit(s);
-    }
-}
-
 /// Reach of a pawn state of `color` (forward = `color`'s forward, which is also what a
 /// Chameleon mimicking a pawn uses, rules 7.2 a). `quiet` is already restricted to empty
 /// squares and `capture` to occupied ones. En passant is not included (see [`generate`]).
 pub(crate) fn reach(state: State, color: Color, from: Square, occ: Bb) -> Option<Reach> {
-    let f = forward(color);
-    let mut moves = 0;
-    let mut caps = 0;
-    match state {
-        State::Pawn | State::ScorpionPawn => {
-            add(&mut moves, step(from, 0, f));
-            add(&mut caps, step(from, 1, f));
-            add(&mut caps, step(from, -1, f));
-            if state == State::ScorpionPawn {
-                add(&mut moves, step(from, 2, f));
-                add(&mut moves, step(from, -2, f));
-            } else if rank_of(from) == start_row(color) {
-                if let (Some(one), Some(two)) = (step(from, 0, f), step(from, 0, 2 * f)) {
-                    if occ & bit(one) == 0 {
-                        moves |= bit(two);
-                    }
-                }
-            }
-        }
-        State::BerolinaPawn => {
-            add(&mut moves, step(from, 1, f));
-            add(&mut moves, step(from, -1, f));
-            add(&mut caps, step(from, 0, f));
-        }
+    const FILE_A: Bb = 0x0101_0101_0101_0101;
+    const FILE_B: Bb = FILE_A << 1;
+    const FILE_G: Bb = FILE_A << 6;
+    const FILE_H: Bb = FILE_A << 7;
+    let b = bit(from);
+    // One row forward, and one row forward with 1 or 2 files aside (the board's edges cut).
+    let (ahead, aside1, aside2) = match color {
+        Color::White => (
+            b << 8,
+            ((b << 9) & !FILE_A) | ((b << 7) & !FILE_H),
+            ((b << 10) & !(FILE_A | FILE_B)) | ((b << 6) & !(FILE_G | FILE_H)),
+        ),
+        Color::Black => (
+            b >> 8,
+            ((b >> 7) & !FILE_A) | ((b >> 9) & !FILE_H),
+            ((b >> 6) & !(FILE_A | FILE_B)) | ((b >> 10) & !(FILE_G | FILE_H)),
+        ),
+    };
+    let (mut moves, caps) = match state {
+        State::Pawn => (ahead, aside1),
+        State::ScorpionPawn => (ahead | aside2, aside1),
+        State::BerolinaPawn => (aside1, ahead),
         _ => return None,
+    };
+    if state == State::Pawn && rank_of(from) == start_row(color) && occ & ahead == 0 {
+        moves |= match color {
+            Color::White => ahead << 8,
+            Color::Black => ahead >> 8,
+        };
     }
     Some(Reach {
         quiet: moves & !occ,
