@@ -375,40 +375,42 @@ fn attackers_among<const ANY: bool>(b: &Board, sq: Square, candidates: Bb, first
     let victims = b.color_bb(p.color) & !shields & !b.pieces(p.color, State::Mamra);
     let mut ctx = None;
     let mut found = 0;
-    for from in iter(reachers & first).chain(iter(reachers & !first)) {
-        let Some(q) = b.piece(from) else { continue };
-        let quick = match q.state {
-            _ if displaces_plainly(q.state) => {
-                Some(displaceable && captures_onto(q.state, them, from, sq, occ))
-            }
-            State::Chameleon => chameleon::captures(p.state, them, from, sq, occ, displaceable),
-            State::Pawn | State::BerolinaPawn | State::ScorpionPawn => Some(pawns::removes(
-                q.state, them, from, sq, occ, b.ep, !shielded,
-            )),
-            State::LongLeaper | State::Withdrawer | State::Advancer | State::Swapper => {
-                rococo::removes(q.state, from, sq, occ, victims)
-            }
-            State::Archer => Some(
-                displaceable
-                    && rococo::shoots(ctx.get_or_insert_with(|| Ctx::new(b, them)), from, sq),
-            ),
-            _ => None,
-        };
-        let hit = if let Some(hit) = quick {
-            hit
-        } else {
-            let ctx = ctx.get_or_insert_with(|| Ctx::new(b, them));
-            let mut s = HitSink {
-                targets: target,
-                hit: false,
+    for part in [reachers & first, reachers & !first] {
+        for from in iter(part) {
+            let Some(q) = b.piece(from) else { continue };
+            let quick = match q.state {
+                _ if displaces_plainly(q.state) => {
+                    Some(displaceable && captures_onto(q.state, them, from, sq, occ))
+                }
+                State::Chameleon => chameleon::captures(p.state, them, from, sq, occ, displaceable),
+                State::Pawn | State::BerolinaPawn | State::ScorpionPawn => Some(pawns::removes(
+                    q.state, them, from, sq, occ, b.ep, !shielded,
+                )),
+                State::LongLeaper | State::Withdrawer | State::Advancer | State::Swapper => {
+                    rococo::removes(q.state, from, sq, occ, victims)
+                }
+                State::Archer => Some(
+                    displaceable
+                        && rococo::shoots(ctx.get_or_insert_with(|| Ctx::new(b, them)), from, sq),
+                ),
+                _ => None,
             };
-            piece_actions(ctx, q.state, from, &mut s);
-            s.hit
-        };
-        if hit {
-            found |= bit(from);
-            if ANY {
-                return found;
+            let hit = if let Some(hit) = quick {
+                hit
+            } else {
+                let ctx = ctx.get_or_insert_with(|| Ctx::new(b, them));
+                let mut s = HitSink {
+                    targets: target,
+                    hit: false,
+                };
+                piece_actions(ctx, q.state, from, &mut s);
+                s.hit
+            };
+            if hit {
+                found |= bit(from);
+                if ANY {
+                    return found;
+                }
             }
         }
     }
