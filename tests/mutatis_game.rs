@@ -459,6 +459,7 @@ fn the_arena_gives_each_pair_its_own_seeded_setup() {
 #[test]
 fn turns_in_check_agree_with_the_reference() {
     use crate::mutatis_properties::random_board;
+    use menagerie::variants::mutatis_mutandis::tables::QUEEN_DIRS;
     use menagerie::variants::mutatis_mutandis::Piece;
     use std::collections::BTreeMap;
 
@@ -491,16 +492,7 @@ fn turns_in_check_agree_with_the_reference() {
         let king = rng.below(64) as u8;
         b.put(king, Piece::new(Color::White, State::King));
         // A checker on one of the King's queen lines, 1 to 4 squares away.
-        let (df, dr) = [
-            (1, 0),
-            (1, 1),
-            (0, 1),
-            (-1, 1),
-            (-1, 0),
-            (-1, -1),
-            (0, -1),
-            (1, -1),
-        ][rng.below(8) as usize];
+        let (df, dr) = QUEEN_DIRS[rng.below(8) as usize];
         let dist = 1 + rng.below(4) as i32;
         let (f, r) = ((king % 8) as i32 + df * dist, (king / 8) as i32 + dr * dist);
         if (0..8).contains(&f) && (0..8).contains(&r) {

@@ -180,6 +180,13 @@ pub fn piece_actions<S: ActionSink>(ctx: &Ctx, state: State, from: Square, sink:
 /// (the game's legality filter, rules 5, comes later). Frozen pieces only commit suicide,
 /// royals not even that (7.1). Stops early when `sink.done()`.
 pub fn generate<S: ActionSink>(b: &Board, us: Color, sink: &mut S) {
+    walk::<S, false>(b, us, sink);
+}
+
+/// The pieces of `us` one by one: a frozen one commits suicide (not a royal), the others give
+/// their actions, all of them or, with `TACTICAL`, as [`generate_tactical`] asks.
+#[inline]
+fn walk<S: ActionSink, const TACTICAL: bool>(b: &Board, us: Color, sink: &mut S) {
     let ctx = Ctx::new(b, us);
     let frozen = b.frozen(us);
     for from in iter(ctx.own) {
@@ -196,7 +203,20 @@ pub fn generate<S: ActionSink>(b: &Board, us: Color, sink: &mut S) {
             }
             continue;
         }
-        piece_actions(&ctx, state, from, sink);
+        let whole = matches!(
+            state,
+            State::Pawn
+                | State::BerolinaPawn
+                | State::ScorpionPawn
+                | State::CannonPawn
+                | State::Maoking
+                | State::Chameleon
+        );
+        if TACTICAL && !whole {
+            piece_actions(&ctx, state, from, &mut CapturesOnly(sink));
+        } else {
+            piece_actions(&ctx, state, from, sink);
+        }
     }
 }
 
@@ -224,32 +244,7 @@ impl<S: ActionSink> ActionSink for CapturesOnly<'_, S> {
 /// alone, while the pawn states, Cannon Pawn (promotions without capture), Maoking
 /// (conversions) and Chameleon give all their actions. The caller keeps the tactical ones.
 pub fn generate_tactical<S: ActionSink>(b: &Board, us: Color, sink: &mut S) {
-    let ctx = Ctx::new(b, us);
-    let frozen = b.frozen(us);
-    for from in iter(ctx.own) {
-        if sink.done() {
-            return;
-        }
-        let state = match b.piece(from) {
-            Some(p) => p.state,
-            None => continue,
-        };
-        if frozen & bit(from) != 0 {
-            if !state.is_royal() {
-                sink.push(interaction::suicide(from));
-            }
-            continue;
-        }
-        match state {
-            State::Pawn
-            | State::BerolinaPawn
-            | State::ScorpionPawn
-            | State::CannonPawn
-            | State::Maoking
-            | State::Chameleon => piece_actions(&ctx, state, from, sink),
-            _ => piece_actions(&ctx, state, from, &mut CapturesOnly(sink)),
-        }
-    }
+    walk::<S, true>(b, us, sink);
 }
 
 /// The actions of the single piece on `from` (its owner acting), frozen or not as the board says.
