@@ -129,10 +129,6 @@ pub struct Tables {
     pub wazir: LeaperTable<u64>,
     /// Ferz step (`F`).
     pub ferz: LeaperTable<u64>,
-    /// Rook rays (also the Paovao's cannon hops).
-    pub orth: RayTable<u64>,
-    /// Bishop rays (also the Paovao's vao hops).
-    pub diag: RayTable<u64>,
     /// Queen rays, direction d and d+4 opposite: the Rococo pieces walk these.
     pub queen: RayTable<u64>,
     /// Nightrider rays.
@@ -543,8 +539,6 @@ impl Tables {
             knight: LeaperTable::new(g, &knight),
             wazir: LeaperTable::new(g, &ORTHOGONAL),
             ferz: LeaperTable::new(g, &DIAGONAL),
-            orth: RayTable::new(g, &ORTHOGONAL),
-            diag: RayTable::new(g, &DIAGONAL),
             queen: RayTable::new(g, &QUEEN_DIRS),
             nightrider: RayTable::new(g, &knight),
             crooked_rook: crooked(&ORTHOGONAL),
