@@ -2,8 +2,10 @@
 //! Nightrider, Chancellor, Archbishop, Dragon King, Dragon Horse, Knight, Knight-Guard, Rook,
 //! NW, NF, the Hydra's knight, and the non-capturing Wuss and Maoking steps; plus the path
 //! riders of the core-style path tables (Rose, crooked pieces, crooked nightriders,
-//! Cylindrical Bishop). All built on the core's [`LeaperTable`](crate::core::attacks::LeaperTable)
-//! and [`RayTable`](crate::core::attacks::RayTable).
+//! Cylindrical Bishop). Leaps come from the core's
+//! [`LeaperTable`](crate::core::attacks::LeaperTable), rook and bishop lines from the 8x8 magic
+//! bitboards ([`rook_attacks`], [`bishop_attacks`]), nightrider lines from the core's
+//! [`RayTable`](crate::core::attacks::RayTable).
 
 use crate::core::Square;
 
