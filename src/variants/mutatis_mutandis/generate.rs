@@ -329,7 +329,13 @@ pub fn attacked_by(b: &Board, sq: Square, candidates: Bb) -> bool {
 /// attacked `sq` before a turn) before the other candidates: the answer is the same, found
 /// sooner when one of them still attacks.
 pub fn attacked_by_first(b: &Board, sq: Square, candidates: Bb, first: Bb) -> bool {
-    attackers_among::<true>(b, sq, candidates, first) != 0
+    attacker_first(b, sq, candidates, first) != 0
+}
+
+/// [`attacked_by_first`] naming the attacker: one piece of `candidates` that removes the piece
+/// on `sq` (the first found, those of `first` tried first), or 0 when none does.
+pub fn attacker_first(b: &Board, sq: Square, candidates: Bb, first: Bb) -> Bb {
+    attackers_among::<true>(b, sq, candidates, first)
 }
 
 /// The pieces of `candidates` (as [`attacked_by`] takes them) that remove the piece on `sq`

@@ -14,8 +14,8 @@ use crate::core::{Color, Square};
 use super::action::{Action, ActionKind, ActionList, NO_SQUARE};
 use super::board::{bit, iter, Bb, Board};
 use super::generate::{
-    actions_from, attack_candidates, attacked, attacked_by_first, attackers, capture_witness,
-    displaces_plainly, generate, generate_tactical,
+    actions_from, attack_candidates, attacked, attacked_by_first, attacker_first, attackers,
+    capture_witness, displaces_plainly, generate, generate_tactical,
 };
 use super::piece::{Piece, State};
 use super::position::{
@@ -93,6 +93,24 @@ impl RoyalWatch {
         self.watch[..self.n]
             .iter()
             .any(|&(sq, cand, now)| attacked_by_first(after, sq, cand | touched, now))
+    }
+
+    /// [`RoyalWatch::attacked_after`] with what a further single-square change (a drop) must
+    /// touch to end the attack: `None` when no royal of `us` is attacked on `after`, else the
+    /// [`stuck_squares`] of one attacked royal and one of its attackers, or every square when
+    /// those are not known.
+    #[inline]
+    fn stuck_after(&self, after: &Board, us: Color, touched: Bb) -> Option<Bb> {
+        if royals(after, us) != self.royals || self.n < self.royals.count_ones() as usize {
+            return royal_attacked(after, us).then_some(!0);
+        }
+        self.watch[..self.n].iter().find_map(|&(sq, cand, now)| {
+            let x = attacker_first(after, sq, cand | touched, now);
+            (x != 0).then(|| match stuck_squares(after, sq, x) {
+                0 => !0,
+                stuck => stuck,
+            })
+        })
     }
 }
 
@@ -304,11 +322,13 @@ impl Mutatis {
         };
         // A royal stays attacked when the action touches nothing its attacker depends on, and
         // no drop square could (rules 5): no turn.
+        // A royal stays attacked when the action touches nothing its attacker depends on
+        // (rules 5): the drop-less turn is illegal, and only a drop on one of those squares
+        // (empty before and after the action, which leaves them alone) may end the attack.
         let stuck = sc.watch.stuck;
-        if JUDGE
-            && stuck != 0
-            && touched(a) & stuck == 0
-            && (drop_piece.is_none() || home_bb(us) & stuck == 0)
+        let stays_attacked = JUDGE && stuck != 0 && touched(a) & stuck == 0;
+        if stays_attacked
+            && (drop_piece.is_none() || home_bb(us) & stuck & !self.board.occupied() == 0)
         {
             return;
         }
@@ -331,9 +351,20 @@ impl Mutatis {
         });
         let written = touched(a);
         let watch = &sc.watch;
-        let safe = !JUDGE || !watch.attacked_after(scratch, us, written);
+        // Judged: `Some(squares)` when a royal is attacked after the action, a drop then
+        // being legal only on one of `squares` (and when no royal is attacked after it).
+        let attacked_after = if !JUDGE {
+            None
+        } else if stays_attacked {
+            Some(stuck)
+        } else if drop_piece.is_some() {
+            watch.stuck_after(scratch, us, written)
+        } else {
+            watch.attacked_after(scratch, us, written).then_some(!0)
+        };
+        let safe = attacked_after.is_none();
         if let Some(dp) = drop_piece {
-            let empties = home_bb(us) & !scratch.occupied();
+            let empties = home_bb(us) & !scratch.occupied() & attacked_after.unwrap_or(!0);
             if !JUDGE {
                 for s in iter(empties) {
                     emit(Turn::new(*a, s));
