@@ -154,3 +154,50 @@ fn a_network_file_changes_the_evaluation_and_bad_ones_change_nothing() {
     assert_eq!(chess_line(&mut e), with_net);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Mutatis Mutandis skips its network records while no network is loaded: plies made under
+/// `EvalFile <none>`, then the compiled-in network put back, search exactly as in an engine that
+/// always had it (same depth-5 line, score and node count: the sums are computed afresh where
+/// the records were skipped, and kept from there on).
+#[test]
+fn mutatis_plies_made_without_a_network_search_alike_once_it_is_back() {
+    let plies = "position startpos moves b1a3 a7a5 g1f3 d7d5";
+    let mut fresh = Engine::start_variant("mutatismutandis");
+    fresh.command(plies);
+    let want = fresh.go("go depth 5", Duration::from_secs(60));
+    let mut switched = Engine::start_variant("mutatismutandis");
+    let answer = switched.command("setoption name EvalFile value <none>");
+    assert!(
+        answer
+            .iter()
+            .any(|l| l.ends_with("hand-written evaluation, no network")),
+        "{answer:?}"
+    );
+    switched.command(plies);
+    assert_eq!(switched.fen(), fresh.fen());
+    switched.command("setoption name EvalFile value <default>");
+    let got = switched.go("go depth 5", Duration::from_secs(60));
+    let last_info = |out: &[String]| {
+        out.iter()
+            .rev()
+            .find(|l| l.starts_with("info depth 5 "))
+            .map(|l| {
+                // The line without its timing words (time, nps, hashfull).
+                let words: Vec<&str> = l.split_whitespace().collect();
+                let mut kept = Vec::new();
+                let mut i = 0;
+                while i < words.len() {
+                    if matches!(words[i], "time" | "nps" | "hashfull") {
+                        i += 2;
+                    } else {
+                        kept.push(words[i]);
+                        i += 1;
+                    }
+                }
+                kept.join(" ")
+            })
+            .expect("a depth-5 line")
+    };
+    assert_eq!(last_info(&got), last_info(&want));
+    assert!(last_info(&want).contains(" nodes "), "{}", last_info(&want));
+}

@@ -382,6 +382,16 @@ impl NetAccumulator {
         self.changes.truncate(ply.start as usize);
     }
 
+    /// Whether the changes of the ply opened last are of use: true when its sums are of a
+    /// network. Without one (the slot was empty when the ply was opened) make may skip its
+    /// records: no network ever reads them, since [`open_ply`] computes the sums afresh once
+    /// a network is loaded, and a position whose sums are of no network is evaluated from
+    /// scratch ([`correction_from`]).
+    #[inline(always)]
+    pub fn recording(&self) -> bool {
+        self.plies.last().is_some_and(|p| p.net.is_some())
+    }
+
     /// The ply sets input `inputs[c]` in colour `c`'s view.
     #[inline(always)]
     pub fn add(&mut self, inputs: [u32; 2]) {

@@ -611,7 +611,13 @@ impl Mutatis {
     pub(crate) fn make_turn(&mut self, a: Action, drop: Square) {
         let us = self.side;
         crate::variants::network::open_ply(self, |p| &mut p.acc);
-        let sides_before = network::all_side_offsets(self);
+        // Without a network the records are skipped (`NetAccumulator::recording`).
+        let record = self.acc.recording();
+        let sides_before = if record {
+            network::all_side_offsets(self)
+        } else {
+            [0; 2]
+        };
         self.history.push(self.repetition_key());
         let mut u = Undo {
             writes: [(0, None); MAX_WRITES],
@@ -665,11 +671,15 @@ impl Mutatis {
             play_turn(&mut self.board, &effect, &mut |sq, old, new| {
                 if let Some(p) = old {
                     piece_key ^= k.piece(p, sq);
-                    acc.sub(network::piece_inputs(p, sq));
+                    if record {
+                        acc.sub(network::piece_inputs(p, sq));
+                    }
                 }
                 if let Some(p) = new {
                     piece_key ^= k.piece(p, sq);
-                    acc.add(network::piece_inputs(p, sq));
+                    if record {
+                        acc.add(network::piece_inputs(p, sq));
+                    }
                 }
                 writes[*n as usize] = (sq, old);
                 *n += 1;
@@ -753,14 +763,21 @@ impl Mutatis {
         self.side = !us;
         self.danger.set(0);
         self.stack.push(u);
-        let sides_after = network::all_side_offsets(self);
-        network::record_side_changes(&sides_before, &sides_after, &mut self.acc);
+        if record {
+            let sides_after = network::all_side_offsets(self);
+            network::record_side_changes(&sides_before, &sides_after, &mut self.acc);
+        }
     }
 
     /// Passes the turn (null move, for the search): side, en passant and swap ban change.
     pub(crate) fn make_null_turn(&mut self) {
         crate::variants::network::open_ply(self, |p| &mut p.acc);
-        let sides_before = network::all_side_offsets(self);
+        let record = self.acc.recording();
+        let sides_before = if record {
+            network::all_side_offsets(self)
+        } else {
+            [0; 2]
+        };
         self.history.push(self.repetition_key());
         let u = Undo {
             writes: [(0, None); MAX_WRITES],
@@ -788,8 +805,10 @@ impl Mutatis {
         self.side = !self.side;
         self.danger.set(0);
         self.stack.push(u);
-        let sides_after = network::all_side_offsets(self);
-        network::record_side_changes(&sides_before, &sides_after, &mut self.acc);
+        if record {
+            let sides_after = network::all_side_offsets(self);
+            network::record_side_changes(&sides_before, &sides_after, &mut self.acc);
+        }
     }
 
     /// Takes back the last turn (or null move).
