@@ -41,10 +41,10 @@ pub fn royal_attacked(b: &Board, c: Color) -> bool {
 /// squares the turn touched can attack them (enemy pieces change only there).
 struct RoyalWatch {
     royals: Bb,
-    /// When a royal is attacked by a plain displacement piece: the squares whose change could
-    /// end that attack (the attacker's and the royal's squares and neighbours, and the squares
-    /// its way depends on). A turn that touches none of them leaves the royal attacked (rules
-    /// 5). 0 otherwise.
+    /// When a royal is attacked by a piece whose way to it is known: that attack.
+    pin: Option<Pin>,
+    /// The pin's [`Pin::stuck`] squares (0 without a pin): a turn that touches none of them
+    /// leaves the royal attacked (rules 5).
     stuck: Bb,
     /// Per royal: its square, its potential attackers, and its attackers now (tried first:
     /// in check, most turns leave one of them attacking).
@@ -56,6 +56,7 @@ impl RoyalWatch {
     /// A watch of no royal, for lists whose royal safety is not judged.
     const EMPTY: RoyalWatch = RoyalWatch {
         royals: 0,
+        pin: None,
         stuck: 0,
         watch: [(0, 0, 0); 4],
         n: 0,
@@ -64,6 +65,7 @@ impl RoyalWatch {
     fn new(b: &Board, us: Color) -> RoyalWatch {
         let mut w = RoyalWatch {
             royals: royals(b, us),
+            pin: None,
             stuck: 0,
             watch: [(0, 0, 0); 4],
             n: 0,
@@ -75,8 +77,9 @@ impl RoyalWatch {
             let candidates = attack_candidates(b, sq);
             let now = attackers(b, sq, candidates);
             w.watch[w.n] = (sq, candidates, now);
-            if w.stuck == 0 {
-                w.stuck = stuck_squares(b, sq, now);
+            if w.pin.is_none() {
+                w.pin = Pin::find(b, sq, now);
+                w.stuck = w.pin.map_or(0, |p| p.stuck());
             }
             w.n += 1;
         }
@@ -95,40 +98,89 @@ impl RoyalWatch {
             .any(|&(sq, cand, now)| attacked_by_first(after, sq, cand | touched, now))
     }
 
-    /// [`RoyalWatch::attacked_after`] with what a further single-square change (a drop) must
-    /// touch to end the attack: `None` when no royal of `us` is attacked on `after`, else the
-    /// [`stuck_squares`] of one attacked royal and one of its attackers, or every square when
-    /// those are not known.
+    /// [`RoyalWatch::attacked_after`] with where a further drop of a piece in state `dropped`
+    /// may end the attack: `None` when no royal of `us` is attacked on `after`, else the
+    /// [`Pin::drop_squares`] of one attacked royal and one of its attackers, or every square
+    /// when those are not known.
     #[inline]
-    fn stuck_after(&self, after: &Board, us: Color, touched: Bb) -> Option<Bb> {
+    fn stuck_after(&self, after: &Board, us: Color, touched: Bb, dropped: State) -> Option<Bb> {
         if royals(after, us) != self.royals || self.n < self.royals.count_ones() as usize {
             return royal_attacked(after, us).then_some(!0);
         }
         self.watch[..self.n].iter().find_map(|&(sq, cand, now)| {
             let x = attacker_first(after, sq, cand | touched, now);
-            (x != 0).then(|| match stuck_squares(after, sq, x) {
-                0 => !0,
-                stuck => stuck,
-            })
+            (x != 0).then(|| Pin::find(after, sq, x).map_or(!0, |p| p.drop_squares(dropped)))
         })
     }
 }
 
-/// For a royal on `royal` attacked by the pieces of `attackers`: the squares a turn must
-/// touch to end the attack of one attacker whose way to the royal is known (its square and
-/// neighbours, where a freezing piece would land, the royal's square and neighbours, where a
-/// Shield would, and the squares its way depends on, [`removal_witness`]); 0 when no attacker
-/// is such a piece. A turn that writes none of them leaves that attacker attacking: no square
-/// it depends on changed.
-fn stuck_squares(b: &Board, royal: Square, attackers: Bb) -> Bb {
-    let king = &tables().king;
-    for x in iter(attackers) {
-        let Some(p) = b.piece(x) else { continue };
-        if let Some(way) = removal_witness(p.state, x, royal, b.occupied()) {
-            return way | bit(x) | bit(royal) | king.attacks(x) | king.attacks(royal);
-        }
+/// An attack on a royal whose dependencies are known (rules 5, 7.1, 7.4): the attacker, the
+/// royal, and the squares its way depends on ([`removal_witness`]).
+#[derive(Clone, Copy)]
+struct Pin {
+    attacker: Square,
+    royal: Square,
+    /// [`Pin::core`]'s squares.
+    core: Bb,
+}
+
+impl Pin {
+    /// For a royal on `royal` attacked by the pieces of `attackers`: the attack of the first
+    /// of them whose way is known, if any.
+    fn find(b: &Board, royal: Square, attackers: Bb) -> Option<Pin> {
+        iter(attackers).find_map(|x| {
+            let p = b.piece(x)?;
+            let way = removal_witness(p.state, x, royal, b.occupied())?;
+            let king = &tables().king;
+            let near = match p.state {
+                State::Withdrawer => king.attacks(x),
+                State::Archer => king.attacks(royal),
+                _ => 0,
+            };
+            Some(Pin {
+                attacker: x,
+                royal,
+                core: way | bit(x) | bit(royal) | near,
+            })
+        })
     }
-    0
+
+    /// The squares a turn must write to end the attack: the core ([`Pin::core`]), and the
+    /// attacker's and the royal's neighbours, where a freezing Immobilizer or a protecting
+    /// Shield would end up. A turn that writes none of them leaves the attacker attacking.
+    fn stuck(&self) -> Bb {
+        let king = &tables().king;
+        self.core() | king.attacks(self.attacker) | king.attacks(self.royal)
+    }
+
+    /// The squares whose every change may end the attack: the attacker's, the royal's and its
+    /// way's, with the attacker's neighbours for a Withdrawer (the square it withdraws to,
+    /// rules 6.2 `WI`) and the royal's for an Archer (where spotters stand, and the middle
+    /// squares of the spotters two away, `AC`). Writing elsewhere ends it only by freezing
+    /// the attacker or protecting the royal (rules 7.1, 7.4: [`Pin::holds`]).
+    #[inline(always)]
+    fn core(&self) -> Bb {
+        self.core
+    }
+
+    /// Whether the attack stands on `after`, a board that differs from the pinned one only
+    /// outside [`Pin::core`]: the attacker is not frozen and the royal not Shield-protected.
+    #[inline]
+    fn holds(&self, after: &Board, us: Color) -> bool {
+        after.frozen(!us) & bit(self.attacker) == 0 && after.shielded(us) & bit(self.royal) == 0
+    }
+
+    /// Where a drop of a piece in state `dropped`, the only change, may end the attack: the
+    /// core, and the attacker's neighbours for an Immobilizer and the royal's for a Shield.
+    fn drop_squares(&self, dropped: State) -> Bb {
+        let king = &tables().king;
+        self.core()
+            | match dropped {
+                State::Immobilizer => king.attacks(self.attacker),
+                State::Shield => king.attacks(self.royal),
+                _ => 0,
+            }
+    }
 }
 
 /// For a piece in `state` on `from` that removes the royal on `royal` (rules 5): the squares
@@ -327,9 +379,11 @@ impl Mutatis {
         // (empty before and after the action, which leaves them alone) may end the attack.
         let stuck = sc.watch.stuck;
         let stays_attacked = JUDGE && stuck != 0 && touched(a) & stuck == 0;
-        if stays_attacked
-            && (drop_piece.is_none() || home_bb(us) & stuck & !self.board.occupied() == 0)
-        {
+        let pin_drops = match (sc.watch.pin, drop_piece) {
+            (Some(pin), Some(dp)) => pin.drop_squares(dp.state),
+            _ => 0,
+        };
+        if stays_attacked && home_bb(us) & pin_drops & !self.board.occupied() == 0 {
             return;
         }
         if !JUDGE && drop_piece.is_none() {
@@ -356,9 +410,16 @@ impl Mutatis {
         let attacked_after = if !JUDGE {
             None
         } else if stays_attacked {
-            Some(stuck)
-        } else if drop_piece.is_some() {
-            watch.stuck_after(scratch, us, written)
+            Some(pin_drops)
+        } else if watch
+            .pin
+            .is_some_and(|pin| written & pin.core() == 0 && pin.holds(scratch, us))
+        {
+            // The action wrote only around the attacker and the royal, and froze or shielded
+            // nothing: the attack stands.
+            Some(pin_drops)
+        } else if let Some(dp) = drop_piece {
+            watch.stuck_after(scratch, us, written, dp.state)
         } else {
             watch.attacked_after(scratch, us, written).then_some(!0)
         };
