@@ -187,28 +187,31 @@ fn scan(pos: &Mutatis, us: Color, p: &EvalParams) -> SideScan {
     let all_zones = zones.iter().fold(0, |m, &z| m | z);
     let occ = b.occupied();
     let frozen_us = b.frozen(us);
+    // Pawn advance, over the pawn states apart (no per-piece branch on the state).
+    let pawns = b.pieces(us, State::Pawn)
+        | b.pieces(us, State::BerolinaPawn)
+        | b.pieces(us, State::ScorpionPawn);
+    for sq in iter(pawns) {
+        let advanced = if us == Color::White {
+            rank_of(sq) - 1
+        } else {
+            6 - rank_of(sq)
+        };
+        out.terms.pawns += advanced.max(0) * p.pawn_advance;
+    }
     for sq in iter(b.color_bb(us)) {
         let Some(pc) = b.piece(sq) else { continue };
         out.terms.material += piece_value(p, pc.state);
-        if pc.state.is_pawn() {
-            let advanced = if us == Color::White {
-                rank_of(sq) - 1
-            } else {
-                6 - rank_of(sq)
-            };
-            out.terms.pawns += advanced.max(0) * p.pawn_advance;
-        }
         if frozen_us & bit(sq) != 0 {
             continue;
         }
         if let Some(r) = reach_of(pc.state, us, sq, occ) {
             let reach = r.quiet | (r.capture & b.color_bb(them));
             out.terms.mobility += reach.count_ones() as i32 * p.mobility;
+            // Every zone counted, touched or not: a branch on it is hard to predict.
             let touched = (r.quiet | r.capture) & all_zones;
-            if touched != 0 {
-                for (pressure, &zone) in out.pressure.iter_mut().zip(&zones) {
-                    *pressure += (touched & zone).count_ones() as i32;
-                }
+            for (pressure, &zone) in out.pressure.iter_mut().zip(&zones) {
+                *pressure += (touched & zone).count_ones() as i32;
             }
         }
     }

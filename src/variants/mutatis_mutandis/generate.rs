@@ -308,11 +308,10 @@ pub fn attack_candidates(b: &Board, sq: Square) -> Bb {
     let pot = potential();
     let mut candidates = 0;
     for from in iter(b.color_bb(!p.color)) {
-        if let Some(q) = b.piece(from) {
-            if pot[q.state.index()][from as usize] & bit(sq) != 0 {
-                candidates |= bit(from);
-            }
-        }
+        let reach = b
+            .piece(from)
+            .map_or(0, |q| pot[q.state.index()][from as usize]);
+        candidates |= u64::from(reach & bit(sq) != 0) << from;
     }
     candidates
 }
@@ -356,11 +355,11 @@ fn attackers_among<const ANY: bool>(b: &Board, sq: Square, candidates: Bb, first
     let target = bit(sq);
     let mut reachers = 0;
     for from in iter(candidates & b.color_bb(them)) {
-        if let Some(q) = b.piece(from) {
-            if pot[q.state.index()][from as usize] & target != 0 {
-                reachers |= bit(from);
-            }
-        }
+        // Without a branch on the answer: which pieces reach is hard to predict.
+        let reach = b
+            .piece(from)
+            .map_or(0, |q| pot[q.state.index()][from as usize]);
+        reachers |= u64::from(reach & target != 0) << from;
     }
     if reachers == 0 {
         return 0;
