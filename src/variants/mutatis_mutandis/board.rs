@@ -8,7 +8,6 @@ use crate::core::geometry::BOARD_8X8;
 use crate::core::{Color, Square};
 
 use super::piece::{Piece, State, STATE_COUNT};
-use super::tables::tables;
 
 /// One bit per square of the 8x8 board (a1 = bit 0, h8 = bit 63).
 pub type Bb = u64;
@@ -108,6 +107,17 @@ pub const fn around(set: Bb) -> Bb {
     row | (row << 8) | (row >> 8)
 }
 
+/// The squares a King step away from some square of `set` (the union of their 8 neighbours:
+/// a square of `set` is in it only when next to another).
+#[inline(always)]
+pub const fn neighbours(set: Bb) -> Bb {
+    const FILE_A: Bb = 0x0101_0101_0101_0101;
+    const FILE_H: Bb = FILE_A << 7;
+    let sides = ((set << 1) & !FILE_A) | ((set >> 1) & !FILE_H);
+    let row = sides | set;
+    sides | (row << 8) | (row >> 8)
+}
+
 /// The single-bit set of a square.
 #[inline(always)]
 pub const fn bit(sq: Square) -> Bb {
@@ -184,34 +194,17 @@ impl Board {
     /// Pieces of `color` that are frozen (rules 7.1): adjacent to an enemy Immobilizer, or an
     /// Immobilizer of `color` adjacent to an enemy Chameleon.
     pub fn frozen(&self, color: Color) -> Bb {
+        // By shifts, without branching on which pieces are there (hard to predict).
         let immobilizers = self.pieces(!color, State::Immobilizer);
         let own_immobilizers = self.pieces(color, State::Immobilizer);
-        let mut frozen = 0;
-        if immobilizers != 0 {
-            frozen = around(immobilizers) & self.color_bb(color);
-        }
-        if own_immobilizers != 0 {
-            let chameleons = self.pieces(!color, State::Chameleon);
-            if chameleons != 0 {
-                frozen |= around(chameleons) & own_immobilizers;
-            }
-        }
-        frozen
+        let chameleons = self.pieces(!color, State::Chameleon);
+        (around(immobilizers) & self.color_bb(color)) | (around(chameleons) & own_immobilizers)
     }
 
     /// Pieces of `color` protected by a friendly Shield (rules 6.2 `SH`, 7.4): adjacent to a
     /// Shield of their colour (a Shield does not protect itself; another Shield does).
     pub fn shielded(&self, color: Color) -> Bb {
-        let shields = self.pieces(color, State::Shield);
-        if shields == 0 {
-            return 0;
-        }
-        let king = &tables().king;
-        let mut near = 0;
-        for s in iter(shields) {
-            near |= king.attacks(s);
-        }
-        near & self.color_bb(color)
+        neighbours(self.pieces(color, State::Shield)) & self.color_bb(color)
     }
 
     /// Parses the board field of the FEN (rules 11): ranks 8 to 1, digits for empty runs,
@@ -348,6 +341,7 @@ pub fn iter(mut b: Bb) -> impl Iterator<Item = Square> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tables::tables;
     use super::*;
 
     #[test]
@@ -364,6 +358,25 @@ mod tests {
             assert_eq!(around(set), expected, "set {set:#x}");
         }
         assert_eq!(around(bit(0)), bit(0) | bit(1) | bit(8) | bit(9));
+    }
+
+    #[test]
+    fn neighbours_are_the_union_of_the_king_steps() {
+        let king = &tables().king;
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let set = x & (x >> 5) & (x >> 9);
+            let expected = iter(set).fold(0, |m, s| m | king.attacks(s));
+            assert_eq!(neighbours(set), expected, "set {set:#x}");
+        }
+        assert_eq!(neighbours(bit(0)), bit(1) | bit(8) | bit(9));
+        assert_eq!(
+            neighbours(bit(0) | bit(1)),
+            bit(0) | bit(1) | bit(8) | bit(9) | bit(2) | bit(10)
+        );
         assert_eq!(around(bit(63)), bit(63) | bit(62) | bit(55) | bit(54));
     }
 }
