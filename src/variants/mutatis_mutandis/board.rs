@@ -344,31 +344,34 @@ mod tests {
     use super::super::tables::tables;
     use super::*;
 
+    /// 2000 pseudo-random square sets, sparse and dense alike (xorshift).
+    fn random_sets() -> Vec<Bb> {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        (0..2000)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x & (x >> 3) & (x >> 11)
+            })
+            .collect()
+    }
+
     #[test]
     fn around_is_each_square_with_its_king_steps() {
         let king = &tables().king;
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        for _ in 0..2000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            // Sparse and dense sets alike.
-            let set = x & (x >> 3) & (x >> 11);
+        for set in random_sets() {
             let expected = iter(set).fold(0, |m, s| m | bit(s) | king.attacks(s));
             assert_eq!(around(set), expected, "set {set:#x}");
         }
         assert_eq!(around(bit(0)), bit(0) | bit(1) | bit(8) | bit(9));
+        assert_eq!(around(bit(63)), bit(63) | bit(62) | bit(55) | bit(54));
     }
 
     #[test]
     fn neighbours_are_the_union_of_the_king_steps() {
         let king = &tables().king;
-        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
-        for _ in 0..2000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let set = x & (x >> 5) & (x >> 9);
+        for set in random_sets() {
             let expected = iter(set).fold(0, |m, s| m | king.attacks(s));
             assert_eq!(neighbours(set), expected, "set {set:#x}");
         }
@@ -377,6 +380,5 @@ mod tests {
             neighbours(bit(0) | bit(1)),
             bit(0) | bit(1) | bit(8) | bit(9) | bit(2) | bit(10)
         );
-        assert_eq!(around(bit(63)), bit(63) | bit(62) | bit(55) | bit(54));
     }
 }
