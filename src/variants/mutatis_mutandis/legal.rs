@@ -372,8 +372,6 @@ impl Mutatis {
             _ if reserve.len() > used => reserve.first().map(|s| Piece::new(us, s)),
             _ => None,
         };
-        // A royal stays attacked when the action touches nothing its attacker depends on, and
-        // no drop square could (rules 5): no turn.
         // A royal stays attacked when the action touches nothing its attacker depends on
         // (rules 5): the drop-less turn is illegal, and only a drop on one of those squares
         // (empty before and after the action, which leaves them alone) may end the attack.
