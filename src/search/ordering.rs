@@ -320,6 +320,16 @@ impl<M: GameMove> Picker<M> {
         }
     }
 
+    /// Ends the quiet stage of a staged order: the quiet plies not yet handed out are
+    /// passed over, and [`Picker::next`] goes on with the losing tactical plies. Does
+    /// nothing in any other stage.
+    #[inline]
+    pub fn skip_quiet(&mut self) {
+        if self.stage == Stage::Quiet {
+            self.stage = Stage::BadTactical;
+        }
+    }
+
     /// Scores `moves[start..]` as [`Picker::score`] does (pushing onto `scores`), the ply
     /// packing to `tt` first and the one packing to `skip` never (0 for none: no legal ply
     /// packs to 0).
@@ -597,9 +607,11 @@ mod tests {
 
     /// Every legal ply, once, from the staged order: the TT ply first when it is legal (and
     /// never again), whatever the TT word holds; for a variant that splits, the tactical plies
-    /// that do not lose their exchange before every quiet ply, and the losing ones after.
+    /// that do not lose their exchange before every quiet ply, and the losing ones after;
+    /// [`Picker::skip_quiet`] at the first quiet ply leaves exactly the losing ones.
     fn staged_hands_out_every_ply_once<G: Game>(starts: Vec<G>, plies: usize) -> usize {
         let mut rng = SplitMix64::new(59);
+        let mut skips = 0;
         let mut tables = OrderTables::<G::Move>::new();
         let mut checked = 0;
         for mut pos in starts {
@@ -658,12 +670,37 @@ mod tests {
                             }
                         };
                         assert!(rest.windows(2).all(|w| kind(&w[0]) <= kind(&w[1])));
+                        // Skipping the quiet stage at its first ply: the losing tactical
+                        // plies, and only they, still follow.
+                        let mut picker = Picker::new();
+                        picker.start(tt);
+                        let mut after = Vec::new();
+                        let mut skipped = false;
+                        while let Some((m, s)) = picker.next(&pos, &tables, &node) {
+                            if !skipped && !pos.is_tactical(m) && !Picker::<G::Move>::is_tt(s) {
+                                picker.skip_quiet();
+                                skipped = true;
+                            } else if skipped {
+                                after.push((m, s));
+                            }
+                        }
+                        let bad = rest.iter().filter(|x| kind(x) == 2);
+                        let mut want: Vec<u32> = bad.map(|(m, _)| m.pack()).collect();
+                        after.retain(|&(m, _)| pos.is_legal(m));
+                        let mut have: Vec<u32> = after.iter().map(|(m, _)| m.pack()).collect();
+                        want.sort_unstable();
+                        have.sort_unstable();
+                        if skipped {
+                            assert_eq!(have, want, "{}", pos.fen());
+                            skips += 1;
+                        }
                     }
                     checked += 1;
                 }
                 pos.make(list[rng.below(list.len() as u64) as usize]);
             }
         }
+        assert!(!G::SPLIT_GENERATION || skips > 100, "{skips}");
         checked
     }
 

@@ -5,7 +5,7 @@
 use crate::variants::Game;
 
 use super::history::cont_key_of;
-use super::ordering::Picker;
+use super::ordering::{NodeOrder, Picker};
 use super::score::{from_tt, to_tt, INF, MATE_BOUND};
 use super::searcher::{terminal_score, tt_record, Frame, Searcher};
 use super::tt::Bound;
@@ -69,26 +69,35 @@ impl<G: Game> Searcher<'_, G> {
             alpha = alpha.max(best);
         }
         let stand_pat = best;
-        let mut picker = Picker::new();
-        picker.generate(&self.pos, !in_check);
-        if in_check && picker.is_empty() {
-            return terminal_score(self.pos.no_moves_verdict().terminal, ply);
-        }
-
         let conts = self.conts(ply);
-        picker.score(
-            &self.pos,
-            tt_move,
-            &self.tables,
-            ply,
-            self.stack[ply].mv,
-            conts,
-        );
+        let prev = self.stack[ply].mv;
+        // In check, a variant that splits its generation hands out its evasions in stages:
+        // the TT ply, the tactical ones, and the quiet ones only if no tactical one cut.
+        let staged = in_check && G::SPLIT_GENERATION && G::DECODES_PACKED;
+        let mut picker = Picker::new();
+        let node = NodeOrder { ply, prev, conts };
+        if staged {
+            picker.start(tt_move);
+        } else {
+            picker.generate(&self.pos, !in_check);
+            if in_check && picker.is_empty() {
+                return terminal_score(self.pos.no_moves_verdict().terminal, ply);
+            }
+            picker.score(&self.pos, tt_move, &self.tables, ply, prev, conts);
+        }
         let side = self.pos.side_to_move();
         let mut best_move = G::Move::default();
         let mut raised = false;
         let mut quiet_evasions = 0;
-        while let Some((m, ord)) = picker.pick(&self.pos) {
+        loop {
+            let next = if staged {
+                picker.next(&self.pos, &self.tables, &node)
+            } else {
+                picker.pick(&self.pos)
+            };
+            let Some((m, ord)) = next else {
+                break;
+            };
             if !in_check && Picker::<G::Move>::is_bad_tactical(ord) {
                 // Ordered last: every remaining tactical ply loses material.
                 break;
@@ -99,14 +108,19 @@ impl<G: Game> Searcher<'_, G> {
                 if need > 0 && !self.pos.see_ge(m, need) {
                     continue;
                 }
-                // Out of check the list may hold illegal plies: tested only now, after the
-                // pruning that needs no legality.
-                if G::LAZY_LEGALITY && !self.pos.is_legal(m) {
-                    continue;
-                }
+            }
+            // The list may hold illegal plies: tested only now, after the pruning that needs
+            // no legality (a decoded TT ply is legal).
+            if G::LAZY_LEGALITY
+                && !(staged && Picker::<G::Move>::is_tt(ord))
+                && !self.pos.is_legal(m)
+            {
+                continue;
             }
             if in_check && best > -MATE_BOUND && !self.pos.is_tactical(m) {
                 if quiet_evasions >= G::SEARCH.qsearch_quiet_evasions {
+                    // No further quiet evasion is searched: on to the losing tactical ones.
+                    picker.skip_quiet();
                     continue;
                 }
                 quiet_evasions += 1;
@@ -136,10 +150,90 @@ impl<G: Game> Searcher<'_, G> {
                 }
             }
         }
+        if best == -INF {
+            // In check with no legal ply handed out (out of check, best is the stand pat).
+            return terminal_score(self.pos.no_moves_verdict().terminal, ply);
+        }
         let (bound, packed) = tt_record(best, beta, raised, best_move);
         self.shared
             .tt
             .store(key, packed, to_tt(best, ply), 0, bound, raw_eval, tt_pv);
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use super::*;
+    use crate::core::zobrist::SplitMix64;
+    use crate::search::score::mated_in;
+    use crate::search::searcher::{Counter, Shared};
+    use crate::search::{negamax, params, SearchControl, Tt};
+    use crate::variants::mutatis_mutandis::Mutatis;
+    use crate::variants::{Evaluation, Notation, PlyList, Rules};
+
+    /// The full-window quiescence score of `pos` at ply 0, on a fresh TT (on a thread with
+    /// the search threads' stack: a searcher is large).
+    fn qsearch_score<G: Game>(pos: &G) -> i32 {
+        let pos = pos.clone();
+        std::thread::Builder::new()
+            .stack_size(crate::search::smp::THREAD_STACK)
+            .spawn(move || qsearch_here(&pos))
+            .unwrap()
+            .join()
+            .unwrap()
+    }
+
+    fn qsearch_here<G: Game>(pos: &G) -> i32 {
+        let tt = Tt::new(1);
+        let control = SearchControl::default();
+        let p = params::active();
+        let shared = Shared {
+            tt: &tt,
+            control: &control,
+            abort: AtomicBool::new(false),
+            finished: AtomicBool::new(false),
+            nodes: vec![Counter::default()],
+            params: p,
+            lmr: negamax::lmr_table(&p),
+            start: 0,
+        };
+        let mut searcher = Searcher::new(pos.clone(), 0, &shared, None);
+        searcher.qsearch(-INF, INF, 0, true)
+    }
+
+    /// In check, quiescence hands out Mutatis Mutandis's evasions in stages (tactical ones
+    /// first, quiet ones only when none cut): it must still score a position with no legal
+    /// turn as mated, and one with a turn as not mated, whether the evasions are tactical,
+    /// quiet or both (random playouts from random setups).
+    #[test]
+    fn staged_evasions_tell_mate_from_escape() {
+        let mated = Mutatis::from_fen("7k/8/8/8/8/8/1r6/r6K w - - 0 1").unwrap();
+        assert!(mated.in_check());
+        assert_eq!(qsearch_score(&mated), mated_in(0));
+        let mut rng = SplitMix64::new(7);
+        let (mut in_check, mut quiet_only) = (0, 0);
+        for seed in 0..8 {
+            let Some(mut pos) = Mutatis::random_setup(seed) else {
+                continue;
+            };
+            for _ in 0..120 {
+                let mut list = PlyList::<<Mutatis as Rules>::Move>::default();
+                pos.legal_moves(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                if pos.in_check() {
+                    in_check += 1;
+                    quiet_only += usize::from(list.iter().all(|&m| !pos.is_tactical(m)));
+                    let s = qsearch_score(&pos);
+                    assert!(s > mated_in(0), "{} {s}", pos.fen());
+                }
+                pos.make(list[rng.below(list.len() as u64) as usize]);
+            }
+        }
+        assert!(in_check >= 20 && quiet_only >= 3, "{in_check} {quiet_only}");
     }
 }

@@ -14,7 +14,7 @@ use super::searcher::{MainLimits, Searcher, Shared};
 use super::InfoReport;
 
 /// Stack size of each search thread (bytes): move lists live on the stack, one per ply.
-const THREAD_STACK: usize = 64 << 20;
+pub(crate) const THREAD_STACK: usize = 64 << 20;
 
 /// Searches `root` on `threads` threads sharing `shared` (the main thread under
 /// `main_limits`, the helpers until it aborts them), restricted to the root lines `allowed`
