@@ -44,6 +44,9 @@ impl Reach {
 /// Directional states (pawns) use `color`'s forward. This is also the pattern a Chameleon of
 /// `color` mimics (rules 7.2 a).
 pub fn reach_of(state: State, color: Color, from: Square, occ: Bb) -> Option<Reach> {
+    if let Some(p) = leapers::PLAIN[state.index()] {
+        return Some(leapers::plain_reach(p, from, occ));
+    }
     match state {
         State::Paovao => Some(hoppers::paovao(from, occ)),
         State::CannonPawn => Some(hoppers::cannon_pawn(from, occ)),

@@ -11,8 +11,8 @@ use crate::core::Square;
 
 use super::board::Bb;
 use super::generate::Reach;
-use super::piece::State;
-use super::tables::{bishop_attacks, rook_attacks, tables};
+use super::piece::{State, STATE_COUNT};
+use super::tables::{bishop_attacks, rook_attacks, tables, LeapSet};
 
 /// Splits an attack set into empty landings and occupied ones.
 #[inline(always)]
@@ -23,45 +23,85 @@ pub(crate) fn split(attacks: Bb, occ: Bb) -> Reach {
     }
 }
 
+/// How the reach of a state that leaps and rides only along rook and bishop lines is made
+/// (rules 6.1): its leap set, its rook and bishop lines (all ones or none), and whether it
+/// captures (all ones) or only moves to empty squares (none). One table lookup instead of a
+/// branch on the state, which is hard to predict.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct PlainReach {
+    leap: LeapSet,
+    rook: Bb,
+    bishop: Bb,
+    capture: Bb,
+}
+
+/// [`PlainReach`] of each state, `None` for the states with other movement.
+pub(crate) const PLAIN: [Option<PlainReach>; STATE_COUNT] = {
+    let mut t = [None; STATE_COUNT];
+    let mut i = 0;
+    while i < STATE_COUNT {
+        t[i] = plain(State::ALL[i]);
+        i += 1;
+    }
+    t
+};
+
+/// [`PlainReach`] of `state` (rules 6.1; the non-capturing Wuss, Rococo queen moves and
+/// Maoking / Oxybeles steps of 6.2 and 7).
+const fn plain(state: State) -> Option<PlainReach> {
+    use State::*;
+    const ALL: Bb = !0;
+    let (leap, rook, bishop, capture) = match state {
+        King | Mamra => (LeapSet::King, 0, 0, ALL),
+        Queen => (LeapSet::None, ALL, ALL, ALL),
+        Amazon => (LeapSet::Knight, ALL, ALL, ALL),
+        Chancellor => (LeapSet::Knight, ALL, 0, ALL),
+        Archbishop => (LeapSet::Knight, 0, ALL, ALL),
+        DragonKing => (LeapSet::Ferz, ALL, 0, ALL),
+        DragonHorse => (LeapSet::Wazir, 0, ALL, ALL),
+        Knight | HydraKnight => (LeapSet::Knight, 0, 0, ALL),
+        KnightGuard => (LeapSet::KnightKing, 0, 0, ALL),
+        Rook => (LeapSet::None, ALL, 0, ALL),
+        KnightWazir => (LeapSet::KnightWazir, 0, 0, ALL),
+        KnightFerz => (LeapSet::KnightFerz, 0, 0, ALL),
+        Wuss | Immobilizer | Shield | Chameleon | Swapper | LongLeaper | Archer | Withdrawer
+        | Advancer => (LeapSet::None, ALL, ALL, 0),
+        Maoking | Oxybeles => (LeapSet::King, 0, 0, 0),
+        _ => return None,
+    };
+    Some(PlainReach {
+        leap,
+        rook,
+        bishop,
+        capture,
+    })
+}
+
+/// The reach of a plain state ([`PLAIN`]) from `from` over occupancy `occ`: both lines are
+/// looked up whatever the state, and masked.
+#[inline(always)]
+pub(crate) fn plain_reach(p: PlainReach, from: Square, occ: Bb) -> Reach {
+    let a = tables().leaps[p.leap as usize][from as usize]
+        | (rook_attacks(from, occ) & p.rook)
+        | (bishop_attacks(from, occ) & p.bishop);
+    Reach {
+        quiet: a & !occ,
+        capture: a & occ & p.capture,
+    }
+}
+
 /// Reach of a plain leaper/rider/path-rider state from `from` over occupancy `occ`; `None`
 /// for states whose movement is not plain.
 #[inline]
 pub(crate) fn reach(state: State, from: Square, occ: Bb) -> Option<Reach> {
     use State::*;
+    if let Some(p) = PLAIN[state.index()] {
+        return Some(plain_reach(p, from, occ));
+    }
     let t = tables();
-    let rook = || rook_attacks(from, occ);
-    let bishop = || bishop_attacks(from, occ);
-    let n = || t.knight.attacks(from);
     let a = match state {
-        King | Mamra => t.king.attacks(from),
-        Queen => rook() | bishop(),
-        Amazon => rook() | bishop() | n(),
-        Unicorn => bishop() | t.nightrider.rider_attacks(from, occ),
+        Unicorn => bishop_attacks(from, occ) | t.nightrider.rider_attacks(from, occ),
         Nightrider => t.nightrider.rider_attacks(from, occ),
-        Chancellor => rook() | n(),
-        Archbishop => bishop() | n(),
-        DragonKing => rook() | t.ferz.attacks(from),
-        DragonHorse => bishop() | t.wazir.attacks(from),
-        Knight | HydraKnight => n(),
-        KnightGuard => n() | t.king.attacks(from),
-        Rook => rook(),
-        KnightWazir => n() | t.wazir.attacks(from),
-        KnightFerz => n() | t.ferz.attacks(from),
-        // Non-capturing movers: the Wuss (mQ), the Rococo pieces' passive queen move, and the
-        // Maoking / Oxybeles steps (to empty squares only).
-        Wuss | Immobilizer | Shield | Chameleon | Swapper | LongLeaper | Archer | Withdrawer
-        | Advancer => {
-            return Some(Reach {
-                quiet: (rook() | bishop()) & !occ,
-                capture: 0,
-            })
-        }
-        Maoking | Oxybeles => {
-            return Some(Reach {
-                quiet: t.king.attacks(from) & !occ,
-                capture: 0,
-            })
-        }
         Rose | CrookedRook | CrookedBishop | Octopus | Nn11 | Nn02 | Nn31 | Nn33 | Nn04
         | CylindricalBishop => return Some(path_reach(state, from, occ)),
         _ => return None,
@@ -94,5 +134,64 @@ fn path_reach(state: State, from: Square, occ: Bb) -> Reach {
     Reach {
         quiet: q,
         capture: c,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::mutatis_mutandis::board::bit;
+    use crate::variants::mutatis_mutandis::generate::capture_witness;
+
+    /// Each plain state's reach from [`PLAIN`] agrees, square by square, with the rider lines
+    /// and leap tests of the attack query ([`capture_witness`]), over random occupancies of
+    /// every density: a capture lands on an occupied square the state reaches, a quiet move on
+    /// an empty one; the non-capturing states move as the Queen (the Wuss and Rococo pieces)
+    /// or the King (Maoking, Oxybeles) and capture nothing this way.
+    #[test]
+    fn plain_reach_agrees_with_the_attack_lines() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut plain_states = 0;
+        for state in State::ALL {
+            let Some(p) = PLAIN[state.index()] else {
+                continue;
+            };
+            plain_states += 1;
+            let like = match state {
+                State::Maoking | State::Oxybeles => State::King,
+                s if p.capture == 0 => {
+                    assert!(s.index() != State::Queen.index());
+                    State::Queen
+                }
+                s => s,
+            };
+            for i in 0..400 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let occ = match i % 3 {
+                    0 => x & (x >> 5),
+                    1 => x,
+                    _ => x | (x >> 9),
+                };
+                let from = (x >> 58) as Square;
+                let occ = occ & !bit(from);
+                let r = plain_reach(p, from, occ);
+                for to in (0..64u8).filter(|&to| to != from) {
+                    let reaches = capture_witness(like, from, to, occ | bit(to))
+                        .expect("a plain state is in the attack query")
+                        .is_some();
+                    let empty = occ & bit(to) == 0;
+                    assert_eq!(
+                        r.quiet & bit(to) != 0,
+                        reaches && empty,
+                        "{state:?} {from} {to}"
+                    );
+                    let captures = reaches && !empty && p.capture != 0;
+                    assert_eq!(r.capture & bit(to) != 0, captures, "{state:?} {from} {to}");
+                }
+            }
+        }
+        assert_eq!(plain_states, 25);
     }
 }

@@ -150,6 +150,36 @@ pub struct Tables {
     pub lines: Lines,
     /// The routes of the bent and path riders from one square to another, for the same test.
     pub routes: TargetRoutes,
+    /// The leap sets of the plain states, indexed by [`LeapSet`] then square.
+    pub leaps: [[u64; 64]; LeapSet::COUNT],
+}
+
+/// The leap set of a plain state's reach ([`Tables::leaps`]): its leaper component, or
+/// none.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum LeapSet {
+    /// No leap (a pure rider).
+    None,
+    /// King steps (`K`).
+    King,
+    /// Knight leaps (`N`).
+    Knight,
+    /// Ferz steps (`F`).
+    Ferz,
+    /// Wazir steps (`W`).
+    Wazir,
+    /// Knight and King (`NK`).
+    KnightKing,
+    /// Knight and Wazir (`NW`).
+    KnightWazir,
+    /// Knight and Ferz (`NF`).
+    KnightFerz,
+}
+
+impl LeapSet {
+    /// Number of leap sets.
+    pub const COUNT: usize = 8;
 }
 
 /// Declares [`RouteFamily`] and the list of its values (once, in one order).
@@ -552,8 +582,17 @@ impl Tables {
                 masks: Vec::new(),
                 index: Vec::new(),
             },
+            leaps: [[0; 64]; LeapSet::COUNT],
         };
         t.routes = TargetRoutes::new(&t);
+        for from in 0..64u8 {
+            let (k, n) = (t.king.attacks(from), t.knight.attacks(from));
+            let (w, f) = (t.wazir.attacks(from), t.ferz.attacks(from));
+            let sets = [0, k, n, f, w, n | k, n | w, n | f];
+            for (set, leaps) in sets.into_iter().zip(t.leaps.iter_mut()) {
+                leaps[from as usize] = set;
+            }
+        }
         t
     }
 }
