@@ -43,10 +43,19 @@ impl Reach {
 /// (rules 6.1, and `CP`/`SE` of 6.2); `None` for states that capture otherwise or never.
 /// Directional states (pawns) use `color`'s forward. This is also the pattern a Chameleon of
 /// `color` mimics (rules 7.2 a).
+/// The plain states' reach is computed in line; the others' in [`reach_of_other`].
+#[inline(always)]
 pub fn reach_of(state: State, color: Color, from: Square, occ: Bb) -> Option<Reach> {
-    if let Some(p) = leapers::PLAIN[state.index()] {
-        return Some(leapers::plain_reach(p, from, occ));
+    match leapers::PLAIN[state.index()] {
+        Some(p) => Some(leapers::plain_reach(p, from, occ)),
+        None => reach_of_other(state, color, from, occ),
     }
+}
+
+/// [`reach_of`] for the states that are not plain leapers and riders
+/// ([`leapers::PLAIN`]).
+#[inline(never)]
+fn reach_of_other(state: State, color: Color, from: Square, occ: Bb) -> Option<Reach> {
     match state {
         State::Paovao => Some(hoppers::paovao(from, occ)),
         State::CannonPawn => Some(hoppers::cannon_pawn(from, occ)),
