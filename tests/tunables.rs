@@ -106,4 +106,8 @@ fn parameters_reach_the_evaluation() {
     parameter_moves_the_evaluation::<menagerie::variants::mulligan_stew::Stew>("pawn");
     parameter_moves_the_evaluation::<menagerie::variants::mitosis::Mitosis>("value[8]");
     parameter_moves_the_evaluation::<menagerie::variants::mutatis_mutandis::Mutatis>("tempo");
+    // Piece values reach `evaluate_with` through a table made from its set, not the default's.
+    parameter_moves_the_evaluation::<menagerie::variants::mutatis_mutandis::Mutatis>(
+        "next_share_permille",
+    );
 }

@@ -116,11 +116,26 @@ const fn state_values() -> [i32; STATE_COUNT] {
 
 /// A piece's material worth in `state` (rules 2 blend with the successor), centipawns.
 #[inline(always)]
-pub fn piece_value(p: &EvalParams, state: State) -> i32 {
+pub const fn piece_value(p: &EvalParams, state: State) -> i32 {
     let own = p.state_value[state.index()];
     let next = p.state_value[state.next().index()];
     own + (next - own) * p.next_share_permille / 1000
 }
+
+/// [`piece_value`] of every state under `p` (centipawns), indexed by [`State::index`].
+pub const fn piece_values(p: &EvalParams) -> [i32; STATE_COUNT] {
+    let mut v = [0; STATE_COUNT];
+    let mut i = 0;
+    while i < STATE_COUNT {
+        v[i] = piece_value(p, State::ALL[i]);
+        i += 1;
+    }
+    v
+}
+
+/// [`piece_values`] of [`PARAMS`], computed at compile time: what the search's evaluation,
+/// exchanges and ordering read.
+pub const PIECE_VALUES: [i32; STATE_COUNT] = piece_values(&PARAMS);
 
 /// One side's terms (centipawns, from that side's point of view).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -172,7 +187,7 @@ fn royal_zone(sq: Square) -> Bb {
     tables().king.attacks(sq) | bit(sq)
 }
 
-fn scan(pos: &Mutatis, us: Color, p: &EvalParams) -> SideScan {
+fn scan(pos: &Mutatis, us: Color, p: &EvalParams, values: &[i32; STATE_COUNT]) -> SideScan {
     let b: &Board = &pos.board;
     let them = !us;
     let mut out = SideScan {
@@ -201,7 +216,7 @@ fn scan(pos: &Mutatis, us: Color, p: &EvalParams) -> SideScan {
     }
     for sq in iter(b.color_bb(us)) {
         let Some(pc) = b.piece(sq) else { continue };
-        out.terms.material += piece_value(p, pc.state);
+        out.terms.material += values[pc.state.index()];
         if frozen_us & bit(sq) != 0 {
             continue;
         }
@@ -219,7 +234,7 @@ fn scan(pos: &Mutatis, us: Color, p: &EvalParams) -> SideScan {
     for sq in iter(b.frozen(them)) {
         if let Some(pc) = b.piece(sq) {
             if !pc.state.is_royal() {
-                out.terms.freezing += piece_value(p, pc.state) * p.frozen_permille / 1000;
+                out.terms.freezing += values[pc.state.index()] * p.frozen_permille / 1000;
             }
         }
     }
@@ -262,8 +277,14 @@ fn royal_safety(pos: &Mutatis, us: Color, enemy_pressure: &[i32], p: &EvalParams
 
 /// Both sides' terms on `pos` with parameters `p`: `[White, Blue]`.
 pub fn terms(pos: &Mutatis, p: &EvalParams) -> [Terms; 2] {
-    let w = scan(pos, Color::White, p);
-    let b = scan(pos, Color::Black, p);
+    terms_valued(pos, p, &piece_values(p))
+}
+
+/// [`terms`] with `values`, the [`piece_values`] of `p`.
+#[inline(always)]
+fn terms_valued(pos: &Mutatis, p: &EvalParams, values: &[i32; STATE_COUNT]) -> [Terms; 2] {
+    let w = scan(pos, Color::White, p, values);
+    let b = scan(pos, Color::Black, p, values);
     let mut tw = w.terms;
     let mut tb = b.terms;
     tw.royal = royal_safety(pos, Color::White, &b.pressure, p);
@@ -274,7 +295,13 @@ pub fn terms(pos: &Mutatis, p: &EvalParams) -> [Terms; 2] {
 /// Static evaluation with parameters `p`, centipawns from the side to move's point of view.
 #[inline]
 pub fn evaluate_with(pos: &Mutatis, p: &EvalParams) -> i32 {
-    let [w, b] = terms(pos, p);
+    evaluate_valued(pos, p, &piece_values(p))
+}
+
+/// [`evaluate_with`] given `values`, the [`piece_values`] of `p`.
+#[inline(always)]
+fn evaluate_valued(pos: &Mutatis, p: &EvalParams, values: &[i32; STATE_COUNT]) -> i32 {
+    let [w, b] = terms_valued(pos, p, values);
     let white = w.total() - b.total();
     (if pos.side == Color::White {
         white
@@ -286,7 +313,7 @@ pub fn evaluate_with(pos: &Mutatis, p: &EvalParams) -> i32 {
 /// Static evaluation with [`PARAMS`] (centipawns, side to move's point of view).
 #[inline]
 pub fn evaluate(pos: &Mutatis) -> i32 {
-    evaluate_with(pos, &PARAMS)
+    evaluate_valued(pos, &PARAMS, &PIECE_VALUES)
 }
 
 /// The evaluation term by term (the `eval` command, protocol.md 6).

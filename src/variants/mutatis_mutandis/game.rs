@@ -7,7 +7,7 @@ use crate::variants::{
 };
 
 use super::board::{iter, square_name};
-use super::eval::{self, piece_value, PARAMS};
+use super::eval::{self, PIECE_VALUES};
 use super::legal::{is_tactical_action, royals, TurnKinds};
 use super::position::{DropWindow, Mutatis};
 use super::turn::{Turn, TurnList};
@@ -281,7 +281,7 @@ impl Evaluation for Mutatis {
         let actor = self
             .board
             .piece(a.from)
-            .map_or(0, |p| piece_value(&PARAMS, p.state) / 16);
+            .map_or(0, |p| PIECE_VALUES[p.state.index()] / 16);
         see::gain(self, a) - actor
     }
 

@@ -8,7 +8,7 @@ use crate::core::Square;
 
 use super::action::{Action, ActionKind, NO_SQUARE};
 use super::board::iter;
-use super::eval::{piece_value, PARAMS};
+use super::eval::PIECE_VALUES;
 use super::generate::attacked;
 use super::piece::Piece;
 use super::position::{play_turn, Mutatis, TurnEffect};
@@ -21,17 +21,17 @@ pub fn gain(pos: &Mutatis, a: &Action) -> i32 {
     let mut g = 0;
     for sq in iter(a.captures) {
         if let Some(p) = b.piece(sq) {
-            let v = piece_value(&PARAMS, p.state);
+            let v = PIECE_VALUES[p.state.index()];
             g += if p.color == pos.side { -v } else { v };
         }
     }
     if a.kind == ActionKind::Convert {
         if let Some(p) = b.piece(a.to) {
-            g += 2 * piece_value(&PARAMS, p.state);
+            g += 2 * PIECE_VALUES[p.state.index()];
         }
     }
     if let Some(p) = pos.promoting_piece(a) {
-        let v = piece_value(&PARAMS, pos.promotion_state(p.color)) - piece_value(&PARAMS, p.state);
+        let v = PIECE_VALUES[pos.promotion_state(p.color).index()] - PIECE_VALUES[p.state.index()];
         g += if p.color == pos.side { v } else { -v };
     }
     g
@@ -71,7 +71,7 @@ pub fn see_ge(pos: &Mutatis, a: &Action, threshold: i32) -> bool {
     let piece: Option<Piece> = scratch.piece(sq);
     match piece {
         Some(p) if p.color == pos.side && !p.state.is_royal() => {
-            let v = piece_value(&PARAMS, p.state);
+            let v = PIECE_VALUES[p.state.index()];
             g - v >= threshold || !attacked(&scratch, sq)
         }
         _ => true,
