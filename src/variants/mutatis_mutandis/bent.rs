@@ -172,18 +172,7 @@ mod tests {
     /// [`bent_rider`] reaches, over random occupancies of every density.
     #[test]
     fn slider_bent_pieces_agree_with_the_walk() {
-        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
-        for i in 0..4000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let occ = match i % 3 {
-                0 => x & (x >> 5),
-                1 => x,
-                _ => x | (x >> 9),
-            };
-            let from = (x >> 58) as Square;
-            let occ = occ & !bit(from);
+        for (from, occ) in super::super::board::random_placements(0x2545_F491_4F6C_DD1D, 4000) {
             assert_eq!(
                 gryphon(from, occ),
                 bent_rider(from, occ, &DIAG, 1),

@@ -339,6 +339,27 @@ pub fn iter(mut b: Bb) -> impl Iterator<Item = Square> {
     })
 }
 
+/// `n` pseudo-random (square, occupancy) pairs for tests (xorshift from `seed`): sparse,
+/// medium and dense occupancies in turn, the square always empty.
+#[cfg(test)]
+pub(crate) fn random_placements(seed: u64, n: usize) -> Vec<(crate::core::Square, Bb)> {
+    let mut x = seed;
+    (0..n)
+        .map(|i| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let occ = match i % 3 {
+                0 => x & (x >> 5),
+                1 => x,
+                _ => x | (x >> 9),
+            };
+            let from = (x >> 58) as crate::core::Square;
+            (from, occ & !bit(from))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tables::tables;

@@ -140,7 +140,7 @@ fn path_reach(state: State, from: Square, occ: Bb) -> Reach {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::mutatis_mutandis::board::bit;
+    use crate::variants::mutatis_mutandis::board::{bit, random_placements};
     use crate::variants::mutatis_mutandis::generate::capture_witness;
 
     /// Each plain state's reach from [`PLAIN`] agrees, square by square, with the rider lines
@@ -150,7 +150,6 @@ mod tests {
     /// or the King (Maoking, Oxybeles) and capture nothing this way.
     #[test]
     fn plain_reach_agrees_with_the_attack_lines() {
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
         let mut plain_states = 0;
         for state in State::ALL {
             let Some(p) = PLAIN[state.index()] else {
@@ -165,17 +164,8 @@ mod tests {
                 }
                 s => s,
             };
-            for i in 0..400 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                let occ = match i % 3 {
-                    0 => x & (x >> 5),
-                    1 => x,
-                    _ => x | (x >> 9),
-                };
-                let from = (x >> 58) as Square;
-                let occ = occ & !bit(from);
+            let seed = 0x9E37_79B9_7F4A_7C15 ^ state.index() as u64;
+            for (from, occ) in random_placements(seed, 400) {
                 let r = plain_reach(p, from, occ);
                 for to in (0..64u8).filter(|&to| to != from) {
                     let reaches = capture_witness(like, from, to, occ | bit(to))
