@@ -43,7 +43,7 @@ impl Reach {
 /// (rules 6.1, and `CP`/`SE` of 6.2); `None` for states that capture otherwise or never.
 /// Directional states (pawns) use `color`'s forward. This is also the pattern a Chameleon of
 /// `color` mimics (rules 7.2 a).
-/// The plain states' reach is computed in line; the others' in [`reach_of_other`].
+/// The plain states' reach is computed in line; the other states' out of line.
 #[inline(always)]
 pub fn reach_of(state: State, color: Color, from: Square, occ: Bb) -> Option<Reach> {
     match leapers::PLAIN[state.index()] {
