@@ -1,6 +1,8 @@
 //! The quiescence search ([`Searcher::qsearch`]): stand pat on the corrected static
 //! evaluation, then the tactical plies that do not lose their exchange, with delta pruning; in
-//! check, every legal ply (a game may bound the quiet evasions) and no stand pat.
+//! check, every legal ply (a game may bound the quiet evasions) and no stand pat. A variant
+//! whose generation splits hands out its evasions in stages, as the main search does: the
+//! quiet ones are generated only when no tactical one cut.
 
 use crate::variants::Game;
 
