@@ -529,22 +529,13 @@ fn potential() -> &'static [[Bb; 64]; STATE_COUNT] {
             for from in 0..64u8 {
                 let queen = t.queen.rider_attacks(from, 0);
                 let king = t.king.attacks(from);
-                let star2 = queen & !king & {
-                    let mut m = 0;
-                    for d in 0..8 {
-                        if let Some(&s) = t.queen.ray(d, from).get(1) {
-                            m |= bit(s);
-                        }
-                    }
-                    m
-                };
                 p[state.index()][from as usize] = match state {
                     State::Chameleon | State::Secutor => !0,
                     // The slung piece lands two squares away at the nearest (rules 6.2 `OX`).
                     State::Oxybeles => queen & !king,
                     State::Maoking | State::Wuss | State::Immobilizer | State::Shield => 0,
                     State::Paovao | State::LongLeaper | State::Advancer | State::Archer => queen,
-                    State::CannonPawn => star2,
+                    State::CannonPawn => t.two_away[from as usize],
                     State::Pawn
                     | State::BerolinaPawn
                     | State::ScorpionPawn

@@ -206,12 +206,7 @@ fn removal_witness(state: State, from: Square, royal: Square, occ: Bb) -> Option
         State::Archer => {
             let between = t.lines.ride_witness(lines, from, royal, occ)?;
             let far = between.count_ones() >= 2;
-            let two_away = t.queen.rider_attacks(royal, 0) & !t.king.attacks(royal) & {
-                (0..8).fold(0, |m, d| {
-                    m | t.queen.ray(d, royal).get(1).map_or(0, |&s| bit(s))
-                })
-            };
-            Some(between | if far { two_away } else { 0 })
+            Some(between | if far { t.two_away[royal as usize] } else { 0 })
         }
         _ => None,
     }

@@ -152,6 +152,9 @@ pub struct Tables {
     pub routes: TargetRoutes,
     /// The leap sets of the plain states, indexed by [`LeapSet`] then square.
     pub leaps: [[u64; 64]; LeapSet::COUNT],
+    /// Per square, the squares two steps away along the eight queen lines (the Cannon Pawn's
+    /// reach, rules 6.2 `CP`; where an Archer's spotter may stand, `AC`).
+    pub two_away: [u64; 64],
 }
 
 /// The leap set of a plain state's reach ([`Tables::leaps`]): its leaper component, or
@@ -583,6 +586,7 @@ impl Tables {
                 index: Vec::new(),
             },
             leaps: [[0; 64]; LeapSet::COUNT],
+            two_away: [0; 64],
         };
         t.routes = TargetRoutes::new(&t);
         for from in 0..64u8 {
@@ -592,6 +596,9 @@ impl Tables {
             for (set, leaps) in sets.into_iter().zip(t.leaps.iter_mut()) {
                 leaps[from as usize] = set;
             }
+            t.two_away[from as usize] = (0..8).fold(0, |m, d| {
+                m | t.queen.ray(d, from).get(1).map_or(0, |&s| 1u64 << s)
+            });
         }
         t
     }
@@ -617,4 +624,36 @@ pub fn rook_attacks(from: Square, occ: Bb) -> Bb {
 #[inline(always)]
 pub fn bishop_attacks(from: Square, occ: Bb) -> Bb {
     attacks::bishop(from, occ)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `two_away` holds, for every square, exactly the squares two steps along a rank, file
+    /// or diagonal (by coordinates: both offsets in {-2, 0, 2}, not both 0, on the board).
+    #[test]
+    fn two_away_is_the_second_square_of_each_queen_line() {
+        let t = tables();
+        for from in 0..64u8 {
+            let (f, r) = (i32::from(from % 8), i32::from(from / 8));
+            let mut expected = 0u64;
+            for (df, dr) in [
+                (-2, -2),
+                (-2, 0),
+                (-2, 2),
+                (0, -2),
+                (0, 2),
+                (2, -2),
+                (2, 0),
+                (2, 2),
+            ] {
+                let (tf, tr) = (f + df, r + dr);
+                if (0..8).contains(&tf) && (0..8).contains(&tr) {
+                    expected |= 1u64 << (tr * 8 + tf);
+                }
+            }
+            assert_eq!(t.two_away[from as usize], expected, "square {from}");
+        }
+    }
 }
