@@ -187,7 +187,7 @@ fn royal_zone(sq: Square) -> Bb {
     tables().king.attacks(sq) | bit(sq)
 }
 
-fn scan(pos: &Mutatis, us: Color, p: &EvalParams, values: &[i32; STATE_COUNT]) -> SideScan {
+fn scan(pos: &Mutatis, us: Color, p: &EvalParams, value: impl Fn(State) -> i32) -> SideScan {
     let b: &Board = &pos.board;
     let them = !us;
     let mut out = SideScan {
@@ -216,7 +216,7 @@ fn scan(pos: &Mutatis, us: Color, p: &EvalParams, values: &[i32; STATE_COUNT]) -
     }
     for sq in iter(b.color_bb(us)) {
         let Some(pc) = b.piece(sq) else { continue };
-        out.terms.material += values[pc.state.index()];
+        out.terms.material += value(pc.state);
         if frozen_us & bit(sq) != 0 {
             continue;
         }
@@ -234,7 +234,7 @@ fn scan(pos: &Mutatis, us: Color, p: &EvalParams, values: &[i32; STATE_COUNT]) -
     for sq in iter(b.frozen(them)) {
         if let Some(pc) = b.piece(sq) {
             if !pc.state.is_royal() {
-                out.terms.freezing += values[pc.state.index()] * p.frozen_permille / 1000;
+                out.terms.freezing += value(pc.state) * p.frozen_permille / 1000;
             }
         }
     }
@@ -277,14 +277,15 @@ fn royal_safety(pos: &Mutatis, us: Color, enemy_pressure: &[i32], p: &EvalParams
 
 /// Both sides' terms on `pos` with parameters `p`: `[White, Blue]`.
 pub fn terms(pos: &Mutatis, p: &EvalParams) -> [Terms; 2] {
-    terms_valued(pos, p, &piece_values(p))
+    terms_valued(pos, p, |s| piece_value(p, s))
 }
 
-/// [`terms`] with `values`, the [`piece_values`] of `p`.
+/// [`terms`] with `value`, a piece's worth in a state under `p` ([`piece_value`]): from
+/// [`PIECE_VALUES`] in the search, computed from `p` for any other set.
 #[inline(always)]
-fn terms_valued(pos: &Mutatis, p: &EvalParams, values: &[i32; STATE_COUNT]) -> [Terms; 2] {
-    let w = scan(pos, Color::White, p, values);
-    let b = scan(pos, Color::Black, p, values);
+fn terms_valued(pos: &Mutatis, p: &EvalParams, value: impl Fn(State) -> i32 + Copy) -> [Terms; 2] {
+    let w = scan(pos, Color::White, p, value);
+    let b = scan(pos, Color::Black, p, value);
     let mut tw = w.terms;
     let mut tb = b.terms;
     tw.royal = royal_safety(pos, Color::White, &b.pressure, p);
@@ -295,13 +296,13 @@ fn terms_valued(pos: &Mutatis, p: &EvalParams, values: &[i32; STATE_COUNT]) -> [
 /// Static evaluation with parameters `p`, centipawns from the side to move's point of view.
 #[inline]
 pub fn evaluate_with(pos: &Mutatis, p: &EvalParams) -> i32 {
-    evaluate_valued(pos, p, &piece_values(p))
+    evaluate_valued(pos, p, |s| piece_value(p, s))
 }
 
-/// [`evaluate_with`] given `values`, the [`piece_values`] of `p`.
+/// [`evaluate_with`] given `value` (as [`terms_valued`] takes it).
 #[inline(always)]
-fn evaluate_valued(pos: &Mutatis, p: &EvalParams, values: &[i32; STATE_COUNT]) -> i32 {
-    let [w, b] = terms_valued(pos, p, values);
+fn evaluate_valued(pos: &Mutatis, p: &EvalParams, value: impl Fn(State) -> i32 + Copy) -> i32 {
+    let [w, b] = terms_valued(pos, p, value);
     let white = w.total() - b.total();
     (if pos.side == Color::White {
         white
@@ -313,7 +314,7 @@ fn evaluate_valued(pos: &Mutatis, p: &EvalParams, values: &[i32; STATE_COUNT]) -
 /// Static evaluation with [`PARAMS`] (centipawns, side to move's point of view).
 #[inline]
 pub fn evaluate(pos: &Mutatis) -> i32 {
-    evaluate_valued(pos, &PARAMS, &PIECE_VALUES)
+    evaluate_valued(pos, &PARAMS, |s| PIECE_VALUES[s.index()])
 }
 
 /// The evaluation term by term (the `eval` command, protocol.md 6).
