@@ -25,6 +25,30 @@ const BENCH: &[&str] = &[
     "[ll]3k3/1p[wi]2p2/2[sw]2[im]2/[ad]2[CH]1[sh][cp]1/3[SW]4/2[OX]1[AC]3/1p1P2[MA]1/4K2R w KH - 0 11 reserve:N.GR/q.am drops:0/0 swapban:-",
 ];
 
+impl Mutatis {
+    /// The game's verdict after checkmate, Wuss mate and stalemate (rules 5): threefold
+    /// repetition, then the 50-move rule; `None` with no legal turn (the caller's
+    /// [`Rules::no_moves_verdict`]) or none due.
+    ///
+    /// Out of line and cold: its turn list is a large stack frame, and the search's path
+    /// through [`Rules::verdict`] would otherwise touch every page of it at each node.
+    #[cold]
+    #[inline(never)]
+    fn game_verdict(&self) -> Option<Verdict> {
+        let mut list = TurnList::new();
+        self.generate_turns(&mut list, TurnKinds::All);
+        if list.is_empty() {
+            None
+        } else if self.repetitions(2) >= 2 {
+            Some(Verdict::draw("threefold repetition"))
+        } else if self.half >= FIFTY_MOVE_PLIES {
+            Some(Verdict::draw("fifty-move rule"))
+        } else {
+            None
+        }
+    }
+}
+
 impl Rules for Mutatis {
     type Move = Turn;
 
@@ -106,19 +130,7 @@ impl Rules for Mutatis {
                     None
                 }
             }
-            Scope::Game | Scope::Claims => {
-                let mut list = TurnList::new();
-                self.generate_turns(&mut list, TurnKinds::All);
-                if list.is_empty() {
-                    None
-                } else if self.repetitions(2) >= 2 {
-                    Some(Verdict::draw("threefold repetition"))
-                } else if self.half >= FIFTY_MOVE_PLIES {
-                    Some(Verdict::draw("fifty-move rule"))
-                } else {
-                    None
-                }
-            }
+            Scope::Game | Scope::Claims => self.game_verdict(),
         }
     }
 
