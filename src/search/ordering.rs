@@ -498,14 +498,37 @@ impl<M: GameMove> Picker<M> {
 }
 
 /// The index and value of the first highest of `scores` (non-empty), as a scan keeping the
-/// first of equals finds it: the maximum first, in a loop the compiler vectorises, then the
-/// first place it stands (the picker's selection over the long quiet lists of a variant that
-/// splits its generation).
+/// first of equals finds it (the picker's selection over the long quiet lists of a variant
+/// that splits its generation).
+///
+/// One pass over blocks of [`FIRST_MAX_BLOCK`] scores, each block's maximum taken without a
+/// branch (the compiler vectorises it); only a block holding a new strict maximum is
+/// remembered, so the first block holding the overall maximum is searched at the end.
 #[inline(always)]
 fn first_max(scores: &[i32]) -> (usize, i32) {
-    let max = scores.iter().copied().max().unwrap_or(i32::MIN);
-    (scores.iter().position(|&v| v == max).unwrap_or(0), max)
+    let block_max = |block: &[i32]| block.iter().copied().fold(i32::MIN, i32::max);
+    let blocks = scores.chunks_exact(FIRST_MAX_BLOCK);
+    let tail = blocks.remainder();
+    let (mut max, mut start) = (i32::MIN, 0);
+    for (i, block) in blocks.enumerate() {
+        let m = block_max(block);
+        if m > max {
+            (max, start) = (m, i * FIRST_MAX_BLOCK);
+        }
+    }
+    let m = block_max(tail);
+    if m > max {
+        (max, start) = (m, scores.len() - tail.len());
+    }
+    let holder = &scores[start..scores.len().min(start + FIRST_MAX_BLOCK)];
+    (
+        start + holder.iter().position(|&v| v == max).unwrap_or(0),
+        max,
+    )
 }
+
+/// Scores per block in [`first_max`]: two vectors of four.
+const FIRST_MAX_BLOCK: usize = 8;
 
 #[cfg(test)]
 mod tests {
@@ -519,6 +542,18 @@ mod tests {
         assert_eq!(first_max(&[-5]), (0, -5));
         let long: Vec<i32> = (0..100).map(|i| (i * 37) % 11).collect();
         assert_eq!(first_max(&long), (8, 10));
+        assert_eq!(first_max(&[i32::MIN; 11]), (0, i32::MIN));
+        // Against the plain scan, on lengths around the block size and with many equals.
+        let mut rng = SplitMix64::new(7);
+        for len in 1..70 {
+            for _ in 0..50 {
+                let range = 1 + rng.below(6);
+                let scores: Vec<i32> = (0..len).map(|_| rng.below(range) as i32 - 3).collect();
+                let max = *scores.iter().max().unwrap();
+                let first = scores.iter().position(|&v| v == max).unwrap();
+                assert_eq!(first_max(&scores), (first, max), "{scores:?}");
+            }
+        }
     }
     use crate::core::zobrist::SplitMix64;
     use crate::search::history::NO_CONT;
