@@ -187,13 +187,27 @@ fn royal_zone(sq: Square) -> Bb {
     tables().king.attacks(sq) | bit(sq)
 }
 
-fn scan(pos: &Mutatis, us: Color, p: &EvalParams, value: impl Fn(State) -> i32) -> SideScan {
+impl SideScan {
+    fn new() -> Self {
+        SideScan {
+            terms: Terms::default(),
+            pressure: ArrayVec::new(),
+        }
+    }
+}
+
+/// Scans `us`'s pieces on `pos` into `out` (fresh from [`SideScan::new`]), each piece worth
+/// `value` of its state. Fills the caller's scan in place: returned, the scan (the pressure
+/// list holds [`MAX_ROYALS`] slots) was copied whole at every evaluation.
+fn scan(
+    pos: &Mutatis,
+    us: Color,
+    p: &EvalParams,
+    value: impl Fn(State) -> i32,
+    out: &mut SideScan,
+) {
     let b: &Board = &pos.board;
     let them = !us;
-    let mut out = SideScan {
-        terms: Terms::default(),
-        pressure: ArrayVec::new(),
-    };
     let mut zones: ArrayVec<Bb, MAX_ROYALS> = ArrayVec::new();
     for sq in iter(royals(b, them)) {
         zones.push(royal_zone(sq));
@@ -247,7 +261,6 @@ fn scan(pos: &Mutatis, us: Color, p: &EvalParams, value: impl Fn(State) -> i32) 
     for &s in pos.reserve(us).pieces() {
         out.terms.reserve += p.state_value[s.index()] * share / 1000;
     }
-    out
 }
 
 /// Royal safety of `us` (rules 5) given the enemy's pressure on each royal's zone (in the
@@ -284,8 +297,9 @@ pub fn terms(pos: &Mutatis, p: &EvalParams) -> [Terms; 2] {
 /// [`PIECE_VALUES`] in the search, computed from `p` for any other set.
 #[inline(always)]
 fn terms_valued(pos: &Mutatis, p: &EvalParams, value: impl Fn(State) -> i32 + Copy) -> [Terms; 2] {
-    let w = scan(pos, Color::White, p, value);
-    let b = scan(pos, Color::Black, p, value);
+    let (mut w, mut b) = (SideScan::new(), SideScan::new());
+    scan(pos, Color::White, p, value, &mut w);
+    scan(pos, Color::Black, p, value, &mut b);
     let mut tw = w.terms;
     let mut tb = b.terms;
     tw.royal = royal_safety(pos, Color::White, &b.pressure, p);
