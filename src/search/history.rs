@@ -124,6 +124,16 @@ impl Histories {
         }
     }
 
+    /// Tables of no entry, allocating nothing: the placeholder a search thread leaves behind
+    /// when it hands its tables back ([`HistoryStore::put`]). Never read.
+    pub(crate) fn placeholder() -> Self {
+        Histories {
+            history: Vec::new(),
+            cont: Vec::new(),
+            corr: Vec::new(),
+        }
+    }
+
     /// Sets every statistic back to zero, keeping the allocations (no page faults for the
     /// next search to pay).
     pub fn zero(&mut self) {
@@ -216,9 +226,14 @@ impl Default for Histories {
 /// Each search thread's [`Histories`], kept between searches: a thread takes its tables when
 /// its search starts and hands them back when it ends. Locked twice per thread and search,
 /// never in the tree.
+///
+/// Beside them, each thread's buffers (of the variant's ply type, hence untyped here), kept so
+/// that a search does not allocate and fault in fresh memory for them (see
+/// [`HistoryStore::take_buffers`]).
 #[derive(Default)]
 pub struct HistoryStore {
     slots: std::sync::Mutex<Vec<Option<Box<Histories>>>>,
+    buffers: std::sync::Mutex<Vec<Option<Box<dyn std::any::Any + Send>>>>,
 }
 
 impl HistoryStore {
@@ -238,6 +253,23 @@ impl HistoryStore {
             slots.resize_with(id + 1, || None);
         }
         slots[id] = Some(tables);
+    }
+
+    /// The buffers thread `id` handed back last ([`HistoryStore::put_buffers`]), if they are
+    /// of type `T` (another variant's are dropped).
+    pub fn take_buffers<T: std::any::Any + Send>(&self, id: usize) -> Option<Box<T>> {
+        let mut slots = self.buffers.lock().unwrap_or_else(|e| e.into_inner());
+        let kept = slots.get_mut(id).and_then(Option::take)?;
+        kept.downcast().ok()
+    }
+
+    /// Keeps `buffers` for the next search of thread `id`.
+    pub fn put_buffers(&self, id: usize, buffers: Box<dyn std::any::Any + Send>) {
+        let mut slots = self.buffers.lock().unwrap_or_else(|e| e.into_inner());
+        if slots.len() <= id {
+            slots.resize_with(id + 1, || None);
+        }
+        slots[id] = Some(buffers);
     }
 
     /// Forgets what every thread's tables learned (a new game, or a cleared TT): they are
@@ -266,6 +298,26 @@ mod tests {
     use super::*;
     use crate::variants::chess::Chess;
     use crate::variants::Notation;
+
+    /// Kept buffers come back to their thread, once, and only as the type put.
+    #[test]
+    fn kept_buffers_come_back_by_thread_and_type() {
+        let store = HistoryStore::default();
+        assert!(store.take_buffers::<Vec<u32>>(0).is_none());
+        store.put_buffers(2, Box::new(vec![7u32; 3]));
+        assert!(store.take_buffers::<Vec<u32>>(0).is_none());
+        assert_eq!(
+            store.take_buffers::<Vec<u32>>(2).as_deref(),
+            Some(&vec![7u32; 3])
+        );
+        assert!(store.take_buffers::<Vec<u32>>(2).is_none(), "taken twice");
+        store.put_buffers(1, Box::new(vec![1u16]));
+        assert!(store.take_buffers::<Vec<u32>>(1).is_none(), "another type");
+        assert!(
+            store.take_buffers::<Vec<u16>>(1).is_none(),
+            "dropped by the wrong take"
+        );
+    }
 
     #[test]
     fn context_zero_keeps_the_packed_ply() {

@@ -42,11 +42,25 @@ impl<M: GameMove> OrderTables<M> {
 
     /// Tables around learned `hist`, with no killers or countermoves.
     pub fn with_histories(hist: Box<Histories>) -> Self {
+        Self::with_buffers(hist, Vec::new())
+    }
+
+    /// Tables around learned `hist`, with no killers, and no countermoves in `counter`: a
+    /// buffer kept from an earlier search (emptied here, its allocation reused) or a new one.
+    pub fn with_buffers(hist: Box<Histories>, mut counter: Vec<M>) -> Self {
+        counter.clear();
+        counter.resize(2 * HIST_SIZE, M::default());
         OrderTables {
             hist,
             killers: [[M::default(); 2]; MAX_PLY + 1],
-            counter: vec![M::default(); 2 * HIST_SIZE],
+            counter,
         }
+    }
+
+    /// Takes the countermove buffer out (for the next search to reuse), leaving none: the
+    /// tables must not be used after.
+    pub fn take_counter(&mut self) -> Vec<M> {
+        std::mem::take(&mut self.counter)
     }
 
     /// Records a quiet cutoff move at `ply`, and as the reply of `side` to `prev`.

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use crate::core::MoveBuffer;
 use crate::variants::{Game, GameMove, PlyList, Scope, Terminal};
 
-use super::history::NO_CONT;
+use super::history::{Histories, NO_CONT};
 use super::negamax::LmrTable;
 use super::ordering::OrderTables;
 use super::params::SearchParams;
@@ -160,13 +160,18 @@ pub(super) fn terminal_score(t: Terminal, ply: usize) -> i32 {
 impl<'a, G: Game> Searcher<'a, G> {
     /// A searcher for thread `id` on a copy of `root`.
     pub fn new(root: G, id: usize, shared: &'a Shared<'a>, main: Option<MainLimits>) -> Self {
+        let kept = shared
+            .tt
+            .histories
+            .take_buffers::<Buffers<G::Move>>(id)
+            .map_or_else(Buffers::new, |b| *b);
         Searcher {
             p: shared.params,
             pos: root,
             id,
             shared,
-            tables: OrderTables::with_histories(shared.tt.histories.take(id)),
-            pv: vec![[G::Move::default(); MAX_PLY + 1]; MAX_PLY + 2],
+            tables: OrderTables::with_buffers(shared.tt.histories.take(id), kept.counter),
+            pv: kept.pv,
             pv_len: [0; MAX_PLY + 2],
             stack: [Frame {
                 mv: G::Move::default(),
@@ -446,8 +451,35 @@ impl<'a, G: Game> Searcher<'a, G> {
 impl<G: Game> Drop for Searcher<'_, G> {
     /// Hands the thread's learned histories back to the TT's store for its next search.
     fn drop(&mut self) {
-        let hist = std::mem::take(&mut self.tables.hist);
-        self.shared.tt.histories.put(self.id, hist);
+        let store = &self.shared.tt.histories;
+        let hist = std::mem::replace(&mut self.tables.hist, Box::new(Histories::placeholder()));
+        store.put(self.id, hist);
+        let kept = Buffers {
+            pv: std::mem::take(&mut self.pv),
+            counter: self.tables.take_counter(),
+        };
+        store.put_buffers(self.id, Box::new(kept));
+    }
+}
+
+/// A search thread's buffers kept between its searches in the TT's
+/// [`HistoryStore`](super::history::HistoryStore): written in full when new (about 600 KiB
+/// for Mutatis Mutandis's turns), their fresh pages cost each search the faults and the
+/// writes; kept, a search reuses them warm.
+struct Buffers<M> {
+    /// The triangular PV table (its rows are read only up to lengths set in the search, so
+    /// what an earlier search left needs no clearing).
+    pv: Vec<[M; MAX_PLY + 1]>,
+    /// The countermove table (cleared by [`OrderTables::with_buffers`]).
+    counter: Vec<M>,
+}
+
+impl<M: GameMove> Buffers<M> {
+    fn new() -> Self {
+        Buffers {
+            pv: vec![[M::default(); MAX_PLY + 1]; MAX_PLY + 2],
+            counter: Vec::new(),
+        }
     }
 }
 
