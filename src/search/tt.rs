@@ -14,7 +14,7 @@
 //! 58..63 generation (5 bits), 63 the PV flag (the storing node was on a principal variation,
 //! or its entry said so). Four entries make one 64-byte bucket.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 use super::history::HistoryStore;
 
@@ -108,6 +108,10 @@ struct Bucket {
 pub struct Tt {
     buckets: Buckets,
     generation: AtomicU8,
+    /// Whether an entry may have been stored since the table was made or last cleared: a
+    /// clear of a table still all zero (a fresh one: `Tt::new` maps zeroed pages without
+    /// writing them) has nothing to do, and skips writing every word.
+    written: AtomicBool,
     /// The search threads' histories, kept from one search to the next.
     pub histories: HistoryStore,
 }
@@ -250,6 +254,7 @@ impl Tt {
         Tt {
             buckets,
             generation: AtomicU8::new(0),
+            written: AtomicBool::new(false),
             histories: HistoryStore::default(),
         }
     }
@@ -285,7 +290,9 @@ impl Tt {
         self.histories.clear();
         let buckets = self.buckets.as_slice();
         let threads = threads.clamp(1, 256);
-        if threads == 1 || buckets.len() < 2 * threads {
+        if !self.written.swap(false, Relaxed) {
+            // Nothing stored since the last clear: every word is still zero.
+        } else if threads == 1 || buckets.len() < 2 * threads {
             empty(buckets);
         } else {
             let share = buckets.len().div_ceil(threads);
@@ -434,6 +441,10 @@ impl Tt {
         eval: Option<i32>,
         pv: bool,
     ) {
+        // Read-mostly: written once after each clear.
+        if !self.written.load(Relaxed) {
+            self.written.store(true, Relaxed);
+        }
         let gen = self.generation.load(Relaxed);
         let b = self.bucket(key);
         let mut victim = 0;
@@ -544,9 +555,12 @@ mod tests {
             .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
             .collect();
         for threads in [2, 3, 7] {
+            // A clear after a clear (or of a fresh table) writes nothing; a store marks it due.
+            assert!(!tt.written.load(Relaxed));
             for &k in &keys {
                 tt.store(k, 5, 10, 4, Bound::Lower, Some(20), false);
             }
+            assert!(tt.written.load(Relaxed));
             assert!(keys.iter().filter(|&&k| tt.probe(k).is_some()).count() > 3000);
             tt.clear_with_threads(threads);
             assert!(
