@@ -463,7 +463,7 @@ impl<G: Game> Drop for Searcher<'_, G> {
 }
 
 /// A search thread's buffers kept between its searches in the TT's
-/// [`HistoryStore`](super::history::HistoryStore): written in full when new (about 600 KiB
+/// [`HistoryStore`](super::history::HistoryStore): written in full when new (about 1.1 MiB
 /// for Mutatis Mutandis's turns), their fresh pages cost each search the faults and the
 /// writes; kept, a search reuses them warm.
 struct Buffers<M> {
