@@ -10,8 +10,10 @@ build (`7f7d81a`, which has no network, without the option):
         target/release/menagerie bench --variant mutatismutandis --eval-file '<none>'
 
 Instruction counts do not depend on the machine's load; time does, and it fell less than the
-instructions (mispredicted branches, docs/experiments.md), so the picture is not the issue's
-measure of 3x in time.
+instructions (mispredicted branches, stack probes, fresh pages, memory latency:
+docs/experiments.md), so the picture is not the issue's measure of 3x in time. The rows stop
+at `1fa75bb`: from `d836c25` the TT clears are one C-library fill, whose `rep stosb` valgrind
+counts byte by byte, so the program totals no longer compare.
 
 Usage:
     python3 scripts/plot_speed.py docs/speed/mutatis-instructions.csv --out docs/speed-mutatis.png
