@@ -449,7 +449,8 @@ impl<'a, G: Game> Searcher<'a, G> {
 }
 
 impl<G: Game> Drop for Searcher<'_, G> {
-    /// Hands the thread's learned histories back to the TT's store for its next search.
+    /// Hands the thread's learned histories and its buffers back to the TT's store for its
+    /// next search.
     fn drop(&mut self) {
         let store = &self.shared.tt.histories;
         let hist = std::mem::replace(&mut self.tables.hist, Box::new(Histories::placeholder()));
