@@ -271,7 +271,7 @@ impl<G: Game> Searcher<'_, G> {
             && !tt_seen.is_some_and(|(s, d, _)| d >= depth - 3 && s < beta + p.probcut_margin)
         {
             let rbeta = beta + p.probcut_margin;
-            let mut picker = Picker::new();
+            let mut picker = self.take_picker();
             picker.generate(&self.pos, true);
             picker.score(
                 &self.pos,
@@ -309,9 +309,11 @@ impl<G: Game> Searcher<'_, G> {
                 }
                 self.pos.unmake();
                 if self.stopped {
+                    self.put_picker(picker);
                     return 0;
                 }
                 if v >= rbeta {
+                    self.put_picker(picker);
                     self.shared.tt.store(
                         key,
                         m.pack(),
@@ -324,6 +326,7 @@ impl<G: Game> Searcher<'_, G> {
                     return v;
                 }
             }
+            self.put_picker(picker);
         }
         // Internal iterative reduction: no TT move, so ordering is poor; search shallower.
         if depth >= p.iir_min_depth && tt_move == 0 {
@@ -332,7 +335,7 @@ impl<G: Game> Searcher<'_, G> {
 
         // Staged: the TT ply first, generated plies only when the search reaches them. A node
         // with no legal ply among those handed out has none (tested after the loop).
-        let mut picker = Picker::new();
+        let mut picker = self.take_picker();
         picker.start(tt_move);
         let mut any_legal = false;
         let mut tt_tactical = false;
@@ -425,11 +428,13 @@ impl<G: Game> Searcher<'_, G> {
                         );
                         self.stack[ply].excluded = G::Move::default();
                         if self.stopped {
+                            self.put_picker(picker);
                             return 0;
                         }
                         if v < sbeta {
                             se_ext = 1;
                         } else if sbeta >= beta {
+                            self.put_picker(picker);
                             return sbeta;
                         } else if tt_score >= beta {
                             se_ext = -1;
@@ -576,6 +581,7 @@ impl<G: Game> Searcher<'_, G> {
             self.pos.unmake();
             debug_validate(&self.pos, "unmake");
             if self.stopped {
+                self.put_picker(picker);
                 return 0;
             }
             searched += 1;
@@ -623,6 +629,7 @@ impl<G: Game> Searcher<'_, G> {
                 quiets.push(m);
             }
         }
+        self.put_picker(picker);
         if !any_legal {
             return terminal_score(self.pos.no_moves_verdict().terminal, ply);
         }

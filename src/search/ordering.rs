@@ -187,6 +187,20 @@ impl<M: GameMove> Picker<M> {
         }
     }
 
+    /// Back to the state of [`Picker::new`], keeping the lists' storage (a picker reused from
+    /// the searcher's spares).
+    #[inline]
+    pub fn reset(&mut self) {
+        self.moves.clear();
+        self.scores.clear();
+        self.next = 0;
+        self.tt_move_found = false;
+        self.stage = Stage::Done;
+        self.tt_packed = 0;
+        self.tactical_end = 0;
+        self.quiet_next = 0;
+    }
+
     /// Starts the staged order of a main-search node whose TT ply is `tt_move` (packed, 0 for
     /// none); [`Picker::next`] hands out the plies.
     #[inline]
@@ -764,6 +778,68 @@ mod tests {
         ];
         let starts = fens.iter().map(|f| Chess::from_fen(f).unwrap()).collect();
         assert!(staged_hands_out_every_ply_once::<Chess>(starts, 40) > 200);
+    }
+
+    /// A picker reset after use on another position (the search's spare pickers) hands out
+    /// what a new one does, in the same order, staged and one-stage.
+    #[test]
+    fn a_reset_picker_orders_as_a_new_one() {
+        fn order<G: Game>(
+            picker: &mut Picker<G::Move>,
+            pos: &G,
+            staged: bool,
+            stop: usize,
+        ) -> Vec<(u32, i32)> {
+            let tables = OrderTables::<G::Move>::new();
+            let node = NodeOrder {
+                ply: 0,
+                prev: G::Move::default(),
+                conts: [NO_CONT; 3],
+            };
+            if staged {
+                picker.start(0);
+            } else {
+                picker.generate(pos, false);
+                picker.score(pos, 0, &tables, 0, G::Move::default(), [NO_CONT; 3]);
+            }
+            let mut out = Vec::new();
+            while out.len() < stop {
+                let next = if staged {
+                    picker.next(pos, &tables, &node)
+                } else {
+                    picker.pick(pos)
+                };
+                let Some((m, s)) = next else { break };
+                out.push((m.pack(), s));
+            }
+            out
+        }
+        fn check<G: Game>(positions: &[G], staged: bool) -> usize {
+            let mut used = Picker::<G::Move>::new();
+            let mut compared = 0;
+            for pair in positions.windows(2) {
+                // Left part way (a cutoff), or run out.
+                for stop in [3, usize::MAX] {
+                    order(&mut used, &pair[0], staged, stop);
+                    used.reset();
+                    let again = order(&mut used, &pair[1], staged, usize::MAX);
+                    let fresh = order(&mut Picker::new(), &pair[1], staged, usize::MAX);
+                    assert_eq!(again, fresh, "{}", pair[1].fen());
+                    compared += fresh.len();
+                }
+            }
+            compared
+        }
+        use crate::variants::mutatis_mutandis::Mutatis;
+        let setups: Vec<Mutatis> = (0..4).filter_map(Mutatis::random_setup).collect();
+        assert!(check(&setups, true) > 100);
+        let fens = [
+            crate::variants::chess::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ];
+        let chess: Vec<Chess> = fens.iter().map(|f| Chess::from_fen(f).unwrap()).collect();
+        assert!(check(&chess, false) > 100);
     }
 
     /// Each of the three continuation keys a node passes (the plies one, two and four before

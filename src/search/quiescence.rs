@@ -76,13 +76,14 @@ impl<G: Game> Searcher<'_, G> {
         // In check, a variant that splits its generation hands out its evasions in stages:
         // the TT ply, the tactical ones, and the quiet ones only if no tactical one cut.
         let staged = in_check && G::SPLIT_GENERATION && G::DECODES_PACKED;
-        let mut picker = Picker::new();
+        let mut picker = self.take_picker();
         let node = NodeOrder { ply, prev, conts };
         if staged {
             picker.start(tt_move);
         } else {
             picker.generate(&self.pos, !in_check);
             if in_check && picker.is_empty() {
+                self.put_picker(picker);
                 return terminal_score(self.pos.no_moves_verdict().terminal, ply);
             }
             picker.score(&self.pos, tt_move, &self.tables, ply, prev, conts);
@@ -135,6 +136,7 @@ impl<G: Game> Searcher<'_, G> {
             let score = self.qchild(flipped, alpha, beta, ply + 1, pv_node);
             self.pos.unmake();
             if self.stopped {
+                self.put_picker(picker);
                 return 0;
             }
             if score > best {
@@ -152,6 +154,7 @@ impl<G: Game> Searcher<'_, G> {
                 }
             }
         }
+        self.put_picker(picker);
         if best == -INF {
             // In check with no legal ply handed out (out of check, best is the stand pat).
             return terminal_score(self.pos.no_moves_verdict().terminal, ply);

@@ -12,7 +12,7 @@ use crate::variants::{Game, GameMove, PlyList, Scope, Terminal};
 
 use super::history::{Histories, NO_CONT};
 use super::negamax::LmrTable;
-use super::ordering::OrderTables;
+use super::ordering::{OrderTables, Picker};
 use super::params::SearchParams;
 use super::score::{mate_in, mated_in, EVAL_LIMIT, INF, MAX_PLY};
 use super::time::TimeManager;
@@ -113,6 +113,10 @@ pub struct Searcher<'a, G: Game> {
     pub(super) tables: OrderTables<G::Move>,
     /// The principal variation found below each ply (triangular table).
     pv: Vec<[G::Move; MAX_PLY + 1]>,
+    /// Pickers not in use, for the nodes to take ([`Searcher::take_picker`]) rather than hold
+    /// one in their stack frame: a variant's move list may be large (112 KiB for Mutatis
+    /// Mutandis), and a frame that large is probed page by page at every node.
+    spare_pickers: Vec<Box<Picker<G::Move>>>,
     /// The length of each ply's row of `pv`.
     pub(super) pv_len: [usize; MAX_PLY + 2],
     /// The frame of each ply of the current line.
@@ -172,6 +176,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             shared,
             tables: OrderTables::with_buffers(shared.tt.histories.take(id), kept.counter),
             pv: kept.pv,
+            spare_pickers: kept.pickers,
             pv_len: [0; MAX_PLY + 2],
             stack: [Frame {
                 mv: G::Move::default(),
@@ -194,6 +199,26 @@ impl<'a, G: Game> Searcher<'a, G> {
             allowed: Vec::new(),
             allowed_plies: 0,
         }
+    }
+
+    /// A picker in the state of [`Picker::new`]: a spare one reset, or a new one. The node
+    /// hands it back with [`Searcher::put_picker`] when its loop is done (one not handed
+    /// back, on an early return, is only dropped).
+    #[inline]
+    pub(super) fn take_picker(&mut self) -> Box<Picker<G::Move>> {
+        match self.spare_pickers.pop() {
+            Some(mut picker) => {
+                picker.reset();
+                picker
+            }
+            None => new_picker(),
+        }
+    }
+
+    /// Hands a picker taken with [`Searcher::take_picker`] back to the spares.
+    #[inline]
+    pub(super) fn put_picker(&mut self, picker: Box<Picker<G::Move>>) {
+        self.spare_pickers.push(picker);
     }
 
     /// Restricts the search to the root turns `lines` (`searchmoves`): each a line of plies
@@ -458,6 +483,7 @@ impl<G: Game> Drop for Searcher<'_, G> {
         let kept = Buffers {
             pv: std::mem::take(&mut self.pv),
             counter: self.tables.take_counter(),
+            pickers: std::mem::take(&mut self.spare_pickers),
         };
         store.put_buffers(self.id, Box::new(kept));
     }
@@ -467,12 +493,14 @@ impl<G: Game> Drop for Searcher<'_, G> {
 /// [`HistoryStore`](super::history::HistoryStore): written in full when new (about 1.1 MiB
 /// for Mutatis Mutandis's turns), their fresh pages cost each search the faults and the
 /// writes; kept, a search reuses them warm.
-struct Buffers<M> {
+struct Buffers<M: GameMove> {
     /// The triangular PV table (its rows are read only up to lengths set in the search, so
     /// what an earlier search left needs no clearing).
     pv: Vec<[M; MAX_PLY + 1]>,
     /// The countermove table (cleared by [`OrderTables::with_buffers`]).
     counter: Vec<M>,
+    /// The spare pickers ([`Searcher::take_picker`]).
+    pickers: Vec<Box<Picker<M>>>,
 }
 
 impl<M: GameMove> Buffers<M> {
@@ -480,8 +508,19 @@ impl<M: GameMove> Buffers<M> {
         Buffers {
             pv: vec![[M::default(); MAX_PLY + 1]; MAX_PLY + 2],
             counter: Vec::new(),
+            // A node takes one picker, ProbCut's and a singular search's one more: the
+            // deepest line's worth does not grow the list later.
+            pickers: Vec::with_capacity(2 * (MAX_PLY + 2)),
         }
     }
+}
+
+/// A new picker on the heap, out of line: built in this frame first, it makes the frame as
+/// large as the picker, which only this rare call should pay.
+#[cold]
+#[inline(never)]
+fn new_picker<M: GameMove>() -> Box<Picker<M>> {
+    Box::new(Picker::new())
 }
 
 /// The TT bound of a finished node (`Lower` after a beta cutoff, `Exact` when alpha was
