@@ -493,6 +493,11 @@ impl<G: Game> Searcher<'_, G> {
             }
             self.pos.make(m);
             debug_validate(&self.pos, "make");
+            // Only a ply that is searched fetches its TT bucket: at once when it cannot be
+            // pruned, so the fetch overlaps the check test; a prunable one once it checks.
+            if !prunable {
+                self.shared.tt.prefetch(self.pos.key());
+            }
             let flipped = self.pos.side_to_move() != side;
             let gives_check = self.pos.in_check();
             debug_assert!(
@@ -503,8 +508,9 @@ impl<G: Game> Searcher<'_, G> {
                 self.pos.unmake();
                 continue;
             }
-            // Only a ply that is searched fetches its TT bucket.
-            self.shared.tt.prefetch(self.pos.key());
+            if prunable {
+                self.shared.tt.prefetch(self.pos.key());
+            }
             let ext = if se_ext != 0 {
                 se_ext
             } else {
