@@ -38,6 +38,8 @@ impl<G: Game> Searcher<'_, G> {
             return score;
         }
         let key = self.pos.key();
+        // Asked before the TT bucket is read, so the check test overlaps the bucket's load.
+        let in_check = self.pos.in_check();
         let mut tt_move = 0;
         let mut tt_eval = None;
         let mut tt_pv = pv_node;
@@ -56,7 +58,6 @@ impl<G: Game> Searcher<'_, G> {
                 return s;
             }
         }
-        let in_check = self.pos.in_check();
         let mut best;
         let mut raw_eval = None;
         if in_check {
