@@ -121,6 +121,8 @@ pub fn divide_until<G: Game>(
             return 0;
         }
         let mut p = pos.clone();
+        // Perft evaluates nothing: no network sums are kept through its makes.
+        p.detach_network();
         for &m in line {
             p.make(m);
         }

@@ -155,17 +155,28 @@ fn a_network_file_changes_the_evaluation_and_bad_ones_change_nothing() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Mutatis Mutandis skips its network records while no network is loaded: plies made under
-/// `EvalFile <none>`, then the compiled-in network put back, search exactly as in an engine that
-/// always had it (same depth-5 line, score and node count: the sums are computed afresh where
-/// the records were skipped, and kept from there on).
+/// Mutatis Mutandis and chess skip their network records while no network is loaded: plies
+/// made under `EvalFile <none>`, then the compiled-in network put back, search exactly as in an
+/// engine that always had it (same depth-5 line, score and node count: the sums are computed
+/// afresh where the records were skipped, and kept from there on).
 #[test]
-fn mutatis_plies_made_without_a_network_search_alike_once_it_is_back() {
-    let plies = "position startpos moves b1a3 a7a5 g1f3 d7d5";
-    let mut fresh = Engine::start_variant("mutatismutandis");
+fn plies_made_without_a_network_search_alike_once_it_is_back() {
+    for (variant, plies) in [
+        (
+            "mutatismutandis",
+            "position startpos moves b1a3 a7a5 g1f3 d7d5",
+        ),
+        ("chess", "position startpos moves e2e4 e7e5 g1f3 b8c6"),
+    ] {
+        plies_made_without_a_network_search_alike(variant, plies);
+    }
+}
+
+fn plies_made_without_a_network_search_alike(variant: &str, plies: &str) {
+    let mut fresh = Engine::start_variant(variant);
     fresh.command(plies);
     let want = fresh.go("go depth 5", Duration::from_secs(60));
-    let mut switched = Engine::start_variant("mutatismutandis");
+    let mut switched = Engine::start_variant(variant);
     let answer = switched.command("setoption name EvalFile value <none>");
     assert!(
         answer
@@ -198,6 +209,6 @@ fn mutatis_plies_made_without_a_network_search_alike_once_it_is_back() {
             })
             .expect("a depth-5 line")
     };
-    assert_eq!(last_info(&got), last_info(&want));
+    assert_eq!(last_info(&got), last_info(&want), "{variant}");
     assert!(last_info(&want).contains(" nodes "), "{}", last_info(&want));
 }

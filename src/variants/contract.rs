@@ -333,6 +333,12 @@ pub trait Evaluation: Rules {
         ))
     }
 
+    /// Stops keeping the network's sums through make/unmake on this position (its copy of
+    /// them, [`crate::variants::network::NetAccumulator::detach`]): for walks that never
+    /// evaluate, such as perft. An evaluation afterwards is still right, computed from
+    /// scratch. The default: nothing is kept, nothing to stop.
+    fn detach_network(&mut self) {}
+
     /// The win/draw/loss model of `UCI_ShowWDL` for this variant's scores.
     const WDL: WdlModel = WdlModel::GENERIC;
 

@@ -277,6 +277,8 @@ pub struct NetAccumulator {
     sums: Vec<Sums>,
     /// The changes of every ply, in order (each ply's from its `start`).
     changes: Vec<Change>,
+    /// Set by [`NetAccumulator::detach`]: no sums are kept, whatever the slot holds.
+    detached: bool,
 }
 
 /// What a [`NetAccumulator`] knows of one ply.
@@ -306,6 +308,7 @@ impl NetAccumulator {
             plies: Vec::with_capacity(reserve),
             sums: Vec::with_capacity(reserve),
             changes: Vec::with_capacity(8 * reserve),
+            detached: false,
         };
         acc.plies.push(PlySums {
             net,
@@ -338,6 +341,31 @@ impl NetAccumulator {
     pub fn stale<G: NetInputs>(&self) -> bool {
         let top = self.plies.last().expect("the root's sums");
         !same(G::slot().get(), top.net)
+    }
+
+    /// Whether [`NetAccumulator::detach`] was called: nothing is kept any more.
+    #[inline(always)]
+    pub fn is_detached(&self) -> bool {
+        self.detached
+    }
+
+    /// Test support: how many plies' sums the accumulator holds (the root's counted).
+    #[cfg(test)]
+    pub(crate) fn sums_kept(&self) -> usize {
+        self.sums.len()
+    }
+
+    /// Keeps no sums from the position as it stands on, for a walk that never evaluates
+    /// (perft): [`open_ply`] then does nothing, [`NetAccumulator::pop`] only drops what make
+    /// recorded, and [`NetAccumulator::recording`] is false (chess's make asks
+    /// [`NetAccumulator::is_detached`] and records nothing). An evaluation stays right: [`correction_from`] then computes the
+    /// network's sums from scratch.
+    pub fn detach(&mut self) {
+        if let Some(top) = self.plies.last_mut() {
+            top.net = None;
+            top.computed = true;
+        }
+        self.detached = true;
     }
 
     /// Replaces the sums of the position as it stands by `fresh`
@@ -378,6 +406,11 @@ impl NetAccumulator {
     /// Takes the last ply back.
     #[inline(always)]
     pub fn pop(&mut self) {
+        if self.detached {
+            // What make recorded anyway (Mystic's and Muster's) is dropped with the ply.
+            self.changes.clear();
+            return;
+        }
         let ply = self.plies.pop().expect("a push per ply");
         self.changes.truncate(ply.start as usize);
     }
@@ -429,6 +462,9 @@ impl NetAccumulator {
 /// [`NetAccumulator::push`]. Called by make before anything changes, and by a null move.
 #[inline(always)]
 pub fn open_ply<G: NetInputs>(pos: &mut G, acc: impl Fn(&mut G) -> &mut NetAccumulator) {
+    if acc(pos).detached {
+        return;
+    }
     if acc(pos).stale::<G>() {
         let fresh = NetAccumulator::fresh(&*pos);
         acc(pos).refresh(fresh);

@@ -207,6 +207,10 @@ impl Notation for Chess {
 }
 
 impl Evaluation for Chess {
+    fn detach_network(&mut self) {
+        self.acc.detach();
+    }
+
     type EvalParams = eval::params::EvalParams;
 
     fn evaluate(&self) -> i32 {

@@ -136,6 +136,44 @@ mod tests {
         assert!(kinds.iter().all(|&n| n > 0), "{kinds:?}");
     }
 
+    /// A detached position (perft's, `Evaluation::detach_network`) records nothing and
+    /// computes no sums, while the same plies on an attached copy are recorded (with the
+    /// network in the slot); its evaluation stays the attached copy's.
+    #[test]
+    fn a_detached_position_keeps_no_sums_and_evaluates_alike() {
+        use crate::core::zobrist::SplitMix64;
+        use crate::variants::PlyList;
+        let with_net = Chess::slot().get().is_some();
+        let mut rng = SplitMix64::new(0x4445_5441);
+        for fen in Chess::SEARCH.bench_fens {
+            let mut kept = Chess::from_fen(fen).unwrap();
+            let mut detached = kept.clone();
+            detached.detach_network();
+            let mut made = 0;
+            for _ in 0..12 {
+                let mut list = PlyList::<Move>::default();
+                kept.legal_moves(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                let m = list[rng.below(list.len() as u64) as usize];
+                kept.make(m);
+                detached.make(m);
+                made += 1;
+                assert_eq!(kept.acc.recording(), with_net, "{}", kept.fen());
+                assert!(!detached.acc.recording(), "{}", detached.fen());
+                assert_eq!(detached.acc.sums_kept(), 1, "{}", detached.fen());
+                assert_eq!(detached.evaluate(), kept.evaluate(), "{}", kept.fen());
+            }
+            for _ in 0..made {
+                kept.unmake();
+                detached.unmake();
+                assert_eq!(detached.fen(), kept.fen());
+                assert_eq!(detached.evaluate(), kept.evaluate(), "{}", kept.fen());
+            }
+        }
+    }
+
     /// Colour symmetry: the mirrored position with the other side to move scores the same.
     #[test]
     fn colour_mirror_scores_the_same() {

@@ -6,7 +6,7 @@
 use super::castling::{self, CastlingSetup};
 use crate::core::Color;
 use crate::variants::network::{correction_from, NetAccumulator};
-use crate::variants::orthodox::inputs::BoardUpdate;
+use crate::variants::orthodox::inputs::make_recorded;
 use crate::variants::orthodox::{
     attacks, fen, make, Board, Kind, Move, MoveKind, Piece, KEYS, NO_EP,
 };
@@ -143,13 +143,13 @@ impl Chess {
         }
         crate::variants::network::open_ply(self, |p| &mut p.acc);
         let setup = &self.castling_setup;
-        let made = make::make(
+        let made = make_recorded(
             &mut self.board,
             us,
             m,
             to ^ 8,
             |_| setup.rook_squares(to),
-            &mut BoardUpdate(&mut self.acc),
+            &mut self.acc,
         );
         undo.captured = made.captured;
         self.halfmove = if made.irreversible {

@@ -313,6 +313,10 @@ impl Notation for Mitosis {
 }
 
 impl Evaluation for Mitosis {
+    fn detach_network(&mut self) {
+        self.acc.detach();
+    }
+
     type EvalParams = eval::MitosisParams;
 
     /// The hand-written evaluation plus the network's correction, when `EvalFile` loaded

@@ -256,6 +256,10 @@ impl Notation for Stew {
 }
 
 impl Evaluation for Stew {
+    fn detach_network(&mut self) {
+        self.acc.detach();
+    }
+
     type EvalParams = eval::StewParams;
 
     /// The hand-written evaluation plus the network's correction, when `EvalFile` loaded

@@ -279,6 +279,10 @@ impl Notation for Muster {
 }
 
 impl Evaluation for Muster {
+    fn detach_network(&mut self) {
+        self.acc.detach();
+    }
+
     /// The orthodox parameter set, with Muster's own values ([`eval::MUSTER_PARAMS`]).
     type EvalParams = crate::variants::orthodox::eval::params::EvalParams;
 

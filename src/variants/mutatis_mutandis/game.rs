@@ -218,6 +218,10 @@ impl Notation for Mutatis {
 }
 
 impl Evaluation for Mutatis {
+    fn detach_network(&mut self) {
+        self.acc.detach();
+    }
+
     type EvalParams = eval::EvalParams;
 
     /// The hand-written evaluation plus the network's correction, when `EvalFile` loaded

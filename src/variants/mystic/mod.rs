@@ -427,6 +427,10 @@ impl Notation for Mystic {
 }
 
 impl Evaluation for Mystic {
+    fn detach_network(&mut self) {
+        self.acc.detach();
+    }
+
     type EvalParams = eval::MysticParams;
 
     /// The hand-written evaluation plus the network's correction, when `EvalFile` loaded

@@ -6,8 +6,8 @@
 use crate::core::Color;
 use crate::variants::network::{InputList, NetAccumulator};
 
-use super::make::Features;
-use super::{Board, Kind, Piece};
+use super::make::{self, Features, Made, NoFeatures};
+use super::{Board, Kind, Move, Piece};
 
 /// Inputs of a board: 2 relative colours x 6 kinds x 64 squares.
 pub const BOARD_INPUTS: usize = 768;
@@ -69,5 +69,23 @@ impl Features for BoardUpdate<'_> {
     #[inline(always)]
     fn sub(&mut self, piece: Piece, sq: u8) {
         self.0.sub(board_inputs_of(piece, sq));
+    }
+}
+
+/// [`make::make`] with the network's records in `acc` ([`BoardUpdate`]), or none when `acc`
+/// is detached (perft, [`NetAccumulator::detach`]): asked once per ply, not once per man.
+#[inline(always)]
+pub fn make_recorded(
+    board: &mut Board,
+    us: Color,
+    m: Move,
+    ep_victim: u8,
+    castle_rook: impl FnOnce(&Board) -> (u8, u8),
+    acc: &mut NetAccumulator,
+) -> Made {
+    if acc.is_detached() {
+        make::make(board, us, m, ep_victim, castle_rook, &mut NoFeatures)
+    } else {
+        make::make(board, us, m, ep_victim, castle_rook, &mut BoardUpdate(acc))
     }
 }
