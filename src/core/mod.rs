@@ -6,6 +6,7 @@ pub mod attacks;
 pub mod bitboard;
 pub mod color;
 pub mod geometry;
+pub mod kindergarten;
 pub mod repetition;
 pub mod tunables;
 pub mod zobrist;

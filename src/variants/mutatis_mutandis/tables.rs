@@ -7,8 +7,8 @@ use std::sync::OnceLock;
 
 use crate::core::attacks::{LeaperTable, RayTable, DIAGONAL, KING, ORTHOGONAL};
 use crate::core::geometry::BOARD_8X8;
+use crate::core::kindergarten;
 use crate::core::Square;
-use crate::variants::orthodox::attacks;
 
 use super::board::{at, file_of, iter, rank_of, step, Bb};
 
@@ -613,17 +613,18 @@ pub fn tables() -> &'static Tables {
 }
 
 /// Rook attacks from `from` over occupancy `occ`: on each orthogonal, every square up to and
-/// including the first occupied one (rules 6.1 `R`). The 8x8 board's magic bitboards, shared
-/// with orthodox chess ([`attacks::rook`]).
+/// including the first occupied one (rules 6.1 `R`). Kindergarten bitboards
+/// ([`kindergarten::rook`]): their 10 KiB of tables stay in the cache through this variant's
+/// many slider lookups, where orthodox chess's magics (840 KiB) miss it.
 #[inline(always)]
 pub fn rook_attacks(from: Square, occ: Bb) -> Bb {
-    attacks::rook(from, occ)
+    kindergarten::rook(from, occ)
 }
 
 /// Bishop attacks from `from` over occupancy `occ` (rules 6.1 `B`), as [`rook_attacks`].
 #[inline(always)]
 pub fn bishop_attacks(from: Square, occ: Bb) -> Bb {
-    attacks::bishop(from, occ)
+    kindergarten::bishop(from, occ)
 }
 
 #[cfg(test)]
