@@ -121,6 +121,10 @@ pub(super) struct State {
 /// hands and pools (the portion and `moved` square are volatile inputs, not kept).
 #[inline(always)]
 pub(super) fn record_state_changes(before: &State, after: &State, acc: &mut NetAccumulator) {
+    // Most portions change neither: one comparison instead of the loops below.
+    if before.hand == after.hand && before.pool == after.pool {
+        return;
+    }
     for side in Color::ALL {
         let s = side.index();
         let rel = |view: Color| u32::from(side != view);
