@@ -155,7 +155,8 @@ fn a_network_file_changes_the_evaluation_and_bad_ones_change_nothing() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Mutatis Mutandis and chess skip their network records while no network is loaded: plies
+/// Mutatis Mutandis, chess and Mulligan Stew skip their network records while no network is
+/// loaded: plies
 /// made under `EvalFile <none>`, then the compiled-in network put back, search exactly as in an
 /// engine that always had it (same depth-5 line, score and node count: the sums are computed
 /// afresh where the records were skipped, and kept from there on).
@@ -167,6 +168,10 @@ fn plies_made_without_a_network_search_alike_once_it_is_back() {
             "position startpos moves b1a3 a7a5 g1f3 d7d5",
         ),
         ("chess", "position startpos moves e2e4 e7e5 g1f3 b8c6"),
+        (
+            "mulliganstew",
+            "position startpos moves e2e3;f2f3 e6e5;f6f5",
+        ),
     ] {
         plies_made_without_a_network_search_alike(variant, plies);
     }

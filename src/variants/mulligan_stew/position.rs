@@ -277,6 +277,20 @@ impl Stew {
     /// ours, the clock counts plies since the last irreversible portion, and the turn passes
     /// after the D portion, or at once when the L portion took the last enemy King (rules 6).
     pub(crate) fn make_move(&mut self, m: StewMove) {
+        crate::variants::network::open_ply(self, |p| &mut p.acc);
+        // Without a network the records are skipped (`NetAccumulator::recording`), in a copy
+        // of make without them.
+        if self.acc.recording() {
+            self.make_portion::<true>(m);
+        } else {
+            self.make_portion::<false>(m);
+        }
+    }
+
+    /// [`Stew::make_move`] after its ply is opened, recording the network's inputs when
+    /// `RECORD`.
+    #[inline(always)]
+    fn make_portion<const RECORD: bool>(&mut self, m: StewMove) {
         let us = self.side;
         let (from, to) = (m.from(), m.to());
         let action = m.action().unwrap_or(Action::Skip);
@@ -284,7 +298,6 @@ impl Stew {
             Action::Drop | Action::Skip => (Piece::NONE, self.board[to as usize]),
             _ => (self.board[from as usize], self.board[to as usize]),
         };
-        crate::variants::network::open_ply(self, |p| &mut p.acc);
         let key = self.key();
         self.stack.push(Undo {
             mv: m,
@@ -306,14 +319,14 @@ impl Stew {
         match action {
             Action::Normal | Action::Promotion => {
                 if !to_piece.is_none() {
-                    self.lift(to, to_piece);
+                    self.lift::<RECORD>(to, to_piece);
                     if let Some(i) = to_piece.kind().pool_index() {
                         let owner = &mut self.pool[to_piece.color().index()][i];
                         *owner = owner.saturating_add(1).min(MAX_POOL);
                     }
                     reset = true;
                 }
-                self.lift(from, from_piece);
+                self.lift::<RECORD>(from, from_piece);
                 let placed = if action == Action::Promotion {
                     let i = m.promo().pool_index().unwrap_or(0);
                     self.pool[us.index()][i] -= 1;
@@ -321,26 +334,26 @@ impl Stew {
                 } else {
                     from_piece
                 };
-                self.land(to, placed);
+                self.land::<RECORD>(to, placed);
                 reset |= from_piece.kind() == Kind::Pawn;
             }
             Action::PromoteInPlace => {
-                self.lift(to, to_piece);
+                self.lift::<RECORD>(to, to_piece);
                 let i = m.promo().pool_index().unwrap_or(0);
                 self.pool[us.index()][i] -= 1;
-                self.land(to, Piece::new(us, m.promo()));
+                self.land::<RECORD>(to, Piece::new(us, m.promo()));
                 reset = true;
             }
             Action::Drop => {
-                self.land(to, Piece::new(us, Kind::Mage));
+                self.land::<RECORD>(to, Piece::new(us, Kind::Mage));
                 self.hand[us.index()] = false;
                 reset = true;
             }
             Action::Swap => {
-                self.lift(from, from_piece);
-                self.lift(to, to_piece);
-                self.land(from, to_piece);
-                self.land(to, from_piece);
+                self.lift::<RECORD>(from, from_piece);
+                self.lift::<RECORD>(to, to_piece);
+                self.land::<RECORD>(from, to_piece);
+                self.land::<RECORD>(to, from_piece);
             }
             Action::Skip => dest = NO_SQ,
         }
@@ -361,21 +374,27 @@ impl Stew {
             }
         }
         self.state_key = self.compute_state_key();
-        self.record_state_changes();
+        if RECORD {
+            self.record_state_changes();
+        }
     }
 
-    /// [`Stew::remove`] in make: the network's accumulator records it.
+    /// [`Stew::remove`] in make: the network's accumulator records it when `RECORD`.
     #[inline(always)]
-    fn lift(&mut self, sq: Square, p: Piece) {
+    fn lift<const RECORD: bool>(&mut self, sq: Square, p: Piece) {
         self.remove(sq, p);
-        self.acc.sub(network::man_inputs(p, sq));
+        if RECORD {
+            self.acc.sub(network::man_inputs(p, sq));
+        }
     }
 
-    /// [`Stew::put`] in make: the network's accumulator records it.
+    /// [`Stew::put`] in make: the network's accumulator records it when `RECORD`.
     #[inline(always)]
-    fn land(&mut self, sq: Square, p: Piece) {
+    fn land<const RECORD: bool>(&mut self, sq: Square, p: Piece) {
         self.put(sq, p);
-        self.acc.add(network::man_inputs(p, sq));
+        if RECORD {
+            self.acc.add(network::man_inputs(p, sq));
+        }
     }
 
     /// Records in the network's accumulator what the ply changed beside the men (hands and
