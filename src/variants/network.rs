@@ -358,8 +358,8 @@ impl NetAccumulator {
     /// Keeps no sums from the position as it stands on, for a walk that never evaluates
     /// (perft): [`open_ply`] then does nothing, [`NetAccumulator::pop`] only drops what make
     /// recorded, and [`NetAccumulator::recording`] is false (chess's make asks
-    /// [`NetAccumulator::is_detached`] and records nothing). An evaluation stays right: [`correction_from`] then computes the
-    /// network's sums from scratch.
+    /// [`NetAccumulator::is_detached`] and records nothing). An evaluation stays right:
+    /// [`correction_from`] then computes the network's sums from scratch.
     pub fn detach(&mut self) {
         if let Some(top) = self.plies.last_mut() {
             top.net = None;
