@@ -1,11 +1,10 @@
 //! Kindergarten bitboards: rook and bishop attacks on the 8x8 board (a1 = bit 0, h8 = bit 63)
-//! from about 10 KiB of tables, against the 840 KiB of the magic bitboards
-//! ([`crate::variants::orthodox::attacks`]). Each line's occupancy is gathered into six bits
-//! by one multiplication and looked up in a table of the first rank's attacks; the answer is
-//! the same as the magics' (every square up to and including the first occupied one on each
-//! ray). A variant that asks for many slider attacks at scattered squares and occupancies
-//! (Mutatis Mutandis, whose pieces ride rook and bishop lines in most of their states) keeps
-//! these tables in the first-level cache, where the magics' miss it.
+//! from about 10 KiB of tables, against the 840 KiB of fancy magic bitboards. Each line's
+//! occupancy is gathered into six bits by one multiplication and looked up in a table of the
+//! first rank's attacks; the answer is the magics' (every square up to and including the
+//! first occupied one on each ray). A caller that asks for many slider attacks at scattered
+//! squares and occupancies keeps these tables in the first-level cache, where the magics'
+//! miss it (docs/experiments.md, issue 59).
 
 use std::sync::LazyLock;
 
