@@ -24,9 +24,15 @@ On a cluster (every node has the binary at the same path, relative to --cwd):
 Each task reserves as many CPUs as the shard's --threads (default 1). Exit status: 0 when every
 shard finished and the merge succeeded; 1 otherwise (with the failing shards named, and the
 shards that finished kept under --out).
+
+A run is resumable: each shard is written as <out>/shard-K.bin only once it is whole (through a
+temporary file and a rename), and a line is appended to <out>/shards.tsv (shard, sha256, bytes,
+seconds, host, datagen's summary). With --resume, shards whose file is already there are not
+played again, so a run stopped at any moment loses only the shards under way.
 """
 
 import argparse
+import hashlib
 import os
 import subprocess
 import sys
@@ -77,6 +83,22 @@ def run_shard(binary, cwd, datagen_args, k, n):
         }
 
 
+def shard_path(out, k):
+    """Where shard k of a run is kept."""
+    return os.path.join(out, f"shard-{k}.bin")
+
+
+def write_atomically(path, data):
+    """Writes data to path through a temporary file in the same directory and a rename, so
+    that path is either absent or whole."""
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
 def main():
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
@@ -101,6 +123,10 @@ def main():
         "--cwd", default=os.getcwd(), help="directory the shards run in (default: this one)"
     )
     parser.add_argument("--out", default="ray_datagen_out", help="directory for the files")
+    parser.add_argument(
+        "--resume", action="store_true",
+        help="keep the shards already in --out and play only the missing ones",
+    )
     argv = sys.argv[1:]
     if "--" in argv:
         split = argv.index("--")
@@ -129,13 +155,20 @@ def main():
     else:
         ray.init(address=args.address)
     n = args.shards
+    files, failed = {}, []
+    for k in range(1, n + 1):
+        path = shard_path(args.out, k)
+        if os.path.exists(path):
+            if not args.resume:
+                parser.error(f"{path} exists: give --resume to keep it, or another --out")
+            files[k] = path
     pending = {
         run_shard.options(num_cpus=threads).remote(binary, args.cwd, datagen_args, k, n): k
         for k in range(1, n + 1)
+        if k not in files
     }
-    print(f"submitted {n} datagen shards to Ray "
+    print(f"submitted {len(pending)} of {n} datagen shards to Ray "
           f"({ray.cluster_resources().get('CPU', 0):.0f} CPUs)", file=sys.stderr)
-    files, failed = {}, []
     while pending:
         ready, _ = ray.wait(list(pending), num_returns=1)
         k = pending.pop(ready[0])
@@ -150,9 +183,11 @@ def main():
             print(f"shard {k}/{n} failed ({res['host']}): {res['stderr'].strip()}",
                   file=sys.stderr)
             continue
-        path = os.path.join(args.out, f"shard-{k}.bin")
-        with open(path, "wb") as f:
-            f.write(res["data"])
+        path = shard_path(args.out, k)
+        write_atomically(path, res["data"])
+        with open(os.path.join(args.out, "shards.tsv"), "a") as log:
+            log.write(f"{k}\t{hashlib.sha256(res['data']).hexdigest()}\t{len(res['data'])}\t"
+                      f"{res['seconds']:.1f}\t{res['host']}\t{res['stdout'].strip()}\n")
         files[k] = path
         print(f"shard {k}/{n} done on {res['host']} in {res['seconds']:.1f} s: "
               f"{res['stdout'].strip()}", file=sys.stderr)
@@ -163,12 +198,14 @@ def main():
         return 1
     merged = os.path.join(args.out, "data.bin")
     proc = subprocess.run(
-        [binary, "datagen", "merge", *[files[k] for k in sorted(files)], "--out", merged],
+        [binary, "datagen", "merge", *[files[k] for k in sorted(files)], "--out",
+         merged + ".tmp"],
         capture_output=True, text=True,
     )
     if proc.returncode != 0:
         print(f"error: merge failed: {proc.stderr.strip()}", file=sys.stderr)
         return 1
+    os.replace(merged + ".tmp", merged)
     print(proc.stdout.strip())
     print(f"wall time {time.time() - started:.1f} s for {n} shards")
     return 0
