@@ -4,7 +4,7 @@
 //! each ply and the result are reported. `menagerie replay --pgn` checks the games of a PGN file
 //! instead ([`check_pgn_text`]): the match runner's own PGNs, of any variant.
 
-use crate::tools::arena::pgnread::{parse_pgn, PgnGame};
+use crate::tools::pgn::{parse_pgn, PgnGame};
 use crate::variants::{Game, MoveError, Variant};
 
 /// One replayed ply: the FEN before it, the text as written and the canonical token.
@@ -108,8 +108,8 @@ pub struct PgnGameCheck {
 ///
 /// Errors: a message naming the line of the first move or tag at fault.
 pub fn check_pgn_game<G: Game>(game: &PgnGame) -> Result<PgnGameCheck, String> {
-    use crate::tools::arena::pgnread::read_turn;
     use crate::tools::arena::referee::Termination;
+    use crate::tools::pgn::read_turn;
     let mut pos = match game.tag("FEN") {
         Some(fen) => G::from_fen(fen).map_err(|e| format!("line {}: FEN tag: {e}", game.line))?,
         None => G::startpos(),

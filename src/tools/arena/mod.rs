@@ -28,7 +28,6 @@ pub mod book;
 pub mod engine;
 pub mod openings;
 pub mod pgn;
-pub mod pgnread;
 pub mod player;
 pub mod referee;
 pub mod report;
@@ -426,7 +425,7 @@ pub fn run_match_with<G: Game>(
     if !pair_ids.is_empty() && !stop.load(Ordering::SeqCst) {
         check_engines(cfg, G::INFO.name)?;
     }
-    let date = pgn::today();
+    let date = crate::tools::pgn::today();
     let (tx, rx) = mpsc::channel::<PlayedGame>();
     std::thread::scope(|scope| {
         for _ in 0..cfg.concurrency.max(1).min(pair_ids.len().max(1)) {

@@ -2,7 +2,7 @@
 //! variant's own FEN with its `key:value` tags; `#` starts a comment, since no FEN holds `#`;
 //! a chess EPD line's operations after the position, such as `bm e4; id "x";`, are ignored)
 //! and PGN files (each game's `FEN` tag or the start position, then its first moves, read by
-//! [`super::pgnread`]). Every opening is checked against the variant's rules when the book is
+//! [`crate::tools::pgn`]). Every opening is checked against the variant's rules when the book is
 //! loaded, so a bad book stops the match before the first game, with the file and line.
 
 use std::path::Path;
@@ -11,8 +11,8 @@ use thiserror::Error;
 
 use crate::variants::{Game, PlyList, Variant};
 
-use super::pgnread::{parse_pgn, read_turn};
 use super::rng::Rng;
+use crate::tools::pgn::{parse_pgn, read_turn};
 
 /// How an openings file is written.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -1,18 +1,20 @@
-//! PGN export of finished games. Moves are written in each variant's PGN notation
-//! ([`crate::variants::Notation::pgn_move`]): SAN for orthodox chess, so python-chess and other PGN
-//! tools read the games; protocol turn tokens for the other variants.
+//! The PGN of a match's finished games: tags, and after each turn the comment fastchess
+//! writes, on the writer of [`crate::tools::pgn`]. Moves are written in each variant's PGN
+//! notation ([`crate::variants::Notation::pgn_move`]): SAN for orthodox chess, so python-chess
+//! and other PGN tools read the games; protocol turn tokens for the other variants.
 
 use std::fmt::Write;
 
 use super::referee::{GameRecord, TurnInfo};
 use super::spec::Limit;
 use crate::search::Score;
+use crate::tools::pgn::{push_movetext, push_tag};
 
 /// The names and place of one game in the match, for its PGN tags.
 pub struct PgnHeader<'a> {
     /// The `Event` tag.
     pub event: &'a str,
-    /// The `Date` tag, `YYYY.MM.DD` ([`today`]).
+    /// The `Date` tag, `YYYY.MM.DD` ([`crate::tools::pgn::today`]).
     pub date: &'a str,
     /// The round (game number, from 1).
     pub round: usize,
@@ -24,12 +26,6 @@ pub struct PgnHeader<'a> {
     pub variant: &'a str,
     /// The search limits of White and Black, for the `TimeControl` tags.
     pub limits: [Limit; 2],
-}
-
-/// Today's UTC date as the PGN `Date` tag writes it (`YYYY.MM.DD`).
-pub fn today() -> String {
-    let d = time::OffsetDateTime::now_utc().date();
-    format!("{:04}.{:02}.{:02}", d.year(), u8::from(d.month()), d.day())
 }
 
 /// A limit as a PGN `TimeControl` value (PGN standard 9.6.1; seconds): `300+5` for a clock,
@@ -77,55 +73,6 @@ fn turn_comment(info: &TurnInfo) -> String {
     }
     let _ = write!(c, "{:.3}s}}", info.time_ms as f64 / 1000.0);
     c
-}
-
-/// Appends the tag pair `[name "value"]` (PGN standard 8.1.1: `\\` and `"` escaped).
-pub fn push_tag(s: &mut String, name: &str, value: &str) {
-    let v = value.replace('\\', "\\\\").replace('"', "\\\"");
-    let _ = writeln!(s, "[{name} \"{v}\"]");
-}
-
-/// Appends the movetext of a game that starts at `start_fen` and plays the turns `notation`:
-/// move numbers that follow the FEN's side to move and fullmove number, after each turn the
-/// comment `comment(i)` gives (with its braces) if any, then the words of `tail` (the reason
-/// and the result), in lines of at most 79 characters, and a blank line.
-pub fn push_movetext(
-    s: &mut String,
-    start_fen: &str,
-    notation: &[String],
-    comment: impl Fn(usize) -> Option<String>,
-    tail: &[String],
-) {
-    let fields: Vec<&str> = start_fen.split_whitespace().collect();
-    let black_first = fields.get(1) == Some(&"b");
-    let mut number: usize = fields.get(5).and_then(|n| n.parse().ok()).unwrap_or(1);
-    let mut words: Vec<String> = Vec::new();
-    for (i, m) in notation.iter().enumerate() {
-        let white_turn = i.is_multiple_of(2) != black_first;
-        if white_turn {
-            words.push(format!("{number}. {m}"));
-        } else {
-            // Black's move repeats its number (after a comment, PGN standard 8.2.2.2).
-            words.push(format!("{number}... {m}"));
-            number += 1;
-        }
-        words.extend(comment(i));
-    }
-    words.extend(tail.iter().cloned());
-    let mut line = String::new();
-    for w in words {
-        if !line.is_empty() && line.len() + w.len() + 1 > 79 {
-            s.push_str(&line);
-            s.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&w);
-    }
-    s.push_str(&line);
-    s.push_str("\n\n");
 }
 
 /// One game as PGN text (tags, a blank line, the movetext with a comment after each turn,
@@ -257,6 +204,5 @@ mod tests {
             text.contains("\n1... f3 {book} {checkmate} 0-1\n"),
             "{text}"
         );
-        assert_eq!(today().len(), 10);
     }
 }
