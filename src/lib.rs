@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 pub mod bench;
+pub mod client;
 pub mod core;
 #[cfg(feature = "gui")]
 pub mod gui;

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use common::game::{parse, play_plies};
 use common::run_binary;
-use menagerie::tools::arena::engine::StartError;
+use menagerie::client::StartError;
 use menagerie::tools::arena::referee::{GameRecord, GameSettings, Termination};
 use menagerie::tools::arena::spec::{player_names, Builtin, EngineSpec, Limit, Sprt};
 use menagerie::tools::arena::stats::{elo_from_score, sprt_bounds, Pentanomial};

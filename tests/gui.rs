@@ -22,7 +22,19 @@ fn check_description<G: Game>(e: &mut Engine) {
         "setoption name UCI_Variant value {}",
         G::INFO.name
     ));
-    let out = e.command("variant");
+    let mut out = e.command("variant");
+    // The aliases line, when the registry gives the variant other names, comes after the
+    // board line and lists them all.
+    let aliases = Variant::from_name(G::INFO.name).unwrap().aliases();
+    if aliases.is_empty() {
+        assert!(
+            !out.iter().any(|l| l.starts_with("info string aliases")),
+            "{out:#?}"
+        );
+    } else {
+        assert_eq!(out[2], format!("info string aliases {}", aliases.join(" ")));
+        out.remove(2);
+    }
     assert_eq!(
         out.len(),
         2 + G::PREGAME.len() + G::PIECES.len(),
@@ -84,8 +96,9 @@ fn variant_describes_board_and_pieces() {
     e.command("setoption name UCI_Variant value chess");
     let out = e.command("variant");
     assert_eq!(out[1], "info string board firstrank 1 holes -");
+    assert_eq!(out[2], "info string aliases standard normal fromposition");
     assert_eq!(
-        parse_piece(&out[2]).0,
+        parse_piece(&out[3]).0,
         "K",
         "chess lists the King first: {out:#?}"
     );

@@ -3,7 +3,6 @@
 
 use crate::common;
 
-use std::io::Write;
 use std::time::Duration;
 
 use common::{bestmove, Engine, QUICK, SEARCH};
@@ -205,11 +204,7 @@ fn bad_input_gets_one_error_line_and_changes_nothing() {
         assert!(out[0].len() < 400, "error line too long for '{shown}'");
     }
     // Bytes that are not UTF-8.
-    let stdin = e.stdin.as_mut().expect("stdin open");
-    stdin
-        .write_all(b"\xff\xfe go \x80\nisready\n")
-        .expect("write");
-    stdin.flush().expect("flush");
+    e.send_bytes(b"\xff\xfe go \x80\nisready\n");
     let out = e.read_until(|l| l == "readyok", QUICK);
     assert_eq!(out.len(), 2, "{out:#?}");
     assert!(out[0].starts_with("info string error "), "{out:#?}");
@@ -239,7 +234,7 @@ fn quit_and_end_of_input_exit_cleanly() {
     assert_eq!(e.wait_exit(QUICK), 0);
 
     let mut e = Engine::start();
-    e.stdin = None;
+    e.close_input();
     assert_eq!(e.wait_exit(QUICK), 0);
 }
 

@@ -70,7 +70,7 @@ fn go_perft_stops_on_stop_quit_and_end_of_input() {
 
     let mut e = Engine::start_variant("mulliganstew");
     e.send("go perft 9");
-    e.stdin = None;
+    e.close_input();
     assert_eq!(e.wait_exit(QUICK), 0);
 }
 
@@ -341,7 +341,7 @@ fn resident_mib(pid: u32) -> usize {
 #[test]
 fn a_large_hash_is_in_memory_before_readyok() {
     let mut e = Engine::start();
-    let pid = e.child.id();
+    let pid = e.id();
     assert!(resident_mib(pid) < 200, "{} MiB", resident_mib(pid));
     e.send("setoption name Hash value 1024");
     e.send("isready");

@@ -327,7 +327,7 @@ fn run_match_for<G: Game>(mut cfg: MatchConfig, args: &MatchArgs) -> Result<Matc
     let live = std::io::stderr().is_terminal();
     // Ctrl-C, SIGTERM or SIGHUP end the match at once with the summary of the finished games;
     // those are already in the PGN and the result file. The engines die with the process
-    // (see arena::engine).
+    // (see client::process).
     let names = cfg.names.clone();
     let last = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
     let summary_now = last.clone();

@@ -1,16 +1,16 @@
 //! The GUI's games on disk: one PGN file per game under the games directory, written whole
-//! (to a temporary file, then renamed) after every change, and read back at start-up. The PGN
+//! (to a temporary file, then renamed) after every change by one writer thread ([`Writer`]),
+//! and read back at start-up. The PGN
 //! is the dialect `menagerie match` writes (`SetUp` and `FEN` always, the `Variant` tag, moves
 //! in the variant's PGN notation, a comment after each turn), plus `Gui*` tags that keep what
 //! the GUI needs to go on with the game (who the engine plays, its level, the clocks).
 
-use std::path::Path;
-use std::time::Instant;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 
-use super::engine::ScoreValue;
-use super::game::{Clock, Colour, Eval, GameState, Outcome};
-use crate::tools::arena::pgn::{push_movetext, push_tag as tag};
-use crate::tools::arena::pgnread::{parse_pgn, PgnGame};
+use super::record::{Clock, Colour, Eval, GameState, Outcome};
+use crate::client::{ScoreValue, VariantDesc};
+use crate::tools::pgn::{parse_pgn, push_movetext, push_tag as tag, PgnGame};
 
 /// Whether `id` is a game id the server could have made: 1 to 64 ASCII letters, digits and
 /// `-`, so that it is safe as a file name.
@@ -29,6 +29,59 @@ pub fn save(dir: &Path, id: &str, pgn: &str) -> std::io::Result<()> {
     let tmp = dir.join(format!(".{id}.pgn.tmp"));
     std::fs::write(&tmp, pgn)?;
     std::fs::rename(&tmp, dir.join(format!("{id}.pgn")))
+}
+
+/// What the writer thread is asked to do.
+enum Job {
+    /// Write a game's file.
+    Save(String, String),
+    /// Answer once every job before this one is done.
+    Flush(mpsc::Sender<()>),
+}
+
+/// The thread that writes the games' files, in the order they were asked for, so that no
+/// file is written on an async task and a later state of a game is never overwritten by an
+/// earlier one. A file that cannot be written is reported on standard error; the game goes on.
+pub struct Writer {
+    jobs: mpsc::Sender<Job>,
+}
+
+impl Writer {
+    /// Starts the thread, writing under `dir`.
+    pub fn start(dir: PathBuf) -> Writer {
+        let (jobs, rx) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("menagerie-gui-writer".into())
+            .spawn(move || {
+                for job in rx {
+                    match job {
+                        Job::Save(id, pgn) => {
+                            if let Err(e) = save(&dir, &id, &pgn) {
+                                eprintln!("menagerie gui: cannot save game {id}: {e}");
+                            }
+                        }
+                        Job::Flush(done) => {
+                            let _ = done.send(());
+                        }
+                    }
+                }
+            })
+            .expect("the writer thread starts");
+        Writer { jobs }
+    }
+
+    /// Asks for game `id`'s file to be written with `pgn`; returns at once.
+    pub fn save(&self, id: String, pgn: String) {
+        let _ = self.jobs.send(Job::Save(id, pgn));
+    }
+
+    /// Blocks until every file asked for before this call is written.
+    pub fn flush(&self) {
+        let (done, wait) = mpsc::channel();
+        if self.jobs.send(Job::Flush(done)).is_ok() {
+            let _ = wait.recv();
+        }
+    }
 }
 
 /// A score as the match runner's comments write it: pawns from the mover's point of view
@@ -142,25 +195,22 @@ pub fn game_pgn(g: &GameState) -> String {
 }
 
 /// A game record from one PGN game: tags and move words (replayed through the engine later,
-/// [`GameState::pending_words`]). `default_variant` names the variant when the PGN has no
-/// `Variant` tag; `startpos` gives a variant's start FEN when there is no `FEN` tag.
-pub fn from_pgn(
-    id: String,
-    g: &PgnGame,
-    startpos: &dyn Fn(&str) -> Option<String>,
-) -> Result<GameState, String> {
-    let variant = g
-        .tag("Variant")
-        .map(|v| match v.to_ascii_lowercase().as_str() {
-            "standard" | "normal" | "from position" => "chess".to_string(),
-            other => other.replace([' ', '-', '_'], ""),
-        })
-        .unwrap_or_else(|| "chess".into());
+/// [`GameState::pending_words`]). The `Variant` tag (chess without one) is read through the
+/// engine's descriptions `variants`, names and aliases ([`VariantDesc::is_named`]); a
+/// variant's start position stands where there is no `FEN` tag.
+///
+/// Errors: a message when the tag names no variant of the engine.
+pub fn from_pgn(id: String, g: &PgnGame, variants: &[VariantDesc]) -> Result<GameState, String> {
+    let tag = g.tag("Variant").unwrap_or("chess");
+    let desc = variants
+        .iter()
+        .find(|d| d.is_named(tag))
+        .ok_or_else(|| format!("unknown variant '{tag}'"))?;
+    let variant = desc.name.clone();
     let start = match g.tag("FEN") {
         Some(f) => f.to_string(),
-        None => startpos(&variant).ok_or_else(|| format!("unknown variant '{variant}'"))?,
+        None => desc.startpos.clone(),
     };
-    startpos(&variant).ok_or_else(|| format!("unknown variant '{variant}'"))?;
     let mut st = GameState::new(id, variant);
     st.start_fen = start;
     st.pending_words = g.moves.iter().map(|(w, _)| w.clone()).collect();
@@ -212,13 +262,12 @@ pub fn from_pgn(
                 .to_string(),
         });
     }
-    let _ = Instant::now();
     Ok(st)
 }
 
 /// Reads every `*.pgn` file of `dir` (the first game of each), skipping those that cannot be
 /// read, with a message on standard error for each.
-pub fn load_all(dir: &Path, startpos: &dyn Fn(&str) -> Option<String>) -> Vec<GameState> {
+pub fn load_all(dir: &Path, variants: &[VariantDesc]) -> Vec<GameState> {
     let mut out = Vec::new();
     let Ok(entries) = std::fs::read_dir(dir) else {
         return out;
@@ -251,7 +300,7 @@ pub fn load_all(dir: &Path, startpos: &dyn Fn(&str) -> Option<String>) -> Vec<Ga
                 games
                     .first()
                     .ok_or_else(|| "no game in the file".to_string())
-                    .and_then(|g| from_pgn(id.clone(), g, startpos))
+                    .and_then(|g| from_pgn(id.clone(), g, variants))
             }) {
             Ok(g) => out.push(g),
             Err(e) => eprintln!("menagerie gui: skipping {}: {e}", path.display()),
@@ -266,6 +315,22 @@ mod tests {
 
     fn startpos(v: &str) -> Option<String> {
         (v == "chess").then(|| "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into())
+    }
+
+    fn chess() -> Vec<VariantDesc> {
+        vec![VariantDesc {
+            name: "chess".into(),
+            files: 8,
+            ranks: 8,
+            first_rank: 1,
+            holes: Vec::new(),
+            pocket: false,
+            portions: 1,
+            startpos: startpos("chess").unwrap(),
+            aliases: vec!["standard".into(), "fromposition".into()],
+            pregame: Vec::new(),
+            pieces: Vec::new(),
+        }]
     }
 
     #[test]
@@ -302,7 +367,7 @@ mod tests {
             "{text}"
         );
         let parsed = parse_pgn(&text).unwrap();
-        let back = from_pgn("g-1".into(), &parsed[0], &startpos).unwrap();
+        let back = from_pgn("g-1".into(), &parsed[0], &chess()).unwrap();
         assert_eq!(back.pending_words, vec!["e4", "e5"]);
         assert_eq!(back.engine, Some(Colour::Black));
         assert_eq!(back.level, 7);
@@ -312,6 +377,44 @@ mod tests {
             Some([58_000, 60_000])
         );
         assert_eq!(back.start_fen, g.start_fen);
+    }
+
+    #[test]
+    fn the_variant_tag_is_read_through_the_engines_aliases() {
+        for (tag, ok) in [
+            ("[Variant \"From Position\"]\n", true),
+            ("[Variant \"Standard\"]\n", true),
+            ("", true),
+            ("[Variant \"Normal\"]\n", false),
+            ("[Variant \"mitosis\"]\n", false),
+        ] {
+            let parsed = parse_pgn(&format!("{tag}\n1. e4 *\n")).unwrap();
+            let got = from_pgn("g".into(), &parsed[0], &chess());
+            assert_eq!(got.is_ok(), ok, "{tag}: {got:?}");
+            if let Ok(g) = got {
+                assert_eq!(
+                    (g.variant.as_str(), g.start_fen.as_str()),
+                    ("chess", startpos("chess").unwrap().as_str())
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_writer_keeps_the_order_of_its_saves() {
+        let dir = std::env::temp_dir().join(format!("menagerie-writer-{}", std::process::id()));
+        let w = Writer::start(dir.clone());
+        for i in 0..50 {
+            w.save("g-1".into(), format!("state {i}"));
+        }
+        w.save("bad/id".into(), "refused".into());
+        w.flush();
+        assert_eq!(
+            std::fs::read_to_string(dir.join("g-1.pgn")).unwrap(),
+            "state 49"
+        );
+        assert!(!dir.join("bad").exists());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -379,6 +379,11 @@ impl<G: Game> VariantSession for Session<G> {
                 holes.join(" ")
             }
         );
+        let aliases =
+            crate::variants::Variant::from_name(G::INFO.name).map_or(&[][..], |v| v.aliases());
+        if !aliases.is_empty() {
+            text.push_str(&format!("\ninfo string aliases {}", aliases.join(" ")));
+        }
         for kind in G::PREGAME {
             text.push_str(&format!("\ninfo string pregame {kind}"));
         }

@@ -294,7 +294,7 @@ macro_rules! variant_registry {
     ($callback:ident! { $($args:tt)* }) => {
         $crate::$callback! { [$($args)*]
             /// Orthodox chess (FIDE rules).
-            Chess => $crate::variants::chess::Chess, "standard", "normal";
+            Chess => $crate::variants::chess::Chess, "standard", "normal", "fromposition";
             /// Mulligan Stew Chess (rules/mulligan-stew.md).
             MulliganStew => $crate::variants::mulligan_stew::Stew;
             /// Mutatis Mutandis (rules/mutatis-mutandis.md).

@@ -5,10 +5,11 @@
 pub mod game;
 pub mod reference;
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Output, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
+
+use menagerie::client::{EngineFault, EngineProcess};
 
 /// Start-up can take seconds in a debug build (magic search) on a busy machine.
 pub const STARTUP: Duration = Duration::from_secs(120);
@@ -17,38 +18,18 @@ pub const QUICK: Duration = Duration::from_secs(10);
 /// Bound for a small fixed-depth search in a debug build.
 pub const SEARCH: Duration = Duration::from_secs(120);
 
-/// A running engine with a reader thread feeding its stdout lines into a channel.
+/// A running engine: the crate's protocol client ([`EngineProcess`]) with the tests' habits:
+/// every failure is a panic that shows what the engine printed.
 pub struct Engine {
-    pub child: Child,
-    pub stdin: Option<ChildStdin>,
-    pub lines: Receiver<String>,
+    process: EngineProcess,
 }
 
 impl Engine {
     /// Starts the engine and waits until it answers `isready`.
     pub fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("engine starts");
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let stdin = child.stdin.take();
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut engine = Engine {
-            child,
-            stdin,
-            lines: rx,
-        };
+        let process =
+            EngineProcess::spawn(env!("CARGO_BIN_EXE_menagerie"), &[]).expect("engine starts");
+        let mut engine = Engine { process };
         engine.send("isready");
         engine.read_until(|l| l == "readyok", STARTUP);
         engine
@@ -68,9 +49,24 @@ impl Engine {
         if std::env::var_os("PROTOCOL_TRACE").is_some() {
             eprintln!("> {line}");
         }
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        writeln!(stdin, "{line}").expect("engine reads its stdin");
-        stdin.flush().expect("flush");
+        self.process.send(line).expect("engine reads its stdin");
+    }
+
+    /// Sends raw bytes (no newline added; they need not be UTF-8).
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        self.process
+            .send_bytes(bytes)
+            .expect("engine reads its stdin");
+    }
+
+    /// Closes the engine's standard input.
+    pub fn close_input(&mut self) {
+        self.process.close_input();
+    }
+
+    /// The engine's process id.
+    pub fn id(&self) -> u32 {
+        self.process.id()
     }
 
     /// Lines up to and including the first one matching `done`; panics after `timeout`.
@@ -79,7 +75,7 @@ impl Engine {
         let mut seen = Vec::new();
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
+            match self.process.next_line(left) {
                 Ok(line) => {
                     let finished = done(&line);
                     seen.push(line);
@@ -87,12 +83,10 @@ impl Engine {
                         return seen;
                     }
                 }
-                Err(RecvTimeoutError::Timeout) => {
+                Err(EngineFault::NoAnswer { .. }) => {
                     panic!("timed out after {timeout:?}; got {seen:#?}")
                 }
-                Err(RecvTimeoutError::Disconnected) => {
-                    panic!("engine closed its output; got {seen:#?}")
-                }
+                Err(e) => panic!("{e}; got {seen:#?}"),
             }
         }
     }
@@ -146,7 +140,7 @@ impl Engine {
     pub fn wait_exit(&mut self, timeout: Duration) -> i32 {
         let deadline = Instant::now() + timeout;
         loop {
-            if let Some(status) = self.child.try_wait().expect("try_wait") {
+            if let Some(status) = self.process.try_wait() {
                 return status.code().unwrap_or(-1);
             }
             assert!(
@@ -155,13 +149,6 @@ impl Engine {
             );
             std::thread::sleep(Duration::from_millis(10));
         }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

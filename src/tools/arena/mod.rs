@@ -25,7 +25,6 @@
 
 pub mod adjudicate;
 pub mod book;
-pub mod engine;
 pub mod openings;
 pub mod pgn;
 pub mod player;
@@ -45,7 +44,7 @@ use thiserror::Error;
 use crate::variants::turn;
 use crate::variants::Game;
 
-use engine::{EngineFault, StartError};
+use crate::client::{EngineFault, StartError};
 use openings::Openings;
 use player::{Answer, BuiltinPlayer, EnginePlayer, Player};
 use referee::{GameRecord, GameSettings, Termination};
@@ -233,7 +232,7 @@ fn play_one<G: Game>(
 }
 
 /// Starts each engine of `cfg` once and runs its start-up checks for variant `variant`
-/// ([`engine::ChildEngine::handshake`]), then quits it.
+/// ([`crate::client::EngineProcess::handshake`]), then quits it.
 ///
 /// Errors: [`MatchError::Start`] for the first engine that fails.
 pub fn check_engines(cfg: &MatchConfig, variant: &str) -> Result<(), MatchError> {

@@ -7,9 +7,9 @@ use crate::variants::{Game, PlyList};
 
 use crate::search::Score;
 
-use super::engine::{ChildEngine, EngineFault, StartError};
 use super::rng::Rng;
 use super::spec::{Builtin, EngineSpec, Limit};
+use crate::client::{parse_info, EngineFault, EngineProcess, ScoreValue, StartError};
 
 /// A player's answer for one turn.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,29 +35,13 @@ impl Answer {
 
 /// The score and depth of an `info` line of the first principal variation (`multipv 1` or
 /// none); `None` for other lines and for `info` lines without a score.
-pub fn parse_info(line: &str) -> Option<(Score, Option<u32>)> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    if words.first() != Some(&"info") {
-        return None;
-    }
-    let after = |key: &str| {
-        words
-            .iter()
-            .position(|w| *w == key)
-            .and_then(|i| words.get(i + 1))
-            .copied()
+fn first_line_score(line: &str) -> Option<(Score, Option<u32>)> {
+    let info = parse_info(line).filter(|i| i.multipv == 1)?;
+    let score = match info.score? {
+        ScoreValue::Cp(cp) => Score::Cp(cp),
+        ScoreValue::Mate(n) => Score::Mate(n),
     };
-    if after("multipv").is_some_and(|m| m != "1") {
-        return None;
-    }
-    let i = words.iter().position(|w| *w == "score")?;
-    let value: i32 = words.get(i + 2)?.parse().ok()?;
-    let score = match *words.get(i + 1)? {
-        "cp" => Score::Cp(value),
-        "mate" => Score::Mate(value),
-        _ => return None,
-    };
-    Some((score, after("depth").and_then(|d| d.parse().ok())))
+    Some((score, info.depth))
 }
 
 /// What a player is told when it is asked for a turn.
@@ -139,12 +123,12 @@ impl<G: Game> Player<G> for BuiltinPlayer {
 
 /// A child engine process playing through the protocol.
 pub struct EnginePlayer {
-    engine: ChildEngine,
+    engine: EngineProcess,
 }
 
 impl EnginePlayer {
     /// Starts the engine of `spec` (a command spec) and runs the handshake with its start-up
-    /// checks for `variant` ([`ChildEngine::handshake`]), each answer awaited up to
+    /// checks for `variant` ([`EngineProcess::handshake`]), each answer awaited up to
     /// `timeout_ms` milliseconds, then `ucinewgame`.
     ///
     /// Errors: [`StartError`]; a built-in spec is a spawn error.
@@ -162,7 +146,7 @@ impl EnginePlayer {
         else {
             return Err(EngineFault::Spawn("a built-in player is not a process".into()).into());
         };
-        let mut engine = ChildEngine::spawn(program, args)?;
+        let mut engine = EngineProcess::spawn(program, args)?;
         engine.handshake(variant, options, timeout_ms)?;
         let mut player = EnginePlayer { engine };
         player.new_game(timeout_ms)?;
@@ -180,7 +164,7 @@ impl EnginePlayer {
 
     /// Ends the engine politely (`quit`), killing it if it lingers.
     pub fn quit(self) {
-        self.engine.quit();
+        self.engine.quit(std::time::Duration::from_millis(200));
     }
 }
 
@@ -211,7 +195,7 @@ impl<G: Game> Player<G> for EnginePlayer {
         let line = self
             .engine
             .wait_for_with("bestmove", req.timeout_ms, &mut |l| {
-                if let Some(info) = parse_info(l) {
+                if let Some(info) = first_line_score(l) {
                     last = Some(info);
                 }
             })?;
@@ -231,16 +215,16 @@ mod tests {
     #[test]
     fn info_lines() {
         assert_eq!(
-            parse_info("info depth 7 seldepth 9 multipv 1 score cp -25 nodes 100 pv e2e4"),
+            first_line_score("info depth 7 seldepth 9 multipv 1 score cp -25 nodes 100 pv e2e4"),
             Some((Score::Cp(-25), Some(7)))
         );
         assert_eq!(
-            parse_info("info depth 3 score mate -2 lowerbound"),
+            first_line_score("info depth 3 score mate -2 lowerbound"),
             Some((Score::Mate(-2), Some(3)))
         );
-        assert_eq!(parse_info("info depth 7 multipv 2 score cp 5"), None);
-        assert_eq!(parse_info("info string hello"), None);
-        assert_eq!(parse_info("info depth 4 score cp x"), None);
-        assert_eq!(parse_info("bestmove e2e4"), None);
+        assert_eq!(first_line_score("info depth 7 multipv 2 score cp 5"), None);
+        assert_eq!(first_line_score("info string hello"), None);
+        assert_eq!(first_line_score("info depth 4 score cp x"), None);
+        assert_eq!(first_line_score("bestmove e2e4"), None);
     }
 }

@@ -11,9 +11,9 @@ use crate::variants::turn::{self, Extent, Reading, TurnError};
 use crate::variants::{Game, GameResult};
 
 use super::adjudicate::{DrawRule, ResignRule, Tracker};
-use super::engine::EngineFault;
 use super::player::{Player, TurnRequest};
 use super::spec::Limit;
+use crate::client::EngineFault;
 
 /// How a game ended, by category (the PGN `Termination` tag).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -1,240 +1,53 @@
-//! The GUI server's side of the text protocol (docs/protocol.md): an engine child process
-//! driven over its stdin and stdout, and the parsers of the answers the GUI uses (`variant`,
-//! `d`, `moves`, `check`, `result`, `info`). Nothing here knows a rule of any variant.
+//! The answers of an engine, parsed: `option` lines, `bestmove`, `info` lines with a score,
+//! the `variant` description, and the report of a position (`d`, `moves`, `moves pgn`,
+//! `check`, `result`), as docs/protocol.md gives them. Nothing here knows a rule of any
+//! variant.
 
-use std::path::{Path, PathBuf};
-use std::process::Stdio;
-use std::time::Duration;
+use serde::{Serialize, Serializer};
 
-use serde::Serialize;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStdin, Command};
-use tokio::sync::mpsc;
-
-/// How long a query (the lines up to `readyok`) may take before the engine counts as hung.
-pub const QUERY_TIMEOUT: Duration = Duration::from_secs(20);
-
-/// Why talking to the engine failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum EngineError {
-    /// The process could not be started.
-    Spawn(String),
-    /// It exited or closed its output.
-    Exited,
-    /// It did not answer in time.
-    Timeout,
-    /// It answered a command with `info string error ...` (the text after `error `).
-    Refused(String),
+/// One `option name <Name> type <type> ... [var <v>]...` line of an engine's `uci` answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOption {
+    /// The name (may hold spaces).
+    pub name: String,
+    /// The type (`spin`, `combo`, `check`, `string`, `button`).
+    pub kind: String,
+    /// The `var` values of a combo option, in order (empty for other types).
+    pub vars: Vec<String>,
+    /// The `min` and `max` of a spin option.
+    pub range: Option<(i64, i64)>,
 }
 
-impl std::fmt::Display for EngineError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            EngineError::Spawn(why) => write!(f, "the engine could not be started: {why}"),
-            EngineError::Exited => write!(f, "the engine exited"),
-            EngineError::Timeout => write!(f, "the engine did not answer in time"),
-            EngineError::Refused(why) => write!(f, "{why}"),
+impl EngineOption {
+    /// Reads an `option` line; `None` for any other line or one without `name ... type`.
+    pub fn parse(line: &str) -> Option<EngineOption> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.first() != Some(&"option") || words.get(1) != Some(&"name") {
+            return None;
         }
-    }
-}
-
-/// A running engine process.
-pub struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: mpsc::UnboundedReceiver<String>,
-    /// The `UCI_Variant` values of its `uci` answer, in order.
-    pub variants: Vec<String>,
-    /// The variant selected now (`None` until the first `select`).
-    pub selected: Option<String>,
-    /// The `min` and `max` of its `UCI_Elo` option, if it has one.
-    pub elo_range: Option<(u32, u32)>,
-}
-
-impl Engine {
-    /// Starts `program` (no arguments), sends `uci` and waits for `uciok`.
-    ///
-    /// Errors: [`EngineError::Spawn`] when it cannot be started, [`EngineError::Exited`] or
-    /// [`EngineError::Timeout`] when it does not complete the handshake.
-    pub async fn spawn(program: &Path) -> Result<Engine, EngineError> {
-        let mut child = Command::new(program)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|e| EngineError::Spawn(format!("{}: {e}", program.display())))?;
-        let stdin = child.stdin.take().ok_or(EngineError::Exited)?;
-        let stdout = child.stdout.take().ok_or(EngineError::Exited)?;
-        let (tx, lines) = mpsc::unbounded_channel();
-        tokio::spawn(async move {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf).await {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim_end().to_string();
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
-        let mut engine = Engine {
-            child,
-            stdin,
-            lines,
-            variants: Vec::new(),
-            selected: None,
-            elo_range: None,
+        let type_at = words.iter().position(|w| *w == "type")?;
+        if type_at <= 2 {
+            return None;
+        }
+        let after = &words[type_at..];
+        let vars = after
+            .windows(2)
+            .filter(|w| w[0] == "var")
+            .map(|w| w[1].to_string())
+            .collect();
+        let value = |key: &str| {
+            after
+                .windows(2)
+                .find(|w| w[0] == key)
+                .and_then(|w| w[1].parse::<i64>().ok())
         };
-        engine.send("uci").await?;
-        loop {
-            let line = engine.next_line(QUERY_TIMEOUT).await?;
-            if line == "uciok" {
-                break;
-            }
-            if let Some(rest) = line.strip_prefix("option name UCI_Variant type combo ") {
-                engine.variants = combo_values(rest);
-            }
-            if let Some(rest) = line.strip_prefix("option name UCI_Elo type spin ") {
-                let w: Vec<&str> = rest.split_whitespace().collect();
-                let value = |key: &str| {
-                    w.iter()
-                        .position(|x| *x == key)
-                        .and_then(|i| w.get(i + 1))
-                        .and_then(|v| v.parse::<u32>().ok())
-                };
-                if let (Some(lo), Some(hi)) = (value("min"), value("max")) {
-                    engine.elo_range = Some((lo, hi));
-                }
-            }
-        }
-        if engine.variants.is_empty() {
-            engine.variants.push("chess".into());
-        }
-        Ok(engine)
+        Some(EngineOption {
+            name: words[2..type_at].join(" "),
+            kind: after.get(1).unwrap_or(&"").to_string(),
+            vars,
+            range: value("min").zip(value("max")),
+        })
     }
-
-    /// Sends one line.
-    ///
-    /// Errors: [`EngineError::Exited`] when the engine's input is closed.
-    pub async fn send(&mut self, line: &str) -> Result<(), EngineError> {
-        let mut bytes = Vec::with_capacity(line.len() + 1);
-        bytes.extend_from_slice(line.as_bytes());
-        bytes.push(b'\n');
-        self.stdin
-            .write_all(&bytes)
-            .await
-            .map_err(|_| EngineError::Exited)?;
-        self.stdin.flush().await.map_err(|_| EngineError::Exited)
-    }
-
-    /// The next line the engine prints, waiting at most `timeout`.
-    ///
-    /// Errors: [`EngineError::Exited`] at the end of its output, [`EngineError::Timeout`].
-    pub async fn next_line(&mut self, timeout: Duration) -> Result<String, EngineError> {
-        match tokio::time::timeout(timeout, self.lines.recv()).await {
-            Ok(Some(line)) => Ok(line),
-            Ok(None) => Err(EngineError::Exited),
-            Err(_) => Err(EngineError::Timeout),
-        }
-    }
-
-    /// The next line, for `select!`: waits for ever while the engine runs.
-    pub async fn recv(&mut self) -> Option<String> {
-        self.lines.recv().await
-    }
-
-    /// Sends `commands`, then `isready`, and returns every line printed before `readyok`.
-    /// Variant commands (`setup`, `muster ...`) print their answer before `readyok` too.
-    ///
-    /// Errors: as [`Engine::send`] and [`Engine::next_line`] (with [`QUERY_TIMEOUT`]).
-    pub async fn query(&mut self, commands: &[String]) -> Result<Vec<String>, EngineError> {
-        for c in commands {
-            self.send(c).await?;
-        }
-        self.send("isready").await?;
-        let mut out = Vec::new();
-        loop {
-            let line = self.next_line(QUERY_TIMEOUT).await?;
-            if line == "readyok" {
-                return Ok(out);
-            }
-            out.push(line);
-        }
-    }
-
-    /// [`Engine::query`], failing with the first `info string error` line.
-    ///
-    /// Errors: [`EngineError::Refused`] with the engine's reason, or as [`Engine::query`].
-    pub async fn query_ok(&mut self, commands: &[String]) -> Result<Vec<String>, EngineError> {
-        let out = self.query(commands).await?;
-        if let Some(err) = out
-            .iter()
-            .find_map(|l| l.strip_prefix("info string error "))
-        {
-            return Err(EngineError::Refused(err.to_string()));
-        }
-        Ok(out)
-    }
-
-    /// Selects `variant` (`setoption name UCI_Variant`), unless it is selected already.
-    ///
-    /// Errors: as [`Engine::query_ok`].
-    pub async fn select(&mut self, variant: &str) -> Result<(), EngineError> {
-        if self.selected.as_deref() == Some(variant) {
-            return Ok(());
-        }
-        self.query_ok(&[format!("setoption name UCI_Variant value {variant}")])
-            .await?;
-        self.selected = Some(variant.to_string());
-        Ok(())
-    }
-
-    /// Reads lines until `bestmove` (after a `stop`), at most `timeout`; returns its token.
-    ///
-    /// Errors: as [`Engine::next_line`].
-    pub async fn wait_bestmove(&mut self, timeout: Duration) -> Result<String, EngineError> {
-        let deadline = tokio::time::Instant::now() + timeout;
-        loop {
-            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-            let line = self.next_line(left).await?;
-            if let Some(token) = parse_bestmove(&line) {
-                return Ok(token);
-            }
-        }
-    }
-
-    /// Ends the process (`quit`, then a kill if it is still there).
-    pub async fn quit(mut self) {
-        let _ = self.send("quit").await;
-        if tokio::time::timeout(Duration::from_millis(500), self.child.wait())
-            .await
-            .is_err()
-        {
-            let _ = self.child.kill().await;
-        }
-    }
-}
-
-/// The values of a combo option's description (`default X var a var b ...`).
-fn combo_values(rest: &str) -> Vec<String> {
-    let words: Vec<&str> = rest.split_whitespace().collect();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        if words[i] == "var" && i + 1 < words.len() {
-            out.push(words[i + 1].to_string());
-            i += 2;
-        } else {
-            i += 1;
-        }
-    }
-    out
 }
 
 /// The token of a `bestmove <token> [ponder <token>]` line.
@@ -273,10 +86,67 @@ pub struct VariantDesc {
     pub portions: u32,
     /// The start position's FEN.
     pub startpos: String,
+    /// Other names of the variant (`info string aliases`), lower case, as the engine's
+    /// registry keeps them: a PGN's `Variant` tag may use them.
+    pub aliases: Vec<String>,
     /// What a game needs before its first turn (`seed`, `army`).
     pub pregame: Vec<String>,
     /// The piece types.
     pub pieces: Vec<PieceDesc>,
+}
+
+/// A step a game of a variant needs before its first turn, as the variant's description
+/// names it (`info string pregame <kind>`, protocol.md 8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pregame {
+    /// `seed`: the game starts from a random setup that `setup <seed>` draws.
+    Seed,
+    /// `army`: the players build and choose armies (`muster propose`, `muster choose`,
+    /// `muster assign`).
+    Army,
+}
+
+impl Pregame {
+    /// The step a `pregame` word names; `None` for a word this client does not know.
+    pub fn parse(kind: &str) -> Option<Pregame> {
+        match kind {
+            "seed" => Some(Pregame::Seed),
+            "army" => Some(Pregame::Army),
+            _ => None,
+        }
+    }
+}
+
+impl VariantDesc {
+    /// The variant's pre-game steps, in the order the engine named them.
+    ///
+    /// Errors: a message naming a step this client cannot carry out.
+    pub fn pregame_steps(&self) -> Result<Vec<Pregame>, String> {
+        self.pregame
+            .iter()
+            .map(|k| {
+                Pregame::parse(k)
+                    .ok_or_else(|| format!("{}: unknown pre-game step '{k}'", self.name))
+            })
+            .collect()
+    }
+
+    /// Whether `tag` names this variant: its name or one of its aliases, compared without
+    /// case, spaces, dashes and underscores (a PGN `Variant` tag: `From Position`, `Mulligan
+    /// Stew`).
+    pub fn is_named(&self, tag: &str) -> bool {
+        let t: String = tag
+            .chars()
+            .filter(|c| !matches!(c, ' ' | '-' | '_'))
+            .collect::<String>()
+            .to_ascii_lowercase();
+        self.name == t || self.aliases.contains(&t)
+    }
+
+    /// Whether the variant has the pre-game step `step`.
+    pub fn has_pregame(&self, step: Pregame) -> bool {
+        self.pregame_steps().is_ok_and(|s| s.contains(&step))
+    }
 }
 
 /// Parses the answer of the `variant` command.
@@ -312,6 +182,7 @@ pub fn parse_variant(lines: &[String]) -> Result<VariantDesc, String> {
         pocket: field("pocket") == 1,
         portions: field("portions").max(1),
         startpos: startpos.to_string(),
+        aliases: Vec::new(),
         pregame: Vec::new(),
         pieces: Vec::new(),
     };
@@ -328,6 +199,11 @@ pub fn parse_variant(lines: &[String]) -> Result<VariantDesc, String> {
                     .map(|h| h.to_string())
                     .collect();
             }
+        } else if let Some(rest) = line.strip_prefix("info string aliases ") {
+            desc.aliases = rest
+                .split_whitespace()
+                .map(str::to_ascii_lowercase)
+                .collect();
         } else if let Some(kind) = line.strip_prefix("info string pregame ") {
             desc.pregame.push(kind.trim().to_string());
         } else if let Some(rest) = line.strip_prefix("info string piece code ") {
@@ -363,8 +239,9 @@ pub enum ScoreValue {
 pub struct InfoLine {
     /// The line's rank (1 = best).
     pub multipv: u32,
-    /// Search depth, plies.
-    pub depth: u32,
+    /// Search depth, plies (`None` when the line has none; written as 0 in JSON).
+    #[serde(serialize_with = "zero_if_none")]
+    pub depth: Option<u32>,
     /// Selective depth, plies.
     pub seldepth: u32,
     /// The score.
@@ -383,7 +260,8 @@ pub struct InfoLine {
     pub pv: Vec<String>,
 }
 
-/// Parses an `info` line that has a score; `None` for other lines.
+/// Parses an `info` line that has a score (`cp` or `mate` with a number); `None` for other
+/// lines. A line without `multipv` is the first line.
 pub fn parse_info(line: &str) -> Option<InfoLine> {
     let rest = line.strip_prefix("info ")?;
     if rest.starts_with("string") {
@@ -398,17 +276,17 @@ pub fn parse_info(line: &str) -> Option<InfoLine> {
     let mut i = 0;
     while i < w.len() {
         match w[i] {
-            "depth" => info.depth = num(i + 1).unwrap_or(0).max(0) as u32,
+            "depth" => info.depth = num(i + 1).map(|d| d.max(0) as u32),
             "seldepth" => info.seldepth = num(i + 1).unwrap_or(0).max(0) as u32,
             "multipv" => info.multipv = num(i + 1).unwrap_or(1).max(1) as u32,
             "nodes" => info.nodes = num(i + 1).unwrap_or(0).max(0) as u64,
             "nps" => info.nps = num(i + 1).unwrap_or(0).max(0) as u64,
             "time" => info.time_ms = num(i + 1).unwrap_or(0).max(0) as u64,
             "score" => {
-                let v = num(i + 2).unwrap_or(0) as i32;
-                info.score = match w.get(i + 1) {
-                    Some(&"cp") => Some(ScoreValue::Cp(v)),
-                    Some(&"mate") => Some(ScoreValue::Mate(v)),
+                let v = w.get(i + 2).and_then(|v| v.parse::<i32>().ok());
+                info.score = match (w.get(i + 1), v) {
+                    (Some(&"cp"), Some(v)) => Some(ScoreValue::Cp(v)),
+                    (Some(&"mate"), Some(v)) => Some(ScoreValue::Mate(v)),
                     _ => None,
                 };
                 i += 3;
@@ -531,14 +409,9 @@ fn is_detail(line: &str) -> bool {
         && !line.starts_with("info ")
 }
 
-/// The engine program to use: `path`, or this executable.
-///
-/// Errors: a message when neither is known.
-pub fn engine_program(path: Option<PathBuf>) -> Result<PathBuf, String> {
-    match path {
-        Some(p) => Ok(p),
-        None => std::env::current_exe().map_err(|e| format!("cannot find this program: {e}")),
-    }
+/// Writes a missing number as 0 (the GUI's `info` events always have a depth).
+fn zero_if_none<S: Serializer>(v: &Option<u32>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u32(v.unwrap_or(0))
 }
 
 #[cfg(test)]
@@ -550,6 +423,7 @@ mod tests {
         let lines: Vec<String> = [
             "info string variant mitosis files 9 ranks 11 pocket 1 portions 2 startpos ***3***/9 w - - 0 1",
             "info string board firstrank 0 holes a0 b0",
+            "info string aliases standard normal",
             "info string pregame seed",
             "info string piece code K name King | K; not royal (2)",
             "info string piece code N11 name Hydra NN11 | crooked nightrider; becomes N02",
@@ -565,6 +439,15 @@ mod tests {
         assert_eq!(d.holes, vec!["a0", "b0"]);
         assert_eq!(d.startpos, "***3***/9 w - - 0 1");
         assert_eq!(d.pregame, vec!["seed"]);
+        assert_eq!(d.pregame_steps(), Ok(vec![Pregame::Seed]));
+        assert_eq!(d.aliases, vec!["standard", "normal"]);
+        assert!(d.is_named("Mitosis") && d.is_named("Standard") && !d.is_named("chess"));
+        assert!(d.has_pregame(Pregame::Seed) && !d.has_pregame(Pregame::Army));
+        let odd = VariantDesc {
+            pregame: vec!["auction".into()],
+            ..d.clone()
+        };
+        assert!(odd.pregame_steps().unwrap_err().contains("'auction'"));
         assert_eq!(d.pieces[1].code, "N11");
         assert_eq!(d.pieces[1].movement, "crooked nightrider; becomes N02");
         assert!(parse_variant(&["readyok".to_string()]).is_err());
@@ -577,7 +460,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(i.multipv, 2);
-        assert_eq!(i.depth, 12);
+        assert_eq!(i.depth, Some(12));
         assert_eq!(i.score, Some(ScoreValue::Mate(-3)));
         assert_eq!(i.wdl, Some([0, 10, 990]));
         assert_eq!(i.bound.as_deref(), Some("upperbound"));
@@ -585,6 +468,11 @@ mod tests {
         assert_eq!(i.pv, vec!["e2e4", "e7e5;M@b3"]);
         assert!(parse_info("info string hello").is_none());
         assert!(parse_info("info depth 3 nodes 4").is_none());
+        // The score needs a number; a line without depth has none.
+        assert!(parse_info("info depth 4 score cp x").is_none());
+        assert_eq!(parse_info("info score cp 7").unwrap().depth, None);
+        let json = serde_json::to_value(parse_info("info score cp 7").unwrap()).unwrap();
+        assert_eq!(json["depth"], 0);
     }
 
     #[test]
@@ -619,15 +507,32 @@ mod tests {
     }
 
     #[test]
-    fn bestmove_and_combo() {
+    fn bestmove_lines() {
         assert_eq!(
             parse_bestmove("bestmove e2e4 ponder e7e5").as_deref(),
             Some("e2e4")
         );
         assert_eq!(parse_bestmove("info depth 1"), None);
+        assert_eq!(parse_bestmove("bestmove").as_deref(), Some("0000"));
+    }
+
+    #[test]
+    fn option_lines() {
+        let o = EngineOption::parse(
+            "option name UCI_Variant type combo default chess var chess var mystic",
+        )
+        .unwrap();
+        assert_eq!(o.name, "UCI_Variant");
+        assert_eq!(o.vars, ["chess", "mystic"]);
+        let o = EngineOption::parse("option name Move Overhead type spin default 10").unwrap();
         assert_eq!(
-            combo_values("default chess var chess var mystic"),
-            vec!["chess", "mystic"]
+            (o.name.as_str(), o.kind.as_str()),
+            ("Move Overhead", "spin")
         );
+        let o = EngineOption::parse("option name UCI_Elo type spin default 1350 min 1320 max 3190")
+            .unwrap();
+        assert_eq!(o.range, Some((1320, 3190)));
+        assert!(EngineOption::parse("option name type spin").is_none());
+        assert!(EngineOption::parse("id name x").is_none());
     }
 }

@@ -1,0 +1,57 @@
+//! What every handler and every game's driver shares: the engine program and its permits,
+//! the games' writer, the variants as the engine describes them, the stop signal and the
+//! server's own measurements.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::{watch, Semaphore};
+
+use super::store::Writer;
+use crate::client::VariantDesc;
+
+/// Figures the server measures about itself (`GET /api/metrics`).
+#[derive(Default, Debug)]
+pub struct Metrics {
+    /// Microseconds from a move's request arriving to the engine's `go` line being written,
+    /// for the last moves (at most 1000).
+    pub move_to_go_us: Vec<u64>,
+}
+
+impl Metrics {
+    /// Records one move-to-`go` latency.
+    pub fn record_move_to_go(&mut self, d: Duration) {
+        if self.move_to_go_us.len() >= 1000 {
+            self.move_to_go_us.remove(0);
+        }
+        self.move_to_go_us.push(d.as_micros() as u64);
+    }
+}
+
+/// What every handler and driver shares.
+pub struct Ctx {
+    /// The engine program.
+    pub program: PathBuf,
+    /// One permit per engine process that may run.
+    pub permits: Arc<Semaphore>,
+    /// Where games are saved.
+    pub games_dir: PathBuf,
+    /// The thread that writes the game files.
+    pub writer: Writer,
+    /// The variants, as the engine describes them.
+    pub variants: Vec<VariantDesc>,
+    /// `UCI_Elo`'s range, if the engine has the option.
+    pub elo_range: Option<(u32, u32)>,
+    /// Becomes true when the server stops.
+    pub shutdown: watch::Receiver<bool>,
+    /// Measured latencies.
+    pub metrics: Mutex<Metrics>,
+}
+
+impl Ctx {
+    /// The description of variant `name` (its `UCI_Variant` name).
+    pub fn variant(&self, name: &str) -> Option<&VariantDesc> {
+        self.variants.iter().find(|v| v.name == name)
+    }
+}

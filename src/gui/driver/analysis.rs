@@ -1,0 +1,91 @@
+//! Analysis (an infinite search of a position with several lines) and the evaluation chart
+//! (every position of the game scored in turn).
+
+use std::time::Instant;
+
+use serde_json::Value;
+
+use super::{Driver, Search, EVALUATE_MS};
+use crate::gui::error::ApiError;
+
+impl Driver {
+    pub(super) async fn analysis(
+        &mut self,
+        what: Option<(Option<usize>, u32)>,
+    ) -> Result<Value, ApiError> {
+        {
+            let st = self.slot.lock();
+            if what.is_some() && st.engine.is_some() && st.result.is_none() {
+                return Err(ApiError::unprocessable(
+                    "no analysis while you play the engine (it is on once the game is over)",
+                ));
+            }
+        }
+        if matches!(
+            self.search,
+            Some((Search::Analysis(_), _)) | Some((Search::Evaluate(_), _))
+        ) {
+            self.stop_search().await;
+        }
+        self.eval_queue.clear();
+        match what {
+            None => {
+                self.slot.lock().analysis = None;
+            }
+            Some((ply, multipv)) => {
+                let multipv = multipv.clamp(1, 5);
+                let n = self.slot.lock().moves.len();
+                let ply = ply.unwrap_or(n).min(n);
+                self.slot.lock().analysis = Some((ply, multipv));
+                self.start_analysis(ply, multipv).await?;
+            }
+        }
+        Ok(self.changed())
+    }
+
+    pub(super) async fn start_analysis(
+        &mut self,
+        ply: usize,
+        multipv: u32,
+    ) -> Result<(), ApiError> {
+        if self.slot.lock().fens.len() <= ply {
+            return Ok(());
+        }
+        self.with_retry(move |d| Box::pin(d.set_strength(true, multipv)))
+            .await?;
+        let position = self.position_line(ply, &[]);
+        self.send_search(&position, "go infinite").await?;
+        self.search = Some((Search::Analysis(ply), Instant::now()));
+        self.last_info.clear();
+        Ok(())
+    }
+
+    pub(super) async fn evaluate(&mut self) -> Result<Value, ApiError> {
+        {
+            let st = self.slot.lock();
+            if st.engine.is_some() && st.result.is_none() {
+                return Err(ApiError::unprocessable(
+                    "the game is scored once it is over (no analysis while you play the engine)",
+                ));
+            }
+        }
+        if self.search.is_some() {
+            self.stop_search().await;
+        }
+        let n = self.slot.lock().fens.len();
+        self.eval_queue = (0..n).collect();
+        self.slot.lock().analysis = None;
+        self.resume().await;
+        Ok(self.changed())
+    }
+
+    pub(super) async fn start_evaluate(&mut self, ply: usize) -> Result<(), ApiError> {
+        self.with_retry(|d| Box::pin(d.set_strength(true, 1)))
+            .await?;
+        let position = self.position_line(ply, &[]);
+        self.send_search(&position, &format!("go movetime {EVALUATE_MS}"))
+            .await?;
+        self.search = Some((Search::Evaluate(ply), Instant::now()));
+        Ok(())
+    }
+}

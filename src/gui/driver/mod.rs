@@ -1,0 +1,244 @@
+//! A game's driver: the task that owns the game's engine process and carries out every change
+//! in order. This file holds its loop and its inbox; the engine process and its searches are
+//! in [`engine`], setting a game up (its pre-game steps included) in [`setup`], the turns and
+//! the end of a game in [`turns`], analysis and the evaluation chart in [`analysis`].
+
+mod analysis;
+mod engine;
+mod setup;
+mod turns;
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tokio::sync::{mpsc, OwnedSemaphorePermit};
+
+use super::context::Ctx;
+use super::record::{unix_now, Clock, GameState};
+use super::slot::{Cmd, Event, Slot};
+use super::store;
+use crate::client::{AsyncEngine, InfoLine};
+use crate::gui::error::ApiError;
+
+pub use setup::propose;
+
+/// Creates the slot of `state` and starts its driver on the runtime.
+pub fn start(state: GameState, ctx: Arc<Ctx>) -> Arc<Slot> {
+    let (slot, rx) = Slot::new(state);
+    let driver = Driver {
+        slot: Arc::clone(&slot),
+        ctx,
+        engine: None,
+        strength: None,
+        search: None,
+        last_info: Vec::new(),
+        eval_queue: VecDeque::new(),
+        last_used: Instant::now(),
+    };
+    tokio::spawn(driver.run(rx));
+    slot
+}
+
+/// What the engine is searching for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Search {
+    /// The engine's own turn at this position (turns from the start).
+    Move(usize),
+    /// An analysis of this position.
+    Analysis(usize),
+    /// A scoring of this position for the evaluation chart.
+    Evaluate(usize),
+}
+
+impl Search {
+    fn ply(self) -> usize {
+        match self {
+            Search::Move(p) | Search::Analysis(p) | Search::Evaluate(p) => p,
+        }
+    }
+}
+
+/// The engine options set now: `(analysis, multipv)`.
+type Strength = (bool, u32);
+
+/// How long an idle engine is kept before its process ends and its place is freed.
+const IDLE_RELEASE: Duration = Duration::from_secs(20);
+/// How long a stopped search may take to print its `bestmove`.
+const STOP_TIMEOUT: Duration = Duration::from_secs(5);
+/// Movetime of one position's scoring for the evaluation chart, milliseconds.
+const EVALUATE_MS: u64 = 200;
+
+/// The task that owns one game's engine process and carries out every change of the game
+/// in order: the commands of its inbox, the engine's lines while it searches, the clock's flag
+/// and the idle release of the engine.
+struct Driver {
+    slot: Arc<Slot>,
+    ctx: Arc<Ctx>,
+    engine: Option<(AsyncEngine, OwnedSemaphorePermit)>,
+    strength: Option<Strength>,
+    search: Option<(Search, Instant)>,
+    last_info: Vec<InfoLine>,
+    eval_queue: VecDeque<usize>,
+    last_used: Instant,
+}
+
+/// Waits for the next engine line while a search runs, else for ever.
+async fn next_engine_line(
+    engine: &mut Option<(AsyncEngine, OwnedSemaphorePermit)>,
+    searching: bool,
+) -> Option<String> {
+    match engine {
+        Some((e, _)) if searching => e.recv().await,
+        _ => std::future::pending().await,
+    }
+}
+
+/// Sleeps until `at`, or for ever.
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at.into()).await,
+        None => std::future::pending().await,
+    }
+}
+
+impl Driver {
+    async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
+        let mut shutdown = self.ctx.shutdown.clone();
+        loop {
+            let searching = self.search.is_some();
+            let flag_at = {
+                let st = self.slot.lock();
+                if st.result.is_none() {
+                    st.clock.as_ref().and_then(Clock::deadline)
+                } else {
+                    None
+                }
+            };
+            let search_deadline = self.search_deadline();
+            let idle_at =
+                (self.engine.is_some() && !searching).then(|| self.last_used + IDLE_RELEASE);
+            tokio::select! {
+                cmd = rx.recv() => {
+                    let Some(cmd) = cmd else { break };
+                    self.handle(cmd).await;
+                    self.last_used = Instant::now();
+                }
+                line = next_engine_line(&mut self.engine, searching) => {
+                    match line {
+                        Some(line) => self.on_line(line).await,
+                        None => self.engine_died().await,
+                    }
+                    self.last_used = Instant::now();
+                }
+                _ = sleep_until(flag_at) => self.flag_fell().await,
+                _ = sleep_until(search_deadline) => {
+                    // The engine did not answer long after its time: stop it, or replace it.
+                    self.stop_search().await;
+                    self.resume().await;
+                }
+                _ = sleep_until(idle_at) => self.release().await,
+                _ = shutdown.changed() => break,
+            }
+        }
+        if let Some((e, _)) = self.engine.take() {
+            e.quit().await;
+        }
+    }
+
+    /// When a search has run far past its time.
+    fn search_deadline(&self) -> Option<Instant> {
+        let (s, started) = self.search?;
+        let st = self.slot.lock();
+        let budget = match s {
+            Search::Move(_) => match &st.clock {
+                Some(c) => c.left_now(st.to_move()).max(0) as u64 + c.inc_ms,
+                None => st.movetime_ms,
+            },
+            Search::Evaluate(_) => EVALUATE_MS,
+            Search::Analysis(_) => return None,
+        };
+        Some(started + Duration::from_millis(budget) + Duration::from_secs(10))
+    }
+
+    fn publish(&self, ev: Event) {
+        let _ = self.slot.events.send(ev);
+    }
+
+    /// Saves the record (through the writer thread: no file is written on the async task)
+    /// and sends its state to the page.
+    fn changed(&self) -> Value {
+        let (value, pgn, id) = {
+            let mut st = self.slot.lock();
+            st.updated = unix_now();
+            (st.json(), store::game_pgn(&st), st.id.clone())
+        };
+        self.ctx.writer.save(id, pgn);
+        self.publish(Event::State(value.clone()));
+        value
+    }
+
+    async fn handle(&mut self, cmd: Cmd) {
+        match cmd {
+            Cmd::Init(spec, reply) => {
+                let r = self.init(spec).await;
+                let _ = reply.send(r);
+                self.resume().await;
+            }
+            Cmd::Play(token, ply, received, reply) => {
+                // A turn at an earlier position is checked there before anything is dropped.
+                let r = match ply {
+                    Some(ply) => match self.legal_at(ply).await {
+                        Ok(v)
+                            if v["legal"]
+                                .as_array()
+                                .is_some_and(|l| l.iter().any(|t| t == token.as_str())) =>
+                        {
+                            self.branch(ply).await
+                        }
+                        Ok(_) => Err(ApiError::unprocessable(format!(
+                            "illegal turn '{token}' at ply {ply}"
+                        ))),
+                        Err(e) => Err(e),
+                    },
+                    None => Ok(()),
+                };
+                let r = match r {
+                    Ok(()) => self.play_person(&token, received).await,
+                    Err(e) => Err(e),
+                };
+                let _ = reply.send(r);
+            }
+            Cmd::Legal(ply, reply) => {
+                let r = self.legal_at(ply).await;
+                let _ = reply.send(r);
+            }
+            Cmd::Takeback(reply) => {
+                let r = self.takeback().await;
+                let _ = reply.send(r);
+                self.resume().await;
+            }
+            Cmd::Resign(reply) => {
+                let r = self.resign().await;
+                let _ = reply.send(r);
+            }
+            Cmd::Claim(reply) => {
+                let r = self.claim().await;
+                let _ = reply.send(r);
+            }
+            Cmd::Preview(portions, reply) => {
+                let r = self.preview(&portions).await;
+                let _ = reply.send(r);
+            }
+            Cmd::Analysis(what, reply) => {
+                let r = self.analysis(what).await;
+                let _ = reply.send(r);
+            }
+            Cmd::Evaluate(reply) => {
+                let r = self.evaluate().await;
+                let _ = reply.send(r);
+            }
+        }
+    }
+}

@@ -1,0 +1,533 @@
+//! Turns and the end of a game: a turn played by the person or the engine, a turn at an
+//! earlier position (a new line), the legal turns of a position, the engine's search for its
+//! turn and the lines it prints, the clock's flag, takeback, resignation, a claimed draw, and
+//! the preview of a turn's first portions.
+
+use std::time::Instant;
+
+use serde_json::{json, Value};
+
+use super::{Driver, Search};
+use crate::client::{parse_bestmove, parse_info, InfoLine};
+use crate::gui::error::ApiError;
+use crate::gui::record::{Clock, Colour, Eval, Outcome};
+use crate::gui::slot::Event;
+
+impl Driver {
+    /// Plays `token` (legal now) and asks the engine for the new position.
+    pub(super) async fn apply(
+        &mut self,
+        token: &str,
+        time_ms: Option<u64>,
+    ) -> Result<(), ApiError> {
+        let (ply, notation) = {
+            let st = self.slot.lock();
+            let i = st
+                .report
+                .legal
+                .iter()
+                .position(|t| t == token)
+                .ok_or_else(|| ApiError::unprocessable(format!("illegal turn '{token}'")))?;
+            (st.moves.len(), st.report.legal_notation[i].clone())
+        };
+        let extra = [token.to_string()];
+        let position = self.position_line(ply, &extra);
+        let report = self
+            .with_retry(|d| Box::pin(d.report(position.clone())))
+            .await?;
+        let mut st = self.slot.lock();
+        st.moves.push(token.to_string());
+        st.notation.push(notation);
+        st.times.truncate(ply);
+        st.times.push(time_ms);
+        st.fens.truncate(ply + 1);
+        st.fens.push(report.fen.clone());
+        st.evals.resize(ply + 1, None);
+        st.evals.push(None);
+        if let Some((score, reason)) = report.result.clone() {
+            st.result = Some(Outcome { score, reason });
+            if let Some(c) = st.clock.as_mut() {
+                let left = [c.left_now(Colour::White), c.left_now(Colour::Black)];
+                c.left_ms = left;
+                c.running = None;
+            }
+        }
+        st.report = report;
+        Ok(())
+    }
+
+    /// Makes the position after `ply` turns the current one, dropping the turns after it
+    /// (games without the engine only; the caller has checked the turn to be played there).
+    pub(super) async fn branch(&mut self, ply: usize) -> Result<(), ApiError> {
+        let (n, engine) = {
+            let st = self.slot.lock();
+            (st.moves.len(), st.engine)
+        };
+        if ply > n {
+            return Err(ApiError::unprocessable(format!(
+                "ply {ply}: the game has {n} turns"
+            )));
+        }
+        if ply == n {
+            return Ok(());
+        }
+        if engine.is_some() {
+            return Err(ApiError::unprocessable(
+                "a game against the engine goes on from its last position",
+            ));
+        }
+        if self.search.is_some() {
+            self.stop_search().await;
+        }
+        let position = self.position_line(ply, &[]);
+        let report = self
+            .with_retry(|d| Box::pin(d.report(position.clone())))
+            .await?;
+        let mut st = self.slot.lock();
+        st.moves.truncate(ply);
+        st.notation.truncate(ply);
+        st.times.truncate(ply);
+        st.fens.truncate(ply + 1);
+        st.evals.truncate(ply + 1);
+        st.result = None;
+        st.report = report;
+        if let Some((p, k)) = st.analysis {
+            st.analysis = Some((p.min(ply), k));
+        }
+        Ok(())
+    }
+
+    /// The legal turns of the position after `ply` turns.
+    pub(super) async fn legal_at(&mut self, ply: usize) -> Result<Value, ApiError> {
+        let n = self.slot.lock().moves.len();
+        if ply > n {
+            return Err(ApiError::unprocessable(format!(
+                "ply {ply}: the game has {n} turns"
+            )));
+        }
+        let report = if ply == n {
+            self.slot.lock().report.clone()
+        } else {
+            let resume = self.search.is_some();
+            if resume {
+                self.stop_search().await;
+            }
+            let position = self.position_line(ply, &[]);
+            let r = self
+                .with_retry(|d| Box::pin(d.report(position.clone())))
+                .await;
+            if resume {
+                self.resume().await;
+            }
+            r?
+        };
+        Ok(json!({
+            "ply": ply,
+            "fen": report.fen,
+            "legal": report.legal,
+            "legal_notation": report.legal_notation,
+        }))
+    }
+
+    pub(super) async fn play_person(
+        &mut self,
+        token: &str,
+        received: Instant,
+    ) -> Result<Value, ApiError> {
+        {
+            let st = self.slot.lock();
+            if !st.restored {
+                return Err(ApiError::unprocessable("the game is not loaded yet"));
+            }
+            if let Some(r) = &st.result {
+                return Err(ApiError::unprocessable(format!(
+                    "the game is over ({} {})",
+                    r.score, r.reason
+                )));
+            }
+            if st.engine == Some(st.to_move()) {
+                return Err(ApiError::unprocessable("it is the engine's turn"));
+            }
+            if !st.report.legal.iter().any(|t| t == token) {
+                return Err(ApiError::unprocessable(format!(
+                    "illegal turn '{token}' (not in legal)"
+                )));
+            }
+        }
+        // An analysis of the old position ends first.
+        if self.search.is_some() {
+            self.stop_search().await;
+        }
+        let spent = {
+            let mut st = self.slot.lock();
+            let mover = st.to_move();
+            let ply = st.moves.len();
+            match st.clock.as_mut() {
+                Some(c) if c.running.is_some() => Some(c.press(mover)),
+                Some(c) => {
+                    // The first turn of each side starts the clocks.
+                    if ply >= 1 {
+                        c.running = Some((mover.other(), Instant::now()));
+                    }
+                    None
+                }
+                None => None,
+            }
+        };
+        self.apply(token, spent).await?;
+        self.changed();
+        self.resume_timed(Some(received)).await;
+        Ok(self.slot.json())
+    }
+
+    /// After a change: the engine moves if it is its turn, or the analysis goes on at the
+    /// new position.
+    pub(super) async fn resume(&mut self) {
+        self.resume_timed(None).await;
+    }
+
+    pub(super) async fn resume_timed(&mut self, received: Option<Instant>) {
+        if self.search.is_some() {
+            return;
+        }
+        let (engine_turn, analysis, ply, over) = {
+            let st = self.slot.lock();
+            (
+                st.restored && st.result.is_none() && st.engine == Some(st.to_move()),
+                st.analysis,
+                st.moves.len(),
+                st.result.is_some(),
+            )
+        };
+        if engine_turn {
+            if let Err(e) = self.start_move_search(ply, received).await {
+                self.slot.lock().notice = Some(format!("The engine could not move: {}", e.message));
+                self.changed();
+            }
+        } else if let Some((aply, multipv)) = analysis {
+            let _ = over;
+            let _ = self.start_analysis(aply.min(ply), multipv).await;
+        } else if let Some(next) = self.eval_queue.pop_front() {
+            let _ = self.start_evaluate(next).await;
+        }
+    }
+
+    pub(super) async fn start_move_search(
+        &mut self,
+        ply: usize,
+        received: Option<Instant>,
+    ) -> Result<(), ApiError> {
+        self.with_retry(|d| Box::pin(d.set_strength(false, 1)))
+            .await?;
+        let position = self.position_line(ply, &[]);
+        let go = {
+            let st = self.slot.lock();
+            match &st.clock {
+                Some(c) => format!(
+                    "go wtime {} btime {} winc {} binc {}",
+                    c.left_now(Colour::White).max(0),
+                    c.left_now(Colour::Black).max(0),
+                    c.inc_ms,
+                    c.inc_ms
+                ),
+                None => format!("go movetime {}", st.movetime_ms),
+            }
+        };
+        self.send_search(&position, &go).await?;
+        if let Some(at) = received {
+            self.ctx
+                .metrics
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .record_move_to_go(at.elapsed());
+        }
+        self.search = Some((Search::Move(ply), Instant::now()));
+        self.last_info.clear();
+        self.slot.lock().engine_thinking = true;
+        self.changed();
+        Ok(())
+    }
+
+    pub(super) async fn on_line(&mut self, line: String) {
+        let Some((search, _)) = self.search else {
+            return;
+        };
+        if let Some(info) = parse_info(&line) {
+            let ply = search.ply();
+            let k = info.multipv as usize;
+            if self.last_info.len() < k {
+                self.last_info.resize(k, InfoLine::default());
+            }
+            self.last_info[k - 1] = info.clone();
+            if info.multipv == 1 && info.bound.is_none() {
+                let mut st = self.slot.lock();
+                if let (Some(score), Some(slot)) = (info.score, st.evals.get_mut(ply)) {
+                    if slot.is_none_or(|e| e.depth <= info.depth.unwrap_or(0)) {
+                        *slot = Some(Eval {
+                            score,
+                            depth: info.depth.unwrap_or(0),
+                        });
+                    }
+                }
+            }
+            let mut v = serde_json::to_value(&info).unwrap_or(Value::Null);
+            if let Some(o) = v.as_object_mut() {
+                o.insert("ply".into(), json!(ply));
+                o.insert(
+                    "kind".into(),
+                    json!(match search {
+                        Search::Move(_) => "move",
+                        Search::Analysis(_) => "analysis",
+                        Search::Evaluate(_) => "evaluate",
+                    }),
+                );
+            }
+            self.publish(Event::Info(v));
+            return;
+        }
+        let Some(token) = parse_bestmove(&line) else {
+            return;
+        };
+        self.search = None;
+        self.publish(Event::BestMove(
+            json!({"token": token, "ply": search.ply()}),
+        ));
+        match search {
+            Search::Move(ply) => self.engine_moved(ply, &token).await,
+            Search::Evaluate(_) => {
+                self.changed();
+                self.resume().await;
+            }
+            Search::Analysis(_) => {
+                // An infinite analysis ends only when stopped; nothing to do.
+            }
+        }
+    }
+
+    pub(super) async fn engine_moved(&mut self, ply: usize, token: &str) {
+        let valid = {
+            let mut st = self.slot.lock();
+            st.engine_thinking = false;
+            st.moves.len() == ply
+                && st.result.is_none()
+                && st.report.legal.iter().any(|t| t == token)
+        };
+        if !valid {
+            if self.slot.lock().result.is_none() && self.slot.lock().moves.len() == ply {
+                self.slot.lock().notice = Some(format!(
+                    "The engine played '{token}', which is not legal here."
+                ));
+                let mut st = self.slot.lock();
+                let side = st.to_move();
+                st.result = Some(Outcome {
+                    score: side.other().wins().into(),
+                    reason: "illegal move by the engine".into(),
+                });
+            }
+            self.changed();
+            return;
+        }
+        let spent = {
+            let mut st = self.slot.lock();
+            let mover = st.to_move();
+            let moves = st.moves.len();
+            match st.clock.as_mut() {
+                Some(c) if c.running.is_some() => Some(c.press(mover)),
+                Some(c) => {
+                    if moves >= 1 {
+                        c.running = Some((mover.other(), Instant::now()));
+                    }
+                    None
+                }
+                None => None,
+            }
+        };
+        if let Err(e) = self.apply(token, spent).await {
+            self.slot.lock().notice = Some(format!(
+                "The engine's turn could not be played: {}",
+                e.message
+            ));
+        }
+        self.changed();
+        self.resume().await;
+    }
+
+    pub(super) async fn flag_fell(&mut self) {
+        {
+            let mut st = self.slot.lock();
+            if st.result.is_some() {
+                return;
+            }
+            let Some(c) = st.clock.as_mut() else {
+                return;
+            };
+            let Some((side, _)) = c.running else {
+                return;
+            };
+            if c.left_now(side) > 0 {
+                return;
+            }
+            let i = Clock::idx(side);
+            c.left_ms[i] = 0;
+            c.running = None;
+            st.result = Some(Outcome {
+                score: side.other().wins().into(),
+                reason: "time forfeit".into(),
+            });
+        }
+        if matches!(self.search, Some((Search::Move(_), _))) {
+            self.stop_search().await;
+        }
+        self.changed();
+    }
+
+    pub(super) async fn takeback(&mut self) -> Result<Value, ApiError> {
+        let (engine, n, resigned) = {
+            let st = self.slot.lock();
+            let final_result = st
+                .result
+                .as_ref()
+                .is_some_and(|r| matches!(r.reason.as_str(), "resignation" | "time forfeit"));
+            (st.engine, st.moves.len(), final_result)
+        };
+        if resigned {
+            return Err(ApiError::unprocessable(
+                "a resigned or lost-on-time game cannot be taken back",
+            ));
+        }
+        if matches!(self.search, Some((Search::Move(_), _))) {
+            self.stop_search().await;
+        }
+        let target = {
+            let st = self.slot.lock();
+            match engine {
+                None => n.checked_sub(1),
+                Some(side) => {
+                    // Back to the person's last turn: the last position where it was the
+                    // person's turn, before their last turn.
+                    (0..n).rev().find(|&p| Colour::to_move(&st.fens[p]) != side)
+                }
+            }
+        };
+        let Some(target) = target else {
+            return Err(ApiError::unprocessable(
+                "there is no turn of yours to take back",
+            ));
+        };
+        if self.search.is_some() {
+            self.stop_search().await;
+        }
+        let position = self.position_line(target, &[]);
+        let report = self
+            .with_retry(|d| Box::pin(d.report(position.clone())))
+            .await?;
+        {
+            let mut st = self.slot.lock();
+            st.moves.truncate(target);
+            st.notation.truncate(target);
+            st.times.truncate(target);
+            st.fens.truncate(target + 1);
+            st.evals.truncate(target + 1);
+            st.result = None;
+            st.report = report;
+            if let Some((p, k)) = st.analysis {
+                st.analysis = Some((p.min(target), k));
+            }
+            let side = st.to_move();
+            if let Some(c) = st.clock.as_mut() {
+                if c.running.is_some() {
+                    c.running = Some((side, Instant::now()));
+                }
+            }
+        }
+        Ok(self.changed())
+    }
+
+    pub(super) async fn resign(&mut self) -> Result<Value, ApiError> {
+        {
+            let mut st = self.slot.lock();
+            if st.result.is_some() {
+                return Err(ApiError::unprocessable("the game is over"));
+            }
+            let loser = match st.engine {
+                Some(e) => e.other(),
+                None => st.to_move(),
+            };
+            st.result = Some(Outcome {
+                score: loser.other().wins().into(),
+                reason: "resignation".into(),
+            });
+            if let Some(c) = st.clock.as_mut() {
+                let left = [c.left_now(Colour::White), c.left_now(Colour::Black)];
+                c.left_ms = left;
+                c.running = None;
+            }
+        }
+        if matches!(self.search, Some((Search::Move(_), _))) {
+            self.stop_search().await;
+        }
+        Ok(self.changed())
+    }
+
+    pub(super) async fn claim(&mut self) -> Result<Value, ApiError> {
+        {
+            let mut st = self.slot.lock();
+            if st.result.is_some() {
+                return Err(ApiError::unprocessable("the game is over"));
+            }
+            if st.engine == Some(st.to_move()) {
+                return Err(ApiError::unprocessable(
+                    "a draw is claimed on your own turn",
+                ));
+            }
+            let Some(reason) = st.report.claimable.clone() else {
+                return Err(ApiError::unprocessable("no draw can be claimed here"));
+            };
+            st.result = Some(Outcome {
+                score: "1/2-1/2".into(),
+                reason,
+            });
+            if let Some(c) = st.clock.as_mut() {
+                let left = [c.left_now(Colour::White), c.left_now(Colour::Black)];
+                c.left_ms = left;
+                c.running = None;
+            }
+        }
+        Ok(self.changed())
+    }
+
+    pub(super) async fn preview(
+        &mut self,
+        portions: &[String],
+    ) -> Result<Option<String>, ApiError> {
+        if self.search.is_some() && !matches!(self.search, Some((Search::Analysis(_), _))) {
+            return Ok(None);
+        }
+        let resume = self.search.is_some();
+        if resume {
+            self.stop_search().await;
+        }
+        let ply = self.slot.lock().moves.len();
+        let position = self.position_line(ply, portions);
+        let cmds = vec![position, "d".to_string()];
+        let answer = match self.engine().await {
+            Ok(e) => e.query(&cmds).await,
+            Err(e) => Err(e),
+        };
+        let fen = match answer {
+            Ok(lines) if !lines.iter().any(|l| l.starts_with("info string error")) => lines
+                .iter()
+                .find_map(|l| l.strip_prefix("Fen: "))
+                .map(|s| s.trim().to_string()),
+            Ok(_) => None,
+            Err(_) => {
+                self.replace_engine();
+                None
+            }
+        };
+        if resume {
+            self.resume().await;
+        }
+        Ok(fen)
+    }
+}

@@ -1,0 +1,312 @@
+//! One game's record, as the GUI keeps it: variant, start, turns, clocks, scores, result, and
+//! the state the API returns of it (docs/gui.md). Nothing here talks to an engine or a disk.
+
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::client::{PositionReport, ScoreValue};
+
+/// A colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Colour {
+    /// White.
+    White,
+    /// Black.
+    Black,
+}
+
+impl Colour {
+    /// The other colour.
+    pub fn other(self) -> Colour {
+        match self {
+            Colour::White => Colour::Black,
+            Colour::Black => Colour::White,
+        }
+    }
+
+    /// `white` or `black`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Colour::White => "white",
+            Colour::Black => "black",
+        }
+    }
+
+    /// The side to move of a FEN (its second field, `w` or `b`).
+    pub fn to_move(fen: &str) -> Colour {
+        match fen.split_whitespace().nth(1) {
+            Some("b") => Colour::Black,
+            _ => Colour::White,
+        }
+    }
+
+    /// The result in which this colour wins.
+    pub fn wins(self) -> &'static str {
+        match self {
+            Colour::White => "1-0",
+            Colour::Black => "0-1",
+        }
+    }
+}
+
+/// A clock for both sides: base and increment, and the time each side has left.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Each side's time at the start, milliseconds.
+    pub base_ms: u64,
+    /// Added after each turn, milliseconds.
+    pub inc_ms: u64,
+    /// Time left, milliseconds, at the moment `since` (for the running side).
+    pub left_ms: [i64; 2],
+    /// The side whose clock runs, and since when.
+    pub running: Option<(Colour, Instant)>,
+}
+
+impl Clock {
+    /// The index of `c` in [`Clock::left_ms`]: 0 for White, 1 for Black.
+    pub fn idx(c: Colour) -> usize {
+        match c {
+            Colour::White => 0,
+            Colour::Black => 1,
+        }
+    }
+
+    /// The time `c` has left now, milliseconds (negative once the flag fell).
+    pub fn left_now(&self, c: Colour) -> i64 {
+        let mut t = self.left_ms[Self::idx(c)];
+        if let Some((r, since)) = self.running {
+            if r == c {
+                t -= since.elapsed().as_millis() as i64;
+            }
+        }
+        t
+    }
+
+    /// Stops `mover`'s clock after its turn, adds the increment and starts the other's.
+    /// Returns the milliseconds the turn took.
+    pub fn press(&mut self, mover: Colour) -> u64 {
+        let spent = match self.running {
+            Some((r, since)) if r == mover => since.elapsed().as_millis() as u64,
+            _ => 0,
+        };
+        let i = Self::idx(mover);
+        self.left_ms[i] = self.left_ms[i] - spent as i64 + self.inc_ms as i64;
+        self.running = Some((mover.other(), Instant::now()));
+        spent
+    }
+
+    /// When the running side's flag falls.
+    pub fn deadline(&self) -> Option<Instant> {
+        let (r, since) = self.running?;
+        let left = self.left_ms[Self::idx(r)].max(0) as u64;
+        Some(since + Duration::from_millis(left))
+    }
+
+    fn json(&self) -> Value {
+        json!({
+            "base_ms": self.base_ms,
+            "inc_ms": self.inc_ms,
+            "white_ms": self.left_now(Colour::White).max(0),
+            "black_ms": self.left_now(Colour::Black).max(0),
+            "running": self.running.map(|(c, _)| c.word()),
+        })
+    }
+}
+
+/// The engine's score of a position, from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Eval {
+    /// The score.
+    #[serde(flatten)]
+    pub score: ScoreValue,
+    /// The depth it comes from, plies.
+    pub depth: u32,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub score: String,
+    /// Why (`checkmate`, `resignation`, `time forfeit`, ...).
+    pub reason: String,
+}
+
+/// The whole record of one game.
+#[derive(Clone, Debug)]
+pub struct GameState {
+    /// The game's id (also its file name without `.pgn`).
+    pub id: String,
+    /// The variant's `UCI_Variant` name.
+    pub variant: String,
+    /// The side the engine plays.
+    pub engine: Option<Colour>,
+    /// The engine's `Skill Level` (0-20).
+    pub level: u8,
+    /// `UCI_Elo` when the strength is limited by Elo.
+    pub elo: Option<u32>,
+    /// The engine's time per turn without a clock, milliseconds.
+    pub movetime_ms: u64,
+    /// The clock, if the game has one.
+    pub clock: Option<Clock>,
+    /// The seed of a random setup.
+    pub seed: Option<u64>,
+    /// The start position.
+    pub start_fen: String,
+    /// The turns played, tokens.
+    pub moves: Vec<String>,
+    /// The same turns in PGN notation.
+    pub notation: Vec<String>,
+    /// The milliseconds each turn took, when known.
+    pub times: Vec<Option<u64>>,
+    /// The FEN after each number of turns (`fens[0]` is the start).
+    pub fens: Vec<String>,
+    /// The engine's score of each position, when it has one.
+    pub evals: Vec<Option<Eval>>,
+    /// What the engine says of the current position.
+    pub report: PositionReport,
+    /// The end of the game.
+    pub result: Option<Outcome>,
+    /// True while the engine searches for its turn.
+    pub engine_thinking: bool,
+    /// True while an analysis runs, with its position (turns from the start) and MultiPV.
+    pub analysis: Option<(usize, u32)>,
+    /// A message for the player.
+    pub notice: Option<String>,
+    /// The PGN `Date` tag.
+    pub date: String,
+    /// Seconds since 1970 of the last change.
+    pub updated: u64,
+    /// The players' names.
+    pub names: [String; 2],
+    /// Move words read from a PGN file and not yet replayed through the engine.
+    pub pending_words: Vec<String>,
+    /// Whether the record has been replayed through the engine since it was loaded.
+    pub restored: bool,
+}
+
+/// Seconds since 1970.
+pub fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+impl GameState {
+    /// A new game record (not yet set up by the engine).
+    pub fn new(id: String, variant: String) -> GameState {
+        GameState {
+            id,
+            variant,
+            engine: None,
+            level: 20,
+            elo: None,
+            movetime_ms: 1000,
+            clock: None,
+            seed: None,
+            start_fen: String::new(),
+            moves: Vec::new(),
+            notation: Vec::new(),
+            times: Vec::new(),
+            fens: Vec::new(),
+            evals: Vec::new(),
+            report: PositionReport::default(),
+            result: None,
+            engine_thinking: false,
+            analysis: None,
+            notice: None,
+            date: crate::tools::pgn::today(),
+            updated: unix_now(),
+            names: ["Player".into(), "Player".into()],
+            pending_words: Vec::new(),
+            restored: false,
+        }
+    }
+
+    /// The side to move now.
+    pub fn to_move(&self) -> Colour {
+        Colour::to_move(&self.report.fen)
+    }
+
+    /// The engine's name in the PGN tags.
+    pub fn engine_name(&self) -> String {
+        match self.elo {
+            Some(elo) => format!("menagerie (Elo {elo})"),
+            None => format!("menagerie (level {})", self.level),
+        }
+    }
+
+    /// The state as `GET /api/games/{id}` returns it (docs/gui.md).
+    pub fn json(&self) -> Value {
+        let claimable = if self.result.is_none() {
+            self.report.claimable.clone()
+        } else {
+            None
+        };
+        json!({
+            "id": self.id,
+            "variant": self.variant,
+            "engine": self.engine.map_or("none", Colour::word),
+            "white": self.names[0],
+            "black": self.names[1],
+            "start_fen": self.start_fen,
+            "fen": self.report.fen,
+            "moves": self.moves,
+            "notation": self.notation,
+            "fens": self.fens,
+            "evals": self.evals,
+            "legal": if self.result.is_some() { Vec::new() } else { self.report.legal.clone() },
+            "legal_notation": if self.result.is_some() { Vec::new() } else { self.report.legal_notation.clone() },
+            "to_move": self.to_move().word(),
+            "check": self.report.check,
+            "details": self.report.details,
+            "result": self.result,
+            "claimable": claimable,
+            "engine_thinking": self.engine_thinking,
+            "analysis": self.analysis.map(|(ply, multipv)| json!({"ply": ply, "multipv": multipv})),
+            "notice": self.notice,
+            "level": self.level,
+            "elo": self.elo,
+            "movetime_ms": self.movetime_ms,
+            "seed": self.seed,
+            "clock": self.clock.as_ref().map(Clock::json),
+            "restored": self.restored,
+        })
+    }
+
+    /// The summary line of `GET /api/games`.
+    pub fn summary(&self) -> Value {
+        json!({
+            "id": self.id,
+            "variant": self.variant,
+            "white": self.names[0],
+            "black": self.names[1],
+            "result": self.result.as_ref().map_or("*", |r| r.score.as_str()),
+            "plies": self.moves.len() + self.pending_words.len(),
+            "updated": self.updated,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_presses_add_the_increment() {
+        let mut c = Clock {
+            base_ms: 1000,
+            inc_ms: 100,
+            left_ms: [1000, 1000],
+            running: Some((Colour::White, Instant::now())),
+        };
+        c.press(Colour::White);
+        assert!(c.left_ms[0] > 1000 && c.left_ms[0] <= 1100);
+        assert_eq!(c.running.map(|r| r.0), Some(Colour::Black));
+        assert!(c.deadline().is_some());
+    }
+}
