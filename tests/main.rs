@@ -63,6 +63,7 @@ mod mutatis_rules;
 mod mystic;
 mod net_inputs;
 mod no_alloc;
+mod notation;
 mod outcomes;
 mod perft;
 mod piece_descriptions;

@@ -1,67 +1,22 @@
-//! Standard Algebraic Notation (SAN) of orthodox moves, as PGN movetext needs it (PGN standard
-//! 8.2.3): piece letter, the least disambiguation that makes the move unique (file, else rank,
-//! else both), `x` for captures, `=Q` for promotions, `O-O`/`O-O-O`, and `+` or `#` after a
-//! check or a checkmate. Not a hot path: it generates the legal moves and plays the move on a
-//! copy.
+//! Chess's SAN (PGN standard 8.2.3): the orthodox board's SAN
+//! ([`crate::variants::orthodox::san`]) with chess's castling, `O-O` and `O-O-O` (the King
+//! lands on the g-file or the c-file, in Chess960 too).
 
 use super::Chess;
-use crate::core::geometry::BOARD_8X8;
 use crate::core::MoveList;
-use crate::variants::orthodox::{Kind, Move, MoveKind};
+use crate::variants::orthodox::san::{check_mark, move_san};
+use crate::variants::orthodox::{Move, MoveKind};
 
 /// The SAN of `m`, a legal move of `pos`.
 pub fn san(pos: &Chess, m: Move) -> String {
-    let mut s = String::new();
-    let (from, to) = (m.from(), m.to());
-    let kind = pos.board().piece_at(from).kind();
-    if m.kind() == MoveKind::Castle {
-        // The King lands on the g-file (O-O) or the c-file (O-O-O), in Chess960 too.
-        s.push_str(if to % 8 == 6 { "O-O" } else { "O-O-O" });
+    let mut s = if m.kind() == MoveKind::Castle {
+        (if m.to() % 8 == 6 { "O-O" } else { "O-O-O" }).to_string()
     } else {
-        let capture = !pos.board().piece_at(to).is_none() || m.kind() == MoveKind::EnPassant;
-        let name = |sq: u8| BOARD_8X8.name(sq).to_string();
-        if kind == Kind::Pawn {
-            if capture {
-                s.push_str(&name(from)[..1]);
-            }
-        } else {
-            s.push(kind.letter().to_ascii_uppercase());
-            let mut legal = MoveList::new();
-            pos.generate_legal(&mut legal);
-            let rivals: Vec<u8> = legal
-                .iter()
-                .filter(|o| o.to() == to && o.from() != from)
-                .filter(|o| pos.board().piece_at(o.from()).kind() == kind)
-                .map(|o| o.from())
-                .collect();
-            if !rivals.is_empty() {
-                let same_file = rivals.iter().any(|&r| r % 8 == from % 8);
-                let same_rank = rivals.iter().any(|&r| r / 8 == from / 8);
-                if !same_file {
-                    s.push_str(&name(from)[..1]);
-                } else if !same_rank {
-                    s.push_str(&name(from)[1..]);
-                } else {
-                    s.push_str(&name(from));
-                }
-            }
-        }
-        if capture {
-            s.push('x');
-        }
-        s.push_str(&name(to));
-        if let Some(p) = m.promotion() {
-            s.push('=');
-            s.push(p.letter().to_ascii_uppercase());
-        }
-    }
-    let mut after = pos.clone();
-    after.make_move(m);
-    if after.checkers() != 0 {
-        let mut replies = MoveList::new();
-        after.generate_legal(&mut replies);
-        s.push(if replies.is_empty() { '#' } else { '+' });
-    }
+        let mut legal = MoveList::new();
+        pos.generate_legal(&mut legal);
+        move_san(pos.board(), m, legal.iter().copied())
+    };
+    s.push_str(check_mark(pos, m));
     s
 }
 

@@ -156,6 +156,11 @@ impl Notation for Stew {
         notation::token(m)
     }
 
+    /// The seed's notation in SAN's form ([`notation::written`]).
+    fn pgn_move(&self, m: StewMove) -> String {
+        notation::written(self, m)
+    }
+
     fn display(&self) -> String {
         let mut s = String::new();
         for rank in (0..7).rev() {

@@ -1,5 +1,6 @@
-//! Move tokens (rules/mulligan-stew.md 8, protocol.md 3) and the importer of the seed's own
-//! notation (rules 8, "Importing the seed's notation").
+//! Move tokens (rules/mulligan-stew.md 8, protocol.md 3), the notation the engine writes
+//! (docs/rules/mulligan-stew.md "Notation": the seed's, in SAN's form) and the importer of the
+//! seed's own notation (rules 8, "Importing the seed's notation").
 
 use super::board::Kind;
 use super::board::BOARD_6X7;
@@ -28,6 +29,102 @@ pub fn token(m: StewMove) -> String {
         Some(Action::Swap) => format!("{}{},{}{}", name(f), name(t), name(t), name(f)),
         Some(Action::Skip) | None => "0000".to_string(),
     }
+}
+
+/// The notation of portion `m`, legal in `pos` (docs/rules/mulligan-stew.md "Notation"): SAN
+/// with the seed's piece letters K M Q R C A (a Pawn has none; its captures name its file,
+/// `bxa5`), the least disambiguation that makes the portion unique, `x` for captures, `c7=Q`
+/// for a promotion and `=Qc7` for a promotion in place; the Mage's drop written as a move
+/// (`Mb3`, or `M@b3` where a Mage on the board could also go there), its swap as
+/// `M<to>@<X><from>` (the Mage goes to `<to>`, the piece X there, letter left out for a Pawn,
+/// to `<from>`: `Md1@Kb3`); the forced skip `--`; `+` after the capture of a King and `++`
+/// after the capture of the last one.
+pub fn written(pos: &Stew, m: StewMove) -> String {
+    let (from, to) = (m.from(), m.to());
+    let mut list = MoveList::new();
+    pos.generate(&mut list, false);
+    let letter = |k: Kind| {
+        if k == Kind::Pawn {
+            String::new()
+        } else {
+            k.letter().to_ascii_uppercase().to_string()
+        }
+    };
+    let target = pos.piece_at(to);
+    let mut s = match m.action() {
+        Some(Action::Skip) | None => return "--".to_string(),
+        Some(Action::PromoteInPlace) => format!("={}{}", letter(m.promo()), name(to)),
+        Some(Action::Drop) => {
+            let board_mage = list.iter().any(|o| {
+                matches!(o.action(), Some(Action::Normal))
+                    && o.to() == to
+                    && pos.piece_at(o.from()).kind() == Kind::Mage
+            });
+            format!("M{}{}", if board_mage { "@" } else { "" }, name(to))
+        }
+        Some(Action::Swap) => format!("M{}@{}{}", name(to), letter(target.kind()), name(from)),
+        Some(Action::Normal) | Some(Action::Promotion) => {
+            let kind = pos.piece_at(from).kind();
+            let capture = !target.is_none();
+            let rivals: Vec<Square> = list
+                .iter()
+                .filter(|o| {
+                    matches!(o.action(), Some(Action::Normal) | Some(Action::Promotion))
+                        && o.to() == to
+                        && o.from() != from
+                        && pos.piece_at(o.from()).kind() == kind
+                })
+                .map(|o| o.from())
+                .collect();
+            let (file, rank) = (|sq: Square| sq % 6, |sq: Square| sq / 6);
+            let from_name = name(from);
+            let mut w = letter(kind);
+            // A Pawn's capture always names its file, as in SAN.
+            let pawn_file = kind == Kind::Pawn && capture;
+            if pawn_file {
+                w.push_str(&from_name[..1]);
+            }
+            let rivals: Vec<Square> = rivals
+                .into_iter()
+                .filter(|&r| !pawn_file || file(r) == file(from))
+                .collect();
+            if !rivals.is_empty() {
+                let same_file = rivals.iter().any(|&r| file(r) == file(from));
+                let same_rank = rivals.iter().any(|&r| rank(r) == rank(from));
+                if pawn_file {
+                    w.push_str(&from_name[1..]);
+                } else if kind == Kind::Pawn {
+                    // Two Pawn moves to one square (a step and a leap): the whole square.
+                    w.push_str(&from_name);
+                } else if !same_file {
+                    w.push_str(&from_name[..1]);
+                } else if !same_rank {
+                    w.push_str(&from_name[1..]);
+                } else {
+                    w.push_str(&from_name);
+                }
+            }
+            if capture {
+                w.push('x');
+            }
+            w.push_str(&name(to));
+            if m.action() == Some(Action::Promotion) {
+                w.push('=');
+                w.push_str(&letter(m.promo()));
+            }
+            w
+        }
+    };
+    if !target.is_none() && target.kind() == Kind::King && m.action() != Some(Action::Swap) {
+        let kings = (0..42u8)
+            .filter(|&sq| {
+                let p = pos.piece_at(sq);
+                !p.is_none() && p.kind() == Kind::King && p.color() == target.color()
+            })
+            .count();
+        s.push_str(if kings == 1 { "++" } else { "+" });
+    }
+    s
 }
 
 fn malformed(token: &str, reason: &str) -> MoveError {

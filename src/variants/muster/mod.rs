@@ -231,6 +231,31 @@ impl Notation for Muster {
         coordinate_token(m.from(), m.to(), m.promotion())
     }
 
+    /// SAN (docs/rules/muster.md "Notation"): orthodox SAN for every move but castling;
+    /// castling along a rank is `O-O` towards the h-file and `O-O-O` towards the a-file, and
+    /// along a file it is the King's move `K<destination>` (no ordinary King move ends there:
+    /// it moves two or more squares or onto its own Rook).
+    fn pgn_move(&self, m: Move) -> String {
+        let mut s = if m.kind() == MoveKind::Castle {
+            if m.from() / 8 == m.to() / 8 {
+                (if m.to() % 8 > m.from() % 8 {
+                    "O-O"
+                } else {
+                    "O-O-O"
+                })
+                .to_string()
+            } else {
+                format!("K{}", crate::core::geometry::BOARD_8X8.name(m.to()))
+            }
+        } else {
+            let mut legal = MoveList::new();
+            self.legal_moves(&mut legal);
+            crate::variants::orthodox::san::move_san(self.board(), m, legal.iter().copied())
+        };
+        s.push_str(crate::variants::orthodox::san::check_mark(self, m));
+        s
+    }
+
     fn display(&self) -> String {
         format!(
             "{}Fen: {}\nKey: {:016X}\nCheckers: {}",

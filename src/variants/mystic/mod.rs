@@ -386,6 +386,12 @@ impl Notation for Mystic {
         s
     }
 
+    /// The notation of the Mystic Chess blog (docs/rules/mystic.md "Notation"): `@e2` buys a
+    /// Pawn, `B@e2` upgrades the piece on e2 to a Bishop, board moves are SAN.
+    fn pgn_move(&self, m: MysticMove) -> String {
+        notation::pgn_move(self, m)
+    }
+
     fn import_move(&self, text: &str) -> Result<MysticMove, MoveError> {
         notation::import_move(self, text)
     }

@@ -1,6 +1,6 @@
-//! Import of the Mystic Chess blog's notation (rules/mystic.md 5, "Importing the seed's
-//! notation"): `@d2` buys a Pawn, `B@f3` upgrades the piece on f3 to a Bishop, everything else
-//! is SAN resolved against the legal orthodox moves.
+//! The Mystic Chess blog's notation (rules/mystic.md 5, "Importing the seed's notation"),
+//! written and read: `@d2` buys a Pawn, `B@f3` upgrades the piece on f3 to a Bishop, everything
+//! else is SAN (the orthodox board's, [`crate::variants::orthodox::san`]).
 
 use super::{Mystic, MysticMove};
 use crate::core::geometry::BOARD_8X8;
@@ -12,6 +12,29 @@ use crate::variants::{MoveError, Notation, Rules};
 /// numbers and the result.
 pub fn split_record(text: &str) -> Vec<String> {
     crate::variants::split_record_words(text)
+}
+
+/// The blog's notation of `m`, a legal action of `pos`, with `+` or `#` after a check or mate.
+pub fn pgn_move(pos: &Mystic, m: MysticMove) -> String {
+    let mut s = match m.as_placement() {
+        Some((sq, _)) if pos.board().piece_at(sq).is_none() => format!("@{}", BOARD_8X8.name(sq)),
+        Some((sq, piece)) => format!(
+            "{}@{}",
+            piece.kind().letter().to_ascii_uppercase(),
+            BOARD_8X8.name(sq)
+        ),
+        None => {
+            let mut list = MoveList::new();
+            pos.legal_moves(&mut list);
+            let moves = list
+                .iter()
+                .filter(|o| o.as_placement().is_none())
+                .map(|o| o.as_move());
+            crate::variants::orthodox::san::move_san(pos.board(), m.as_move(), moves)
+        }
+    };
+    s.push_str(crate::variants::orthodox::san::check_mark(pos, m));
+    s
 }
 
 /// Resolves one move string of the blog's notation in `pos`.

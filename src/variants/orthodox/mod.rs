@@ -28,6 +28,7 @@ pub mod inputs;
 pub mod make;
 pub mod movegen;
 pub mod rules;
+pub mod san;
 pub mod see;
 pub mod types;
 
