@@ -1226,3 +1226,72 @@ fn page_recovers_when_the_reply_comes_first() {
     assert!(b.exists(".sq.movable"), "no piece can be moved");
     finish(&mut t);
 }
+
+/// The window widths of the width test: a phone, a small tablet and four desktops.
+const WIDTHS: [u32; 6] = [390, 800, 1024, 1280, 1440, 1920];
+
+/// Sets the window to `width` (and 900 px high) and checks the page does not scroll sideways.
+fn assert_fits(b: &Browser, what: &str, width: u32) {
+    b.cmd("resize", b.client().set_window_size(width, 900));
+    // Layout follows the resize within a frame or two; `until` waits for it, and fails only
+    // if the page stays wider than the window.
+    b.until(&format!("{what} fitting a {width} px window"), || {
+        let v = b.js(
+            "return [document.documentElement.scrollWidth, window.innerWidth, document.querySelector('.board-wrap') ? Math.round(document.querySelector('.board-wrap').getBoundingClientRect().width) : 0]",
+        );
+        let (sw, iw) = (v[0].as_u64()?, v[1].as_u64()?);
+        (iw > 0 && sw <= iw && v[2].as_u64()? > 0).then_some(())
+    });
+}
+
+/// issue 79 step 4: a game page of every variant fits windows from a phone's width (390 px) to
+/// a desktop's (1920 px) without scrolling sideways: at the start, and in Mulligan Stew and
+/// Mitosis while the first portion or the placed parts of a turn are pending.
+#[test]
+fn every_game_page_fits_every_width() {
+    let Some(mut t) = setup("widths") else {
+        return;
+    };
+    let (s, b) = (&t.s, &t.b);
+    let variants = s.get("/api/variants").1;
+    for v in variants.as_array().unwrap() {
+        let name = v["name"].as_str().unwrap();
+        let g = s.new_game(serde_json::json!({ "variant": name }));
+        b.open(&format!("{}/game/{}", s.url, g["id"].as_str().unwrap()));
+        b.wait_ready();
+        b.wait_for(".game-page [data-square]");
+        for w in WIDTHS {
+            assert_fits(b, name, w);
+        }
+    }
+    // A pending first portion (Mulligan Stew's Mage drop).
+    let g = s.new_game(serde_json::json!({ "variant": "mulliganstew" }));
+    b.cmd("resize", b.client().set_window_size(1280, 900));
+    b.open(&format!("{}/game/{}", s.url, g["id"].as_str().unwrap()));
+    b.wait_ready();
+    b.wait_for(".game-page [data-square]");
+    click_drop(b, "M", "b3");
+    b.wait_visible("#pending");
+    for w in WIDTHS {
+        assert_fits(b, "Mulligan Stew with a pending portion", w);
+    }
+    assert!(
+        b.text("#pending").contains("M@b3"),
+        "{}",
+        b.text("#pending")
+    );
+    // Pending placements (Mitosis's split General).
+    let fen = "***3***/caqgkgqac/pppp1pppp/9/9/9/5p3/9/PPPPPPPPP/CAQ1KGQAC/***3***[RBN] w - - 0 3";
+    let g = s.new_game(serde_json::json!({ "variant": "mitosis", "fen": fen }));
+    b.cmd("resize", b.client().set_window_size(1280, 900));
+    b.open(&format!("{}/game/{}", s.url, g["id"].as_str().unwrap()));
+    b.wait_ready();
+    b.wait_for(".game-page [data-square]");
+    click_drop(b, "R", "d0");
+    click_drop(b, "B", "e0");
+    b.wait_visible("#pending");
+    for w in WIDTHS {
+        assert_fits(b, "Mitosis with pending placements", w);
+    }
+    finish(&mut t);
+}
