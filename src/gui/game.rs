@@ -274,7 +274,7 @@ impl GameState {
             engine_thinking: false,
             analysis: None,
             notice: None,
-            date: crate::tools::arena::pgn::today(),
+            date: crate::tools::pgn::today(),
             updated: unix_now(),
             names: ["Player".into(), "Player".into()],
             pending_words: Vec::new(),

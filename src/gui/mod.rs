@@ -857,7 +857,7 @@ async fn import(
     b: Result<Json<ImportBody>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let text = body(b)?.pgn;
-    let games = crate::tools::arena::pgnread::parse_pgn(&text)
+    let games = crate::tools::pgn::parse_pgn(&text)
         .map_err(|e| ApiError::unprocessable(format!("PGN: {e}")))?;
     if games.is_empty() {
         return Err(ApiError::unprocessable("PGN: no game in the text"));

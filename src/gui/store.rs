@@ -9,8 +9,7 @@ use std::time::Instant;
 
 use super::engine::ScoreValue;
 use super::game::{Clock, Colour, Eval, GameState, Outcome};
-use crate::tools::arena::pgn::{push_movetext, push_tag as tag};
-use crate::tools::arena::pgnread::{parse_pgn, PgnGame};
+use crate::tools::pgn::{parse_pgn, push_movetext, push_tag as tag, PgnGame};
 
 /// Whether `id` is a game id the server could have made: 1 to 64 ASCII letters, digits and
 /// `-`, so that it is safe as a file name.
