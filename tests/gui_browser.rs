@@ -1285,13 +1285,19 @@ if (!window.__figTest) {
 "#;
 
 /// Every piece type of every variant drawn by the page's own pieces.js (white and black), as
-/// `{variant: [{code, canon, figure, missing}]}`.
+/// `{variant: [{code, canon, figure, missing}]}`; and, as the variant "generated glyphs", pieces
+/// whose names have no figure, which get glyphs generated from their Betza.
 const ALL_FIGURES: &str = r#"
 const done = arguments[arguments.length - 1];
 (async () => {
   const api = await import('/assets/api.js');
   const pc = await import('/assets/pieces.js');
-  const vs = await api.variants();
+  const vs = (await api.variants()).concat([{
+    // Pieces no figure is drawn for: glyphs generated from their Betza.
+    name: 'generated glyphs',
+    pieces: ['W', 'F', 'D', 'A', 'N', 'C', 'Z', 'G', 'H', 'NN', 'R4', 'gQ', 'mRcpR', 'nN', 'mfWcfF', 'mfFcfW', 'FD', 'WA']
+      .map((b, i) => ({ code: 'X' + i, name: 'Test leaper ' + i, movement: b + '; a test' })),
+  }]);
   const out = {};
   const host = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
   host.setAttribute('viewBox', '0 0 100 100');
@@ -1353,7 +1359,9 @@ fn check_figures(what: &str, drawings: &Value) {
         let code = d["code"].as_str().unwrap().to_string();
         let canon = d["canon"].as_str().unwrap().to_string();
         if d["figure"] != true {
-            problems.push(format!("{code} is not a figure (a letter on a disc?): {canon}"));
+            problems.push(format!(
+                "{code} is not a figure (a letter on a disc?): {canon}"
+            ));
         }
         if d["missing"] != 0 {
             problems.push(format!("{code} uses a symbol that is not in the page"));
@@ -1379,7 +1387,8 @@ fn check_figures(what: &str, drawings: &Value) {
 
 /// Issue 79 step 1: every piece type of every variant is a figure (or a glyph generated from
 /// its Betza), never a letter on a disc, and no two piece types of a variant draw the same
-/// picture once their text is left out: all the types through the page's pieces.js, then on
+/// picture once their text is left out: all the types through the page's pieces.js (and
+/// pieces of made-up names, whose glyphs come from their Betza: W, F, D, NN, mfWcfF, ...), then on
 /// the game page of each variant (board, pockets, pieces list) in the start position and after
 /// four turns. Then the switch to letters and back (kept across a reload); the time to redraw
 /// the whole Mitosis board with figures is printed.
@@ -1397,6 +1406,7 @@ fn every_piece_type_has_its_own_figure() {
     assert!(all.get("error").is_none(), "{all}");
     let names: Vec<String> = all.as_object().unwrap().keys().cloned().collect();
     for v in [
+        "generated glyphs",
         "chess",
         "mystic",
         "muster",
@@ -1411,7 +1421,7 @@ fn every_piece_type_has_its_own_figure() {
     }
 
     // The game pages: the start position, then four turns later.
-    for variant in &names {
+    for variant in names.iter().filter(|n| *n != "generated glyphs") {
         let mut body = json!({"variant": variant, "engine": "none"});
         if variant == "mutatismutandis" {
             body["seed"] = json!(7);

@@ -185,9 +185,9 @@ const PARTS = {
     d: `<path d="M19 40 L50 50 L81 40"/>`,
   },
   Mage: {
-    b: `<path d="M62 6 Q52 12 50 24 Q45 42 36 60 H64 Q58 42 57 27 Q57 16 62 6 Z"/>
+    b: `<path d="M66 5 Q52 10 48 24 Q42 42 32 60 H68 Q61 42 60 28 Q59 15 66 5 Z"/>
       <path d="M20 64 Q50 52 80 64 Q50 74 20 64 Z"/><path d="M37 68 Q50 92 63 68 Q50 73 37 68 Z"/>`,
-    d: `<path d="${STAR(51, 42, 7)}"/>`,
+    d: `<path d="${STAR(50, 42, 8)}"/>`,
   },
   Assassin: {
     b: `<path d="M50 5 L59 19 V50 H41 V19 Z"/><path d="M28 50 H72 Q74 55 72 59 H28 Q26 55 28 50 Z"/>
@@ -234,7 +234,7 @@ function hydraPart(n) {
     const my = 56 - (len / 2) * Math.cos(a) + 6 * Math.sin(a);
     tubes.push([`M50 58 Q${f1(mx)} ${f1(my)} ${f1(hx)} ${f1(hy)}`, 5]);
     const dir = hx < 50 ? -1 : 1;
-    heads += `<ellipse cx="${f1(hx + dir * 2)}" cy="${f1(hy)}" rx="7" ry="5.5"/>`;
+    heads += `<ellipse cx="${f1(hx + dir * 2)}" cy="${f1(hy)}" rx="8" ry="6.5"/>`;
     eyes += `<circle cx="${f1(hx + dir * 3.5)}" cy="${f1(hy - 1.5)}" r="1.6"/>`;
   }
   return { b: PARTS.Hydra.b + heads, tb: tubes, d: PARTS.Hydra.d + eyes };
@@ -544,8 +544,8 @@ function figureMarkup(r, c) {
   if (r.glyph !== undefined) return partMarkup(glyphPart(parseBetza(r.glyph), r.seed), c) + body(`<path d="${BASE}"/>`);
   if (r.left) {
     // Two parts on a wide pedestal: the left one in front.
-    s += usePart(r.right, c, 'translate(26.4 16.72) scale(0.78)');
-    s += usePart(r.left, c, 'translate(-15.6 16.72) scale(0.78)');
+    s += usePart(r.right, c, 'translate(25 10.64) scale(0.86)');
+    s += usePart(r.left, c, 'translate(-15 10.64) scale(0.86)');
     s += body(`<path d="${WIDE_BASE}"/>`);
   } else {
     if (r.wings) {
