@@ -1483,29 +1483,33 @@ fn every_piece_type_has_its_own_figure() {
     }
 
     // The switch: letters (a letter on a disc is what that mode draws), kept across a reload,
-    // then figures again.
+    // then figures again. The page reloads after a click: a script may still see the old one.
+    let drawn = |figures: bool| {
+        b.until(
+            if figures {
+                "the figures"
+            } else {
+                "the letters"
+            },
+            || {
+                let d = b.js(&format!("{FIGURE_HELPERS}\n{PAGE_FIGURES}"));
+                let all = d
+                    .as_array()
+                    .is_some_and(|l| !l.is_empty() && l.iter().all(|x| x["figure"] == figures));
+                all.then_some(d)
+            },
+        )
+    };
     b.click("#pieces-toggle");
+    drawn(false);
     b.wait_ready();
-    b.wait_for(".game-page [data-square] g.pc");
-    b.until("the letters", || {
-        b.js(FIGURE_HELPERS);
-        let d = b.js(PAGE_FIGURES);
-        d.as_array()
-            .unwrap()
-            .iter()
-            .all(|x| x["figure"] == false)
-            .then_some(())
-    });
-    assert_eq!(
-        b.js("return localStorage.getItem('menagerie-piece-style')"),
-        "letters"
-    );
+    let style = "return localStorage.getItem('menagerie-piece-style')";
+    assert_eq!(b.js(style), "letters");
     b.open(&b.url());
-    b.wait_for(".game-page [data-square] g.pc .tok");
+    drawn(false);
     b.click("#pieces-toggle");
-    b.wait_ready();
-    b.wait_for(".game-page [data-square] g.pc");
-    b.js(FIGURE_HELPERS);
-    check_figures("figures again", &b.js(PAGE_FIGURES));
+    let d = drawn(true);
+    check_figures("figures again", &d);
+    assert_eq!(b.js(style), "figures");
     finish(&mut t);
 }

@@ -122,6 +122,22 @@ const PARTS = {
     d: `${KNIGHT_DETAIL}<path d="M16 12 L20 10 M22 17 L26 14"/>`,
   },
 
+  Zebra: {
+    b: `<path d="${KNIGHT_BODY}"/>`,
+    d: `${KNIGHT_DETAIL}<path d="M44 30 Q47 38 43 46 M52 34 Q56 44 50 54 M58 44 Q62 54 56 64 M62 58 Q66 66 62 73"/>`,
+  },
+  Camel: {
+    b: `<path d="M30 75 Q33 58 40 48 Q45 40 41 33 Q37 28 29 29 L18 31 Q13 28 18 23 Q26 15 39 16 Q52 18 55 30
+      Q57 40 54 48 Q60 38 67 40 Q77 44 76 58 L74 75 Z"/>`,
+    d: `<circle cx="33" cy="22" r="2.4"/><path d="M18 27 L22 27 M56 52 Q62 48 68 52"/>`,
+  },
+  Grasshopper: {
+    b: `<path d="M22 52 Q24 42 36 40 L70 34 Q80 34 80 42 Q80 48 70 50 L36 58 Q24 60 22 52 Z"/><circle cx="22" cy="46" r="8"/>`,
+    tb: [['M24 40 Q20 24 8 18', 2.5], ['M28 40 Q30 24 22 10', 2.5]],
+    t: [['M58 44 L74 18 L86 74', 5], ['M40 56 L34 74', 3.5], ['M50 54 L52 74', 3.5]],
+    d: `<circle cx="19" cy="45" r="2.4"/>`,
+  },
+
   // Bishops' and Rooks' kin are drawn from those parts (see FIGURES).
 
   // The Rococo pieces and other queen-movers with odd captures.
@@ -475,6 +491,9 @@ const FIGURES = {
   assassin: { part: 'Assassin' },
   'berolina pawn': { part: 'Pawn', spike: true },
   'scorpion pawn': { part: 'Pawn', tail: true },
+  zebra: { part: 'Zebra' },
+  camel: { part: 'Camel' },
+  grasshopper: { part: 'Grasshopper' },
 };
 
 // The parts that stand for Betza atoms in a compound found in the Betza alone (e.g. "RN" of
