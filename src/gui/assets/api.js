@@ -1,5 +1,7 @@
 // Small helpers for the HTTP API of docs/gui.md.
 
+import { registerVariants } from './pieces.js';
+
 export async function api(method, path, body) {
   const opts = { method, headers: {} };
   if (body !== undefined) {
@@ -29,7 +31,13 @@ export const post = (p, b = {}) => api('POST', p, b);
 let variantsPromise = null;
 /** The variants, fetched once. */
 export function variants() {
-  if (!variantsPromise) variantsPromise = get('/api/variants');
+  if (!variantsPromise) {
+    variantsPromise = get('/api/variants').then((vs) => {
+      // The figures learn which pieces belong together ("becomes X" in Mutatis Mutandis).
+      registerVariants(vs);
+      return vs;
+    });
+  }
   return variantsPromise;
 }
 

@@ -1,7 +1,7 @@
 // Entry point: the page shell serves `/` (games and new-game form) and `/game/{id}`.
 
 import { variants } from './api.js';
-import { installDefs } from './pieces.js';
+import { installDefs, pieceStyle, setPieceStyle } from './pieces.js';
 import { showHome } from './home.js';
 import { showGame } from './game.js';
 
@@ -18,6 +18,20 @@ async function main() {
     const next = document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark';
     localStorage.setItem('menagerie-theme', next);
     applyTheme();
+  });
+  // Figures or letters: the person's choice, kept in localStorage; the page is drawn again.
+  const pieces = document.getElementById('pieces-toggle');
+  const showStyle = () => {
+    const letters = pieceStyle() === 'letters';
+    pieces.textContent = letters ? 'Aa' : '♞';
+    pieces.title = letters ? 'Pieces as letters (click for figures)' : 'Pieces as figures (click for letters)';
+    pieces.setAttribute('aria-pressed', String(letters));
+    pieces.dataset.style = pieceStyle();
+  };
+  showStyle();
+  pieces.addEventListener('click', () => {
+    setPieceStyle(pieceStyle() === 'letters' ? 'figures' : 'letters');
+    location.reload();
   });
   installDefs();
   const app = document.getElementById('app');

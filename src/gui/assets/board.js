@@ -2,7 +2,7 @@
 // square. Click-click and drag-and-drop with pointer events.
 
 import { squareName, colourOf } from './fen.js';
-import { pieceSvg, esc } from './pieces.js';
+import { pieceSvg, pieceTitle, esc } from './pieces.js';
 
 const S = 100; // square size in SVG units
 const M = 26; // margin for the coordinates
@@ -124,7 +124,7 @@ export class Board {
         const pcs = s.pcs;
         if (code) {
           const info = this.hooks.pieceInfo(code);
-          const title = info ? `${info.name} (${code}): ${info.movement}` : code;
+          const title = pieceTitle(code, info);
           pcs.innerHTML = `<g class="pc" data-piece="${esc(code)}"><title>${esc(title)}</title>${pieceSvg(code, info)}</g>`;
         } else pcs.textContent = '';
         s.code = code;
