@@ -108,12 +108,48 @@ fn every_variant_plays_through_the_api() {
         assert_eq!(played["to_move"], "black", "{variant}: {played}");
         // Its turn was legal in the start position.
         assert!(strings(&st["legal"]).contains(&strings(&played["moves"])[0]));
-        // The person cannot move for the engine.
+        // Then Black's turn is the person's.
         let (status, _) = s.post(
             &format!("/api/games/{id}/moves"),
             json!({"token": strings(&played["legal"])[0]}),
         );
         assert_eq!(status, 200, "{variant}: Black's turn is the person's");
+    }
+}
+
+/// The person cannot move for the engine: on the engine's turn a legal turn is refused with
+/// 422 and the game is unchanged. The engine has White and ten minutes a turn, so its turn
+/// lasts the whole test (the refusal does not depend on how fast it thinks); resigning then
+/// stops its search.
+#[test]
+fn the_person_cannot_move_for_the_engine() {
+    let s = Server::start(&temp_dir("gui-engine-turn"), &[], &[]);
+    for variant in variant_names(&s) {
+        let mut body = json!({"variant": variant, "engine": "white", "movetime_ms": 600_000});
+        if variant == "mutatismutandis" {
+            body["seed"] = json!(7);
+        }
+        let st = s.new_game(body);
+        let id = st["id"].as_str().unwrap().to_string();
+        assert_eq!(st["to_move"], "white", "{variant}: {st}");
+        let legal = strings(&st["legal"]);
+        assert!(!legal.is_empty(), "{variant}: {st}");
+        for token in [&legal[0], &legal[legal.len() - 1]] {
+            let (status, err) = s.post(&format!("/api/games/{id}/moves"), json!({"token": token}));
+            assert_eq!(status, 422, "{variant} {token}: {err}");
+            assert_eq!(err["error"], "it is the engine's turn", "{variant} {token}");
+        }
+        let (_, now) = s.get(&format!("/api/games/{id}"));
+        assert_eq!(now["moves"], json!([]), "{variant}: {now}");
+        assert_eq!(now["fen"], st["fen"], "{variant}");
+        assert_eq!(now["to_move"], "white", "{variant}");
+        let (status, r) = s.post(&format!("/api/games/{id}/resign"), json!({}));
+        assert_eq!(status, 200, "{variant}: {r}");
+        assert_eq!(
+            r["moves"],
+            json!([]),
+            "{variant}: the engine played no turn: {r}"
+        );
     }
 }
 
