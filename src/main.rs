@@ -8,10 +8,28 @@ use clap::{Parser, Subcommand};
 
 mod cli;
 
+/// What `--help` (and `-h`) says first: what the binary is without a subcommand.
+const ABOUT: &str = concat!(
+    env!("CARGO_PKG_DESCRIPTION"),
+    ".\n\n",
+    "With no subcommand the binary is the engine: it speaks its protocol (UCI with the\n\
+     extensions of docs/protocol.md) on stdin and stdout, as a chess GUI or `menagerie match`\n\
+     expects. The subcommands below are the tools beside it."
+);
+
+/// What `--version` prints after the name: the version and the commit the binary was built
+/// from, as the engine's start-up banner names it (`unknown` when the build had no git).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("MENAGERIE_COMMIT"),
+    ")"
+);
+
 /// menagerie: a chess-variant engine. Without a subcommand it speaks UCI (with the extensions
 /// of protocol.md) on stdin/stdout.
 #[derive(Parser, Debug)]
-#[command(name = "menagerie", version, about)]
+#[command(name = "menagerie", version = VERSION, about = ABOUT, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Cmd>,

@@ -5,8 +5,10 @@
 //! game, so a runner killed with `kill -9` loses only the games in progress and `--resume`
 //! plays the rest, none twice. Also the one-pair Elo line and option names with spaces.
 //!
-//! Every check is an invariant of the files (no timing bound but generous deadlines); the
-//! moments of the crashes vary from run to run.
+//! Every check is an invariant of the files (no timing bound but generous deadlines). The
+//! moments of the random crashes vary from run to run, but each test has the fault it needs for
+//! certain: an engine double that dies at a known `go`, or one that holds a `go` unanswered
+//! (tests/doubles/hold_engine.py) until the test kills it or the runner.
 
 use crate::common;
 
@@ -185,7 +187,9 @@ fn an_engine_that_closes_its_input_does_not_kill_the_runner() {
 
 /// Issue 57: engines that die at random moments (exit, SIGKILL, half a line, output or input
 /// closed, silence) lose those games, are restarted, and no result is lost: the summary, the
-/// result file and the PGN all hold every game, each once.
+/// result file and the PGN all hold every game, each once. The double's second process (the
+/// first that plays) dies at its first `go` whatever the chances, so a game is lost in every
+/// run.
 #[test]
 fn engines_crashing_at_random_lose_no_result() {
     let dir = scratch("random-crash");
@@ -254,19 +258,41 @@ fn live_children(pid: u32) -> Vec<u32> {
     out
 }
 
-/// Issue 57: a runner test that kills engines at random moments from outside (SIGKILL to a
-/// random engine of the runner every 20 to 400 ms): the games are lost, the engines
-/// restarted, and every finished game is in the result file and the PGN.
+/// The pids that processes of `hold_engine.py` holding a `go` wrote to `dir` (`held-<k>`), each
+/// with its file, which the caller removes once it has acted.
+fn held_engines(dir: &Path) -> Vec<(u32, PathBuf)> {
+    let mut held = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        if !entry.file_name().to_string_lossy().starts_with("held-") {
+            continue;
+        }
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        held.push((text.trim().parse().unwrap(), entry.path()));
+    }
+    held
+}
+
+/// Issue 57: engines killed from outside (SIGKILL) in the middle of a game lose that game, are
+/// restarted, and every finished game is in the result file and the PGN. Engine `a` is a proxy
+/// (tests/doubles/hold_engine.py) whose first three processes each hold their tenth `go`
+/// unanswered; the test kills each then, so the kills land mid-game, three times, in every run
+/// (the runner's timeout is far longer than the test takes to act: a guard, not a bound).
 #[cfg(target_os = "linux")]
 #[test]
-fn engines_killed_at_random_moments_lose_no_result() {
+fn engines_killed_in_a_game_lose_no_result() {
     let dir = scratch("killed");
+    let holds = dir.join("holds");
+    std::fs::create_dir_all(&holds).unwrap();
     let (json, pgn) = (dir.join("k.json"), dir.join("k.pgn"));
+    let a = double(
+        "hold_engine.py",
+        &format!("{BIN} {} 1 10 3", holds.display()),
+    );
     let mut runner = Command::new(BIN)
-        .args(["match", "--engine", &format!("{BIN} option.Hash=4 name=a")])
+        .args(["match", "--engine", &format!("{a} option.Hash=4 name=a")])
         .args(["--engine", &format!("{BIN} option.Hash=4 name=b")])
         .args(["--games", "12", "--nodes", "1500", "--random-plies", "4"])
-        .args(["--max-turns", "60", "--recover", "--timeout", "5000"])
+        .args(["--max-turns", "60", "--recover", "--timeout", "120000"])
         .arg("--json")
         .arg(&json)
         .arg("--pgn")
@@ -276,57 +302,63 @@ fn engines_killed_at_random_moments_lose_no_result() {
         .spawn()
         .unwrap();
     let pid = runner.id();
-    // A small xorshift generator: which engine, and when.
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
     let started = Instant::now();
-    // Not before the first game is counted: the start-up checks, before any game, stop a
-    // match whose engine dies (that is tested elsewhere).
-    while !json.exists() && runner.try_wait().unwrap().is_none() {
-        assert!(started.elapsed() < Duration::from_secs(300), "no game ends");
-        std::thread::sleep(Duration::from_millis(5));
-    }
     let mut kills = 0;
     while runner.try_wait().unwrap().is_none() {
         assert!(
             started.elapsed() < Duration::from_secs(300),
             "the match hangs"
         );
-        std::thread::sleep(Duration::from_millis(20 + next() % 380));
-        let kids = live_children(pid);
-        if !kids.is_empty() && kills < 8 {
-            let victim = kids[(next() % kids.len() as u64) as usize];
+        for (victim, file) in held_engines(&holds) {
+            // Only an engine of the runner's (a pid is never reused while its parent, the
+            // runner, has not reaped it).
+            assert!(
+                live_children(pid).contains(&victim),
+                "engine {victim} holds a go but is no engine of the runner"
+            );
             // SAFETY: a signal to a child process of our own child.
-            if unsafe { libc::kill(victim as i32, libc::SIGKILL) } == 0 {
-                kills += 1;
-            }
+            assert_eq!(unsafe { libc::kill(victim as i32, libc::SIGKILL) }, 0);
+            std::fs::remove_file(file).unwrap();
+            kills += 1;
         }
+        std::thread::sleep(Duration::from_millis(5));
     }
     let out = runner.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(kills > 0);
+    assert_eq!(kills, 3, "{}", stderr(&out));
     assert!(stdout(&out).contains("Games: 12 "), "{}", stdout(&out));
     assert_eq!(assert_files_agree(&pgn, &json), 12);
+    // Each kill cost its game, and nothing else did.
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        text.matches("[Termination \"abandoned\"]").count(),
+        3,
+        "{text}"
+    );
+    assert_eq!(text.matches("[Termination \"stalled\"]").count(), 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Issue 57: `kill -9` of the runner loses only the games in progress (the result file is
 /// rewritten after every game, never left half written), and `--resume` plays the rest: in
-/// the end every game is in the result file and in the PGN exactly once.
+/// the end every game is in the result file and in the PGN exactly once. The runner is killed
+/// in the middle of game 4 for certain: engine `a` (tests/doubles/hold_engine.py) holds its
+/// first `go` of its fourth game, once (the resumed run plays on).
 #[cfg(target_os = "linux")]
 #[test]
 fn a_killed_runner_resumes_without_losing_or_repeating_a_game() {
     let dir = scratch("resume");
+    let holds = dir.join("holds");
+    std::fs::create_dir_all(&holds).unwrap();
     let (json, pgn) = (dir.join("m.json"), dir.join("m.pgn"));
+    let a = double(
+        "hold_engine.py",
+        &format!("{BIN} {} 4 1 1", holds.display()),
+    );
     let args: Vec<String> = [
         "match",
         "--engine",
-        &format!("{BIN} option.Hash=4 name=a"),
+        &format!("{a} option.Hash=4 name=a"),
         "--engine",
         "builtin:greedy",
         "--games",
@@ -337,6 +369,8 @@ fn a_killed_runner_resumes_without_losing_or_repeating_a_game() {
         "4",
         "--max-turns",
         "80",
+        "--timeout",
+        "120000",
         "--pgn",
         pgn.to_str().unwrap(),
     ]
@@ -352,8 +386,12 @@ fn a_killed_runner_resumes_without_losing_or_repeating_a_game() {
         .spawn()
         .unwrap();
     let started = Instant::now();
-    // Kill it once three games are counted (or, on a fast machine, when it is done).
+    // Kill it once game 4 is held and the three before it are counted.
     loop {
+        assert!(
+            runner.try_wait().unwrap().is_none(),
+            "the runner ended before game 4 was held"
+        );
         assert!(
             started.elapsed() < Duration::from_secs(300),
             "the match hangs"
@@ -362,22 +400,21 @@ fn a_killed_runner_resumes_without_losing_or_repeating_a_game() {
             .ok()
             .and_then(|t| MatchResult::from_json(&t, "m").ok())
             .map_or(0, |r| json_games(&r).len());
-        if counted >= 3 || runner.try_wait().unwrap().is_some() {
+        if counted == 3 && !held_engines(&holds).is_empty() {
             break;
         }
         std::thread::sleep(Duration::from_millis(5));
     }
-    let _ = runner.kill();
+    runner.kill().unwrap();
     let _ = runner.wait();
-    // The file is whole, and every game it counts is in the PGN (which may hold one more).
+    // The file is whole, and counts the games before the one in progress, as the PGN does.
     let before = json_games(&result_file(&json));
+    assert_eq!(before.keys().copied().collect::<Vec<_>>(), [1, 2, 3]);
     let in_pgn: BTreeMap<usize, f64> = pgn_games(&pgn)
         .into_iter()
         .map(|(r, res)| (r, first_points(r, &res)))
         .collect();
-    for (round, points) in &before {
-        assert_eq!(in_pgn.get(round), Some(points), "game {round}");
-    }
+    assert_eq!(in_pgn, before);
     // As if the runner had died while writing a game the result file does not count yet:
     // `--resume` cuts it off (and plays that game again).
     {
@@ -409,10 +446,7 @@ fn a_killed_runner_resumes_without_losing_or_repeating_a_game() {
     let text = stdout(&resumed);
     assert!(text.contains("Games: 10 "), "{text}");
     assert!(
-        text.contains(&format!(
-            "Resumed: {} games from the earlier run",
-            before.len()
-        )),
+        text.contains("Resumed: 3 games from the earlier run"),
         "{text}"
     );
     assert_eq!(assert_files_agree(&pgn, &json), 10);

@@ -108,13 +108,78 @@ fn every_variant_plays_through_the_api() {
         assert_eq!(played["to_move"], "black", "{variant}: {played}");
         // Its turn was legal in the start position.
         assert!(strings(&st["legal"]).contains(&strings(&played["moves"])[0]));
-        // The person cannot move for the engine.
+        // Then Black's turn is the person's.
         let (status, _) = s.post(
             &format!("/api/games/{id}/moves"),
             json!({"token": strings(&played["legal"])[0]}),
         );
         assert_eq!(status, 200, "{variant}: Black's turn is the person's");
     }
+}
+
+/// The person cannot move for the engine: on the engine's turn a legal turn is refused with
+/// 422 and the game is unchanged. The engine has White and ten minutes a turn, so its turn
+/// lasts the whole test (the refusal does not depend on how fast it thinks); resigning then
+/// stops its search.
+#[test]
+fn the_person_cannot_move_for_the_engine() {
+    let s = Server::start(&temp_dir("gui-engine-turn"), &[], &[]);
+    for variant in variant_names(&s) {
+        let mut body = json!({"variant": variant, "engine": "white", "movetime_ms": 600_000});
+        if variant == "mutatismutandis" {
+            body["seed"] = json!(7);
+        }
+        let st = s.new_game(body);
+        let id = st["id"].as_str().unwrap().to_string();
+        assert_eq!(st["to_move"], "white", "{variant}: {st}");
+        let legal = strings(&st["legal"]);
+        assert!(!legal.is_empty(), "{variant}: {st}");
+        for token in [&legal[0], &legal[legal.len() - 1]] {
+            let (status, err) = s.post(&format!("/api/games/{id}/moves"), json!({"token": token}));
+            assert_eq!(status, 422, "{variant} {token}: {err}");
+            assert_eq!(err["error"], "it is the engine's turn", "{variant} {token}");
+        }
+        let (_, now) = s.get(&format!("/api/games/{id}"));
+        assert_eq!(now["moves"], json!([]), "{variant}: {now}");
+        assert_eq!(now["fen"], st["fen"], "{variant}");
+        assert_eq!(now["to_move"], "white", "{variant}");
+        let (status, r) = s.post(&format!("/api/games/{id}/resign"), json!({}));
+        assert_eq!(status, 200, "{variant}: {r}");
+        assert_eq!(
+            r["moves"],
+            json!([]),
+            "{variant}: the engine played no turn: {r}"
+        );
+    }
+}
+
+/// Sends `request` (a request line, and the head and body that follow it, as written) over a
+/// plain TCP connection, byte for byte: no client normalises its path. Returns the status
+/// code and the whole answer.
+fn raw_request(s: &Server, request: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let addr = s.url.trim_start_matches("http://");
+    let mut tcp = std::net::TcpStream::connect(addr).expect("connect to the server");
+    tcp.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    tcp.write_all(request.replace("{host}", addr).as_bytes())
+        .unwrap();
+    let mut answer = Vec::new();
+    tcp.read_to_end(&mut answer).expect("the answer");
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let status = answer
+        .strip_prefix("HTTP/1.1 ")
+        .and_then(|rest| rest.get(..3))
+        .and_then(|code| code.parse().ok())
+        .unwrap_or_else(|| panic!("no status line in {answer:?}"));
+    (status, answer)
+}
+
+/// A `GET` of `path` as written, over TCP.
+fn raw_get(s: &Server, path: &str) -> (u16, String) {
+    raw_request(
+        s,
+        &format!("GET {path} HTTP/1.1\r\nHost: {{host}}\r\nConnection: close\r\n\r\n"),
+    )
 }
 
 /// Bad requests get a 4xx with a JSON error and change nothing; no path outside the assets
@@ -135,8 +200,23 @@ fn bad_requests_are_refused() {
     assert_eq!(s.post_announcing(&moves, 100_000), 413);
     let (status, err) = s.get("/api/games/no-such-game");
     assert_eq!(status, 404, "{err}");
-    let (status, _) = s.post("/api/games/../../etc/moves", json!({"token": "e2e4"}));
-    assert_eq!(status, 404);
+    // A path that climbs out of the games, sent as written (an HTTP client would resolve the
+    // dots before sending).
+    let body = r#"{"token":"e2e4"}"#;
+    for path in [
+        "/api/games/../../etc/moves",
+        "/api/games/%2e%2e/%2e%2e/etc/moves",
+    ] {
+        let (status, answer) = raw_request(
+            &s,
+            &format!(
+                "POST {path} HTTP/1.1\r\nHost: {{host}}\r\nContent-Type: application/json\r\n\
+                 Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            ),
+        );
+        assert_eq!(status, 404, "{path}: {answer}");
+    }
     for bad in [
         json!({"variant": "xiangqi"}),
         json!({"variant": "chess", "level": 21}),
@@ -151,15 +231,46 @@ fn bad_requests_are_refused() {
         assert_eq!(status, 422, "{bad}: {err}");
         assert!(err["error"].is_string());
     }
+    // Paths out of the assets and the documentation, sent as written over TCP: dots, encoded
+    // dots and slashes, backslashes, as deep as the repository's root from either folder
+    // (src/gui/assets/ and docs/). Each is refused with the server's JSON error, and no file
+    // of the repository is in the answer.
+    let (status, real) = raw_get(&s, "/assets/app.js");
+    assert_eq!(status, 200, "{real}");
     for path in [
         "/assets/../Cargo.toml",
+        "/assets/../../../Cargo.toml",
         "/assets/%2e%2e/Cargo.toml",
+        "/assets/%2e%2e/%2e%2e/%2e%2e/Cargo.toml",
+        "/assets/..%2f..%2f..%2fCargo.toml",
+        "/assets/%2e%2e%2f%2e%2e%2f%2e%2e%2fCargo.toml",
+        "/assets/..\\..\\..\\Cargo.toml",
+        "/assets/.%2e/.%2e/.%2e/build.rs",
+        "/assets//etc/passwd",
+        "/assets/%2fetc%2fpasswd",
         "/docs/../Cargo.toml",
+        "/docs/../README.md",
+        "/docs/%2e%2e/README.md",
+        "/docs/..%2fREADME.md",
+        "/docs/rules/../../README.md",
+        "/rules/..%2f..%2fREADME",
+        "/../Cargo.toml",
+        "/%2e%2e/Cargo.toml",
         "/nothing",
     ] {
-        let (status, _) = s.get_text(path);
-        assert_eq!(status, 404, "{path}");
+        let (status, answer) = raw_get(&s, path);
+        assert_eq!(status, 404, "{path}: {answer}");
+        let body = answer.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+        let error: Value = serde_json::from_str(body)
+            .unwrap_or_else(|e| panic!("{path}: the answer is not the JSON error ({e}): {answer}"));
+        assert!(error["error"].is_string(), "{path}: {answer}");
+        for leak in ["[package]", "fn main", "root:", "# menagerie"] {
+            assert!(!answer.contains(leak), "{path} served a file: {answer}");
+        }
     }
+    // A document that is there is served, so the refusals above are not of every document.
+    let (status, doc) = raw_get(&s, "/docs/gui.md");
+    assert_eq!(status, 200, "{doc}");
     let (_, now) = s.get(&format!("/api/games/{id}"));
     assert_eq!(now["moves"], json!([]));
     // Only the games made here are listed.

@@ -10,8 +10,12 @@
 //! else to `<target tmp>/gui-screenshots/`.
 //!
 //! The tests are synchronous: a [`Browser`] owns a single-threaded tokio runtime and blocks on
-//! each of fantoccini's commands. The errors of the pages are collected by a script of the test
-//! ([`WATCH_ERRORS`]), since fantoccini has no command for chromedriver's browser log.
+//! each of fantoccini's commands. The errors of the pages are seen twice, both from before the
+//! pages' own scripts run: by a script of the test ([`WATCH_ERRORS`]) that chromium runs at the
+//! start of every document (the DevTools command `Page.addScriptToEvaluateOnNewDocument`), and
+//! in the browser's console log, read from chromedriver (its `se/log` endpoint; fantoccini has
+//! a command for neither, so they are sent to chromedriver as plain HTTP requests).
+//! `error_watch_sees_what_a_page_does_at_start_up` checks both on a page that fails as it loads.
 
 use crate::gui_common;
 
@@ -45,11 +49,12 @@ const MOVETIME: &str = "0.1";
 /// A script that makes the page record its errors, once per page: uncaught
 /// exceptions, rejected promises nobody handled, `console.error`, resources (scripts, styles,
 /// images) that failed to load, and requests (the page's `fetch` too) answered with an HTTP
-/// error, which chromium reports as "Failed to load resource". It runs when a page is awaited
-/// ([`Browser::wait_ready`]) and when the errors are read: what a page logs before then is not
-/// seen, except the failed requests (the browser keeps their timings for the page). They are
-/// kept in the tab's `sessionStorage`, which outlives the page (a form that opens the game's
-/// page, say) as long as the origin is the same.
+/// error, which chromium reports as "Failed to load resource". Chromium runs it at the start
+/// of every document, before the page's own scripts ([`Browser::start`] installs it); it also
+/// runs when a page is awaited ([`Browser::wait_ready`]) and when the errors are read, where it
+/// does nothing on a page that has it. The errors are kept in the tab's `sessionStorage`, which
+/// outlives the page (a form that opens the game's page, say) as long as the origin is the
+/// same.
 const WATCH_ERRORS: &str = r#"
 if (!window.__menagerieTestErrors) {
   window.__menagerieTestErrors = true;
@@ -191,6 +196,11 @@ struct Browser {
     /// The session; `None` once it has ended.
     client: Option<Client>,
     driver: Child,
+    /// chromedriver's address and the session's id, for the commands fantoccini does not have.
+    driver_url: String,
+    session_id: String,
+    /// The browser's console log read so far (chromedriver hands each entry out once).
+    console: std::cell::RefCell<Vec<String>>,
     profile: PathBuf,
     /// The test's name, for the screenshot of a failure.
     name: String,
@@ -256,13 +266,31 @@ impl Browser {
                 let session = rt.block_on(within(COMMAND_PATIENCE, builder.connect(&url)));
                 let why = match session {
                     Ok(Ok(client)) => {
-                        return Some(Browser {
+                        let session_id = rt
+                            .block_on(within(COMMAND_PATIENCE, client.session_id()))
+                            .ok()
+                            .and_then(Result::ok)
+                            .flatten()
+                            .expect("the session's id");
+                        let b = Browser {
                             rt,
                             client: Some(client),
                             driver,
+                            driver_url: url,
+                            session_id,
+                            console: Default::default(),
                             profile,
                             name: name.to_string(),
-                        });
+                        };
+                        // Before any page: every document runs the watch before its scripts.
+                        b.driver_command(
+                            "goog/cdp/execute",
+                            json!({
+                                "cmd": "Page.addScriptToEvaluateOnNewDocument",
+                                "params": {"source": WATCH_ERRORS},
+                            }),
+                        );
+                        return Some(b);
                     }
                     Ok(Err(e)) => e.to_string(),
                     Err(_) => format!("no new session in {COMMAND_PATIENCE:?}"),
@@ -356,8 +384,47 @@ impl Browser {
         );
     }
 
+    /// `POST <chromedriver>/session/<id>/<command>` with `body`: a command of chromedriver's
+    /// that fantoccini does not send. Its `value`, or why chromedriver refused it.
+    fn try_driver_command(&self, command: &str, body: &Value) -> Result<Value, String> {
+        let url = format!("{}/session/{}/{command}", self.driver_url, self.session_id);
+        match ureq::post(&url)
+            .timeout(COMMAND_PATIENCE)
+            .send_json(body.clone())
+        {
+            Ok(r) => r
+                .into_json::<Value>()
+                .map(|v| v["value"].clone())
+                .map_err(|e| format!("chromedriver {command}: {e}")),
+            Err(ureq::Error::Status(code, r)) => Err(format!(
+                "chromedriver refused {command} {body}: {code} {}",
+                r.into_string().unwrap_or_default()
+            )),
+            Err(e) => Err(format!("chromedriver {command}: {e}")),
+        }
+    }
+
+    /// [`Browser::try_driver_command`], which must succeed.
+    fn driver_command(&self, command: &str, body: Value) -> Value {
+        self.try_driver_command(command, &body)
+            .unwrap_or_else(|e| panic!("{}: {e}", self.name))
+    }
+
+    /// The errors of the browser's console log ("SEVERE": uncaught exceptions, `console.error`,
+    /// failed loads and requests), every one since the session began.
+    fn console_errors(&self) -> Result<Vec<String>, String> {
+        let entries = self.try_driver_command("se/log", &json!({"type": "browser"}))?;
+        let mut console = self.console.borrow_mut();
+        for e in entries.as_array().into_iter().flatten() {
+            if e["level"] == "SEVERE" {
+                console.push(e["message"].as_str().unwrap_or_default().to_string());
+            }
+        }
+        Ok(console.clone())
+    }
+
     /// The errors that the pages of this session recorded (see [`WATCH_ERRORS`]).
-    fn page_errors(&self) -> Result<Vec<String>, CmdError> {
+    fn watched_errors(&self) -> Result<Vec<String>, CmdError> {
         let script = format!(
             "{WATCH_ERRORS}\nreturn JSON.parse(sessionStorage.getItem('menagerie-test-errors') || '[]');"
         );
@@ -369,6 +436,18 @@ impl Browser {
                     .collect()
             })
             .unwrap_or_default())
+    }
+
+    /// What the pages of this session did wrong: the errors they recorded ([`WATCH_ERRORS`])
+    /// and those of the browser's console log, the latter marked `console:`.
+    fn page_errors(&self) -> Result<Vec<String>, String> {
+        let mut errors = self.watched_errors().map_err(|e| describe(&e))?;
+        errors.extend(
+            self.console_errors()?
+                .iter()
+                .map(|e| format!("console: {e}")),
+        );
+        Ok(errors)
     }
 
     /// Loads `url` and waits for the page's script to be ready.
@@ -782,7 +861,7 @@ fn finish(t: &mut Ui) {
     let b = &mut t.b;
     let errors = b
         .page_errors()
-        .unwrap_or_else(|e| panic!("{}: the page's errors: {}", b.name, describe(&e)));
+        .unwrap_or_else(|e| panic!("{}: the page's errors: {e}", b.name));
     assert!(
         errors.is_empty(),
         "{}: errors in the page: {errors:?}",
@@ -1581,4 +1660,77 @@ fn every_piece_type_has_its_own_figure() {
     check_figures("figures again", &d);
     assert_eq!(b.js(style), "figures");
     finish(&mut t);
+}
+
+/// A page that fails while it loads, before anything awaits it: an error logged and an
+/// exception thrown by its first scripts, a script that is not there, and a request answered
+/// with an error. The watch that chromium runs at the start of every document sees each of them,
+/// and so does the browser's console log: what the other tests' `finish` asserts empty would
+/// hold the errors of a page's start-up. The page comes from a small server of the test.
+#[test]
+fn error_watch_sees_what_a_page_does_at_start_up() {
+    let dir = temp_dir("gui-browser-start-up");
+    let Some(b) = Browser::start("start-up", &dir) else {
+        return;
+    };
+    const PAGE: &str = "<!doctype html><html><head><title>start-up</title>\
+        <link rel=\"icon\" href=\"data:,\">\
+        <script>console.error('start-up: logged');</script>\
+        <script>throw new Error('start-up: thrown');</script>\
+        <script src=\"/missing.js\"></script>\
+        <script>fetch('/refused').then(() => { window.__menagerie = { ready: true }; });</script>\
+        </head><body>start-up</body></html>";
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a port for the page");
+    let addr = listener.local_addr().unwrap();
+    // Serves the page at `/` and 404 for everything else, one request a connection.
+    std::thread::spawn(move || {
+        use std::io::{BufRead, BufReader};
+        for stream in listener.incoming().flatten() {
+            let mut reader = BufReader::new(&stream);
+            let mut request = String::new();
+            let _ = reader.read_line(&mut request);
+            let mut line = String::new();
+            while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+                line.clear();
+            }
+            let (status, body) = match request.split_whitespace().nth(1) {
+                Some("/") => ("200 OK", PAGE),
+                _ => ("404 Not Found", "not here"),
+            };
+            let _ = write!(
+                &stream,
+                "HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\n\
+                 Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    b.open(&format!("http://{addr}/"));
+    let watched = b
+        .watched_errors()
+        .unwrap_or_else(|e| panic!("{}", describe(&e)));
+    let console = b.console_errors().unwrap_or_else(|e| panic!("{e}"));
+    let has = |list: &[String], what: &str| list.iter().any(|e| e.contains(what));
+    for what in [
+        "console.error: start-up: logged",
+        "Error: start-up: thrown",
+        "failed to load <SCRIPT>",
+        "HTTP 404 for",
+    ] {
+        assert!(
+            has(&watched, what),
+            "the watch missed {what:?}: {watched:?}"
+        );
+    }
+    for what in [
+        "start-up: logged",
+        "start-up: thrown",
+        "/missing.js",
+        "/refused",
+    ] {
+        assert!(
+            has(&console, what),
+            "the console log misses {what:?}: {console:?}"
+        );
+    }
 }

@@ -43,6 +43,7 @@ mod arena_books;
 mod arena_faults;
 mod chess960;
 mod chess_rules;
+mod ci_scripts;
 mod claimable_draws;
 mod datagen_cli;
 mod eval_file;

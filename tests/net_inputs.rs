@@ -1,7 +1,8 @@
 //! The network inputs of every variant with [`NetInputs`] (docs/networks.md): over the bench
 //! positions and seeded random playouts every input is below `INPUTS`, none is set twice and
-//! at most `MAX_ACTIVE` are set; and the inputs are colour-symmetric: White's perspective of a
-//! position is Black's perspective of the colour-flipped position, and the other way round.
+//! at most `MAX_ACTIVE` are set; and the inputs are colour-symmetric in every variant: White's
+//! perspective of a position is Black's perspective of the colour-flipped position, and the
+//! other way round.
 
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::core::Color;
@@ -244,10 +245,75 @@ fn mitosis_inputs_are_colour_symmetric() {
         n += 1;
     });
     assert!(n > 100);
-    // The pair of the evaluation's symmetry test (tests/mulligan_stew.rs).
-    let a = Stew::from_fen("r1mka1/p1p2p/p3p1/2Pp2/A2cPP/PPKPa1/RA1M1C[-] w - - 4 6 pool:Q/q");
-    let b = Stew::from_fen("ra1m1c/ppkpA1/a2Cpp/2pP2/P3P1/P1P2P/R1MKA1[-] b - - 4 6 pool:Q/q");
-    assert_symmetric(&a.unwrap(), &b.unwrap());
+    // Pairs of the evaluation's symmetry test (src/variants/mitosis/eval.rs), flipped by hand:
+    // a pending part in hand, and a late position; the flip above agrees.
+    for (a, b) in [
+        (
+            "***1n1***/k8/9/5Q3/9/9/9/7p1/9/4K4/***3***[rb] b - - 0 1",
+            "***3***/4k4/9/7P1/9/9/9/5q3/9/K8/***1N1***[RB] w - - 0 1",
+        ),
+        (
+            "***3***/4k4/2p6/9/3r5/5P3/9/2B6/4K4/9/***3***[-] w - - 70 30",
+            "***3***/9/4k4/2b6/9/5p3/3R5/9/2P6/4K4/***3***[-] b - - 70 30",
+        ),
+    ] {
+        assert_eq!(flip_mitosis(a), b);
+        assert_symmetric(
+            &Mitosis::from_fen(a).unwrap_or_else(|e| panic!("{a}: {e}")),
+            &Mitosis::from_fen(b).unwrap_or_else(|e| panic!("{b}: {e}")),
+        );
+    }
+}
+
+/// Mystic's colour flip: ranks mirrored, cases and side swapped, the en passant square
+/// mirrored, the coins and the bought Pawns exchanged.
+fn flip_mystic(fen: &str) -> String {
+    let f: Vec<&str> = fen.split(' ').collect();
+    let board: Vec<String> = f[0].split('/').rev().map(swap_case).collect();
+    assert_eq!(f[2], "-", "{fen}: Mystic has no castling");
+    let ep = if f[3] == "-" {
+        "-".to_string()
+    } else {
+        mirror_square(f[3], 1, 8)
+    };
+    let mut out = format!(
+        "{} {} - {ep} {} {}",
+        board.join("/"),
+        other_side(f[1]),
+        f[4],
+        f[5]
+    );
+    for tag in &f[6..] {
+        let (name, value) = tag.split_once(':').unwrap();
+        let (w, b) = value.split_once('/').unwrap();
+        out.push_str(&format!(" {name}:{b}/{w}"));
+    }
+    out
+}
+
+/// Mystic over random playouts (purchases, upgrades and en passant squares included), and the
+/// pair of the evaluation's symmetry test (src/variants/mystic/eval.rs), flipped by hand.
+#[test]
+fn mystic_inputs_are_colour_symmetric() {
+    let (mut n, mut economies, mut en_passant) = (0, 0, 0);
+    positions::<Mystic>(4, 100, |pos| {
+        let fen = pos.fen();
+        let flipped = flip_mystic(&fen);
+        let b = Mystic::from_fen(&flipped).unwrap_or_else(|e| panic!("{fen} -> {flipped}: {e}"));
+        assert_symmetric(pos, &b);
+        n += 1;
+        economies += usize::from(pos.coins(Color::White) != pos.coins(Color::Black));
+        en_passant += usize::from(fen.split(' ').nth(3) != Some("-"));
+    });
+    assert!(n > 100, "{n}");
+    // The sides' coins often differ (their inputs do not agree by chance), and some positions
+    // have an en passant square.
+    assert!(economies * 4 > n, "{economies} of {n}");
+    assert!(en_passant > 0);
+    let a = "4k3/3p4/8/2q5/8/4P3/3B4/4K3 w - - 0 9 coins:5/7 bought:3/2";
+    let b = "4k3/3b4/4p3/8/2Q5/8/3P4/4K3 b - - 0 9 coins:7/5 bought:2/3";
+    assert_eq!(flip_mystic(a), b);
+    assert_symmetric(&Mystic::from_fen(a).unwrap(), &Mystic::from_fen(b).unwrap());
 }
 
 /// Mutatis Mutandis's colour flip of a FEN without en passant or swap-ban square: ranks
@@ -301,10 +367,14 @@ fn mutatis_inputs_are_colour_symmetric() {
 }
 
 /// A variant's compiled-in network (`src/variants/<variant>/network.nnv`): it parses for the
-/// variant's name and inputs, the slot holds it from the first use, and the evaluation adds
-/// exactly its correction, which is not zero everywhere (it plays). Only reads the slot, which
-/// other tests of this process play with.
-fn compiled_in_network_corrects<G: NetInputs>() {
+/// variant's name and inputs, the slot holds it from the first use, and the evaluation that
+/// the search uses (`Evaluation::evaluate`: the hand-written score plus the correction, read
+/// from the sums the position keeps through make/unmake) is, in every position, the variant's
+/// hand-written evaluation `hand` plus the output of a copy of the network parsed here from
+/// the file's bytes and summed from scratch: two computations apart from the engine's. The
+/// correction is not zero in most positions, so an evaluation without it (or with another
+/// network) fails. Only reads the slot, which other tests of this process play with.
+fn compiled_in_network_corrects<G: NetInputs>(hand: fn(&G) -> i32) {
     let name = G::INFO.name;
     let net = G::slot()
         .default_net()
@@ -315,10 +385,15 @@ fn compiled_in_network_corrects<G: NetInputs>() {
     assert_eq!(G::slot().get(), Some(&net), "{name}");
     let (mut seen, mut corrected) = (0, 0);
     positions::<G>(2, 40, |pos| {
-        let c = menagerie::variants::network::correction(pos);
-        assert_eq!(c, net.evaluate(pos), "{}", pos.fen());
+        let (hand, net) = (hand(pos), net.evaluate(pos));
+        assert_eq!(
+            pos.evaluate(),
+            hand + net,
+            "{name}: {} (hand-written {hand}, network {net})",
+            pos.fen()
+        );
         seen += 1;
-        corrected += usize::from(c != 0);
+        corrected += usize::from(net != 0);
     });
     assert!(
         corrected * 2 > seen,
@@ -328,9 +403,10 @@ fn compiled_in_network_corrects<G: NetInputs>() {
 
 #[test]
 fn the_variants_with_a_network_play_with_it() {
-    compiled_in_network_corrects::<Mystic>();
-    compiled_in_network_corrects::<Stew>();
-    compiled_in_network_corrects::<Mitosis>();
-    compiled_in_network_corrects::<Mutatis>();
-    compiled_in_network_corrects::<Muster>();
+    use menagerie::variants::{mitosis, mulligan_stew, muster, mutatis_mutandis, mystic};
+    compiled_in_network_corrects::<Mystic>(mystic::eval::evaluate);
+    compiled_in_network_corrects::<Stew>(mulligan_stew::eval::evaluate);
+    compiled_in_network_corrects::<Mitosis>(mitosis::eval::evaluate);
+    compiled_in_network_corrects::<Mutatis>(mutatis_mutandis::eval::evaluate);
+    compiled_in_network_corrects::<Muster>(muster::eval::evaluate);
 }

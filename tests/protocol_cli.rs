@@ -118,3 +118,51 @@ fn variants_lists_the_uci_variant_values() {
         assert!(perft.status.success(), "{v}: {}", stdout(&perft));
     }
 }
+
+/// Issue 78 step 11: `--help` (and `-h`) says that with no subcommand the binary is the engine,
+/// speaking its protocol on stdin and stdout; `--version` (and `-V`) names the commit that the
+/// engine's start-up banner names.
+#[test]
+fn help_and_version_say_what_the_binary_is() {
+    for flag in ["--help", "-h"] {
+        let out = menagerie(&[flag]);
+        assert!(out.status.success(), "{flag}");
+        // Lines may be wrapped anywhere: compare the words.
+        let words = stdout(&out)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        for said in [
+            "With no subcommand the binary is the engine",
+            "protocol",
+            "on stdin and stdout",
+        ] {
+            assert!(
+                words.contains(said),
+                "{flag} does not say {said:?}: {words}"
+            );
+        }
+    }
+    // The commit of the banner, the engine's first line.
+    let engine = crate::common::run_binary_ok(&[], b"quit\n");
+    let banner = engine.lines().next().expect("a banner");
+    let head = format!("menagerie {} (commit ", env!("CARGO_PKG_VERSION"));
+    let commit = banner
+        .strip_prefix(&head)
+        .and_then(|rest| rest.split_once(')'))
+        .map(|(commit, _)| commit)
+        .unwrap_or_else(|| panic!("banner {banner:?}"));
+    assert!(
+        commit == "unknown" || (commit.len() >= 7 && commit.chars().all(|c| c.is_ascii_hexdigit())),
+        "{banner}"
+    );
+    for flag in ["--version", "-V"] {
+        let out = menagerie(&[flag]);
+        assert!(out.status.success(), "{flag}");
+        assert_eq!(
+            stdout(&out).trim_end(),
+            format!("{head}{commit})"),
+            "{flag} against the banner {banner:?}"
+        );
+    }
+}

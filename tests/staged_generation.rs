@@ -7,7 +7,8 @@
 //!   `pseudo_tactical_moves` and `pseudo_quiet_moves`, and `is_legal` keeps exactly those.
 //! - `ply_from_packed` returns the legal ply of a packing, and `None` for a packing no legal ply
 //!   has: checked on every legal ply's packing, on packings of other positions' plies (what a
-//!   key collision brings back from the TT), and on random words.
+//!   key collision brings back from the TT: the expected ply is the one the notation reads
+//!   from the packed ply's token, if it packs the same), and on random words (`None`).
 //!
 //! Positions are taken along seeded random playouts (Mutatis Mutandis from random setups, so
 //! that every drop window is crossed); the default implementations are checked on every variant.
@@ -52,15 +53,34 @@ fn stages<G: Game>(
     t.iter().chain(q.iter()).copied().collect()
 }
 
+/// A packing seen in another position, with the token of its ply there.
+type Foreign = (u32, String);
+
+/// What `ply_from_packed(packed)` must give in `pos`, found by another road than the one it
+/// takes. A variant that decodes packings (Mutatis Mutandis) is checked against its generated
+/// plies (`legal`), searched by packing. The default implementation is that search itself, so
+/// it is checked against the notation instead: the ply read from `token` (the token of the
+/// packed ply where it was legal), if it is legal here and packs the same. (A Mutatis Mutandis
+/// packing names the drop's file only, its rank being the mover's home row, and not the piece
+/// dropped, so the same packing is another turn in another position.)
+fn expected<G: Game>(pos: &G, legal: &[G::Move], packed: u32, token: &str) -> Option<G::Move> {
+    if G::DECODES_PACKED {
+        legal.iter().copied().find(|m| m.pack() == packed)
+    } else {
+        pos.parse_move(token).ok().filter(|m| m.pack() == packed)
+    }
+}
+
 /// Checks the stages, the lazy legality and the decoding of `pos`; `foreign` holds packings from
-/// other positions, and gains this position's; `illegal_listed` counts the illegal plies of the
-/// pseudo-legal lists. Returns how many foreign packings were legal here.
+/// other positions (with their tokens there), and gains this position's; `illegal_listed` counts
+/// the illegal plies of the pseudo-legal lists. Returns how many foreign packings were legal
+/// here and how many were not.
 fn check_position<G: Game>(
     pos: &G,
-    foreign: &mut Vec<u32>,
+    foreign: &mut Vec<Foreign>,
     rng: &mut SplitMix64,
     illegal_listed: &mut usize,
-) -> usize {
+) -> (usize, usize) {
     let legal = legal_moves(pos);
     let ctx = pos.fen();
     if G::SPLIT_GENERATION {
@@ -81,33 +101,62 @@ fn check_position<G: Game>(
     for &m in legal.iter() {
         assert_eq!(pos.ply_from_packed(m.pack()), Some(m), "decoding in {ctx}");
     }
-    let mut legal_here = 0;
-    let packs = by_packing(&legal);
-    let randoms: Vec<u32> = (0..8).map(|_| rng.next_u64() as u32).collect();
-    for &p in foreign.iter().chain(randoms.iter()) {
-        let got = pos.ply_from_packed(p);
-        let want = legal.iter().copied().find(|m| m.pack() == p);
-        assert_eq!(got, want, "packing {p:#x} in {ctx}");
-        legal_here += usize::from(packs.contains_key(&p));
+    let (mut legal_here, mut not_here) = (0, 0);
+    for (p, token) in foreign.iter() {
+        let got = pos.ply_from_packed(*p);
+        assert_eq!(
+            got,
+            expected(pos, &legal, *p, token),
+            "packing {p:#x} ({token} elsewhere) in {ctx}"
+        );
+        if got.is_some() {
+            legal_here += 1;
+        } else {
+            not_here += 1;
+        }
+    }
+    // Random words pack no legal ply (a chance of some 2^-26 per word at these list lengths,
+    // and the words are seeded).
+    for _ in 0..8 {
+        let p = rng.next_u64() as u32;
+        assert_eq!(
+            pos.ply_from_packed(p),
+            None,
+            "random packing {p:#x} in {ctx}"
+        );
     }
     // Keep a window of recent packings for the next positions.
-    foreign.extend(legal.iter().map(|m| m.pack()));
+    foreign.extend(legal.iter().map(|&m| (m.pack(), pos.move_token(m))));
     let n = foreign.len();
     if n > 400 {
         foreign.drain(..n - 400);
     }
-    legal_here
+    (legal_here, not_here)
+}
+
+/// What a run of [`check_playouts`] checked.
+#[derive(Debug, Default)]
+struct Checked {
+    positions: usize,
+    /// Packings of other positions' plies that decoded to a legal ply here, and that did not.
+    foreign_legal: usize,
+    foreign_illegal: usize,
+    /// Illegal plies of the pseudo-legal lists.
+    illegal_listed: usize,
 }
 
 /// Random playouts from `starts`, `plies` long, checking every position.
-fn check_playouts<G: Game>(starts: Vec<G>, plies: usize, seed: u64) -> (usize, usize, usize) {
+fn check_playouts<G: Game>(starts: Vec<G>, plies: usize, seed: u64) -> Checked {
     let mut rng = SplitMix64::new(seed);
     let mut foreign = Vec::new();
-    let (mut positions, mut foreign_legal, mut illegal) = (0, 0, 0);
+    let mut c = Checked::default();
     for mut pos in starts {
         for _ in 0..plies {
-            foreign_legal += check_position(&pos, &mut foreign, &mut rng, &mut illegal);
-            positions += 1;
+            let (legal_here, not_here) =
+                check_position(&pos, &mut foreign, &mut rng, &mut c.illegal_listed);
+            c.foreign_legal += legal_here;
+            c.foreign_illegal += not_here;
+            c.positions += 1;
             let legal = legal_moves(&pos);
             if legal.is_empty() || pos.outcome().is_some() {
                 break;
@@ -115,7 +164,7 @@ fn check_playouts<G: Game>(starts: Vec<G>, plies: usize, seed: u64) -> (usize, u
             pos.make(legal[rng.below(legal.len() as u64) as usize]);
         }
     }
-    (positions, foreign_legal, illegal)
+    c
 }
 
 #[test]
@@ -123,21 +172,57 @@ fn mutatis_stages_partition_and_decoding_agrees_with_generation() {
     const { assert!(Mutatis::SPLIT_GENERATION && Mutatis::DECODES_PACKED) };
     const { assert!(Mutatis::LAZY_LEGALITY) };
     let starts = (0..12).filter_map(Mutatis::random_setup).collect();
-    let (positions, foreign_legal, illegal) = check_playouts::<Mutatis>(starts, 90, 59);
-    assert!(positions > 700, "{positions}");
+    let c = check_playouts::<Mutatis>(starts, 90, 59);
+    assert!(c.positions > 700, "{c:?}");
     // The pseudo-legal lists do hold illegal turns, so `is_legal` is exercised both ways.
-    assert!(illegal > 1000, "{illegal}");
-    // Packings from other positions are often legal here too: the `Some` side is exercised.
-    assert!(foreign_legal > 1000, "{foreign_legal}");
+    assert!(c.illegal_listed > 1000, "{c:?}");
+    // Packings from other positions are often legal here too: the `Some` side is exercised,
+    // and the `None` side.
+    assert!(c.foreign_legal > 1000 && c.foreign_illegal > 1000, "{c:?}");
 }
 
+/// The default `ply_from_packed` (generate and search) of the other variants, against the
+/// plies their notation reads from the tokens of other positions' plies; every playout is
+/// long enough, and both answers are given many times.
 #[test]
 fn every_variant_decodes_its_packings() {
-    check_playouts(vec![Chess::startpos()], 80, 1);
-    check_playouts(vec![Stew::startpos()], 80, 2);
-    check_playouts(vec![Mystic::startpos()], 80, 3);
-    check_playouts(vec![Muster::startpos()], 80, 4);
-    check_playouts(vec![Mitosis::startpos()], 80, 5);
+    const { assert!(!Chess::DECODES_PACKED && !Stew::DECODES_PACKED && !Mystic::DECODES_PACKED) };
+    const { assert!(!Muster::DECODES_PACKED && !Mitosis::DECODES_PACKED) };
+    for (name, c) in [
+        ("chess", check_playouts(vec![Chess::startpos()], 80, 1)),
+        ("stew", check_playouts(vec![Stew::startpos()], 80, 2)),
+        ("mystic", check_playouts(vec![Mystic::startpos()], 80, 3)),
+        ("muster", check_playouts(vec![Muster::startpos()], 80, 4)),
+        ("mitosis", check_playouts(vec![Mitosis::startpos()], 80, 5)),
+    ] {
+        assert!(c.positions >= 40, "{name}: {c:?}");
+        assert!(
+            c.foreign_legal >= 200 && c.foreign_illegal >= 200,
+            "{name}: {c:?}"
+        );
+    }
+    // By hand: at the start of chess the packing of e2e4 taken from the position after 1.Nf3
+    // Nf6 is 1.e4; that of e3e4 after 1.e3 e6 is no ply here, nor is Black's 1...e5.
+    let start = Chess::startpos();
+    let after = |tokens: &[&str]| {
+        let mut pos = Chess::startpos();
+        for t in tokens {
+            let m = pos.parse_move(t).unwrap();
+            pos.make(m);
+        }
+        pos
+    };
+    let e4 = after(&["g1f3", "g8f6"]).parse_move("e2e4").unwrap();
+    assert_eq!(
+        start
+            .ply_from_packed(e4.pack())
+            .map(|m| start.move_token(m)),
+        Some("e2e4".into())
+    );
+    let e3e4 = after(&["e2e3", "e7e6"]).parse_move("e3e4").unwrap();
+    assert_eq!(start.ply_from_packed(e3e4.pack()), None);
+    let e5 = after(&["e2e4"]).parse_move("e7e5").unwrap();
+    assert_eq!(start.ply_from_packed(e5.pack()), None);
 }
 
 /// With lazy legality a node's lists hold illegal turns, so a stalemate below the root (no

@@ -86,13 +86,37 @@ mod tests {
             .map(|f| net.evaluate(&Mystic::from_fen(f).unwrap()))
             .collect();
         assert!(corrections.iter().any(|&c| c != 0), "{corrections:?}");
-        // The slot holds it from the first use, and the evaluation adds its correction.
-        let pos = Mystic::from_fen(fens[1]).unwrap();
+        // The slot holds it from the first use, and the evaluation the search uses is the
+        // hand-written score plus this copy's output from scratch, in each position and after
+        // each of its legal plies (whose sums the position keeps through make).
         assert_eq!(SLOT.get(), Some(&net));
-        assert_eq!(
-            crate::variants::network::correction(&pos),
-            net.evaluate(&pos)
-        );
+        use crate::variants::{Evaluation, PlyList, Rules};
+        let mut checked = 0;
+        for f in fens {
+            let mut pos = Mystic::from_fen(f).unwrap();
+            let mut list = PlyList::<MysticMove>::default();
+            pos.legal_moves(&mut list);
+            for m in std::iter::once(None).chain(list.iter().copied().map(Some)) {
+                if let Some(m) = m {
+                    pos.make(m);
+                }
+                let (hand, correction) = (
+                    crate::variants::mystic::eval::evaluate(&pos),
+                    net.evaluate(&pos),
+                );
+                assert_eq!(
+                    pos.evaluate(),
+                    hand + correction,
+                    "{}: hand-written {hand}, network {correction}",
+                    pos.fen()
+                );
+                checked += usize::from(correction != 0);
+                if m.is_some() {
+                    pos.unmake();
+                }
+            }
+        }
+        assert!(checked > 20, "{checked} positions with a correction");
     }
 
     /// The sums kept through make/unmake are the sums from scratch, over random games with
