@@ -272,7 +272,7 @@ fn held_engines(dir: &Path) -> Vec<(u32, PathBuf)> {
     held
 }
 
-/// Issue 57: engines killed from outside (SIGKILL) in the middle of a game lose that game, are
+/// Engines killed from outside (SIGKILL) in the middle of a game lose that game, are
 /// restarted, and every finished game is in the result file and the PGN. Engine `a` is a proxy
 /// (tests/doubles/hold_engine.py) whose first three processes each hold their tenth `go`
 /// unanswered; the test kills each then, so the kills land mid-game, three times, in every run

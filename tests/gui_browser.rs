@@ -1323,7 +1323,7 @@ fn assert_fits(b: &Browser, what: &str, width: u32) {
     });
 }
 
-/// issue 79 step 4: a game page of every variant fits windows from a phone's width (390 px) to
+/// A game page of every variant fits windows from a phone's width (390 px) to
 /// a desktop's (1920 px) without scrolling sideways: at the start, and in Mulligan Stew and
 /// Mitosis while the first portion or the placed parts of a turn are pending.
 #[test]
@@ -1376,7 +1376,7 @@ fn every_game_page_fits_every_width() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The pieces' figures (issue 79 step 1)
+// The pieces' figures
 // ---------------------------------------------------------------------------------------------
 
 /// Helpers of the figure tests, defined in the page once: `canon(el)`, the drawing of a piece
@@ -1533,7 +1533,7 @@ fn check_figures(what: &str, drawings: &Value) {
     assert!(problems.is_empty(), "{what}:\n{}", problems.join("\n"));
 }
 
-/// Issue 79 step 1: every piece type of every variant is a figure (or a glyph generated from
+/// Every piece type of every variant is a figure (or a glyph generated from
 /// its Betza), never a letter on a disc, and no two piece types of a variant draw the same
 /// picture once their text is left out: all the types through the page's pieces.js (and
 /// pieces of made-up names, whose glyphs come from their Betza: W, F, D, NN, mfWcfF, ...), then on

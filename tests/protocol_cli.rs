@@ -119,7 +119,7 @@ fn variants_lists_the_uci_variant_values() {
     }
 }
 
-/// Issue 78 step 11: `--help` (and `-h`) says that with no subcommand the binary is the engine,
+/// `--help` (and `-h`) says that with no subcommand the binary is the engine,
 /// speaking its protocol on stdin and stdout; `--version` (and `-V`) names the commit that the
 /// engine's start-up banner names.
 #[test]
