@@ -11,10 +11,12 @@ use common::game::{
 use common::{assert_game_over, bestmove, Engine, SEARCH};
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::perft::{perft_turns, Unit};
-use menagerie::variants::mitosis::{Mitosis, START_FEN};
+use std::collections::HashSet;
+
+use menagerie::variants::mitosis::{Mitosis, Move, BOARD_MITOSIS, START_FEN};
 use menagerie::variants::turn::{self, Extent, Reading};
-use menagerie::variants::Scope;
 use menagerie::variants::{Evaluation, FenError, Game, GameResult, MoveError, Notation, Rules};
+use menagerie::variants::{PlyList, Scope};
 
 fn pos(fen: &str) -> Mitosis {
     parse(fen)
@@ -589,6 +591,196 @@ fn random_playouts_round_trip() {
         assert_unwinds(&mut p, history, &format!("game {game}"));
     }
     assert!(plies_done > 3000, "{plies_done}");
+}
+
+/// The notation (rules/mitosis.md 9) of the ply `token` of `fen`.
+fn san_of(fen: &str, token: &str) -> String {
+    let p = pos(fen);
+    let m = p
+        .parse_move(token)
+        .unwrap_or_else(|e| panic!("{token} in {fen}: {e}"));
+    p.pgn_move(m)
+}
+
+/// Checks the notation of every legal ply of `p`: unique after `normalize_pgn`, and read back
+/// by `read_pgn_ply` (PGN import) and `import_move` (`menagerie replay`) as that ply.
+fn assert_notation_round_trip(p: &Mitosis, list: &PlyList<Move>) {
+    let mut seen = HashSet::new();
+    for &m in list.iter() {
+        let written = p.pgn_move(m);
+        assert!(
+            seen.insert(turn::normalize_pgn(&written)),
+            "two plies written {written} in {}",
+            p.fen()
+        );
+        assert_eq!(
+            turn::read_pgn_ply(p, &written),
+            Ok(m),
+            "{written} in {}",
+            p.fen()
+        );
+        assert_eq!(p.import_move(&written), Ok(m), "{written} in {}", p.fen());
+    }
+}
+
+/// rules/mitosis.md 9 along seeded random playouts: at every position each legal ply's
+/// notation is its own and reads back as that ply; each whole turn's notation plays back as
+/// that turn through PGN reading.
+#[test]
+fn notation_is_unique_and_reads_back_along_random_playouts() {
+    let mut rng = SplitMix64::new(0x5a11);
+    let starts = [START_FEN, M1, M2, M4_AFTER, M5_AFTER, MIDGAME];
+    let (mut positions, mut placements, mut disambiguated) = (0, 0, 0);
+    for game in 0..60 {
+        let mut p = pos(starts[game % starts.len()]);
+        let mut turn_start = (p.clone(), Vec::new());
+        for _ in 0..120 {
+            if p.outcome().is_some() {
+                break;
+            }
+            let list = legal_moves(&p);
+            assert_notation_round_trip(&p, &list);
+            positions += 1;
+            placements += usize::from(list.iter().any(|m| m.is_placement()));
+            // A piece's move whose notation holds more than its letter, `x` and destination.
+            disambiguated += list
+                .iter()
+                .filter(|&&m| {
+                    let w = p.pgn_move(m);
+                    let dest = BOARD_MITOSIS.name(m.to()).to_string();
+                    !m.is_placement()
+                        && w.starts_with(|c: char| c.is_ascii_uppercase())
+                        && w.replace('x', "").len() > 1 + dest.len()
+                })
+                .count();
+            let m = list[rng.below(list.len() as u64) as usize];
+            let side = p.side_to_move();
+            p.make(m);
+            turn_start.1.push(m);
+            if turn::is_over(&p, side) {
+                // The turn's movetext (portions joined by `;`) plays back as the same plies.
+                let (before, plies) = std::mem::replace(&mut turn_start, (p.clone(), Vec::new()));
+                let text = turn::notation(&before, &plies);
+                let mut replay = before.clone();
+                assert_eq!(
+                    turn::play(&mut replay, &text, Reading::Pgn, Extent::Whole),
+                    Ok(plies),
+                    "{text} in {}",
+                    before.fen()
+                );
+            }
+        }
+    }
+    assert!(positions > 3000, "{positions}");
+    assert!(placements > 50, "placement positions: {placements}");
+    assert!(disambiguated > 50, "disambiguated moves: {disambiguated}");
+}
+
+/// rules/mitosis.md 9: hand-checked notations.
+#[test]
+fn notation_examples() {
+    // Pawn pushes and leaps from the start; both Generals reach e3, so the file is named.
+    assert_eq!(san_of(START_FEN, "e2e5"), "e5");
+    assert_eq!(san_of(START_FEN, "b1c3"), "Ac3");
+    assert_eq!(san_of(START_FEN, "d1e3"), "Gde3");
+    assert_eq!(san_of(START_FEN, "f1e3"), "Gfe3");
+    assert_eq!(
+        san_of(START_FEN, "f1g3"),
+        "Gg3",
+        "the Archbishop on h1 is no rival"
+    );
+    // Captures: M4's Queen takes the Queen, M2's Pawn takes the King; en passant (M3).
+    assert_eq!(san_of(M4, "f5f7"), "Qxf7");
+    assert_eq!(san_of(M2, "d6e5"), "dxe5");
+    assert_eq!(san_of(M3_AFTER, "d4e3"), "dxe3");
+    assert_eq!(san_of(M3_AFTER, "f5e4"), "fxe4");
+    assert_eq!(san_of(M3_AFTER, "e9d8"), "Kd8");
+    // Out of the base: the rank of d0 is 0, of d10 is 10.
+    let rooks = "***3***/4k4/9/8p/9/3R5/9/9/9/K8/***R2***[-] w - - 0 1";
+    assert_eq!(san_of(rooks, "d0d3"), "R0d3");
+    assert_eq!(san_of(rooks, "d5d3"), "R5d3");
+    assert_eq!(san_of(rooks, "d5a5"), "Ra5");
+    assert_eq!(san_of(M1, "d0d2"), "Rd2");
+    assert_eq!(san_of(M1, "e0i4"), "Bi4");
+    let black_rooks = "***r2***/4k4/9/8p/9/3r5/9/9/9/K7N/***3***[-] b - - 0 1";
+    assert_eq!(san_of(black_rooks, "d10d7"), "R10d7");
+    assert_eq!(san_of(black_rooks, "d5d7"), "R5d7");
+    // Knights on c1, c3 and g1 all reach e2: file, rank, or both.
+    let knights = "***3***/4k4/9/8p/9/9/9/2N6/9/K1N3N2/***2N***[-] w - - 0 1";
+    assert_eq!(san_of(knights, "c1e2"), "Nc1e2");
+    assert_eq!(san_of(knights, "c3e2"), "N3e2");
+    assert_eq!(san_of(knights, "g1e2"), "Nge2");
+    assert_eq!(san_of(knights, "f0e2"), "Nfe2");
+    assert_eq!(san_of(knights, "f0h1"), "Nh1");
+    // Promotions, with and without a capture.
+    let promo = "***3***/3rk4/2P6/9/9/9/9/9/9/K8/***3***[-] w - - 0 1";
+    assert_eq!(san_of(promo, "c8c9r"), "c9=R");
+    assert_eq!(san_of(promo, "c8d9n"), "cxd9=N");
+    assert_eq!(san_of(promo, "c8d9b"), "cxd9=B");
+    // A placement turn: the placement's token, then the board move (M4's recapture).
+    let p = pos(M4_AFTER);
+    let mut after = p.clone();
+    let plies = turn::play(
+        &mut after,
+        "B@d10,R@f10;f10f7",
+        Reading::Token,
+        Extent::Whole,
+    )
+    .expect("M4's recapture");
+    assert_eq!(turn::notation(&p, &plies), "B@d10,R@f10;Rxf7");
+    let mut q = p.clone();
+    assert_eq!(
+        turn::play(&mut q, "B@d10,R@f10;Rxf7", Reading::Pgn, Extent::Whole),
+        Ok(plies.clone())
+    );
+    // Records: a turn word is cut into its plies; marks and `=` are ignored on reading.
+    let record = "1. B@d10,R@f10;Rxf7! 0-1";
+    assert_eq!(Mitosis::split_record(record), ["B@d10,R@f10", "Rxf7!"]);
+    let replayed = menagerie::tools::replay::replay(&p, record).expect("the record replays");
+    assert_eq!(replayed.plies[1].token, "f10f7");
+    assert_eq!(replayed.result, "0-1 {bare rule}");
+    assert_eq!(
+        pos(promo).import_move("c9R"),
+        pos(promo).parse_move("c8c9r")
+    );
+    assert!(
+        pos(START_FEN).import_move("Ge3").is_err(),
+        "two Generals: the file is needed"
+    );
+    assert!(pos(START_FEN).import_move("Qe3").is_err(), "no such move");
+}
+
+/// `moves pgn` (protocol.md 8) prints the notation of every legal turn of `moves`, in order.
+#[test]
+fn moves_pgn_through_the_protocol() {
+    let mut e = Engine::start_variant("mitosis");
+    e.send(&format!("position fen {M4} moves f5f7"));
+    let tokens = e.command("moves");
+    let pgn = e.command("moves pgn");
+    let words = |lines: &[String], prefix: &str| -> Vec<String> {
+        let line = lines
+            .iter()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("{lines:?}"));
+        line[prefix.len()..]
+            .split_whitespace()
+            .map(str::to_string)
+            .collect()
+    };
+    let tokens = words(&tokens, "info string moves ");
+    let pgn = words(&pgn, "info string moves pgn ");
+    assert_eq!(tokens.len(), 44);
+    assert_eq!(pgn.len(), 44);
+    let i = tokens
+        .iter()
+        .position(|t| t == "B@d10,R@f10;f10f7")
+        .expect("the recapture");
+    assert_eq!(pgn[i], "B@d10,R@f10;Rxf7");
+    let i = tokens
+        .iter()
+        .position(|t| t == "R@d10,B@f10;d10d1")
+        .expect("a Rook from d10");
+    assert_eq!(pgn[i], "R@d10,B@f10;Rd1");
 }
 
 #[test]

@@ -9,7 +9,7 @@
 
 use crate::common;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 use common::game::{assert_make_unmake, assert_tokens_round_trip, legal_moves};
 use common::{assert_game_over, bestmove, run_binary_ok, Engine, SEARCH};
@@ -193,6 +193,73 @@ fn random_playouts_keep_every_invariant() {
     assert!(most < MAX_TURNS / 4, "{most} turns in one position");
     eprintln!(
         "{positions} positions, most turns {most}, drop positions {drops_seen}, ended {ended}"
+    );
+}
+
+/// rules 12 along seeded random playouts from random setups: at every position each legal
+/// turn's notation is its own after `normalize_pgn`, and `read_pgn_ply` (PGN import) reads it
+/// back as that turn.
+#[test]
+fn notation_is_unique_and_reads_back_along_random_playouts() {
+    let mut rng = SplitMix64::new(0x5a12);
+    let (mut positions, mut turns, mut drops, mut coded, mut checks) = (0, 0, 0, 0, 0);
+    let clock = std::time::Instant::now();
+    for seed in 0..36u64 {
+        let mut p = Mutatis::random_setup(500 + seed).unwrap();
+        for _ply in 0..90 {
+            let list = legal_moves(&p);
+            if list.is_empty() {
+                break;
+            }
+            let mut seen = HashSet::new();
+            for &m in list.iter() {
+                let written = p.pgn_move(m);
+                assert!(
+                    seen.insert(turn::normalize_pgn(&written)),
+                    "two turns written {written} in {}",
+                    p.fen()
+                );
+                assert_eq!(
+                    turn::read_pgn_ply(&p, &written),
+                    Ok(m),
+                    "{written} in {}",
+                    p.fen()
+                );
+                // The mark says what the turn does to the opponent's royals (rules 5).
+                p.make(m);
+                let mark = if !p.in_check() {
+                    ""
+                } else if legal_moves(&p).is_empty() {
+                    "#"
+                } else {
+                    "+"
+                };
+                p.unmake();
+                assert_eq!(
+                    written.trim_end_matches(['+', '#']),
+                    written.strip_suffix(mark).unwrap_or("-"),
+                    "check mark of {written} in {}",
+                    p.fen()
+                );
+                checks += usize::from(!mark.is_empty());
+                drops += usize::from(written.contains(';'));
+                coded += usize::from(written.starts_with(|c: char| c.is_ascii_uppercase()));
+            }
+            positions += 1;
+            turns += list.len();
+            let m = list[rng.below(list.len() as u64) as usize];
+            p.make(m);
+        }
+    }
+    assert!(positions > 2500, "{positions}");
+    assert!(
+        drops > 1000 && coded > 10_000,
+        "{drops} drops, {coded} coded"
+    );
+    assert!(checks > 100, "{checks} checks");
+    eprintln!(
+        "{positions} positions, {turns} turns, {drops} with a drop, {checks} checks, {:?}",
+        clock.elapsed()
     );
 }
 

@@ -743,3 +743,91 @@ fn tokens_are_refused_with_the_right_error() {
     assert_eq!(q.parse_move("h2h3;am@a1"), q.parse_move("h2h3;AM@a1"));
     assert!(q.parse_move("h2h3;AM@a1").is_ok());
 }
+
+// ---- rules 12: notation -----------------------------------------------------------------
+
+/// The notation (rules 12) of the turn `token` of `fen`, checked to read back as that turn.
+fn san_of(fen: &str, token: &str) -> String {
+    let p = pos(fen);
+    let m = p
+        .parse_move(token)
+        .unwrap_or_else(|e| panic!("{token} in {fen}: {e}; legal: {:?}", ply_tokens(&p)));
+    let written = p.pgn_move(m);
+    assert_eq!(
+        menagerie::variants::turn::read_pgn_ply(&p, &written),
+        Ok(m),
+        "{written} in {fen}"
+    );
+    assert_eq!(p.import_move(&written), Ok(m), "{written} in {fen}");
+    written
+}
+
+#[test]
+fn notation_examples() {
+    // rules 12, each example of its table. A Pawn in state `P` has no code; the Hydra's knight
+    // is `HN`.
+    assert_eq!(san_of(START_FEN, "e2e4"), "e4");
+    assert_eq!(san_of(START_FEN, "g1f3"), "HNf3");
+    // Disambiguation: two Berolina Pawns reach d3.
+    let berolinas = "4k3/8/8/8/8/8/2[BP]1[BP]3/4K3 w - - 0 1";
+    assert_eq!(san_of(berolinas, "c2d3"), "BPcd3");
+    assert_eq!(san_of(berolinas, "e2d3"), "BPed3");
+    assert_eq!(san_of(berolinas, "c2b3"), "BPb3");
+    // Captures: landing, a Pawn's (its file named), a long leap over d4.
+    assert_eq!(san_of("4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1", "d1d5"), "Qxd5");
+    assert_eq!(san_of("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5"), "exd5");
+    let leaper = "4k3/8/8/8/3p4/8/3[LL]4/4K3 w - - 0 1";
+    assert_eq!(san_of(leaper, "d2d5"), "LLxd5");
+    assert_eq!(san_of(leaper, "d2d3"), "LLd3");
+    // Promotion to the last reserve piece, giving check; to a Queen, mating (rules 10).
+    let to_amazon = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1 reserve:AM/- drops:0/0 swapban:-";
+    assert_eq!(san_of(to_amazon, "a7a8am"), "a8=AM+");
+    assert_eq!(san_of("7k/P5pp/8/8/8/8/8/4K3 w - - 0 1", "a7a8q"), "a8=Q#");
+    // A Cannon Pawn may promote or not.
+    let cannon = "k7/4[CP]3/8/8/8/8/8/K7 w - - 0 1";
+    assert_eq!(san_of(cannon, "e7e8q"), "CPe8=Q+");
+    assert_eq!(san_of(cannon, "e7e8"), "CPe8");
+    // Actions in place: a shot, a mutual destruction, a conversion.
+    assert_eq!(
+        san_of("4k3/8/8/8/8/8/r7/[AC]3K3 w - - 0 1", "a1a2"),
+        "ACxa2"
+    );
+    let swapper = "4k3/8/8/8/8/8/3n4/1R1[SW]K3 w - - 0 1";
+    assert_eq!(san_of(swapper, "d1d2"), "SWxd2");
+    assert_eq!(
+        san_of("4k3/8/8/8/8/8/4n3/4[MK]3 w - - 0 1", "e1e2"),
+        "MK~e2"
+    );
+    // Swaps: the Swapper's move, then its partner's.
+    assert_eq!(san_of(swapper, "d1b1,b1d1"), "SWb1,Rd1");
+    assert_eq!(san_of(swapper, "d1d2,d2d1"), "SWd2,Nd1");
+    // The Oxybeles: a step that slings the Rook to d8 (checking the King on a8), a plain step.
+    let oxybeles = "k7/8/8/8/3[OX]4/3R4/8/7K w - - 0 1";
+    assert_eq!(san_of(oxybeles, "d4d5,d3d8"), "OXd5,Rd8+");
+    assert_eq!(san_of(oxybeles, "d4e4"), "OXe4");
+    // Suicide of a frozen Knight and of a frozen Pawn (rules 7.1).
+    assert_eq!(
+        san_of("4k3/8/8/8/8/2[im]5/2N5/4K3 w - - 0 1", "c2c2x"),
+        "Nc2x"
+    );
+    assert_eq!(
+        san_of("4k3/8/8/8/8/2[im]5/2P5/4K3 w - - 0 1", "c2c2x"),
+        "c2x"
+    );
+    // Cornering with either corner (rules 9).
+    let corner = "4k3/8/8/8/8/8/8/[NR]2K3R w KAH - 0 1";
+    assert_eq!(san_of(corner, "d1h1"), "O-O");
+    assert_eq!(san_of(corner, "d1a1"), "O-O-O");
+    // A drop: the action, then the drop as the token writes it (rules 8).
+    let drop = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 7 reserve:AM/- drops:0/0 swapban:-";
+    assert_eq!(san_of(drop, "e2e4;AM@a1"), "e4;AM@a1");
+    assert_eq!(san_of(drop, "e2e4"), "e4");
+    // Reading is lenient with marks and `=`, and tokens still read.
+    let p = pos(to_amazon);
+    assert_eq!(p.import_move("a8AM"), p.parse_move("a7a8am"));
+    assert_eq!(p.import_move("a7a8am"), p.parse_move("a7a8am"));
+    assert!(
+        pos(berolinas).import_move("BPd3").is_err(),
+        "two Berolina Pawns reach d3"
+    );
+}

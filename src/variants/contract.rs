@@ -590,12 +590,14 @@ pub fn fen_round_trip<G: Game>(pos: &G) -> Result<(), String> {
 }
 
 /// Splits `1.e4 e5 2.Nf3 ... 1-0` into move words: move numbers (`12.`, `12...`) and result
-/// tokens are dropped.
+/// tokens (also glued to a move number, `40.1-0`) are dropped.
 pub fn split_record_words(text: &str) -> Vec<String> {
     text.split_whitespace()
+        .filter(|w| !matches!(*w, "1-0" | "0-1" | "1/2-1/2" | "*"))
         .filter_map(|w| {
             let w = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-            if w.is_empty() || matches!(w, "1-0" | "0-1" | "1/2-1/2" | "*" | "-1" | "/2-1/2") {
+            // What the trim leaves of a result glued to a move number.
+            if w.is_empty() || matches!(w, "-0" | "-1" | "/2-1/2" | "*") {
                 None
             } else {
                 Some(w.to_string())

@@ -6,6 +6,7 @@
 //! - [`types`]: kinds, pieces, the packed ply;
 //! - [`position`]: bitboards, move generation, make/unmake (splitting, placement, King loss);
 //! - [`fen`]: FEN with `*` cells and the pending hand, move tokens;
+//! - [`san`]: the PGN notation (SAN with placements, rules/mitosis.md 9);
 //! - [`rules`]: the end of the game (rules/mitosis.md 6);
 //! - [`eval`]: the evaluator.
 //!
@@ -31,6 +32,7 @@ pub mod fen;
 pub mod network;
 pub mod position;
 pub mod rules;
+pub mod san;
 pub mod types;
 
 pub use fen::START_FEN;
@@ -223,6 +225,21 @@ impl Notation for Mitosis {
 
     fn move_token(&self, m: Move) -> String {
         self.token(m)
+    }
+
+    /// SAN with placements (rules/mitosis.md 9): `e5`, `Gde3`, `Rxf7`, `e9=R`, `R@d10,B@f10`.
+    fn pgn_move(&self, m: Move) -> String {
+        san::san(self, m)
+    }
+
+    /// Words cut at `;` into plies: a placement turn is two ([`san::split_record`]).
+    fn split_record(text: &str) -> Vec<String> {
+        san::split_record(text)
+    }
+
+    /// A token or the notation of [`Notation::pgn_move`] ([`san::import_move`]).
+    fn import_move(&self, text: &str) -> Result<Move, MoveError> {
+        san::import_move(self, text)
     }
 
     fn display(&self) -> String {

@@ -11,7 +11,7 @@ use super::eval::{self, PIECE_VALUES};
 use super::legal::{is_tactical_action, royals, TurnKinds};
 use super::position::{DropWindow, Mutatis};
 use super::turn::{Turn, TurnList};
-use super::{fen, notation, see, setup};
+use super::{fen, notation, san, see, setup};
 
 /// The 50-move rule of rules 5: a draw once this many plies passed without a removal,
 /// pawn-family move, drop, promotion or conversion.
@@ -174,6 +174,17 @@ impl Notation for Mutatis {
 
     fn move_token(&self, m: Turn) -> String {
         notation::token(self, &m)
+    }
+
+    /// SAN-style (rules/mutatis-mutandis.md 12): `N11c3`, `exd5`, `e8=AM`, `SWd1,Rb3`, `O-O`,
+    /// `e4;AM@c1`, with `+` or `#` ([`san::san`]).
+    fn pgn_move(&self, m: Turn) -> String {
+        san::san(self, &m)
+    }
+
+    /// A token or the notation of [`Notation::pgn_move`] ([`san::import_move`]).
+    fn import_move(&self, text: &str) -> Result<Turn, MoveError> {
+        san::import_move(self, text)
     }
 
     fn display(&self) -> String {

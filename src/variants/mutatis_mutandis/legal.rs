@@ -648,6 +648,22 @@ impl Mutatis {
         found
     }
 
+    /// Whether some legal turn of the position makes the action `a` (rules 4, 5, 8), a
+    /// pseudo-legal action of the side to move (not cornering): what tells the notation's
+    /// rivals apart ([`super::san`]). Only `a` is judged, and, when its only legal turn drops
+    /// nothing in a mandatory drop window, whether any legal turn drops. Not on the search's
+    /// path.
+    pub(crate) fn is_legal_action(&self, a: &Action) -> bool {
+        let mut sc = self.scan::<true>();
+        let (mut legal, mut drops) = (false, false);
+        self.action_turns::<true>(a, &mut sc, &mut |t| {
+            legal = true;
+            drops |= t.has_drop();
+        });
+        // rules 8: when some legal turn drops, every legal turn must.
+        legal && (drops || sc.window != DropWindow::Mandatory || !self.any_legal_drop())
+    }
+
     /// Whether every legal turn of the position fits the turn list
     /// ([`MAX_TURNS`](super::turn::MAX_TURNS) turns, from at most
     /// [`MAX_ACTIONS`](super::action::MAX_ACTIONS) actions), so that the generator lists them

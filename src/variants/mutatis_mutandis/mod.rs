@@ -15,8 +15,8 @@
 //! The game: [`Turn`] (an action plus an optional drop: one ply, because legality is judged
 //! after both, rules 4-5), [`position`] (state, keys, make/unmake with morph, promotion, drops
 //! and flags), [`legal`] (legal turns: royal safety, Wuss compulsion, cornering, mandatory
-//! drops), [`fen`] (rules 11), [`notation`] (turn tokens), [`setup`] (random setups, rules 3),
-//! [`eval`] (the evaluator).
+//! drops), [`fen`] (rules 11), [`notation`] (turn tokens), [`san`] (the PGN notation, rules
+//! 12), [`setup`] (random setups, rules 3), [`eval`] (the evaluator).
 //!
 //! Reading notes (where the rules file left room; the literal text is implemented):
 //! - Section 2 has 49 codes (19 two-state families, the six Hydra states, Oxybeles/Secutor,
@@ -55,6 +55,7 @@ mod pawns;
 pub mod piece;
 pub mod position;
 mod rococo;
+pub mod san;
 pub mod see;
 pub mod setup;
 pub mod tables;
