@@ -72,7 +72,7 @@ pub enum StartError {
 }
 
 /// The lines a child engine printed and nobody has read yet, filled by its reader thread.
-/// Read blocking with a deadline ([`LineQueue::pop_timeout`]) or, in the GUI's async code,
+/// Read blocking with a deadline (`pop_timeout`, through [`EngineProcess::next_line`]) or, in the GUI's async code,
 /// awaited ([`LineQueue::pop_async`]).
 #[derive(Default)]
 pub struct LineQueue {

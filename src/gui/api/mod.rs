@@ -1,6 +1,6 @@
 //! The server's HTTP face (docs/gui.md): the routes, the page and documentation
-//! ([`pages`]), the games' API ([`games`]), PGN import and the pre-game proposals
-//! ([`import`]). Every handler is a thin layer over a game's driver.
+//! (`pages`), the games' API (`games`), PGN import and the pre-game proposals
+//! (`import`). Every handler is a thin layer over a game's driver.
 
 pub mod app;
 mod games;

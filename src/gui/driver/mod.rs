@@ -1,7 +1,7 @@
 //! A game's driver: the task that owns the game's engine process and carries out every change
 //! in order. This file holds its loop and its inbox; the engine process and its searches are
-//! in [`engine`], setting a game up (its pre-game steps included) in [`setup`], the turns and
-//! the end of a game in [`turns`], analysis and the evaluation chart in [`analysis`].
+//! in `engine`, setting a game up (its pre-game steps included) in `setup`, the turns and
+//! the end of a game in `turns`, analysis and the evaluation chart in `analysis`.
 
 mod analysis;
 mod engine;

@@ -1,6 +1,6 @@
 //! PGN, read and written for every variant: the games of a PGN file as tags and move words
 //! ([`read::parse_pgn`]), a turn read back from its notation or its token ([`read::read_turn`]),
-//! and tag pairs and movetext written ([`write`]). The match runner (`menagerie match`, its
+//! and tag pairs and movetext written ([`mod@write`]). The match runner (`menagerie match`, its
 //! opening books), the GUI's saved and imported games and `menagerie replay` all use it.
 
 pub mod read;
