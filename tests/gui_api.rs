@@ -653,3 +653,58 @@ fn a_new_line_from_an_earlier_position() {
     );
     assert_eq!(status, 422);
 }
+
+#[test]
+fn piece_diagrams_come_from_the_engine() {
+    let dir = temp_dir("diagrams");
+    let s = Server::start(&dir, &[], &[]);
+    let (status, d) = s.get("/api/variants/chess/pieces/N/diagram?square=d4");
+    assert_eq!(status, 200, "{d}");
+    let eight = ["c2", "e2", "b3", "f3", "b5", "f5", "c6", "e6"];
+    assert_eq!(d["square"], "d4");
+    assert_eq!(strings(&d["moves"]), eight);
+    assert_eq!(strings(&d["captures"]), eight);
+    assert_eq!(d["becomes"], Value::Null);
+    // Asked again, the same answer (kept by the server).
+    assert_eq!(s.get("/api/variants/chess/pieces/n/diagram?square=d4").1, d);
+    let (status, q) = s.get("/api/variants/mutatismutandis/pieces/Q/diagram?square=e4");
+    assert_eq!(status, 200, "{q}");
+    assert_eq!(q["becomes"], "SS");
+    assert_eq!(strings(&q["moves"]).len(), 27);
+    // Every piece of every variant answers from its board's first square.
+    let (_, vs) = s.get("/api/variants");
+    for v in vs.as_array().unwrap() {
+        let name = v["name"].as_str().unwrap();
+        let square = if name == "mitosis" { "d1" } else { "d2" };
+        for p in v["pieces"].as_array().unwrap() {
+            let code = p["code"].as_str().unwrap();
+            let (status, d) = s.get(&format!(
+                "/api/variants/{name}/pieces/{code}/diagram?square={square}"
+            ));
+            assert_eq!(status, 200, "{name} {code}: {d}");
+            assert_eq!(d["square"], square);
+        }
+    }
+    // Bad requests: a 4xx with one JSON error each.
+    for (path, want) in [
+        ("/api/variants/nope/pieces/N/diagram?square=d4", 404),
+        ("/api/variants/chess/pieces/X/diagram?square=d4", 404),
+        ("/api/variants/chess/pieces/N/diagram", 400),
+        ("/api/variants/chess/pieces/N/diagram?square=z9", 422),
+        ("/api/variants/chess/pieces/N/diagram?square=d4%0Aquit", 400),
+        ("/api/variants/chess/pieces/N/diagram?square=d4+d5", 400),
+        ("/api/variants/mitosis/pieces/R/diagram?square=a0", 422),
+    ] {
+        let (status, body) = s.get(path);
+        assert_eq!(status, want, "{path}: {body}");
+        assert!(
+            body["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{path}: {body}"
+        );
+    }
+    // The engine still answers after them.
+    assert_eq!(
+        s.get("/api/variants/chess/pieces/K/diagram?square=e1").0,
+        200
+    );
+}

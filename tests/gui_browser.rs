@@ -1734,3 +1734,76 @@ fn error_watch_sees_what_a_page_does_at_start_up() {
         );
     }
 }
+
+/// A piece's moves on demand: a click in the pieces panel opens the engine's diagram of the
+/// piece, a click on a square moves it there, and the rules page does the same.
+#[test]
+fn a_click_on_a_piece_shows_its_moves() {
+    let Some(t) = setup("diagrams") else {
+        return;
+    };
+    let (s, b) = (&t.s, &t.b);
+    let st = s.new_game(json!({"variant": "mutatismutandis", "engine": "none", "seed": 7}));
+    let id = st["id"].as_str().unwrap().to_string();
+    b.open(&format!("{}/game/{id}", s.url));
+    b.wait_for(".game-page [data-square] g.pc");
+    b.js("document.querySelectorAll('details').forEach((d) => d.open = true); return true;");
+    b.click("#pieces-all .piece-row[data-piece-type='Q']");
+    b.wait_for("#pieces-all .piece-diagram .dg-board");
+    // The Queen on d4 of the empty board: 27 squares, each as the API answers it.
+    let (_, d) = s.get("/api/variants/mutatismutandis/pieces/Q/diagram?square=d4");
+    let marks = |square: &str| {
+        b.js1(
+            "return [...document.querySelectorAll('#pieces-all .piece-diagram .dg-sq')].filter((g) => g.querySelector('.dg-mark') && g.dataset.square !== arguments[0]).map((g) => g.dataset.square).sort()",
+            square,
+        )
+    };
+    let mut want = strings(&d["moves"]);
+    want.sort();
+    assert_eq!(strings(&marks("d4")), want);
+    assert_eq!(want.len(), 27);
+    // Rides are drawn apart from leaps: the squares next to it are leaps (round), the others rides.
+    assert_eq!(
+        b.count("#pieces-all .piece-diagram .dg-board rect.dg-ride"),
+        19
+    );
+    assert_eq!(
+        b.count("#pieces-all .piece-diagram .dg-board circle.dg-leap"),
+        8
+    );
+    assert!(
+        b.text("#pieces-all .dg-becomes").contains("Sissa"),
+        "{}",
+        b.text("#pieces-all .dg-becomes")
+    );
+    // A click on a1 moves it there: 21 squares.
+    b.click("#pieces-all .piece-diagram .dg-sq[data-square='a1']");
+    b.until("the Queen on a1", || {
+        (marks("a1").as_array().unwrap().len() == 21).then_some(())
+    });
+    // A second click on the row closes it.
+    b.click("#pieces-all .piece-row[data-piece-type='Q']");
+    b.wait_gone("#pieces-all .piece-diagram");
+
+    // The rules page: each piece opens its diagram; a Knight on d4 has 8 squares.
+    // (A documentation page has no game script to wait for: the pieces' list is awaited.)
+    let rules = format!("{}/rules/chess", s.url);
+    b.cmd(&format!("go to {rules}"), b.client().goto(&rules));
+    b.wait_for(".rules-piece-head[data-code='N']");
+    b.click(".rules-piece-head[data-code='N']");
+    b.wait_for(".rules-piece .dg-board");
+    b.until("the Knight's eight squares", || {
+        (b.count(".rules-piece .dg-board .dg-mark") == 8).then_some(())
+    });
+    // A Pawn shows moves apart from captures.
+    b.click(".rules-piece-head[data-code='P']");
+    b.until("the Pawn's diagram", || {
+        (b.count(".rules-piece .dg-board .dg-move") == 1
+            && b.count(".rules-piece .dg-board .dg-capture") == 2)
+            .then_some(())
+    });
+    // At phone width the page does not scroll sideways with diagrams open.
+    b.cmd("resize", b.client().set_window_size(390, 900));
+    let w = b.js("return [document.documentElement.scrollWidth, window.innerWidth]");
+    assert!(w[0].as_u64() <= w[1].as_u64(), "{w}");
+}

@@ -14,7 +14,9 @@
 //! on a square of the path to it (lame captures such as `cnA`). Pieces with a direction (Pawns)
 //! are tested from every rank they can stand on, so that rank conditions (`mfnD from its
 //! second rank`, Muster's `mfnD and mfnH from its first rank`) are checked as well.
-//! `wrong_descriptions_fail` shows that misstated descriptions are caught.
+//! `wrong_descriptions_fail` shows that misstated descriptions are caught. The engine's piece
+//! diagrams (the `diagram` command) are checked on the same squares: their moves are the legal
+//! landings on the empty board, their captures those with one enemy on each square.
 //!
 //! What counts as the piece's landing: a ply whose first leg starts on the piece's square, after
 //! which that square is empty and the leg's destination holds a White piece. Swaps, Archer
@@ -964,6 +966,29 @@ fn landings<G: Game>(geo: &Geo, pos: &mut G, from: Sq, occ: &HashMap<Sq, Side>) 
     out
 }
 
+/// Whether a legal ply of the piece on `from` removes the enemy on `x`: the piece lands there,
+/// or the enemy is gone (a shot, a withdrawal, an approach, a long leap, mutual destruction).
+/// A swap or a conversion leaves a piece on `x` and its own square taken, and a sling moves
+/// the enemy elsewhere: no capture.
+fn removes<G: Game>(geo: &Geo, pos: &mut G, from: Sq, x: Sq) -> bool {
+    let list = legal_moves(pos);
+    list.iter().any(|&m| {
+        let token = pos.move_token(m);
+        let leg = token.split([',', ';']).next().unwrap();
+        let starts_here = !leg.contains('@') && geo.parse_sq(leg).is_some_and(|(f, _)| f == from);
+        if !starts_here {
+            return false;
+        }
+        let blacks = |b: &HashMap<Sq, bool>| b.values().filter(|w| !**w).count();
+        let before = blacks(&read_board(geo, &pos.fen()));
+        pos.make(m);
+        let after = read_board(geo, &pos.fen());
+        pos.unmake();
+        let converted = after.get(&x) == Some(&true) && after.contains_key(&from);
+        blacks(&after) < before && after.get(&x) != Some(&false) && !converted
+    })
+}
+
 /// The landing squares the Betza parts give.
 fn expected(cands: &[Candidate], occ: &HashMap<Sq, Side>, kings: &[Sq]) -> Landings {
     let mut out = Landings::default();
@@ -1129,6 +1154,10 @@ fn check_square<G: Game>(
 
     let mut failures = Vec::new();
     let (mut refused, mut compared) = (0, 0);
+    // The engine's diagram of the piece here (the `diagram` command): its moves must be the
+    // legal landings on the empty board, and its captures those with one enemy.
+    let diagram = menagerie::variants::diagram::diagram::<G>(code, &geo.name(from))
+        .unwrap_or_else(|e| panic!("{} {code} on {}: {e}", piece.variant, geo.name(from)));
     for occ in configs {
         // A Knight next to... a King: the victim's check would restrict the other pieces,
         // and the friend's attack on the enemy King makes the position unreachable.
@@ -1183,6 +1212,47 @@ fn check_square<G: Game>(
                     want.moves.retain(|&t| !knight_leap(s, t));
                     want.captures.retain(|&t| !knight_leap(s, t));
                 }
+            }
+        }
+        let single_enemy = match occ.iter().next() {
+            Some((&x, Side::Enemy)) if occ.len() == 1 => Some(x),
+            _ => None,
+        };
+        if occ.is_empty() {
+            let moves: Vec<String> = actual.moves.iter().map(|&s| geo.name(s)).collect();
+            // The diagram's board is empty; here the Kings stand on two squares.
+            let kings: Vec<String> = kings.iter().map(|&k| geo.name(k)).collect();
+            let mut shown: Vec<String> = diagram
+                .moves
+                .iter()
+                .filter(|s| !kings.contains(s))
+                .cloned()
+                .collect();
+            shown.sort();
+            let mut moves_sorted = moves.clone();
+            moves_sorted.sort();
+            if shown != moves_sorted {
+                failures.push(format!(
+                    "{} {} \"{}\": the diagram's moves {shown:?}, the legal landings {moves_sorted:?} in {f}",
+                    piece.variant, code, piece.info.movement
+                ));
+            }
+        } else if let Some(x) = single_enemy.filter(|&x| kings.iter().all(|&k| chebyshev(k, x) > 1))
+        {
+            // (Next to a King the King may act as a spotter, which the diagram's empty board
+            // lacks: the Archer shoots farther at a spotted enemy.)
+            // A capture over a screen (a hop) needs a second piece: not one with a lone enemy.
+            let name = geo.name(x);
+            let shown = diagram.captures.contains(&name) && !diagram.hops.contains(&name);
+            if shown != removes(geo, &mut pos, from, x) {
+                failures.push(format!(
+                    "{} {} \"{}\": the diagram says {} a capture on {}, the legal plies disagree in {f}",
+                    piece.variant,
+                    code,
+                    piece.info.movement,
+                    if shown { "has" } else { "has no" },
+                    geo.name(x)
+                ));
             }
         }
         let ok = match sc {

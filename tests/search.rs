@@ -546,6 +546,8 @@ mod portions {
         }
     }
 
+    impl menagerie::variants::diagram::PieceMoves for TwoPortionNim {}
+
     impl Game for TwoPortionNim {
         const SEARCH: SearchProfile = SearchProfile {
             // A flat evaluation: nothing to improve on.
@@ -858,6 +860,8 @@ mod material {
             self.0.is_tactical(m)
         }
     }
+
+    impl menagerie::variants::diagram::PieceMoves for Mat {}
 
     impl Game for Mat {}
 }

@@ -536,3 +536,65 @@ mod tests {
         assert!(EngineOption::parse("id name x").is_none());
     }
 }
+
+/// A piece's moves from one square of an empty board, as the `diagram` command answers
+/// (protocol.md 8): `GET /api/variants/{variant}/pieces/{code}/diagram`.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct DiagramDesc {
+    /// The square the piece stands on.
+    pub square: String,
+    /// The squares it moves to without capturing.
+    pub moves: Vec<String>,
+    /// The squares on which it captures a lone enemy piece (or one behind a screen).
+    pub captures: Vec<String>,
+    /// The squares of `moves` and `captures` it reaches by riding (a piece between would cut
+    /// them off); the others are leaps.
+    pub rides: Vec<String>,
+    /// The squares of `captures` that need a screen to hop.
+    pub hops: Vec<String>,
+    /// The code of the piece it becomes after it acts, if it morphs.
+    pub becomes: Option<String>,
+}
+
+/// Parses the answer of `diagram <code> <square>`: its `info string diagram` line.
+///
+/// Errors: the engine's `info string error` reason, or a message when no diagram line came.
+pub fn parse_diagram(lines: &[String]) -> Result<DiagramDesc, String> {
+    if let Some(e) = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("info string error "))
+    {
+        return Err(e.to_string());
+    }
+    let rest = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("info string diagram "))
+        .ok_or("no 'info string diagram' line")?;
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    const KEYS: [&str; 7] = [
+        "piece", "square", "moves", "captures", "rides", "hops", "becomes",
+    ];
+    let field = |key: &str| -> Vec<String> {
+        let Some(i) = words.iter().position(|w| *w == key) else {
+            return Vec::new();
+        };
+        words[i + 1..]
+            .iter()
+            .take_while(|w| !KEYS.contains(w))
+            .filter(|w| **w != "-")
+            .map(|w| w.to_string())
+            .collect()
+    };
+    let square = field("square")
+        .into_iter()
+        .next()
+        .ok_or("the diagram line has no square")?;
+    Ok(DiagramDesc {
+        square,
+        moves: field("moves"),
+        captures: field("captures"),
+        rides: field("rides"),
+        hops: field("hops"),
+        becomes: field("becomes").into_iter().next(),
+    })
+}

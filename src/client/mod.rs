@@ -10,8 +10,9 @@ pub mod asynch;
 pub mod process;
 
 pub use answers::{
-    parse_bestmove, parse_info, parse_report, parse_variant, report_commands, EngineOption,
-    InfoLine, PieceDesc, PositionReport, Pregame, ScoreValue, VariantDesc,
+    parse_bestmove, parse_diagram, parse_info, parse_report, parse_variant, report_commands,
+    DiagramDesc, EngineOption, InfoLine, PieceDesc, PositionReport, Pregame, ScoreValue,
+    VariantDesc,
 };
 #[cfg(feature = "gui")]
 pub use asynch::{AsyncEngine, QUERY_TIMEOUT};

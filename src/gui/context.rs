@@ -9,7 +9,7 @@ use std::time::Duration;
 use tokio::sync::{watch, Semaphore};
 
 use super::store::Writer;
-use crate::client::VariantDesc;
+use crate::client::{AsyncEngine, DiagramDesc, VariantDesc};
 
 /// Figures the server measures about itself (`GET /api/metrics`).
 #[derive(Default, Debug)]
@@ -47,11 +47,23 @@ pub struct Ctx {
     pub shutdown: watch::Receiver<bool>,
     /// Measured latencies.
     pub metrics: Mutex<Metrics>,
+    /// The engine that described the variants, kept for the questions about them that no game
+    /// asks (piece diagrams); started again when it has died. One process, outside the
+    /// permits.
+    pub describer: tokio::sync::Mutex<Option<AsyncEngine>>,
+    /// The diagrams answered so far, by `variant/code/square` (they never change).
+    pub diagrams: Mutex<ahash::AHashMap<String, DiagramDesc>>,
 }
 
 impl Ctx {
     /// The description of variant `name` (its `UCI_Variant` name).
     pub fn variant(&self, name: &str) -> Option<&VariantDesc> {
         self.variants.iter().find(|v| v.name == name)
+    }
+
+    /// The diagrams answered so far (a poisoned lock is taken as it is: the map holds only
+    /// finished answers).
+    pub fn lock_diagrams(&self) -> std::sync::MutexGuard<'_, ahash::AHashMap<String, DiagramDesc>> {
+        self.diagrams.lock().unwrap_or_else(|p| p.into_inner())
     }
 }

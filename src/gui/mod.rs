@@ -56,10 +56,11 @@ pub fn run(cfg: GuiConfig) -> Result<(), String> {
     rt.block_on(serve(cfg))
 }
 
-/// Describes every variant of the engine (`uci`, then `variant` for each `UCI_Variant` value).
+/// Describes every variant of the engine (`uci`, then `variant` for each `UCI_Variant` value);
+/// returns the engine too, for later questions.
 async fn describe_variants(
     program: &std::path::Path,
-) -> Result<(Vec<VariantDesc>, Option<(u32, u32)>), String> {
+) -> Result<(Vec<VariantDesc>, Option<(u32, u32)>, AsyncEngine), String> {
     let mut e = AsyncEngine::spawn(program)
         .await
         .map_err(|e| e.to_string())?;
@@ -76,13 +77,12 @@ async fn describe_variants(
             .map_err(|e| format!("variant {name}: {e}"))?;
         out.push(parse_variant(&lines).map_err(|e| format!("variant {name}: {e}"))?);
     }
-    e.quit().await;
-    Ok((out, elo_range))
+    Ok((out, elo_range, e))
 }
 
 async fn serve(cfg: GuiConfig) -> Result<(), String> {
     let program = engine_program(cfg.engine.clone())?;
-    let (variants, elo_range) = describe_variants(&program).await?;
+    let (variants, elo_range, describer) = describe_variants(&program).await?;
     let (stop_tx, stop_rx) = watch::channel(false);
     let ctx = Arc::new(Ctx {
         program,
@@ -93,6 +93,8 @@ async fn serve(cfg: GuiConfig) -> Result<(), String> {
         elo_range,
         shutdown: stop_rx,
         metrics: Mutex::new(Metrics::default()),
+        describer: tokio::sync::Mutex::new(Some(describer)),
+        diagrams: Mutex::new(ahash::AHashMap::new()),
     });
     let app = App {
         ctx: Arc::clone(&ctx),

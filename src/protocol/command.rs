@@ -55,6 +55,14 @@ pub enum Command {
     Variant,
     /// `result`: the game's result by rule at the current position, or `none` (protocol.md 8).
     Result,
+    /// `diagram <code> <square>`: a piece's moves and captures from a square of an otherwise
+    /// empty board (protocol.md 8).
+    Diagram {
+        /// The piece's code (either case).
+        code: String,
+        /// The square's name.
+        square: String,
+    },
 }
 
 /// Where a `position` command starts from.
@@ -221,6 +229,24 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         "eval" => no_args("eval", rest, Command::Eval)?,
         "variant" => no_args("variant", rest, Command::Variant)?,
         "result" => no_args("result", rest, Command::Result)?,
+        "diagram" => match rest {
+            [code, square] => Command::Diagram {
+                code: code.to_string(),
+                square: square.to_string(),
+            },
+            [] | [_] => {
+                return Err(CommandError::Missing {
+                    command: "diagram",
+                    what: "the piece's code and the square (diagram <code> <square>)".into(),
+                })
+            }
+            [_, _, t, ..] => {
+                return Err(CommandError::Unexpected {
+                    command: "diagram",
+                    token: echo(t),
+                })
+            }
+        },
         other => return Err(CommandError::Unknown(echo(other))),
     };
     Ok(Some(command))

@@ -42,6 +42,7 @@ Commands:
   eval                     the static evaluation term by term
   variant                  the variant: board, first rank, holes, pieces and their moves
   result                   the result by rule here (or none), and a claimable draw
+  diagram <code> <square>  a piece's moves and captures from a square of an empty board
   debug on|off             accepted (no effect)
   help                     this text
   quit                     leave";
@@ -178,6 +179,9 @@ impl Engine {
             Command::Eval => self.out.send(&self.session.eval_report()),
             Command::Variant => self.out.send(&self.session.describe()),
             Command::Result => self.out.send(&self.session.result()),
+            Command::Diagram { code, square } => {
+                self.out.send(&self.session.diagram(&code, &square))
+            }
         }
         Ok(Flow::Continue)
     }

@@ -68,6 +68,9 @@ pub trait VariantSession: Send {
     /// `info string board firstrank <n> holes <squares|->`, then one
     /// `info string piece code <CODE> name <Name> | <movement>` line per piece type.
     fn describe(&self) -> String;
+    /// The `diagram` command's answer (protocol.md 8): the `info string diagram ...` line of
+    /// piece `code` on `square` ([`crate::variants::diagram`]), or an `info string error` line.
+    fn diagram(&self, code: &str, square: &str) -> String;
     /// The `result` command's answer (protocol.md 8): `info string result <result> {<reason>}`
     /// when the game is over by rule, else `info string result none`, followed by
     /// `info string draw claimable {<reason>}` when the side to move may claim a draw.
@@ -394,6 +397,13 @@ impl<G: Game> VariantSession for Session<G> {
             ));
         }
         text
+    }
+
+    fn diagram(&self, code: &str, square: &str) -> String {
+        match crate::variants::diagram::diagram::<G>(code, square) {
+            Ok(d) => d.line(),
+            Err(e) => format!("info string error {e}"),
+        }
     }
 
     fn result(&self) -> String {

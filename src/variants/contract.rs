@@ -524,7 +524,7 @@ impl SearchProfile {
 /// notation). An explicit trait rather than a blanket impl, so that a variant states that it is
 /// complete (`impl Game for X {}` takes every default) and generic code needs one bound,
 /// `G: Game`, which brings every item of the three traits into scope.
-pub trait Game: Notation + Evaluation {
+pub trait Game: Notation + Evaluation + crate::variants::diagram::PieceMoves {
     /// The search's hints and the bench positions of this variant (see [`SearchProfile`]).
     /// Default: [`SearchProfile::DEFAULT`].
     const SEARCH: SearchProfile = SearchProfile::DEFAULT;

@@ -162,3 +162,5 @@ impl Evaluation for TwoStep {
 }
 
 impl Game for TwoStep {}
+
+impl crate::variants::diagram::PieceMoves for TwoStep {}

@@ -8,6 +8,7 @@
 
 pub mod chess;
 pub mod contract;
+pub mod diagram;
 pub mod fen_board;
 pub mod mitosis;
 #[cfg(test)]

@@ -25,10 +25,6 @@ use crate::gui::record::{Clock, Colour, GameState};
 use crate::gui::slot::{ArmySpec, Cmd, Event, StartSpec};
 use crate::gui::store;
 
-pub(super) async fn variants(State(app): State<App>) -> Json<Value> {
-    Json(serde_json::to_value(&app.ctx.variants).unwrap_or(Value::Null))
-}
-
 pub(super) async fn metrics(State(app): State<App>) -> Json<Value> {
     let m = app.ctx.metrics.lock().unwrap_or_else(|p| p.into_inner());
     let mut sorted = m.move_to_go_us.clone();

@@ -1,11 +1,12 @@
 //! The server's HTTP face (docs/gui.md): the routes, the page and documentation
-//! (`pages`), the games' API (`games`), PGN import and the pre-game proposals
-//! (`import`). Every handler is a thin layer over a game's driver.
+//! (`pages`), the variants and their pieces' diagrams (`variants`), the games' API (`games`),
+//! PGN import and the pre-game proposals (`import`). Every handler is a thin layer over a game's driver.
 
 pub mod app;
 mod games;
 mod import;
 mod pages;
+mod variants;
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::header;
@@ -16,10 +17,11 @@ use axum::Router;
 pub use app::App;
 use games::{
     analysis, claim, create_game, evaluate, events, get_game, legal, list_games, metrics, pgn,
-    play, preview, resign, takeback, variants,
+    play, preview, resign, takeback,
 };
 use import::{import, muster_propose};
 use pages::{asset, doc, page, rules};
+use variants::{diagram, variants};
 
 use super::error::ApiError;
 
@@ -35,6 +37,10 @@ pub fn router(app: App) -> Router {
         .route("/rules/{variant}", get(rules))
         .route("/docs/{*path}", get(doc))
         .route("/api/variants", get(variants))
+        .route(
+            "/api/variants/{variant}/pieces/{code}/diagram",
+            get(diagram),
+        )
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/moves", post(play))

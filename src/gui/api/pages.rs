@@ -95,11 +95,26 @@ pub(super) async fn doc(UrlPath(path): UrlPath<String>) -> Response {
         .find_map(|l| l.strip_prefix("# "))
         .unwrap_or("menagerie")
         .replace('<', "&lt;");
+    // A variant's rules page ends with its pieces, each opening its diagram when clicked
+    // (rules.js asks the engine through the API; the variant is the file's name without dashes).
+    let pieces = path
+        .strip_prefix("rules/")
+        .and_then(|f| f.strip_suffix(".md"))
+        .map(|stem| {
+            format!(
+                "<section id=\"rules-pieces\" data-variant=\"{}\"></section>\
+                 <script type=\"module\" src=\"/assets/rules.js\"></script>",
+                stem.replace('-', "")
+                    .replace(|c: char| !c.is_ascii_alphanumeric(), "")
+            )
+        })
+        .unwrap_or_default();
     let page = format!(
         "<!doctype html><html><head><meta charset=\"utf-8\"><title>{title}</title>\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <link rel=\"stylesheet\" href=\"/assets/doc.css\"></head><body>\
-         <nav><a href=\"/\">menagerie</a></nav><main class=\"doc\">{html}</main></body></html>"
+         <link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/assets/doc.css\">\
+         <link rel=\"stylesheet\" href=\"/assets/pieces.css\"></head><body>\
+         <nav><a href=\"/\">menagerie</a></nav><main class=\"doc\">{html}{pieces}</main></body></html>"
     );
     embedded(std::borrow::Cow::Owned(page.into_bytes()), "page.html")
 }

@@ -5,6 +5,7 @@ import { parseFen, parseLeg, tokenSquares, splitToken, colourOf } from './fen.js
 import { Board } from './board.js';
 import { TurnEntry } from './turn.js';
 import { pieceIcon, esc } from './pieces.js';
+import { showDiagram } from './diagram.js';
 
 function el(html) {
   const t = document.createElement('template');
@@ -192,6 +193,21 @@ class GamePage {
     });
     this.setGeometry();
     this.$('pieces-all').innerHTML = v.pieces.map((p) => this.pieceRow(p.code, null)).join('');
+    // A click (or Enter) on a piece opens its diagram below it; a second one closes it.
+    for (const list of [this.$('pieces-list'), this.$('pieces-all')]) {
+      const toggle = (ev) => {
+        const row = ev.target.closest('.piece-row');
+        if (!row || ev.target.closest('.piece-diagram')) return;
+        if (ev.type === 'keydown' && ev.key !== 'Enter' && ev.key !== ' ') return;
+        ev.preventDefault();
+        const code = row.dataset.pieceType.toUpperCase();
+        const open = list.dataset.diagram === code;
+        list.dataset.diagram = open ? '' : code;
+        this.placeDiagram(list);
+      };
+      list.addEventListener('click', toggle);
+      list.addEventListener('keydown', toggle);
+    }
 
     // ---- controls ----
     this.$('flip').addEventListener('click', () => {
@@ -1112,13 +1128,36 @@ class GamePage {
     if (pl.dataset.html !== ph) {
       pl.innerHTML = ph;
       pl.dataset.html = ph;
+      this.placeDiagram(pl);
+    }
+  }
+
+  /** Puts the diagram of the list's chosen piece (`data-diagram`) below its row, alone. */
+  placeDiagram(list) {
+    const code = list.dataset.diagram || '';
+    for (const d of list.querySelectorAll('.piece-diagram')) {
+      if (d.dataset.for !== code) d.remove();
+    }
+    for (const r of list.querySelectorAll('.piece-row')) {
+      r.setAttribute('aria-expanded', String(r.dataset.pieceType.toUpperCase() === code));
+    }
+    if (!code) return;
+    const row = [...list.querySelectorAll('.piece-row')].find((r) => r.dataset.pieceType.toUpperCase() === code);
+    if (!row) return;
+    let box = row.nextElementSibling;
+    if (!box || !box.classList.contains('piece-diagram')) {
+      box = document.createElement('div');
+      box.className = 'piece-diagram';
+      box.dataset.for = code;
+      row.after(box);
+      showDiagram(box, this.v, code, this.pieces.get(code));
     }
   }
 
   pieceRow(code, n) {
     const info = this.pieces.get(code.toUpperCase());
     const cnt = n ? `<span class="cnt" title="White / Black">${n.w} / ${n.b}</span>` : '';
-    return `<div class="piece-row" data-piece-type="${esc(code)}">${pieceIcon(code, info, 34)}${pieceIcon(code.toLowerCase(), info, 34)}
+    return `<div class="piece-row" data-piece-type="${esc(code)}" role="button" tabindex="0" aria-expanded="false" title="Show its moves">${pieceIcon(code, info, 34)}${pieceIcon(code.toLowerCase(), info, 34)}
       <div class="piece-text"><div><strong>${esc(info ? info.name : code)}</strong> <code>${esc(code)}</code> ${cnt}</div>
       <div class="movement">${esc(info ? info.movement : '')}</div></div></div>`;
   }

@@ -646,9 +646,14 @@ function figureId(info, code, c) {
   return id;
 }
 
-/** The piece a piece becomes after it acts ("...; becomes MK"), as its entry, or null. */
+/**
+ * The piece a piece becomes after it acts ("...; becomes MK"), as its entry, or null. The
+ * last "becomes" counts: the words before it may use the verb too (the Mamra's "as it becomes
+ * a Wuss [D 11]; becomes WU").
+ */
 export function becomesOf(info) {
-  const m = info && /\bbecomes ([A-Za-z0-9]+)/.exec(info.movement || '');
+  const all = info ? [...(info.movement || '').matchAll(/\bbecomes ([A-Za-z0-9]+)/g)] : [];
+  const m = all[all.length - 1];
   if (!m) return null;
   const list = siblings.get(info) || [];
   return list.find((p) => p.code.toUpperCase() === m[1].toUpperCase()) || { code: m[1], name: m[1], movement: '' };

@@ -343,3 +343,14 @@ impl Chess {
         list.is_empty()
     }
 }
+
+impl crate::variants::diagram::PieceMoves for Chess {
+    fn piece_moves(
+        code: &str,
+        from: crate::core::Square,
+        others: &[(crate::core::Square, bool)],
+        out: &mut Vec<crate::variants::diagram::Reached>,
+    ) -> Result<(), String> {
+        crate::variants::orthodox::movegen::lone_piece_moves(code, from, others, false, out)
+    }
+}

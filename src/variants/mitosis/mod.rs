@@ -478,6 +478,55 @@ const fn verdict(terminal: Terminal, reason: &'static str, detail: &'static str)
     }
 }
 
+impl crate::variants::diagram::PieceMoves for Mitosis {
+    fn piece_moves(
+        code: &str,
+        from: Square,
+        others: &[(Square, bool)],
+        out: &mut Vec<crate::variants::diagram::Reached>,
+    ) -> Result<(), String> {
+        let kind = match code.as_bytes() {
+            [c] => Kind::from_letter(*c as char),
+            _ => None,
+        }
+        .ok_or_else(|| format!("'{code}' is not a Mitosis piece"))?;
+        if !BOARD_MITOSIS.is_square(from) {
+            return Err(format!("cell {from} is not a square of the Mitosis board"));
+        }
+        let mut pos = Mitosis::empty();
+        pos.put(
+            from as usize,
+            Piece {
+                color: Color::White,
+                kind,
+            },
+        );
+        for &(sq, enemy) in others {
+            let color = if enemy { Color::Black } else { Color::White };
+            pos.put(
+                sq as usize,
+                Piece {
+                    color,
+                    kind: Kind::Knight,
+                },
+            );
+        }
+        let enemies = pos.color_bb(Color::Black);
+        let mut list = MoveList::new();
+        pos.board_moves(&mut list, false);
+        for m in list.iter().filter(|m| m.from() == from) {
+            let to = m.to();
+            let captured = if enemies >> to & 1 != 0 {
+                1u128 << to
+            } else {
+                0
+            };
+            out.push(crate::variants::diagram::Reached { to, captured });
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod geometry_tests {
     use super::BOARD_MITOSIS;

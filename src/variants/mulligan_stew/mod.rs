@@ -337,3 +337,23 @@ impl Game for Stew {
         ..SearchProfile::DEFAULT
     };
 }
+
+impl crate::variants::diagram::PieceMoves for Stew {
+    fn piece_moves(
+        code: &str,
+        from: crate::core::Square,
+        others: &[(crate::core::Square, bool)],
+        out: &mut Vec<crate::variants::diagram::Reached>,
+    ) -> Result<(), String> {
+        let kind = match code.as_bytes() {
+            [c] => Kind::from_letter(*c as char),
+            _ => None,
+        }
+        .ok_or_else(|| format!("'{code}' is not a Mulligan Stew piece"))?;
+        if from as usize >= board::NSQ {
+            return Err(format!("cell {from} is off the 6x7 board"));
+        }
+        Stew::lone_piece_moves(kind, from, others, out);
+        Ok(())
+    }
+}

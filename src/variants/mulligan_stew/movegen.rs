@@ -27,7 +27,6 @@ impl Stew {
         if self.kingless(us) || self.kingless(!us) {
             return;
         }
-        let t = &*TABLES;
         let before = list.len();
         let own = self.by_color[us.index()];
         let enemy = self.by_color[(!us).index()];
@@ -39,54 +38,20 @@ impl Stew {
         } else {
             1u64 << self.moved
         };
-        let targets_mask = if tactical_only { enemy } else { !own };
         let mut movers = own & colour & !moved_bb;
         while movers != 0 {
             let from = movers.trailing_zeros() as Square;
             movers &= movers - 1;
             let fi = from as usize;
-            match self.board[fi].kind() {
-                Kind::King => push_all(list, from, t.king[fi] & targets_mask),
-                Kind::Queen => push_all(
-                    list,
-                    from,
-                    (ride(&t.rook_rays, from, occ) | ride(&t.bishop_rays, from, occ))
-                        & targets_mask,
-                ),
-                Kind::Rook => push_all(list, from, ride(&t.rook_rays, from, occ) & targets_mask),
-                Kind::Cardinal => push_all(
-                    list,
-                    from,
-                    (t.knight[fi] | ride(&t.bishop_rays, from, occ)) & targets_mask,
-                ),
-                Kind::Mage => {
-                    push_all(list, from, t.step[fi] & targets_mask);
-                    if !tactical_only {
-                        // Swap with any piece 1-3 squares away on a queen line (rules 3, D5).
-                        let mut partners = t.swap[fi] & occ & !moved_bb;
-                        while partners != 0 {
-                            let to = partners.trailing_zeros() as Square;
-                            partners &= partners - 1;
-                            list.push(StewMove::swap(from, to));
-                        }
-                    }
-                }
-                Kind::Assassin => {
-                    // Captures: a diagonal step of 1, or of 2 over an empty middle square.
-                    let mut caps = t.ferz[fi] & enemy;
-                    for &(mid, to) in &t.assassin2[fi] {
-                        if mid != NO_SQ && occ & (1u64 << mid) == 0 {
-                            caps |= enemy & (1u64 << to);
-                        }
-                    }
-                    push_all(list, from, caps);
-                    if !tactical_only {
-                        // Teleport to any empty square of its colour (never a capture).
-                        push_all(list, from, colour_of(from) & !occ);
-                    }
-                }
-                Kind::Pawn => self.pawn_moves(list, from, us, enemy, occ, tactical_only),
-            }
+            self.piece_portions(
+                list,
+                from,
+                self.board[fi].kind(),
+                own,
+                enemy,
+                moved_bb,
+                tactical_only,
+            );
         }
         if !tactical_only && self.hand[us.index()] {
             let mut drops = colour & !occ;
@@ -98,6 +63,107 @@ impl Stew {
         }
         if !tactical_only && list.len() == before {
             list.push(StewMove::SKIP);
+        }
+    }
+
+    /// The portions of the piece of `kind` on `from` (rules 3): its moves and captures onto
+    /// squares not in `own`, the Mage's swaps (not with the piece on `moved_bb`, D4) and the
+    /// Pawn's steps, leaps and promotions; with `tactical_only` only captures and promotions.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn piece_portions(
+        &self,
+        list: &mut MoveList<StewMove>,
+        from: Square,
+        kind: Kind,
+        own: u64,
+        enemy: u64,
+        moved_bb: u64,
+        tactical_only: bool,
+    ) {
+        let t = &*TABLES;
+        let us = self.side;
+        let occ = own | enemy;
+        let fi = from as usize;
+        let targets_mask = if tactical_only { enemy } else { !own };
+        match kind {
+            Kind::King => push_all(list, from, t.king[fi] & targets_mask),
+            Kind::Queen => push_all(
+                list,
+                from,
+                (ride(&t.rook_rays, from, occ) | ride(&t.bishop_rays, from, occ)) & targets_mask,
+            ),
+            Kind::Rook => push_all(list, from, ride(&t.rook_rays, from, occ) & targets_mask),
+            Kind::Cardinal => push_all(
+                list,
+                from,
+                (t.knight[fi] | ride(&t.bishop_rays, from, occ)) & targets_mask,
+            ),
+            Kind::Mage => {
+                push_all(list, from, t.step[fi] & targets_mask);
+                if !tactical_only {
+                    // Swap with any piece 1-3 squares away on a queen line (rules 3, D5).
+                    let mut partners = t.swap[fi] & occ & !moved_bb;
+                    while partners != 0 {
+                        let to = partners.trailing_zeros() as Square;
+                        partners &= partners - 1;
+                        list.push(StewMove::swap(from, to));
+                    }
+                }
+            }
+            Kind::Assassin => {
+                // Captures: a diagonal step of 1, or of 2 over an empty middle square.
+                let mut caps = t.ferz[fi] & enemy;
+                for &(mid, to) in &t.assassin2[fi] {
+                    if mid != NO_SQ && occ & (1u64 << mid) == 0 {
+                        caps |= enemy & (1u64 << to);
+                    }
+                }
+                push_all(list, from, caps);
+                if !tactical_only {
+                    // Teleport to any empty square of its colour (never a capture).
+                    push_all(list, from, colour_of(from) & !occ);
+                }
+            }
+            Kind::Pawn => self.pawn_moves(list, from, us, enemy, occ, tactical_only),
+        }
+    }
+
+    /// The portions of White's lone `kind` on `from` of a board holding only it and `others`
+    /// (see [`crate::variants::diagram::PieceMoves`]): the generator's own piece portions, the
+    /// Mage's swaps left out. The pools are full, so that a Pawn shows its promotions.
+    pub(crate) fn lone_piece_moves(
+        kind: Kind,
+        from: Square,
+        others: &[(Square, bool)],
+        out: &mut Vec<crate::variants::diagram::Reached>,
+    ) {
+        use super::board::Piece;
+        use super::moves::Action;
+        let mut pos = Stew::empty();
+        pos.pool = [[1; 5]; 2];
+        pos.put(from, Piece::new(Color::White, kind));
+        for &(sq, enemy) in others {
+            let side = if enemy { Color::Black } else { Color::White };
+            pos.put(sq, Piece::new(side, Kind::Rook));
+        }
+        let own = pos.by_color[0];
+        let enemy = pos.by_color[1];
+        let mut list = MoveList::new();
+        pos.piece_portions(&mut list, from, kind, own, enemy, 0, false);
+        for m in list.iter() {
+            if m.action() == Some(Action::Swap) {
+                continue;
+            }
+            let captured = if enemy >> m.to() & 1 != 0 {
+                1u128 << m.to()
+            } else {
+                0
+            };
+            out.push(crate::variants::diagram::Reached {
+                to: m.to(),
+                captured,
+            });
         }
     }
 

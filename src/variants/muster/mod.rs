@@ -416,3 +416,14 @@ impl Game for Muster {
         crate::variants::fen_round_trip(self)
     }
 }
+
+impl crate::variants::diagram::PieceMoves for Muster {
+    fn piece_moves(
+        code: &str,
+        from: crate::core::Square,
+        others: &[(crate::core::Square, bool)],
+        out: &mut Vec<crate::variants::diagram::Reached>,
+    ) -> Result<(), String> {
+        crate::variants::orthodox::movegen::lone_piece_moves(code, from, others, true, out)
+    }
+}

@@ -6,12 +6,15 @@ use crate::variants::{
     SearchProfile, VariantInfo, Verdict,
 };
 
-use super::board::{iter, square_name};
+use super::board::{iter, square_name, Board};
 use super::eval::{self, PIECE_VALUES};
 use super::legal::{is_tactical_action, royals, TurnKinds};
+use super::piece::{Piece, State};
 use super::position::{DropWindow, Mutatis};
 use super::turn::{Turn, TurnList};
 use super::{fen, notation, san, see, setup};
+use super::{Action, ActionSink};
+use crate::core::Square;
 
 /// The 50-move rule of rules 5: a draw once this many plies passed without a removal,
 /// pawn-family move, drop, promotion or conversion.
@@ -397,4 +400,61 @@ fn display(pos: &Mutatis) -> String {
             .unwrap_or_default(),
     ));
     s
+}
+
+/// Collects the actions of a diagram's piece (see [`crate::variants::diagram::PieceMoves`]):
+/// those that move it or remove pieces; swaps without a victim, conversions and suicides are
+/// left out.
+struct DiagramSink<'a>(&'a mut Vec<crate::variants::diagram::Reached>);
+
+impl ActionSink for DiagramSink<'_> {
+    fn push(&mut self, a: Action) {
+        use super::ActionKind as K;
+        let moves = matches!(a.kind, K::Move | K::Sling);
+        let removes = matches!(
+            a.kind,
+            K::Move | K::Sling | K::Shot | K::MutualDestruction | K::Swap
+        );
+        if moves || (removes && a.captures != 0) {
+            self.0.push(crate::variants::diagram::Reached {
+                to: a.to,
+                captured: u128::from(a.captures),
+            });
+        }
+    }
+}
+
+impl crate::variants::diagram::PieceMoves for Mutatis {
+    fn piece_moves(
+        code: &str,
+        from: Square,
+        others: &[(Square, bool)],
+        out: &mut Vec<crate::variants::diagram::Reached>,
+    ) -> Result<(), String> {
+        let state = State::from_code(code)
+            .ok_or_else(|| format!("'{code}' is not a Mutatis Mutandis piece"))?;
+        if from >= 64 {
+            return Err(format!("cell {from} is off the 8x8 board"));
+        }
+        let mut b = Board::empty();
+        b.put(
+            from,
+            Piece {
+                state,
+                color: Color::White,
+            },
+        );
+        for &(sq, enemy) in others {
+            let color = if enemy { Color::Black } else { Color::White };
+            b.put(
+                sq,
+                Piece {
+                    state: State::Knight,
+                    color,
+                },
+            );
+        }
+        super::generate::actions_from(&b, from, &mut DiagramSink(out));
+        Ok(())
+    }
 }

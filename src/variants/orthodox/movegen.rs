@@ -260,3 +260,82 @@ pub fn generate_tactical(
         generate::<true>(board, us, checkers, ep, list, |_, _, _| {});
     }
 }
+
+/// The actions of White's `kind` on `from` of an 8x8 board that holds only it and `others`
+/// (Black's pieces to capture when `true`, White's blockers when `false`), for a piece diagram
+/// ([`crate::variants::diagram`]): the attack tables the generator uses, and the pawn's pushes
+/// (one square; two from the second rank; with `first_rank_pushes`, also two and three from the
+/// first, as Muster's, rules/muster.md 4.1). No castling, no en passant.
+///
+/// Errors: `code` is not one of `K Q R B N P`, or `from` is off the board.
+pub fn lone_piece_moves(
+    code: &str,
+    from: u8,
+    others: &[(u8, bool)],
+    first_rank_pushes: bool,
+    out: &mut Vec<crate::variants::diagram::Reached>,
+) -> Result<(), String> {
+    use crate::variants::diagram::Reached;
+    let kind = match code.as_bytes() {
+        [c] => Kind::from_letter(*c as char).map(|(_, k)| k),
+        _ => None,
+    }
+    .ok_or_else(|| format!("'{code}' is not an orthodox piece"))?;
+    if from >= 64 {
+        return Err(format!("cell {from} is off the 8x8 board"));
+    }
+    let mut occ = 1u64 << from;
+    let mut enemy = 0u64;
+    for &(sq, is_enemy) in others {
+        occ |= 1u64 << sq;
+        if is_enemy {
+            enemy |= 1u64 << sq;
+        }
+    }
+    let (quiet, captures) = match kind {
+        Kind::Pawn => {
+            let row = from / 8;
+            let most = match row {
+                0 if first_rank_pushes => 3,
+                1 => 2,
+                _ => 1,
+            };
+            let mut quiet = 0u64;
+            let mut sq = from;
+            for _ in 0..most {
+                if sq >= 56 {
+                    break;
+                }
+                sq += 8;
+                if occ & (1u64 << sq) != 0 {
+                    break;
+                }
+                quiet |= 1u64 << sq;
+            }
+            (
+                quiet,
+                attacks::pawn(crate::core::Color::White, from) & enemy,
+            )
+        }
+        _ => {
+            let a = match kind {
+                Kind::King => attacks::king(from),
+                Kind::Queen => attacks::queen(from, occ),
+                Kind::Rook => attacks::rook(from, occ),
+                Kind::Bishop => attacks::bishop(from, occ),
+                _ => attacks::knight(from),
+            };
+            (a & !occ, a & enemy)
+        }
+    };
+    for to in (0..64u8).filter(|&s| quiet >> s & 1 != 0) {
+        out.push(Reached { to, captured: 0 });
+    }
+    for to in (0..64u8).filter(|&s| captures >> s & 1 != 0) {
+        out.push(Reached {
+            to,
+            captured: 1u128 << to,
+        });
+    }
+    Ok(())
+}
