@@ -3,7 +3,9 @@
 //! headless chromium and chromedriver (the W3C WebDriver protocol, spoken by the fantoccini
 //! crate over hyper_util's plain HTTP connector). In every variant a game is played by clicks
 //! against the engine, and the board, the page and the game's state through the JSON API are
-//! checked; screenshots of every page are saved.
+//! checked; screenshots are saved of each variant's game in play (a few more turns, through
+//! the API) at a desktop's and at a phone's width ([`Browser::screenshots`]), of the home page
+//! and of an analysis.
 //!
 //! Without chromium or chromedriver each test prints a line and passes, unless
 //! `MENAGERIE_BROWSER_TESTS=1` (CI) requires them. Screenshots go to `$MENAGERIE_SCREENSHOTS`,
@@ -42,6 +44,12 @@ const PATIENCE: Duration = Duration::from_secs(60);
 
 /// How long one WebDriver command may take (the same kind of guard).
 const COMMAND_PATIENCE: Duration = Duration::from_secs(120);
+
+/// The window of the screenshots at a desktop's width (the size [`Browser::start`] opens).
+const DESKTOP: (u32, u32) = (1280, 900);
+
+/// The window of the screenshots at a phone's width.
+const PHONE: (u32, u32) = (390, 844);
 
 /// The engine's time per turn, in seconds, as typed into the form (its smallest value).
 const MOVETIME: &str = "0.1";
@@ -627,7 +635,63 @@ impl Browser {
         let path = screenshot_dir().join(name);
         std::fs::write(&path, png).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let (w, h) = assert_png(&path);
-        assert!(w >= 640 && h >= 400, "{name}: {w}x{h}");
+        assert!(w >= 320 && h >= 400, "{name}: {w}x{h}");
+        path
+    }
+
+    /// Saves screenshots of a game page as a person sees it: `<name>.png` in a desktop's
+    /// window ([`DESKTOP`]) scrolled to the top, `<name>-phone.png` in a phone's ([`PHONE`])
+    /// with the whole board in view, and for each `(part, css)` of `below`,
+    /// `<name>-phone-<part>.png` with the element `css` in view (see [`Browser::shoot`]). The
+    /// window is a desktop's again after.
+    fn screenshots(&self, name: &str, below: &[(&str, &str)]) {
+        self.shoot(&format!("{name}.png"), DESKTOP, None);
+        self.shoot(&format!("{name}-phone.png"), PHONE, Some(".board-wrap"));
+        for (part, css) in below {
+            self.shoot(&format!("{name}-phone-{part}.png"), PHONE, Some(css));
+        }
+        self.resize(name, DESKTOP);
+    }
+
+    /// Sets the window to `width` x `height` and waits until the page fits it without
+    /// scrolling sideways (layout follows a resize within a frame or two).
+    fn resize(&self, what: &str, (width, height): (u32, u32)) {
+        self.cmd("resize", self.client().set_window_size(width, height));
+        self.until(&format!("{what} fitting a {width} px window"), || {
+            let v = self.js(
+                "return [document.documentElement.scrollWidth, window.innerWidth, document.querySelector('.board-wrap') ? Math.round(document.querySelector('.board-wrap').getBoundingClientRect().width) : 1]",
+            );
+            let (sw, iw) = (v[0].as_u64()?, v[1].as_u64()?);
+            (iw > 0 && sw <= iw && v[2].as_u64()? > 0).then_some(())
+        });
+    }
+
+    /// Saves a screenshot as `<screenshot dir>/<file>` in a window of `size`, with the page
+    /// scrolled to its top, or with the element `css` in view: the page's top when all of the
+    /// element is in the window from there, else the element's top at the window's top (which
+    /// is checked). The page's scroll bar is hidden for the picture, as a phone's is; the
+    /// picture is checked to be the window, with the page's whole width, unscrolled sideways.
+    fn shoot(&self, file: &str, size: (u32, u32), css: Option<&str>) -> PathBuf {
+        self.js("let s = document.getElementById('test-no-scrollbar'); if (!s) { s = document.createElement('style'); s.id = 'test-no-scrollbar'; s.textContent = 'html { scrollbar-width: none; }'; document.head.append(s); } return true;");
+        self.resize(file, size);
+        let at = self.js1(
+            "window.scrollTo(0, 0); let seen = true; const el = arguments[0] && document.querySelector(arguments[0]); if (el) { let r = el.getBoundingClientRect(); if (r.bottom > innerHeight) window.scrollTo(0, r.top - 8); r = el.getBoundingClientRect(); seen = r.top >= 0 && (r.bottom <= innerHeight || r.top <= 8) && r.left >= 0 && r.right <= innerWidth; } return [scrollX, innerWidth, innerHeight, document.documentElement.scrollWidth, seen];",
+            css.unwrap_or(""),
+        );
+        assert!(
+            at[0] == 0 && at[3].as_u64() <= at[1].as_u64() && at[4] == true,
+            "{file}: the page is scrolled sideways or wider than the window, or {css:?} is not in view: {at}"
+        );
+        // Two frames: the scroll is painted.
+        self.js_async("const done = arguments[arguments.length - 1]; requestAnimationFrame(() => requestAnimationFrame(() => done(true)));");
+        let path = self.screenshot(file);
+        let (w, h) = assert_png(&path);
+        assert_eq!(
+            (json!(w), json!(h)),
+            (at[1].clone(), at[2].clone()),
+            "{file}: the picture is not the window"
+        );
+        self.js("document.getElementById('test-no-scrollbar')?.remove(); return true;");
         path
     }
 }
@@ -820,6 +884,37 @@ fn expect_reply(b: &Browser, s: &Server, id: &str, plies: usize, token: &str) ->
     st
 }
 
+/// Plays `turns` more turns of the person against the engine through the API (the page
+/// follows by its events), each with the engine's reply checked on the page by
+/// [`expect_reply`]: every time the first turn of `prefer` that is legal and not played yet,
+/// else a plain move of one of the person's Pawns, else the first legal turn. A game in play
+/// for the screenshots; the state after the turns.
+fn play_on(b: &Browser, s: &Server, id: &str, prefer: &[&str], turns: usize) -> Value {
+    let mut st = state(s, id);
+    let mut played: Vec<String> = Vec::new();
+    for _ in 0..turns {
+        let plies = moves(&st).len();
+        let legal = strings(&st["legal"]);
+        let pawn = if st["to_move"] == "white" { "P" } else { "p" };
+        let token = prefer
+            .iter()
+            .map(|t| t.to_string())
+            .find(|t| legal.contains(t) && !played.contains(t))
+            .or_else(|| {
+                plain_moves(&st)
+                    .into_iter()
+                    .find(|t| b.exists(&piece(&t[..2], pawn)))
+            })
+            .or_else(|| legal.first().cloned())
+            .unwrap_or_else(|| panic!("no legal turn: {st}"));
+        let (status, after) = s.post(&format!("/api/games/{id}/moves"), json!({"token": token}));
+        assert_eq!(status, 200, "{token}: {after}");
+        st = expect_reply(b, s, id, plies, &token);
+        played.push(token);
+    }
+    st
+}
+
 /// The legal one-leg moves `fromto` of a state that no other token shares (no dialog).
 fn plain_moves(st: &Value) -> Vec<String> {
     let legal = strings(&st["legal"]);
@@ -876,8 +971,9 @@ fn finish(t: &mut Ui) {
 // ---------------------------------------------------------------------------------------------
 
 /// Chess against the engine from the form: a click-click move, a drag-and-drop move, the
-/// keyboard in the move list, the render time; the home page's list; then a two-player game
-/// from a FEN: a promotion chosen in the dialog, and the analysis with three lines.
+/// keyboard in the move list, the render time, two more turns for the screenshots; the home
+/// page's list; then a two-player game from a FEN: a promotion chosen in the dialog, and the
+/// analysis with three lines.
 #[test]
 fn chess_clicks_drags_keys_promotes_and_analyses() {
     let Some(mut t) = setup("chess") else { return };
@@ -930,12 +1026,13 @@ fn chess_clicks_drags_keys_promotes_and_analyses() {
             .is_some_and(|ms| ms.is_finite() && ms >= 0.0),
         "lastRenderMs: {render}"
     );
-    b.screenshot("chess.png");
+    play_on(b, s, &id, &["f1c4", "f1b5", "e1g1", "d2d3", "b1c3"], 2);
+    b.screenshots("chess", &[]);
 
     // The home page lists the game.
     b.open(&format!("{}/", s.url));
     b.wait_for(&format!("#games-list tr[data-game=\"{id}\"]"));
-    b.screenshot("home.png");
+    b.shoot("home.png", DESKTOP, None);
 
     // A promotion: b7-b8, a Knight chosen in the dialog, in a game for two players.
     let fen = "4k3/1P6/8/8/8/8/5PP1/4K3 w - - 0 1";
@@ -983,14 +1080,14 @@ fn chess_clicks_drags_keys_promotes_and_analyses() {
         let pv = b.text(&format!(".pv-line[data-multipv=\"{k}\"] .pv"));
         assert!(pv.starts_with("1…"), "line {k}: {pv:?}");
     }
-    b.screenshot("analysis.png");
+    b.shoot("analysis.png", DESKTOP, None);
     b.click("#analysis-toggle");
     s.wait_state(&id, |st| st["analysis"].is_null());
     finish(&mut t);
 }
 
 /// Mystic: a Pawn bought from the pocket, then (three bought) changed into a Knight in place
-/// through the dialog; the engine answers each turn.
+/// through the dialog; the engine answers each turn. Two more Pawns bought for the screenshots.
 #[test]
 fn mystic_buys_and_upgrades() {
     let Some(mut t) = setup("mystic") else { return };
@@ -1032,12 +1129,13 @@ fn mystic_buys_and_upgrades() {
             .any(|l| l.contains("white 15")),
         "{st}"
     );
-    b.screenshot("mystic.png");
+    play_on(b, s, &id, &["P@e3", "P@c3", "P@f2"], 2);
+    b.screenshots("mystic", &[]);
     finish(&mut t);
 }
 
 /// Mulligan Stew: a two-portion turn. The drop M@b3 is pending, taken back with the button,
-/// entered again, and a board move completes the turn.
+/// entered again, and a board move completes the turn; two more turns for the screenshots.
 #[test]
 fn mulligan_stew_two_portions() {
     let Some(mut t) = setup("mulliganstew") else {
@@ -1086,12 +1184,20 @@ fn mulligan_stew_two_portions() {
     expect_reply(b, s, &id, 0, &token);
     b.wait_for(&piece("d3", "P"));
     b.wait_hidden("#pending");
-    b.screenshot("mulliganstew.png");
+    play_on(
+        b,
+        s,
+        &id,
+        &["e2e3;f2f3", "e2e3;f2f4", "c2c3;b2b4", "a2a3;b2b3"],
+        2,
+    );
+    b.screenshots("mulliganstew", &[]);
     finish(&mut t);
 }
 
 /// Mitosis: White's General was taken, its parts R, B and N are pending. They are placed from
-/// the pocket on the base (the last one goes by itself) and a board move ends the turn.
+/// the pocket on the base (the last one goes by itself) and a board move ends the turn; two more
+/// turns for the screenshots.
 #[test]
 fn mitosis_places_split_parts() {
     let Some(mut t) = setup("mitosis") else {
@@ -1136,12 +1242,14 @@ fn mitosis_places_split_parts() {
     for (sq, code) in [("d0", "R"), ("e0", "B"), ("f0", "N")] {
         b.wait_for(&piece(sq, code));
     }
-    b.screenshot("mitosis.png");
+    play_on(b, s, &id, &["d2d4", "b1c3", "c1c3", "f2f4"], 2);
+    b.screenshots("mitosis", &[]);
     finish(&mut t);
 }
 
 /// Muster: the army builder on `/` (a Knight erased, a Queen placed), the engine's army shown,
-/// a pick, the game from the armies, and a turn by clicks against the engine.
+/// a pick, the game from the armies, and a turn by clicks against the engine; two more turns
+/// for the screenshots.
 #[test]
 fn muster_builds_picks_and_plays() {
     let Some(mut t) = setup("muster") else { return };
@@ -1211,12 +1319,15 @@ fn muster_builds_picks_and_plays() {
         .unwrap_or_else(|| panic!("no Pawn move in {st}"));
     click_move(b, &token[..2], &token[2..]);
     expect_reply(b, s, &id, plies, &token);
-    b.screenshot("muster.png");
+    let prefer = ["d2d4", "e2e4", "g1f3", "d7d5", "e7e5", "g8f6"];
+    play_on(b, s, &id, &prefer, 2);
+    b.screenshots("muster", &[]);
     finish(&mut t);
 }
 
 /// Mutatis Mutandis: the setup of seed 7 from the form (the same as `menagerie setup`), and a
-/// turn by clicks against the engine.
+/// turn by clicks against the engine; two more turns for the screenshots, which include the
+/// side panel and the pieces list below the board at a phone's width.
 #[test]
 fn mutatis_mutandis_seed_and_turn() {
     let Some(mut t) = setup("mutatismutandis") else {
@@ -1266,7 +1377,11 @@ fn mutatis_mutandis_seed_and_turn() {
     });
     assert!(played.starts_with(&token), "{played}");
     expect_reply(b, s, &id, 0, &played);
-    b.screenshot("mutatismutandis.png");
+    play_on(b, s, &id, &["d2d4", "e1f3", "f1e3", "c2c3", "g2g3"], 2);
+    b.screenshots(
+        "mutatismutandis",
+        &[("moves", ".side"), ("pieces", ".pieces-card")],
+    );
     finish(&mut t);
 }
 
@@ -1309,18 +1424,20 @@ fn page_recovers_when_the_reply_comes_first() {
 /// The window widths of the width test: a phone, a small tablet and four desktops.
 const WIDTHS: [u32; 6] = [390, 800, 1024, 1280, 1440, 1920];
 
-/// Sets the window to `width` (and 900 px high) and checks the page does not scroll sideways.
+/// Sets the window to `width` (and 900 px high) and checks the page does not scroll sideways,
+/// and that the board's column is no wider than what it holds (the cards below the board once
+/// widened it, which left the board off centre beside a gap).
 fn assert_fits(b: &Browser, what: &str, width: u32) {
-    b.cmd("resize", b.client().set_window_size(width, 900));
-    // Layout follows the resize within a frame or two; `until` waits for it, and fails only
-    // if the page stays wider than the window.
-    b.until(&format!("{what} fitting a {width} px window"), || {
-        let v = b.js(
-            "return [document.documentElement.scrollWidth, window.innerWidth, document.querySelector('.board-wrap') ? Math.round(document.querySelector('.board-wrap').getBoundingClientRect().width) : 0]",
-        );
-        let (sw, iw) = (v[0].as_u64()?, v[1].as_u64()?);
-        (iw > 0 && sw <= iw && v[2].as_u64()? > 0).then_some(())
-    });
+    // `resize` waits for the layout, and fails only if the page stays wider than the window.
+    b.resize(what, (width, 900));
+    let v = b.js(
+        "const c = document.querySelector('.board-col'); const w = c.getBoundingClientRect().width; c.style.width = 'max-content'; const m = c.getBoundingClientRect().width; c.style.width = ''; return [w, m]",
+    );
+    let (col, content) = (v[0].as_f64().unwrap(), v[1].as_f64().unwrap());
+    assert!(
+        col <= content + 1.0,
+        "{what} at {width} px: the board's column is {col} px wide, what it holds {content} px"
+    );
 }
 
 /// A game page of every variant fits windows from a phone's width (390 px) to
