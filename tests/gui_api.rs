@@ -708,3 +708,231 @@ fn piece_diagrams_come_from_the_engine() {
         200
     );
 }
+
+/// A request as raw bytes with the given Host and extra header lines (`{host}` is the server's
+/// own address), returning the status and the whole answer.
+fn request_with(
+    s: &Server,
+    method: &str,
+    path: &str,
+    host: &str,
+    headers: &str,
+    body: &str,
+) -> (u16, String) {
+    raw_request(
+        s,
+        &format!(
+            "{method} {path} HTTP/1.1\r\nHost: {host}\r\n{headers}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        ),
+    )
+}
+
+/// The number of games the server lists.
+fn game_count(s: &Server) -> usize {
+    s.get("/api/games").1.as_array().map_or(0, Vec::len)
+}
+
+/// DNS rebinding and foreign pages: only the server's own Host is answered, and a foreign
+/// Origin changes nothing. No CORS header is ever sent.
+#[test]
+fn only_its_own_host_and_origin_are_answered() {
+    let s = Server::start(
+        &temp_dir("gui-access"),
+        &["--allowed-host", "chess.lan"],
+        &[],
+    );
+    let port = s.url.rsplit(':').next().unwrap().to_string();
+    let body = r#"{"variant": "chess", "engine": "none"}"#;
+    // A page of evil.example whose name now points at 127.0.0.1.
+    for host in [
+        format!("evil.example:{port}"),
+        "127.0.0.1".to_string(),
+        format!("chess.lan.evil:{port}"),
+    ] {
+        let (status, answer) = request_with(&s, "POST", "/api/games", &host, "", body);
+        assert_eq!(status, 421, "Host {host}: {answer}");
+        assert!(answer.contains("\"error\""), "{answer}");
+        let (status, _) = request_with(&s, "GET", "/api/games", &host, "", "");
+        assert_eq!(status, 421, "GET with Host {host}");
+    }
+    assert_eq!(game_count(&s), 0);
+    // A request without a Host header at all.
+    let (status, _) = raw_request(&s, "GET /api/games HTTP/1.1\r\nConnection: close\r\n\r\n");
+    assert!(status == 421 || status == 400, "{status}");
+    // Its own names are answered.
+    for host in [
+        "{host}".to_string(),
+        format!("localhost:{port}"),
+        format!("chess.lan:{port}"),
+        format!("[::1]:{port}"),
+    ] {
+        let (status, answer) = request_with(&s, "GET", "/api/variants", &host, "", "");
+        assert_eq!(status, 200, "Host {host}: {answer}");
+        assert!(
+            !answer.to_ascii_lowercase().contains("access-control-"),
+            "{answer}"
+        );
+    }
+    // A foreign Origin may not create, play or delete; its own may.
+    for origin in [
+        "http://evil.example",
+        "null",
+        &format!("http://evil.example:{port}"),
+        &format!("https://127.0.0.1:{port}"),
+    ] {
+        let (status, answer) = request_with(
+            &s,
+            "POST",
+            "/api/games",
+            "{host}",
+            &format!("Origin: {origin}\r\n"),
+            body,
+        );
+        assert_eq!(status, 403, "Origin {origin}: {answer}");
+        assert!(
+            !answer.to_ascii_lowercase().contains("access-control-"),
+            "{answer}"
+        );
+    }
+    assert_eq!(game_count(&s), 0);
+    let (status, answer) = request_with(
+        &s,
+        "POST",
+        "/api/games",
+        "{host}",
+        &format!("Origin: http://localhost:{port}\r\n"),
+        body,
+    );
+    assert_eq!(status, 201, "{answer}");
+    let id = s.get("/api/games").1[0]["id"].as_str().unwrap().to_string();
+    let play = r#"{"token": "e2e4"}"#;
+    let (status, _) = request_with(
+        &s,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        "{host}",
+        "Origin: http://evil.example\r\n",
+        play,
+    );
+    assert_eq!(status, 403);
+    assert!(moves_of(&s, &id).is_empty());
+    // A foreign page may still not read: a GET carries no CORS header for it to use.
+    let (status, answer) = request_with(
+        &s,
+        "GET",
+        "/api/games",
+        "{host}",
+        "Origin: http://evil.example\r\n",
+        "",
+    );
+    assert_eq!(status, 200);
+    assert!(
+        !answer.to_ascii_lowercase().contains("access-control-"),
+        "{answer}"
+    );
+}
+
+fn moves_of(s: &Server, id: &str) -> Vec<String> {
+    strings(&s.get(&format!("/api/games/{id}")).1["moves"])
+}
+
+/// With a token, nothing but a short page is served without it; the printed address carries
+/// it and the page keeps it in an HttpOnly, SameSite=Strict cookie.
+#[test]
+fn the_token_lets_in_only_who_has_it() {
+    let token = "a-token-of-thirty-two-characters";
+    let s = Server::start(&temp_dir("gui-token"), &["--token", token], &[]);
+    assert_eq!(
+        s.token.as_deref(),
+        Some(token),
+        "the printed address carries the token"
+    );
+    for path in [
+        "/",
+        "/api/variants",
+        "/api/games",
+        "/assets/app.js",
+        "/rules/chess",
+        "/game/x",
+    ] {
+        let (status, answer) = raw_get(&s, path);
+        assert_eq!(status, 401, "{path}: {answer}");
+    }
+    let body = r#"{"variant": "chess", "engine": "none"}"#;
+    let (status, _) = request_with(&s, "POST", "/api/games", "{host}", "", body);
+    assert_eq!(status, 401);
+    // A wrong token, or a prefix of the right one.
+    for wrong in [
+        "Cookie: menagerie_token=nope\r\n",
+        &format!("Cookie: menagerie_token={}\r\n", &token[..31]),
+        "Authorization: Bearer nope\r\n",
+    ] {
+        let (status, _) = request_with(&s, "GET", "/api/games", "{host}", wrong, "");
+        assert_eq!(status, 401, "{wrong}");
+    }
+    // The address with the token: a cookie, and the same address without it.
+    let (status, answer) = raw_get(&s, &format!("/game/abc?token={token}&x=1"));
+    assert_eq!(status, 303, "{answer}");
+    let lower = answer.to_ascii_lowercase();
+    assert!(lower.contains("location: /game/abc?x=1\r\n"), "{answer}");
+    let cookie_line = lower
+        .lines()
+        .find(|l| l.starts_with("set-cookie:"))
+        .expect("a cookie");
+    assert!(
+        cookie_line.contains("httponly") && cookie_line.contains("samesite=strict"),
+        "{cookie_line}"
+    );
+    // With the cookie or the header, everything is served.
+    let with_cookie = format!("Cookie: menagerie_token={token}\r\n");
+    let (status, _) = request_with(&s, "POST", "/api/games", "{host}", &with_cookie, body);
+    assert_eq!(status, 201);
+    let (status, _) = request_with(&s, "GET", "/", "{host}", &with_cookie, "");
+    assert_eq!(status, 200);
+    let (status, answer) = request_with(
+        &s,
+        "GET",
+        "/api/games",
+        "{host}",
+        &format!("Authorization: Bearer {token}\r\n"),
+        "",
+    );
+    assert_eq!(status, 200, "{answer}");
+    assert!(answer.contains("\"chess\""), "{answer}");
+    // The Host rule comes first, the token does not lift it.
+    let (status, _) = request_with(&s, "GET", "/api/games", "evil.example", &with_cookie, "");
+    assert_eq!(status, 421);
+}
+
+/// A token too short is refused at the start, and --token and --no-token exclude each other.
+#[test]
+fn bad_token_options_are_refused() {
+    let dir = temp_dir("gui-bad-token");
+    let dir = dir.to_str().unwrap();
+    let out = common_run(&["gui", "--port", "0", "--games-dir", dir, "--token", "short"]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("at least 16 characters"),
+        "{out:?}"
+    );
+    let out = common_run(&[
+        "gui",
+        "--port",
+        "0",
+        "--games-dir",
+        dir,
+        "--token",
+        "abcdefghijklmnopq",
+        "--no-token",
+    ]);
+    assert!(!out.status.success());
+}
+
+fn common_run(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(BIN)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run menagerie")
+}

@@ -29,7 +29,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use fantoccini::actions::{
-    InputSource, KeyAction, KeyActions, MouseActions, PointerAction, MOUSE_BUTTON_LEFT,
+    InputSource, KeyAction, KeyActions, MouseActions, PointerAction, TouchActions,
+    MOUSE_BUTTON_LEFT,
 };
 use fantoccini::elements::Element;
 use fantoccini::error::{CmdError, ErrorStatus};
@@ -610,6 +611,39 @@ impl Browser {
             self.client().perform_actions(mouse),
         );
         self.cmd("release the mouse", self.client().release_actions());
+    }
+
+    /// Touches `from` with one finger and lifts it on `to` (a tap when they are the same
+    /// element), as a phone's touch screen does: WebDriver's `touch` pointer, so the page gets
+    /// pointer events of type `touch`.
+    fn touch(&self, from: &str, to: &str) {
+        let a = self.until(from, || self.find(from));
+        let b = self.until(to, || self.find(to));
+        let over = |e: &Element, ms: u64, x: f64, y: f64| PointerAction::MoveToElement {
+            element: e.clone(),
+            duration: Some(Duration::from_millis(ms)),
+            x,
+            y,
+        };
+        let mut finger = TouchActions::new("finger".to_string())
+            .then(over(&a, 0, 0.0, 0.0))
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            });
+        if from != to {
+            finger = finger
+                .then(over(&a, 50, 6.0, -8.0))
+                .then(over(&b, 100, 2.0, 2.0))
+                .then(over(&b, 50, 0.0, 0.0));
+        }
+        let finger = finger.then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+        self.cmd(
+            &format!("touch {from} to {to}"),
+            self.client().perform_actions(finger),
+        );
+        self.cmd("lift the finger", self.client().release_actions());
     }
 
     /// Presses and releases a key (a WebDriver key code such as `"\u{E012}"`, ArrowLeft:
@@ -1923,4 +1957,43 @@ fn a_click_on_a_piece_shows_its_moves() {
     b.cmd("resize", b.client().set_window_size(390, 900));
     let w = b.js("return [document.documentElement.scrollWidth, window.innerWidth]");
     assert!(w[0].as_u64() <= w[1].as_u64(), "{w}");
+}
+
+/// On a phone's width, a turn is entered by touch: tap the piece, tap its square; or drag it
+/// with the finger.
+#[test]
+fn touch_taps_and_drags_enter_turns() {
+    let Some(t) = setup("touch") else {
+        return;
+    };
+    let (s, b) = (&t.s, &t.b);
+    b.cmd("resize", b.client().set_window_size(390, 844));
+    let st = s.new_game(json!({"variant": "chess", "engine": "none"}));
+    let id = st["id"].as_str().unwrap().to_string();
+    b.open(&format!("{}/game/{id}", s.url));
+    b.wait_for(&piece("e2", "P"));
+    b.js("window.__pointerTypes = []; document.addEventListener('pointerdown', (e) => window.__pointerTypes.push(e.pointerType), true); return true;");
+    // Tap e2, tap e4.
+    b.touch(&sq("e2"), &sq("e2"));
+    b.touch(&sq("e4"), &sq("e4"));
+    b.wait_for(&piece("e4", "P"));
+    b.wait_text("#move-list [data-ply=\"1\"]", "e4");
+    // Drag the e7 Pawn to e5 with the finger.
+    b.touch(&sq("e7"), &sq("e5"));
+    b.wait_for(&piece("e5", "p"));
+    b.wait_text("#move-list [data-ply=\"2\"]", "e5");
+    let st = s.wait_state(&id, |st| moves(st).len() == 2);
+    assert_eq!(moves(&st), ["e2e4", "e7e5"], "{st}");
+    // The page saw a finger, not a mouse.
+    let types = b.js("return window.__pointerTypes");
+    assert!(
+        types
+            .as_array()
+            .is_some_and(|t| !t.is_empty() && t.iter().all(|x| x == "touch")),
+        "{types}"
+    );
+    // The page did not scroll sideways under the finger.
+    let w =
+        b.js("return [document.documentElement.scrollWidth, window.innerWidth, window.scrollX]");
+    assert!(w[0].as_u64() <= w[1].as_u64() && w[2] == 0, "{w}");
 }

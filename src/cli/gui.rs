@@ -7,9 +7,20 @@ use super::finish;
 /// The arguments of `menagerie gui`.
 #[derive(clap::Args, Debug)]
 pub struct GuiArgs {
-    /// Address to listen on (anything but a loopback address prints a warning).
+    /// Address to listen on. On anything but a loopback address every request needs the
+    /// access token, which the printed address carries (docs/gui.md "Access").
     #[arg(long, default_value = "127.0.0.1")]
     host: String,
+    /// Another name the browsers may use for this server (the Host header), besides the
+    /// loopback names and --host. Repeatable.
+    #[arg(long = "allowed-host", value_name = "NAME")]
+    allowed_hosts: Vec<String>,
+    /// Ask every request for this access token (at least 16 characters), on any address.
+    #[arg(long, value_name = "VALUE", conflicts_with = "no_token")]
+    token: Option<String>,
+    /// Ask for no token, even on an address that is not a loopback one (prints a warning).
+    #[arg(long)]
+    no_token: bool,
     /// TCP port (0: any free port; the address printed is the real one).
     #[arg(long, default_value_t = 8080)]
     port: u16,
@@ -37,6 +48,12 @@ pub fn run(args: GuiArgs) -> ExitCode {
             games_dir: args.games_dir,
             max_engines: args.max_engines as usize,
             open: args.open,
+            allowed_hosts: args.allowed_hosts,
+            token: match (args.token, args.no_token) {
+                (Some(t), _) => menagerie::gui::TokenChoice::Given(t),
+                (None, true) => menagerie::gui::TokenChoice::Off,
+                (None, false) => menagerie::gui::TokenChoice::Auto,
+            },
         })
         .map(|()| String::new()),
     )

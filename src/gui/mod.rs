@@ -5,6 +5,7 @@
 //! A game is its record ([`record`]) in a slot ([`slot`]); games are saved as PGN under the
 //! games directory after every change, by a writer thread ([`store`]).
 
+pub mod access;
 pub mod api;
 pub mod context;
 pub mod driver;
@@ -42,6 +43,22 @@ pub struct GuiConfig {
     pub max_engines: usize,
     /// Open the address in the default browser.
     pub open: bool,
+    /// Other names the Host header may give (`--allowed-host`), besides the loopback names and
+    /// the address listened on.
+    pub allowed_hosts: Vec<String>,
+    /// Whether requests need an access token, and which.
+    pub token: TokenChoice,
+}
+
+/// Whether the server asks for an access token (docs/gui.md "Access").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TokenChoice {
+    /// A new random token on any address but a loopback one; none on a loopback address.
+    Auto,
+    /// This token (`--token VALUE`), on any address.
+    Given(String),
+    /// No token (`--no-token`), with a warning on an address that is not a loopback one.
+    Off,
 }
 
 /// Starts the server and serves until Ctrl-C (or SIGTERM).
@@ -81,6 +98,12 @@ async fn describe_variants(
 }
 
 async fn serve(cfg: GuiConfig) -> Result<(), String> {
+    if let TokenChoice::Given(t) = &cfg.token {
+        let fits = |b: u8| b.is_ascii_graphic() && b != b';' && b != b'&';
+        if t.len() < 16 || !t.bytes().all(fits) {
+            return Err("--token: give at least 16 characters, without spaces, ';' or '&'".into());
+        }
+    }
     let program = engine_program(cfg.engine.clone())?;
     let (variants, elo_range, describer) = describe_variants(&program).await?;
     let (stop_tx, stop_rx) = watch::channel(false);
@@ -110,12 +133,42 @@ async fn serve(cfg: GuiConfig) -> Result<(), String> {
     let addr: SocketAddr = listener
         .local_addr()
         .map_err(|e| format!("no local address: {e}"))?;
-    if !addr.ip().is_loopback() {
+    let loopback = addr.ip().is_loopback();
+    let token = match &cfg.token {
+        TokenChoice::Auto if loopback => None,
+        TokenChoice::Auto => Some(access::new_token()?),
+        TokenChoice::Given(t) => Some(t.clone()),
+        TokenChoice::Off => None,
+    };
+    if !loopback && token.is_none() {
         eprintln!(
-            "menagerie gui: warning: listening on {addr}, not a loopback address: anyone who can reach it can play and read the games"
+            "menagerie gui: warning: listening on {addr}, not a loopback address, without a token (--no-token): anyone who can reach it can play and read the games"
         );
     }
-    let url = format!("http://{addr}");
+    let access = std::sync::Arc::new(access::Access::new(
+        &cfg.host,
+        addr.port(),
+        &cfg.allowed_hosts,
+        token.clone(),
+    ));
+    let router = router.layer(axum::middleware::from_fn_with_state(access, access::guard));
+    // The address as a browser should ask for it: the Host rule accepts the --host value.
+    let shown = if loopback {
+        addr.to_string()
+    } else if cfg.host.contains(':') && !cfg.host.starts_with('[') {
+        format!("[{}]:{}", cfg.host, addr.port())
+    } else {
+        format!("{}:{}", cfg.host, addr.port())
+    };
+    if addr.ip().is_unspecified() && cfg.allowed_hosts.is_empty() {
+        eprintln!(
+            "menagerie gui: note: on every interface, the other machines reach it by this machine's name or address: give it with --allowed-host NAME"
+        );
+    }
+    let url = match &token {
+        Some(t) => format!("http://{shown}/?token={t}"),
+        None => format!("http://{shown}"),
+    };
     println!(
         "menagerie gui: {url} (games in {}; Ctrl-C stops)",
         cfg.games_dir.display()

@@ -18,6 +18,8 @@ pub struct Server {
     child: Child,
     /// `http://127.0.0.1:<port>`.
     pub url: String,
+    /// The access token the printed address carried (`.../?token=...`), if any.
+    pub token: Option<String>,
     /// Its games directory.
     pub dir: PathBuf,
 }
@@ -55,11 +57,14 @@ impl Server {
         reader
             .read_line(&mut line)
             .expect("the server's first line");
-        let url = line
+        let printed = line
             .split_whitespace()
             .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
+            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        let (url, token) = match printed.split_once("/?token=") {
+            Some((u, t)) => (u.to_string(), Some(t.to_string())),
+            None => (printed.to_string(), None),
+        };
         // Keep reading its output so that it never blocks on a full pipe.
         std::thread::spawn(move || {
             let mut sink = String::new();
@@ -68,6 +73,7 @@ impl Server {
         Server {
             child,
             url,
+            token,
             dir: dir.to_path_buf(),
         }
     }
