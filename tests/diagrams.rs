@@ -183,3 +183,27 @@ fn bad_diagram_requests_get_one_error_and_change_nothing() {
     assert!(out[0].contains("'a0' is not a square"), "{out:?}");
     assert!(m.command("diagram R e0")[0].starts_with("info string diagram"));
 }
+
+#[test]
+fn notation_writes_a_line_of_turns_and_leaves_the_position() {
+    let mut e = Engine::start();
+    e.command("position startpos moves e2e4");
+    let fen = e.fen();
+    let out = e.command("notation e7e5 g1f3 b8c6 f1b5 a7a6 b5c6 d7c6 e1g1");
+    assert_eq!(
+        out,
+        ["info string notation e5 Nf3 Nc6 Bb5 a6 Bxc6 dxc6 O-O"]
+    );
+    assert_eq!(e.fen(), fen, "the position is left as it was");
+    let out = e.command("notation e7e5 e7e5");
+    assert!(
+        out[0].starts_with("info string error notation: turn 2 'e7e5'"),
+        "{out:?}"
+    );
+    assert_eq!(e.command("notation"), ["info string notation"]);
+    // Mulligan Stew's two-portion turns, as the move list writes them.
+    let mut m = Engine::start_variant("mulliganstew");
+    let mut out = m.command("notation M@b3;d2d3 e6e5;e7d4");
+    out.retain(|l| !l.starts_with("info string variant "));
+    assert_eq!(out, ["info string notation Mb3;d3 e5;Ad4"]);
+}

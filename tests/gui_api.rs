@@ -589,6 +589,17 @@ fn analysis_streams_events() {
                 let v: Value = serde_json::from_str(d).unwrap();
                 assert_eq!(v["ply"], 0);
                 assert!(v["pv"].as_array().is_some_and(|p| !p.is_empty()));
+                // The line in the game's notation too (SAN here), word for word.
+                let pv = strings(&v["pv"]);
+                let san = strings(&v["pv_notation"]);
+                assert_eq!(san.len(), pv.len(), "{v}");
+                use menagerie::variants::{Notation, Rules};
+                let mut pos = menagerie::variants::chess::Chess::startpos();
+                for (token, word) in pv.iter().zip(&san) {
+                    let m = pos.parse_move(token).unwrap();
+                    assert_eq!(&pos.pgn_move(m), word, "{v}");
+                    pos.make(m);
+                }
                 multipvs.insert(v["multipv"].as_u64().unwrap());
             }
         }

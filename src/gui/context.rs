@@ -9,7 +9,7 @@ use std::time::Duration;
 use tokio::sync::{watch, Semaphore};
 
 use super::store::Writer;
-use crate::client::{AsyncEngine, DiagramDesc, VariantDesc};
+use crate::client::{AsyncEngine, DiagramDesc, EngineFault, VariantDesc};
 
 /// Figures the server measures about itself (`GET /api/metrics`).
 #[derive(Default, Debug)]
@@ -59,6 +59,42 @@ impl Ctx {
     /// The description of variant `name` (its `UCI_Variant` name).
     pub fn variant(&self, name: &str) -> Option<&VariantDesc> {
         self.variants.iter().find(|v| v.name == name)
+    }
+
+    /// Asks the describing engine `commands` with `variant` selected, and returns its lines.
+    /// A describer that died (or never started) is started again, once per call.
+    ///
+    /// Errors: the engine cannot be started, or refused the variant or died twice.
+    pub async fn ask_describer(
+        &self,
+        variant: &str,
+        commands: &[String],
+    ) -> Result<Vec<String>, EngineFault> {
+        let mut guard = self.describer.lock().await;
+        let mut last = EngineFault::Refused("the engine did not answer".into());
+        for _ in 0..2 {
+            if guard.is_none() {
+                *guard = Some(AsyncEngine::spawn(&self.program).await?);
+            }
+            let Some(e) = guard.as_mut() else { continue };
+            let answer = match e.select(variant).await {
+                Ok(()) => e.query(commands).await,
+                Err(err) => Err(err),
+            };
+            match answer {
+                Ok(lines) => return Ok(lines),
+                Err(err) => {
+                    if let Some(old) = guard.take() {
+                        old.quit().await;
+                    }
+                    if matches!(err, EngineFault::Refused(_)) {
+                        return Err(err);
+                    }
+                    last = err;
+                }
+            }
+        }
+        Err(last)
     }
 
     /// The diagrams answered so far (a poisoned lock is taken as it is: the map holds only

@@ -63,6 +63,9 @@ pub enum Command {
         /// The square's name.
         square: String,
     },
+    /// `notation <turn>...`: the variant's notation of turn tokens played in order from the
+    /// current position, which is left as it is (protocol.md 8).
+    Notation(Vec<String>),
 }
 
 /// Where a `position` command starts from.
@@ -229,6 +232,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         "eval" => no_args("eval", rest, Command::Eval)?,
         "variant" => no_args("variant", rest, Command::Variant)?,
         "result" => no_args("result", rest, Command::Result)?,
+        "notation" => Command::Notation(rest.iter().map(|t| t.to_string()).collect()),
         "diagram" => match rest {
             [code, square] => Command::Diagram {
                 code: code.to_string(),

@@ -43,6 +43,7 @@ Commands:
   variant                  the variant: board, first rank, holes, pieces and their moves
   result                   the result by rule here (or none), and a claimable draw
   diagram <code> <square>  a piece's moves and captures from a square of an empty board
+  notation <turn> ...      the game's notation of turns played from the position (a pv)
   debug on|off             accepted (no effect)
   help                     this text
   quit                     leave";
@@ -179,6 +180,7 @@ impl Engine {
             Command::Eval => self.out.send(&self.session.eval_report()),
             Command::Variant => self.out.send(&self.session.describe()),
             Command::Result => self.out.send(&self.session.result()),
+            Command::Notation(tokens) => self.out.send(&self.session.notation_line(&tokens)),
             Command::Diagram { code, square } => {
                 self.out.send(&self.session.diagram(&code, &square))
             }

@@ -71,6 +71,10 @@ pub trait VariantSession: Send {
     /// The `diagram` command's answer (protocol.md 8): the `info string diagram ...` line of
     /// piece `code` on `square` ([`crate::variants::diagram`]), or an `info string error` line.
     fn diagram(&self, code: &str, square: &str) -> String;
+    /// The `notation` command's answer (protocol.md 8): `info string notation <word>...`, the
+    /// notation of `tokens` played in order from the current position (left unchanged), or
+    /// an `info string error` line naming the first turn that cannot be played.
+    fn notation_line(&self, tokens: &[String]) -> String;
     /// The `result` command's answer (protocol.md 8): `info string result <result> {<reason>}`
     /// when the game is over by rule, else `info string result none`, followed by
     /// `info string draw claimable {<reason>}` when the side to move may claim a draw.
@@ -397,6 +401,29 @@ impl<G: Game> VariantSession for Session<G> {
             ));
         }
         text
+    }
+
+    fn notation_line(&self, tokens: &[String]) -> String {
+        let mut pos = self.pos.clone();
+        let mut words = Vec::with_capacity(tokens.len());
+        for (i, token) in tokens.iter().enumerate() {
+            let before = pos.clone();
+            match turn::play(&mut pos, token, Reading::Token, Extent::Start) {
+                Ok(plies) => words.push(turn::notation(&before, &plies)),
+                Err(e) => {
+                    return format!(
+                        "info string error notation: turn {} '{}': {e}",
+                        i + 1,
+                        echo(token)
+                    )
+                }
+            }
+        }
+        if words.is_empty() {
+            "info string notation".to_string()
+        } else {
+            format!("info string notation {}", words.join(" "))
+        }
     }
 
     fn diagram(&self, code: &str, square: &str) -> String {

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::app::{clean, App};
-use crate::client::{parse_diagram, AsyncEngine, DiagramDesc};
+use crate::client::{parse_diagram, DiagramDesc};
 use crate::gui::error::ApiError;
 
 pub(super) async fn variants(State(app): State<App>) -> Json<Value> {
@@ -60,39 +60,14 @@ pub(super) async fn diagram(
         return Ok(Json(d.clone()));
     }
     let command = format!("diagram {} {square}", piece.code);
-    let mut guard = app.ctx.describer.lock().await;
-    let mut lines = None;
-    // A describer that died (or never started) is started again, once per request.
-    for _ in 0..2 {
-        if guard.is_none() {
-            *guard = Some(
-                AsyncEngine::spawn(&app.ctx.program)
-                    .await
-                    .map_err(|e| ApiError::engine(&e))?,
-            );
-        }
-        let Some(e) = guard.as_mut() else { continue };
-        let answer = match e.select(&desc.name).await {
-            Ok(()) => e.query(std::slice::from_ref(&command)).await,
-            Err(err) => Err(err),
-        };
-        match answer {
-            Ok(l) => {
-                lines = Some(l);
-                break;
-            }
-            Err(err) => {
-                if let Some(old) = guard.take() {
-                    old.quit().await;
-                }
-                if matches!(err, crate::client::EngineFault::Refused(_)) {
-                    return Err(ApiError::unprocessable(err.to_string()));
-                }
-            }
-        }
-    }
-    drop(guard);
-    let lines = lines.ok_or_else(|| ApiError::unprocessable("the engine did not answer"))?;
+    let lines = app
+        .ctx
+        .ask_describer(&desc.name, std::slice::from_ref(&command))
+        .await
+        .map_err(|e| match e {
+            crate::client::EngineFault::Refused(_) => ApiError::unprocessable(e.to_string()),
+            e => ApiError::engine(&e),
+        })?;
     let d = parse_diagram(&lines).map_err(ApiError::unprocessable)?;
     app.ctx.lock_diagrams().insert(key, d.clone());
     Ok(Json(d))

@@ -248,6 +248,30 @@ impl Driver {
         Ok(())
     }
 
+    /// The game's notation of `pv`, a line from the position after `ply` turns, as the
+    /// describing engine writes it (`notation`, protocol.md 8); `None` when it cannot.
+    async fn pv_notation(&self, ply: usize, pv: &[String]) -> Option<Vec<String>> {
+        if pv.is_empty() {
+            return None;
+        }
+        let (variant, fen) = {
+            let st = self.slot.lock();
+            (st.variant.clone(), st.fens.get(ply)?.clone())
+        };
+        let commands = [
+            format!("position fen {fen}"),
+            format!("notation {}", pv.join(" ")),
+        ];
+        let lines = self.ctx.ask_describer(&variant, &commands).await.ok()?;
+        let words = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("info string notation"))?
+            .split_whitespace()
+            .map(str::to_string)
+            .collect::<Vec<_>>();
+        (words.len() == pv.len()).then_some(words)
+    }
+
     pub(super) async fn on_line(&mut self, line: String) {
         let Some((search, _)) = self.search else {
             return;
@@ -270,9 +294,16 @@ impl Driver {
                     }
                 }
             }
+            let pv_notation = match search {
+                Search::Evaluate(_) => None,
+                _ => self.pv_notation(ply, &info.pv).await,
+            };
             let mut v = serde_json::to_value(&info).unwrap_or(Value::Null);
             if let Some(o) = v.as_object_mut() {
                 o.insert("ply".into(), json!(ply));
+                if let Some(words) = pv_notation {
+                    o.insert("pv_notation".into(), json!(words));
+                }
                 o.insert(
                     "kind".into(),
                     json!(match search {
