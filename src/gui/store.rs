@@ -18,17 +18,28 @@ pub fn valid_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
 }
 
-/// Writes `pgn` as the game `id`'s file, atomically.
+/// Writes `pgn` as the game `id`'s file, atomically: a temporary file in the same directory,
+/// flushed to the disk (fsync), renamed over the old file, then the directory flushed, so that
+/// a crash at any moment leaves either the old file or the new one, whole.
 ///
-/// Errors: the I/O error of creating the directory, writing or renaming.
+/// Errors: the I/O error of creating the directory, writing, flushing or renaming.
 pub fn save(dir: &Path, id: &str, pgn: &str) -> std::io::Result<()> {
+    use std::io::Write;
     if !valid_id(id) {
         return Err(std::io::Error::other("bad game id"));
     }
     std::fs::create_dir_all(dir)?;
     let tmp = dir.join(format!(".{id}.pgn.tmp"));
-    std::fs::write(&tmp, pgn)?;
-    std::fs::rename(&tmp, dir.join(format!("{id}.pgn")))
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(pgn.as_bytes())?;
+    f.sync_all()?;
+    drop(f);
+    std::fs::rename(&tmp, dir.join(format!("{id}.pgn")))?;
+    // The rename itself reaches the disk with the directory (where directories open).
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
 }
 
 /// What the writer thread is asked to do.
