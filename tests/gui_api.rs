@@ -947,3 +947,50 @@ fn common_run(args: &[&str]) -> std::process::Output {
         .output()
         .expect("run menagerie")
 }
+
+/// A games directory the disk does not take: the game goes on in memory, its state says why
+/// it is not saved, and the file is written as soon as the directory can be made.
+#[test]
+fn a_game_goes_on_when_its_file_cannot_be_written() {
+    let root = temp_dir("gui-unwritable");
+    // A file where the games directory's parent should be: no directory can be made there.
+    let blocker = root.join("blocker");
+    std::fs::write(&blocker, "not a directory").unwrap();
+    let games = blocker.join("games");
+    let s = Server::start(&games, &[], &[]);
+    let st = s.new_game(json!({"variant": "chess", "engine": "none"}));
+    let id = st["id"].as_str().unwrap().to_string();
+    let (status, after) = s.post(&format!("/api/games/{id}/moves"), json!({"token": "e2e4"}));
+    assert_eq!(status, 200, "{after}");
+    let st = s.wait_state(&id, |st| st["save_error"].is_string());
+    assert!(
+        st["save_error"]
+            .as_str()
+            .unwrap()
+            .contains("cannot save games"),
+        "{st}"
+    );
+    assert_eq!(strings(&st["moves"]), ["e2e4"]);
+    // Play goes on.
+    let (status, _) = s.post(&format!("/api/games/{id}/moves"), json!({"token": "e7e5"}));
+    assert_eq!(status, 200);
+    // The disk takes it again: the writer's next try writes the game's latest state.
+    std::fs::remove_file(&blocker).unwrap();
+    let file = games.join(format!("{id}.pgn"));
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !file.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{} never written",
+            file.display()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let pgn = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        pgn.contains("1. e4") && pgn.contains("e5") && pgn.contains("[PlyCount \"2\"]"),
+        "{pgn}"
+    );
+    let st = s.wait_state(&id, |st| st["save_error"].is_null());
+    assert_eq!(strings(&st["moves"]), ["e2e4", "e7e5"]);
+}

@@ -61,6 +61,15 @@ impl Ctx {
         self.variants.iter().find(|v| v.name == name)
     }
 
+    /// A game's state JSON with what the server adds: `save_error`, why game files are not
+    /// on the disk yet (`null` when they all are).
+    pub fn state_json(&self, mut v: serde_json::Value) -> serde_json::Value {
+        if let Some(o) = v.as_object_mut() {
+            o.insert("save_error".into(), serde_json::json!(self.writer.error()));
+        }
+        v
+    }
+
     /// Asks the describing engine `commands` with `variant` selected, and returns its lines.
     /// A describer that died (or never started) is started again, once per call.
     ///

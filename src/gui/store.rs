@@ -52,33 +52,56 @@ enum Job {
 
 /// The thread that writes the games' files, in the order they were asked for, so that no
 /// file is written on an async task and a later state of a game is never overwritten by an
-/// earlier one. A file that cannot be written is reported on standard error; the game goes on.
+/// earlier one. A file that cannot be written (a read-only directory, a full disk) is kept in
+/// memory with the game's latest state and tried again every [`RETRY`] and with every later
+/// save, until the disk takes it; meanwhile [`Writer::error`] says why, and standard error says
+/// it once per new reason. The games go on.
 pub struct Writer {
     jobs: mpsc::Sender<Job>,
+    error: std::sync::Arc<std::sync::Mutex<Option<String>>>,
 }
+
+/// How often files that could not be written are tried again.
+pub const RETRY: std::time::Duration = std::time::Duration::from_secs(2);
 
 impl Writer {
     /// Starts the thread, writing under `dir`.
     pub fn start(dir: PathBuf) -> Writer {
         let (jobs, rx) = mpsc::channel::<Job>();
+        let error = std::sync::Arc::new(std::sync::Mutex::new(None::<String>));
+        let shared = std::sync::Arc::clone(&error);
         std::thread::Builder::new()
             .name("menagerie-gui-writer".into())
             .spawn(move || {
-                for job in rx {
+                // The games whose latest state is not on the disk yet, in the order asked.
+                let mut unsaved: Vec<(String, String)> = Vec::new();
+                let mut flushes: Vec<mpsc::Sender<()>> = Vec::new();
+                loop {
+                    let job = if unsaved.is_empty() {
+                        rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected)
+                    } else {
+                        rx.recv_timeout(RETRY)
+                    };
                     match job {
-                        Job::Save(id, pgn) => {
-                            if let Err(e) = save(&dir, &id, &pgn) {
-                                eprintln!("menagerie gui: cannot save game {id}: {e}");
-                            }
+                        Ok(Job::Save(id, pgn)) => {
+                            unsaved.retain(|(i, _)| *i != id);
+                            unsaved.push((id, pgn));
                         }
-                        Job::Flush(done) => {
-                            let _ = done.send(());
+                        Ok(Job::Flush(done)) => flushes.push(done),
+                        Err(mpsc::RecvTimeoutError::Timeout) => {}
+                        Err(mpsc::RecvTimeoutError::Disconnected) => {
+                            write_all(&dir, &mut unsaved, &shared);
+                            break;
                         }
+                    }
+                    write_all(&dir, &mut unsaved, &shared);
+                    for done in flushes.drain(..) {
+                        let _ = done.send(());
                     }
                 }
             })
             .expect("the writer thread starts");
-        Writer { jobs }
+        Writer { jobs, error }
     }
 
     /// Asks for game `id`'s file to be written with `pgn`; returns at once.
@@ -86,12 +109,48 @@ impl Writer {
         let _ = self.jobs.send(Job::Save(id, pgn));
     }
 
-    /// Blocks until every file asked for before this call is written.
+    /// Blocks until every file asked for before this call has been tried once.
     pub fn flush(&self) {
         let (done, wait) = mpsc::channel();
         if self.jobs.send(Job::Flush(done)).is_ok() {
             let _ = wait.recv();
         }
+    }
+
+    /// Why some game files are not written yet (the last error), or `None` when every file
+    /// asked for is on the disk.
+    pub fn error(&self) -> Option<String> {
+        self.error.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+}
+
+/// Writes every unsaved game, in order, keeping those that fail; updates the shared error and
+/// reports a new reason (or the recovery) on standard error.
+fn write_all(
+    dir: &Path,
+    unsaved: &mut Vec<(String, String)>,
+    error: &std::sync::Mutex<Option<String>>,
+) {
+    let mut reason = None;
+    unsaved.retain(|(id, pgn)| match save(dir, id, pgn) {
+        Ok(()) => false,
+        Err(e) => {
+            reason.get_or_insert_with(|| {
+                format!(
+                    "cannot save games in {}: {e}; they are kept in memory and tried again",
+                    dir.display()
+                )
+            });
+            true
+        }
+    });
+    let mut shown = error.lock().unwrap_or_else(|p| p.into_inner());
+    if *shown != reason {
+        match &reason {
+            Some(r) => eprintln!("menagerie gui: {r}"),
+            None => eprintln!("menagerie gui: every game is saved again"),
+        }
+        *shown = reason;
     }
 }
 

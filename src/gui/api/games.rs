@@ -191,7 +191,7 @@ pub(super) async fn create_game(
     let slot = driver::start(st, Arc::clone(&app.ctx));
     app.insert(Arc::clone(&slot));
     match slot.ask(|r| Cmd::Init(spec, r)).await {
-        Ok(_) => Ok((StatusCode::CREATED, Json(slot.json()))),
+        Ok(_) => Ok((StatusCode::CREATED, Json(app.ctx.state_json(slot.json())))),
         Err(e) => {
             app.remove(&slot.id);
             Err(e)
@@ -203,7 +203,7 @@ pub(super) async fn get_game(
     State(app): State<App>,
     UrlPath(id): UrlPath<String>,
 ) -> Result<Json<Value>, ApiError> {
-    Ok(Json(app.open(&id).await?.json()))
+    Ok(Json(app.ctx.state_json(app.open(&id).await?.json())))
 }
 
 #[derive(Deserialize)]
@@ -355,7 +355,7 @@ pub(super) async fn events(
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
     let slot = app.open(&id).await?;
     let rx = slot.events.subscribe();
-    let first = slot.json();
+    let first = app.ctx.state_json(slot.json());
     let shutdown = app.ctx.shutdown.clone();
     let to_sse = |e: Event| match e {
         Event::State(v) => SseEvent::default().event("state").data(v.to_string()),

@@ -790,8 +790,10 @@ class GamePage {
       rb.hidden = false;
     } else rb.hidden = true;
     const n = this.$('notice');
-    n.textContent = s.notice || '';
-    n.hidden = !s.notice;
+    // A game file the disk did not take is said here until it does (the game goes on).
+    const notice = [s.notice, s.save_error].filter(Boolean).join(' · ');
+    n.textContent = notice;
+    n.hidden = !notice;
     this.$('claim').hidden = !s.claimable || !!s.result;
     this.$('claim').textContent = s.claimable ? `Claim draw (${s.claimable})` : 'Claim draw';
     this.$('resign').disabled = !!s.result;

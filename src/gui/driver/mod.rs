@@ -175,6 +175,13 @@ impl Driver {
             (st.json(), store::game_pgn(&st), st.id.clone())
         };
         self.ctx.writer.save(id, pgn);
+        let mut value = value;
+        if let Some(o) = value.as_object_mut() {
+            o.insert(
+                "save_error".into(),
+                serde_json::json!(self.ctx.writer.error()),
+            );
+        }
         self.publish(Event::State(value.clone()));
         value
     }

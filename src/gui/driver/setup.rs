@@ -21,7 +21,7 @@ impl Driver {
             (st.restored, !st.start_fen.is_empty())
         };
         if restored {
-            return Ok(self.slot.json());
+            return Ok(self.ctx.state_json(self.slot.json()));
         }
         if !start_known {
             let fen = self

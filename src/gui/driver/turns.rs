@@ -177,7 +177,7 @@ impl Driver {
         self.apply(token, spent).await?;
         self.changed();
         self.resume_timed(Some(received)).await;
-        Ok(self.slot.json())
+        Ok(self.ctx.state_json(self.slot.json()))
     }
 
     /// After a change: the engine moves if it is its turn, or the analysis goes on at the
