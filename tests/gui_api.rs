@@ -458,6 +458,7 @@ fn games_survive_a_restart_and_pgn_round_trips() {
         "{pgn}"
     );
     assert_eq!(s.interrupt(), Some(0), "Ctrl-C stops cleanly");
+    let white = s.secret(&id, "white").expect("the person's seat");
 
     let s = Server::start(&dir, &[], &[]);
     let (_, list) = s.get("/api/games");
@@ -480,7 +481,12 @@ fn games_survive_a_restart_and_pgn_round_trips() {
     assert_eq!(strings(&back2["moves"]), vec![t]);
     // The game goes on after the restart.
     let next = strings(&back["legal"])[0].clone();
-    let (status, _) = s.post(&format!("/api/games/{id}/moves"), json!({"token": next}));
+    // The game goes on through the same seat after the restart.
+    let (status, _) = s.post_as(
+        &format!("/api/games/{id}/moves"),
+        &[&white],
+        json!({"token": next}),
+    );
     assert_eq!(status, 200);
     s.wait_state(&id, |v| v["moves"].as_array().unwrap().len() == 4);
 

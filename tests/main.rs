@@ -54,6 +54,8 @@ mod gui;
 mod gui_api;
 #[cfg(feature = "gui")]
 mod gui_browser;
+#[cfg(feature = "gui")]
+mod gui_seats;
 mod mitosis;
 mod mulligan_stew;
 mod muster;

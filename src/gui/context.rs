@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use tokio::sync::{watch, Semaphore};
 
+use super::record::{GameState, Held};
 use super::store::Writer;
 use crate::client::{AsyncEngine, DiagramDesc, EngineFault, VariantDesc};
 
@@ -53,6 +54,9 @@ pub struct Ctx {
     pub describer: tokio::sync::Mutex<Option<AsyncEngine>>,
     /// The diagrams answered so far, by `variant/code/square` (they never change).
     pub diagrams: Mutex<ahash::AHashMap<String, DiagramDesc>>,
+    /// The access token the seats' links carry, when the server asks for one (set once the
+    /// server listens).
+    pub link_token: std::sync::OnceLock<String>,
 }
 
 impl Ctx {
@@ -104,6 +108,35 @@ impl Ctx {
             }
         }
         Err(last)
+    }
+
+    /// The links of a game's seats (docs/gui.md "Seats"): `{"white": url|null, "black":
+    /// url|null, "watch": url}` for the colours `held` opens, addresses relative to the
+    /// server, carrying the access token where there is one.
+    pub fn seat_links(&self, st: &GameState, held: Held) -> serde_json::Value {
+        let token = self
+            .link_token
+            .get()
+            .map(|t| format!("token={t}"))
+            .unwrap_or_default();
+        let link = |secret: Option<&str>| {
+            let mut query: Vec<String> = secret.map(|s| format!("seat={s}")).into_iter().collect();
+            if !token.is_empty() {
+                query.push(token.clone());
+            }
+            if query.is_empty() {
+                format!("/game/{}", st.id)
+            } else {
+                format!("/game/{}?{}", st.id, query.join("&"))
+            }
+        };
+        let seat = |i: usize| {
+            st.seats[i]
+                .as_deref()
+                .filter(|_| held[i])
+                .map(|s| link(Some(s)))
+        };
+        serde_json::json!({"white": seat(0), "black": seat(1), "watch": link(None)})
     }
 
     /// The diagrams answered so far (a poisoned lock is taken as it is: the map holds only

@@ -25,6 +25,14 @@ impl ApiError {
         }
     }
 
+    /// `403`: a request from a page whose seat may not do this (docs/gui.md "Seats").
+    pub fn forbidden(message: impl Into<String>) -> ApiError {
+        ApiError {
+            status: 403,
+            message: message.into(),
+        }
+    }
+
     /// `400`: a malformed request.
     pub fn bad_request(message: impl Into<String>) -> ApiError {
         ApiError {

@@ -118,6 +118,7 @@ async fn serve(cfg: GuiConfig) -> Result<(), String> {
         metrics: Mutex::new(Metrics::default()),
         describer: tokio::sync::Mutex::new(Some(describer)),
         diagrams: Mutex::new(ahash::AHashMap::new()),
+        link_token: std::sync::OnceLock::new(),
     });
     let app = App {
         ctx: Arc::clone(&ctx),
@@ -140,6 +141,9 @@ async fn serve(cfg: GuiConfig) -> Result<(), String> {
         TokenChoice::Given(t) => Some(t.clone()),
         TokenChoice::Off => None,
     };
+    if let Some(t) = &token {
+        let _ = ctx.link_token.set(t.clone());
+    }
     if !loopback && token.is_none() {
         eprintln!(
             "menagerie gui: warning: listening on {addr}, not a loopback address, without a token (--no-token): anyone who can reach it can play and read the games"

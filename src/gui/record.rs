@@ -135,6 +135,74 @@ pub struct Outcome {
     pub reason: String,
 }
 
+/// Who sits in a seat: a person (through the seat's secret link) or the engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    /// A person.
+    Human,
+    /// The engine.
+    Engine,
+}
+
+impl Player {
+    /// `human` or `engine`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Player::Human => "human",
+            Player::Engine => "engine",
+        }
+    }
+}
+
+/// The colours a request may act for: `[white, black]` (docs/gui.md "Seats").
+pub type Held = [bool; 2];
+
+/// An offer of one side, waiting for the other's answer (docs/gui.md "Seats").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OfferKind {
+    /// A draw by agreement.
+    Draw,
+    /// Taking back the offerer's last turn.
+    Takeback,
+    /// A new game with the colours swapped (once this one is over).
+    Rematch,
+}
+
+impl OfferKind {
+    /// `draw`, `takeback` or `rematch`.
+    pub fn word(self) -> &'static str {
+        match self {
+            OfferKind::Draw => "draw",
+            OfferKind::Takeback => "takeback",
+            OfferKind::Rematch => "rematch",
+        }
+    }
+
+    /// The kind named `w`.
+    pub fn from_word(w: &str) -> Option<OfferKind> {
+        match w {
+            "draw" => Some(OfferKind::Draw),
+            "takeback" => Some(OfferKind::Takeback),
+            "rematch" => Some(OfferKind::Rematch),
+            _ => None,
+        }
+    }
+
+    fn idx(self) -> usize {
+        self as usize
+    }
+}
+
+/// A new seat secret: 16 bytes (128 bits) from the operating system's random source, as 32
+/// hex digits.
+///
+/// Errors: the operating system gives no random bytes.
+pub fn new_secret() -> Result<String, String> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| format!("no random bytes for a seat: {e}"))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
 /// The whole record of one game.
 #[derive(Clone, Debug)]
 pub struct GameState {
@@ -142,8 +210,16 @@ pub struct GameState {
     pub id: String,
     /// The variant's `UCI_Variant` name.
     pub variant: String,
-    /// The side the engine plays.
-    pub engine: Option<Colour>,
+    /// Who plays each colour, `[white, black]`.
+    pub players: [Player; 2],
+    /// The secret of each person's seat, `[white, black]` (`None` for the engine's, and for
+    /// both seats of a game loaded without its `.seats` file: such a game is open to every
+    /// page). Never written to the PGN or logged.
+    pub seats: [Option<String>; 2],
+    /// The offers waiting for an answer, by [`OfferKind`]: who made each.
+    pub offers: [Option<Colour>; 3],
+    /// The id of the rematch, once it is made.
+    pub rematch: Option<String>,
     /// The engine's `Skill Level` (0-20).
     pub level: u8,
     /// `UCI_Elo` when the strength is limited by Elo.
@@ -202,7 +278,10 @@ impl GameState {
         GameState {
             id,
             variant,
-            engine: None,
+            players: [Player::Human; 2],
+            seats: [None, None],
+            offers: [None; 3],
+            rematch: None,
             level: 20,
             elo: None,
             movetime_ms: 1000,
@@ -232,6 +311,103 @@ impl GameState {
         Colour::to_move(&self.report.fen)
     }
 
+    /// Whether the engine plays `c`.
+    pub fn is_engine(&self, c: Colour) -> bool {
+        self.players[Clock::idx(c)] == Player::Engine
+    }
+
+    /// Whether the engine plays either colour.
+    pub fn has_engine(&self) -> bool {
+        self.players.contains(&Player::Engine)
+    }
+
+    /// The colours the engine plays as one word: `white`, `black`, `both` or `none` (the
+    /// state's `engine` field and the PGN's `GuiEngine` tag).
+    pub fn engine_word(&self) -> &'static str {
+        match self.players {
+            [Player::Engine, Player::Engine] => "both",
+            [Player::Engine, Player::Human] => "white",
+            [Player::Human, Player::Engine] => "black",
+            [Player::Human, Player::Human] => "none",
+        }
+    }
+
+    /// Sets who plays from an `engine` word as [`GameState::engine_word`] writes it
+    /// (anything else: two people).
+    pub fn set_engine_word(&mut self, w: &str) {
+        self.players = match w {
+            "both" => [Player::Engine, Player::Engine],
+            "white" => [Player::Engine, Player::Human],
+            "black" => [Player::Human, Player::Engine],
+            _ => [Player::Human, Player::Human],
+        };
+    }
+
+    /// The colours a person plays, `[white, black]`.
+    pub fn humans(&self) -> Held {
+        [
+            self.players[0] == Player::Human,
+            self.players[1] == Player::Human,
+        ]
+    }
+
+    /// Whether the people's seats have secrets (every game made by this server; a game file
+    /// without its `.seats` file is open to every page).
+    pub fn seated(&self) -> bool {
+        self.seats.iter().any(Option::is_some)
+    }
+
+    /// The colours the secrets `given` open, compared in constant time: in an open game,
+    /// every person's colour; in a seated one, the colour of each secret that matches.
+    pub fn held(&self, given: &[String]) -> Held {
+        use subtle::ConstantTimeEq;
+        if !self.seated() {
+            return self.humans();
+        }
+        let mut held = [false; 2];
+        for (i, secret) in self.seats.iter().enumerate() {
+            if let Some(secret) = secret {
+                held[i] = given
+                    .iter()
+                    .any(|g| bool::from(g.as_bytes().ct_eq(secret.as_bytes())));
+            }
+        }
+        held
+    }
+
+    /// Whether `held` covers every person's seat (one page plays the whole game: against
+    /// the engine, or both sides on one device).
+    pub fn holds_all(&self, held: Held) -> bool {
+        let h = self.humans();
+        (h[0] || h[1]) && (!h[0] || held[0]) && (!h[1] || held[1])
+    }
+
+    /// The offer of `kind` waiting, and who made it.
+    pub fn offer(&self, kind: OfferKind) -> Option<Colour> {
+        self.offers[kind.idx()]
+    }
+
+    /// Makes (`Some`) or clears (`None`) the offer of `kind`.
+    pub fn set_offer(&mut self, kind: OfferKind, by: Option<Colour>) {
+        self.offers[kind.idx()] = by;
+    }
+
+    /// Ends the game with `score` (`1-0`, `0-1`, `1/2-1/2`) for `reason`: stops the clocks
+    /// and drops the draw and takeback offers.
+    pub fn end(&mut self, score: &str, reason: &str) {
+        self.result = Some(Outcome {
+            score: score.into(),
+            reason: reason.into(),
+        });
+        if let Some(c) = self.clock.as_mut() {
+            let left = [c.left_now(Colour::White), c.left_now(Colour::Black)];
+            c.left_ms = left;
+            c.running = None;
+        }
+        self.set_offer(OfferKind::Draw, None);
+        self.set_offer(OfferKind::Takeback, None);
+    }
+
     /// The engine's name in the PGN tags.
     pub fn engine_name(&self) -> String {
         match self.elo {
@@ -250,7 +426,18 @@ impl GameState {
         json!({
             "id": self.id,
             "variant": self.variant,
-            "engine": self.engine.map_or("none", Colour::word),
+            "engine": self.engine_word(),
+            "players": {
+                "white": self.players[0].word(),
+                "black": self.players[1].word(),
+            },
+            "seated": self.seated(),
+            "offers": {
+                "draw": self.offer(OfferKind::Draw).map(Colour::word),
+                "takeback": self.offer(OfferKind::Takeback).map(Colour::word),
+                "rematch": self.offer(OfferKind::Rematch).map(Colour::word),
+            },
+            "rematch": self.rematch,
             "white": self.names[0],
             "black": self.names[1],
             "start_fen": self.start_fen,

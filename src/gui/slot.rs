@@ -9,7 +9,7 @@ use serde_json::Value;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::error::ApiError;
-use super::record::{Colour, GameState};
+use super::record::{Colour, GameState, Held, OfferKind};
 
 /// An event of a game's stream (`GET /api/games/{id}/events`).
 #[derive(Clone, Debug)]
@@ -30,20 +30,31 @@ pub enum Cmd {
     /// Play a turn of the person; `Instant` is when the request arrived. With a ply (games
     /// without the engine only), the turn is played at that earlier position and the turns
     /// after it are dropped (a new line of an analysis).
+    /// `Held` is what the request's seats open (docs/gui.md "Seats"), as for the commands
+    /// below that carry it.
     Play(
         String,
         Option<usize>,
+        Held,
         Instant,
         oneshot::Sender<Result<Value, ApiError>>,
     ),
     /// The legal turns (and their notation) of the position after this many turns.
     Legal(usize, oneshot::Sender<Result<Value, ApiError>>),
-    /// Take back the person's last turn (and the engine's reply).
-    Takeback(oneshot::Sender<Result<Value, ApiError>>),
-    /// The person (or the side to move) resigns.
-    Resign(oneshot::Sender<Result<Value, ApiError>>),
+    /// Offer a draw or a takeback, or accept the other side's: at once where one page holds
+    /// every person's seat (against the engine, or both sides on one device).
+    Offer(OfferKind, Held, oneshot::Sender<Result<Value, ApiError>>),
+    /// Decline the other side's offer, or withdraw one's own.
+    Decline(OfferKind, Held, oneshot::Sender<Result<Value, ApiError>>),
+    /// Offer a rematch, or accept one: answers `true` when it is to be made (the handler
+    /// makes it and reports it with `RematchMade`), `false` when only offered.
+    Rematch(Held, oneshot::Sender<Result<bool, ApiError>>),
+    /// The rematch was made (its id), or could not be (`None`).
+    RematchMade(Option<String>, oneshot::Sender<Result<Value, ApiError>>),
+    /// The seat's side resigns (the side to move where the page holds both).
+    Resign(Held, oneshot::Sender<Result<Value, ApiError>>),
     /// Claim the claimable draw.
-    Claim(oneshot::Sender<Result<Value, ApiError>>),
+    Claim(Held, oneshot::Sender<Result<Value, ApiError>>),
     /// The FEN after the first portions of a turn.
     Preview(
         Vec<String>,
@@ -52,10 +63,11 @@ pub enum Cmd {
     /// Start (`Some((ply, multipv))`) or stop (`None`) the analysis.
     Analysis(
         Option<(Option<usize>, u32)>,
+        Held,
         oneshot::Sender<Result<Value, ApiError>>,
     ),
     /// Score every position of the game.
-    Evaluate(oneshot::Sender<Result<Value, ApiError>>),
+    Evaluate(Held, oneshot::Sender<Result<Value, ApiError>>),
 }
 
 /// How a new game starts.

@@ -24,17 +24,32 @@ pub fn valid_id(id: &str) -> bool {
 ///
 /// Errors: the I/O error of creating the directory, writing, flushing or renaming.
 pub fn save(dir: &Path, id: &str, pgn: &str) -> std::io::Result<()> {
+    save_file(dir, id, "pgn", pgn)
+}
+
+/// Writes `text` as the file `<id>.<ext>` of `dir`, atomically as [`save`] does. A `seats`
+/// file (the seats' secrets) is readable by its owner only (where the system has modes).
+///
+/// Errors: a bad id, or the I/O error of creating, writing, flushing or renaming.
+pub fn save_file(dir: &Path, id: &str, ext: &str, text: &str) -> std::io::Result<()> {
     use std::io::Write;
     if !valid_id(id) {
         return Err(std::io::Error::other("bad game id"));
     }
     std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(".{id}.pgn.tmp"));
-    let mut f = std::fs::File::create(&tmp)?;
-    f.write_all(pgn.as_bytes())?;
+    let tmp = dir.join(format!(".{id}.{ext}.tmp"));
+    let mut open = std::fs::OpenOptions::new();
+    open.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    if ext == SEATS_EXT {
+        use std::os::unix::fs::OpenOptionsExt;
+        open.mode(0o600);
+    }
+    let mut f = open.open(&tmp)?;
+    f.write_all(text.as_bytes())?;
     f.sync_all()?;
     drop(f);
-    std::fs::rename(&tmp, dir.join(format!("{id}.pgn")))?;
+    std::fs::rename(&tmp, dir.join(format!("{id}.{ext}")))?;
     // The rename itself reaches the disk with the directory (where directories open).
     if let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all();
@@ -42,10 +57,44 @@ pub fn save(dir: &Path, id: &str, pgn: &str) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The extension of a game's seats file: the secret of each person's seat, one line
+/// `white <secret>` or `black <secret>` each (never in the PGN, which anyone watching may
+/// download).
+pub const SEATS_EXT: &str = "seats";
+
+/// The seats file's text of `g`, or `None` when the game has no secrets.
+pub fn seats_text(g: &GameState) -> Option<String> {
+    g.seated().then(|| {
+        [Colour::White, Colour::Black]
+            .iter()
+            .zip(&g.seats)
+            .filter_map(|(c, s)| s.as_ref().map(|s| format!("{} {s}\n", c.word())))
+            .collect()
+    })
+}
+
+/// The secrets of a seats file's text, `[white, black]` (lines it cannot read are skipped).
+pub fn parse_seats(text: &str) -> [Option<String>; 2] {
+    let mut seats = [None, None];
+    for line in text.lines() {
+        let mut w = line.split_whitespace();
+        let (Some(c), Some(secret), None) = (w.next(), w.next(), w.next()) else {
+            continue;
+        };
+        let valid = secret.len() >= 32 && secret.bytes().all(|b| b.is_ascii_hexdigit());
+        match c {
+            "white" if valid => seats[0] = Some(secret.to_string()),
+            "black" if valid => seats[1] = Some(secret.to_string()),
+            _ => {}
+        }
+    }
+    seats
+}
+
 /// What the writer thread is asked to do.
 enum Job {
-    /// Write a game's file.
-    Save(String, String),
+    /// Write a game's file: id, extension, text.
+    Save(String, &'static str, String),
     /// Answer once every job before this one is done.
     Flush(mpsc::Sender<()>),
 }
@@ -74,7 +123,7 @@ impl Writer {
             .name("menagerie-gui-writer".into())
             .spawn(move || {
                 // The games whose latest state is not on the disk yet, in the order asked.
-                let mut unsaved: Vec<(String, String)> = Vec::new();
+                let mut unsaved: Vec<Unsaved> = Vec::new();
                 let mut flushes: Vec<mpsc::Sender<()>> = Vec::new();
                 loop {
                     let job = if unsaved.is_empty() {
@@ -83,9 +132,9 @@ impl Writer {
                         rx.recv_timeout(RETRY)
                     };
                     match job {
-                        Ok(Job::Save(id, pgn)) => {
-                            unsaved.retain(|(i, _)| *i != id);
-                            unsaved.push((id, pgn));
+                        Ok(Job::Save(id, ext, text)) => {
+                            unsaved.retain(|(i, e, _)| !(*i == id && *e == ext));
+                            unsaved.push((id, ext, text));
                         }
                         Ok(Job::Flush(done)) => flushes.push(done),
                         Err(mpsc::RecvTimeoutError::Timeout) => {}
@@ -106,7 +155,13 @@ impl Writer {
 
     /// Asks for game `id`'s file to be written with `pgn`; returns at once.
     pub fn save(&self, id: String, pgn: String) {
-        let _ = self.jobs.send(Job::Save(id, pgn));
+        let _ = self.jobs.send(Job::Save(id, "pgn", pgn));
+    }
+
+    /// Asks for game `id`'s seats file to be written with `text` ([`seats_text`]); returns
+    /// at once.
+    pub fn save_seats(&self, id: String, text: String) {
+        let _ = self.jobs.send(Job::Save(id, SEATS_EXT, text));
     }
 
     /// Blocks until every file asked for before this call has been tried once.
@@ -124,15 +179,14 @@ impl Writer {
     }
 }
 
+/// A file not on the disk yet: game id, extension, text.
+type Unsaved = (String, &'static str, String);
+
 /// Writes every unsaved game, in order, keeping those that fail; updates the shared error and
 /// reports a new reason (or the recovery) on standard error.
-fn write_all(
-    dir: &Path,
-    unsaved: &mut Vec<(String, String)>,
-    error: &std::sync::Mutex<Option<String>>,
-) {
+fn write_all(dir: &Path, unsaved: &mut Vec<Unsaved>, error: &std::sync::Mutex<Option<String>>) {
     let mut reason = None;
-    unsaved.retain(|(id, pgn)| match save(dir, id, pgn) {
+    unsaved.retain(|(id, ext, text)| match save_file(dir, id, ext, text) {
         Ok(()) => false,
         Err(e) => {
             reason.get_or_insert_with(|| {
@@ -193,7 +247,7 @@ pub fn game_pgn(g: &GameState) -> String {
                 format!("{}+{}", secs(c.base_ms), secs(c.inc_ms))
             }
         }
-        None if g.engine.is_some() => {
+        None if g.has_engine() => {
             let t = format!("{:.3}", g.movetime_ms as f64 / 1000.0);
             format!("1/{}", t.trim_end_matches('0').trim_end_matches('.'))
         }
@@ -207,7 +261,7 @@ pub fn game_pgn(g: &GameState) -> String {
     };
     tag(&mut s, "Termination", termination);
     tag(&mut s, "PlyCount", &g.moves.len().to_string());
-    tag(&mut s, "GuiEngine", g.engine.map_or("none", Colour::word));
+    tag(&mut s, "GuiEngine", g.engine_word());
     tag(&mut s, "GuiLevel", &g.level.to_string());
     if let Some(elo) = g.elo {
         tag(&mut s, "GuiElo", &elo.to_string());
@@ -231,6 +285,9 @@ pub fn game_pgn(g: &GameState) -> String {
     }
     if let Some(r) = &g.result {
         tag(&mut s, "GuiReason", &r.reason);
+    }
+    if let Some(id) = &g.rematch {
+        tag(&mut s, "GuiRematch", id);
     }
     tag(&mut s, "GuiUpdated", &g.updated.to_string());
     s.push('\n');
@@ -291,11 +348,7 @@ pub fn from_pgn(id: String, g: &PgnGame, variants: &[VariantDesc]) -> Result<Gam
     if let Some(d) = g.tag("Date") {
         st.date = d.to_string();
     }
-    st.engine = match g.tag("GuiEngine") {
-        Some("white") => Some(Colour::White),
-        Some("black") => Some(Colour::Black),
-        _ => None,
-    };
+    st.set_engine_word(g.tag("GuiEngine").unwrap_or("none"));
     if let Some(l) = g.tag("GuiLevel").and_then(|v| v.parse().ok()) {
         st.level = l;
     }
@@ -318,6 +371,10 @@ pub fn from_pgn(id: String, g: &PgnGame, variants: &[VariantDesc]) -> Result<Gam
             });
         }
     }
+    st.rematch = g
+        .tag("GuiRematch")
+        .filter(|id| valid_id(id))
+        .map(str::to_string);
     if let Some(u) = g.tag("GuiUpdated").and_then(|v| v.parse().ok()) {
         st.updated = u;
     }
@@ -372,7 +429,19 @@ pub fn load_all(dir: &Path, variants: &[VariantDesc]) -> Vec<GameState> {
                     .ok_or_else(|| "no game in the file".to_string())
                     .and_then(|g| from_pgn(id.clone(), g, variants))
             }) {
-            Ok(g) => out.push(g),
+            Ok(mut g) => {
+                // The people's seats, from the seats file beside the PGN (none: an open game).
+                if let Ok(text) = std::fs::read_to_string(dir.join(format!("{id}.{SEATS_EXT}"))) {
+                    let seats = parse_seats(&text);
+                    let humans = g.humans();
+                    for i in 0..2 {
+                        if humans[i] {
+                            g.seats[i] = seats[i].clone();
+                        }
+                    }
+                }
+                out.push(g)
+            }
             Err(e) => eprintln!("menagerie gui: skipping {}: {e}", path.display()),
         }
     }
@@ -418,7 +487,7 @@ mod tests {
             None,
             None,
         ];
-        g.engine = Some(Colour::Black);
+        g.set_engine_word("black");
         g.level = 7;
         g.clock = Some(Clock {
             base_ms: 60_000,
@@ -439,7 +508,7 @@ mod tests {
         let parsed = parse_pgn(&text).unwrap();
         let back = from_pgn("g-1".into(), &parsed[0], &chess()).unwrap();
         assert_eq!(back.pending_words, vec!["e4", "e5"]);
-        assert_eq!(back.engine, Some(Colour::Black));
+        assert_eq!(back.engine_word(), "black");
         assert_eq!(back.level, 7);
         assert_eq!(back.result, g.result);
         assert_eq!(

@@ -22,6 +22,25 @@ pub struct Server {
     pub token: Option<String>,
     /// Its games directory.
     pub dir: PathBuf,
+    /// The seat secrets of the games this client made, by game id: every request of
+    /// [`Server::get`] and [`Server::post`] to a game carries them (the client plays as a
+    /// page holding every seat it made); [`Server::post_as`] chooses its own.
+    seats: std::sync::Mutex<std::collections::HashMap<String, [Option<String>; 2]>>,
+}
+
+/// The secret of a seat's link (`/game/ID?seat=SECRET...`), if it is one.
+pub fn link_secret(link: &Value) -> Option<String> {
+    let q = link.as_str()?.split_once('?')?.1;
+    q.split('&')
+        .find_map(|kv| kv.strip_prefix("seat="))
+        .map(str::to_string)
+}
+
+/// The game id of an API path (`/api/games/ID/...`).
+fn path_game(path: &str) -> Option<&str> {
+    let rest = path.strip_prefix("/api/games/")?;
+    let id = rest.split(['/', '?']).next()?;
+    (!id.is_empty()).then_some(id)
 }
 
 /// A fresh empty directory under the target directory.
@@ -75,6 +94,7 @@ impl Server {
             url,
             token,
             dir: dir.to_path_buf(),
+            seats: Default::default(),
         }
     }
 
@@ -96,9 +116,74 @@ impl Server {
         None
     }
 
+    /// The seat header of the games this client made, for `path`.
+    fn seat_header(&self, path: &str) -> Option<String> {
+        let id = path_game(path)?;
+        let v = self.secrets_of(id);
+        (!v.is_empty()).then(|| v.join(","))
+    }
+
+    /// Keeps the seat secrets of an answer that made games (`seats` links, or a list of them).
+    fn remember(&self, v: &Value) {
+        let games: Vec<&Value> = match v {
+            Value::Array(a) => a.iter().collect(),
+            other => vec![other],
+        };
+        for g in games {
+            let (Some(id), Some(links)) = (g["id"].as_str(), g.get("seats")) else {
+                continue;
+            };
+            let secrets = [link_secret(&links["white"]), link_secret(&links["black"])];
+            if secrets.iter().any(Option::is_some) {
+                self.seats.lock().unwrap().insert(id.to_string(), secrets);
+            }
+        }
+    }
+
+    /// The secret of `colour`'s seat of game `id`, as this client got it.
+    pub fn secret(&self, id: &str, colour: &str) -> Option<String> {
+        let i = usize::from(colour == "black");
+        self.seats.lock().unwrap().get(id)?[i].clone()
+    }
+
+    /// Every seat secret this client holds for game `id`.
+    pub fn secrets_of(&self, id: &str) -> Vec<String> {
+        self.seats
+            .lock()
+            .unwrap()
+            .get(id)
+            .map(|s| s.iter().flatten().cloned().collect())
+            .unwrap_or_default()
+    }
+
     /// `GET path` as JSON: (status, body).
     pub fn get(&self, path: &str) -> (u16, Value) {
-        answer(ureq::get(&format!("{}{path}", self.url)).call())
+        let mut r = ureq::get(&format!("{}{path}", self.url));
+        if let Some(h) = self.seat_header(path) {
+            r = r.set("X-Menagerie-Seat", &h);
+        }
+        answer(r.call())
+    }
+
+    /// `POST path` with a JSON body, as a page holding the seats `seats` (none: a
+    /// spectator): (status, body).
+    pub fn post_as(&self, path: &str, seats: &[&str], body: Value) -> (u16, Value) {
+        let mut r = ureq::post(&format!("{}{path}", self.url));
+        if !seats.is_empty() {
+            r = r.set("X-Menagerie-Seat", &seats.join(","));
+        }
+        let out = answer(r.send_json(body));
+        self.remember(&out.1);
+        out
+    }
+
+    /// `GET path` as JSON, as a page holding the seats `seats`: (status, body).
+    pub fn get_as(&self, path: &str, seats: &[&str]) -> (u16, Value) {
+        let mut r = ureq::get(&format!("{}{path}", self.url));
+        if !seats.is_empty() {
+            r = r.set("X-Menagerie-Seat", &seats.join(","));
+        }
+        answer(r.call())
     }
 
     /// `GET path` as text: (status, body).
@@ -112,7 +197,13 @@ impl Server {
 
     /// `POST path` with a JSON body: (status, body).
     pub fn post(&self, path: &str, body: Value) -> (u16, Value) {
-        answer(ureq::post(&format!("{}{path}", self.url)).send_json(body))
+        let mut r = ureq::post(&format!("{}{path}", self.url));
+        if let Some(h) = self.seat_header(path) {
+            r = r.set("X-Menagerie-Seat", &h);
+        }
+        let out = answer(r.send_json(body));
+        self.remember(&out.1);
+        out
     }
 
     /// `POST path` with a raw body and content type.

@@ -7,9 +7,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use axum::body::Body;
+use axum::body::Bytes;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path as UrlPath, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::Response;
 use axum::Json;
@@ -21,8 +22,8 @@ use super::app::{body, clean, new_id, random_u64, App};
 use crate::client::Pregame;
 use crate::gui::driver;
 use crate::gui::error::ApiError;
-use crate::gui::record::{Clock, Colour, GameState};
-use crate::gui::slot::{ArmySpec, Cmd, Event, StartSpec};
+use crate::gui::record::{new_secret, Clock, Colour, GameState, Held, OfferKind, Player};
+use crate::gui::slot::{ArmySpec, Cmd, Event, Slot, StartSpec};
 use crate::gui::store;
 
 pub(super) async fn metrics(State(app): State<App>) -> Json<Value> {
@@ -65,6 +66,10 @@ pub(super) struct NewGame {
     #[serde(default)]
     engine: Option<String>,
     #[serde(default)]
+    white: Option<String>,
+    #[serde(default)]
+    black: Option<String>,
+    #[serde(default)]
     seed: Option<u64>,
     #[serde(default)]
     fen: Option<String>,
@@ -97,22 +102,7 @@ pub(super) async fn create_game(
         .variant(&g.variant)
         .ok_or_else(|| ApiError::unprocessable(format!("unknown variant '{}'", clean(&g.variant))))?
         .clone();
-    let engine = match g.engine.as_deref().unwrap_or("none") {
-        "white" => Some(Colour::White),
-        "black" => Some(Colour::Black),
-        "none" => None,
-        "random" => Some(if random_u64().is_multiple_of(2) {
-            Colour::White
-        } else {
-            Colour::Black
-        }),
-        other => {
-            return Err(ApiError::unprocessable(format!(
-                "engine must be white, black, random or none, not '{}'",
-                clean(other)
-            )))
-        }
-    };
+    let players = players(&g)?;
     let level = g.level.unwrap_or(20);
     if level > 20 {
         return Err(ApiError::unprocessable("level must be 0 to 20"));
@@ -171,39 +161,180 @@ pub(super) async fn create_game(
         (_, _, s) => s,
     };
     let mut st = GameState::new(new_id(), desc.name.clone());
-    st.engine = engine;
+    st.players = players;
+    for i in 0..2 {
+        if players[i] == Player::Human {
+            st.seats[i] = Some(new_secret().map_err(|e| ApiError {
+                status: 500,
+                message: e,
+            })?);
+        }
+    }
     st.level = level;
     st.elo = g.elo;
     st.movetime_ms = movetime_ms;
     st.clock = clock;
     st.seed = if g.fen.is_some() { None } else { seed };
     let name = st.engine_name();
-    st.names = match engine {
-        Some(Colour::White) => [name, "Player".into()],
-        Some(Colour::Black) => ["Player".into(), name],
-        None => ["Player".into(), "Player".into()],
-    };
+    st.names = players.map(|p| match p {
+        Player::Engine => name.clone(),
+        Player::Human => "Player".into(),
+    });
     let spec = StartSpec {
         fen: g.fen,
         seed: st.seed,
         army: g.army,
     };
+    let answer = launch(&app, st, spec).await?;
+    Ok((StatusCode::CREATED, Json(answer)))
+}
+
+/// Who plays each colour of a new game: `white` and `black` (`human` or `engine`; both or
+/// neither), or the older `engine` (`white`, `black`, `random` or `none`: the engine's colour).
+fn players(g: &NewGame) -> Result<[Player; 2], ApiError> {
+    let word = |field: &str, w: &str| match w {
+        "human" => Ok(Player::Human),
+        "engine" => Ok(Player::Engine),
+        other => Err(ApiError::unprocessable(format!(
+            "{field} must be human or engine, not '{}'",
+            clean(other)
+        ))),
+    };
+    match (&g.white, &g.black, &g.engine) {
+        (Some(w), Some(b), None) => Ok([word("white", w)?, word("black", b)?]),
+        (None, None, e) => match e.as_deref().unwrap_or("none") {
+            "white" => Ok([Player::Engine, Player::Human]),
+            "black" => Ok([Player::Human, Player::Engine]),
+            "none" => Ok([Player::Human, Player::Human]),
+            "random" => Ok(if random_u64().is_multiple_of(2) {
+                [Player::Engine, Player::Human]
+            } else {
+                [Player::Human, Player::Engine]
+            }),
+            other => Err(ApiError::unprocessable(format!(
+                "engine must be white, black, random or none, not '{}'",
+                clean(other)
+            ))),
+        },
+        (_, _, Some(_)) => Err(ApiError::unprocessable(
+            "give either white and black, or engine, not both",
+        )),
+        _ => Err(ApiError::unprocessable("give both white and black")),
+    }
+}
+
+/// Starts the driver of `st`, sets the game up from `spec` and writes its seats file; answers
+/// its state with the links of its seats (`seats`) and the colours the creator holds (`you`:
+/// every person's seat).
+///
+/// Errors: the set-up's (the game is then dropped).
+async fn launch(app: &App, st: GameState, spec: StartSpec) -> Result<Value, ApiError> {
     let slot = driver::start(st, Arc::clone(&app.ctx));
     app.insert(Arc::clone(&slot));
-    match slot.ask(|r| Cmd::Init(spec, r)).await {
-        Ok(_) => Ok((StatusCode::CREATED, Json(app.ctx.state_json(slot.json())))),
-        Err(e) => {
-            app.remove(&slot.id);
-            Err(e)
-        }
+    if let Err(e) = slot.ask(|r| Cmd::Init(spec, r)).await {
+        app.remove(&slot.id);
+        return Err(e);
     }
+    let (seats, links, you) = {
+        let st = slot.lock();
+        let held = st.humans();
+        (
+            store::seats_text(&st),
+            app.ctx.seat_links(&st, held),
+            you(held),
+        )
+    };
+    if let Some(text) = seats {
+        app.ctx.writer.save_seats(slot.id.clone(), text);
+    }
+    let mut v = app.ctx.state_json(slot.json());
+    if let Some(o) = v.as_object_mut() {
+        o.insert("seats".into(), links);
+        o.insert("you".into(), you);
+    }
+    Ok(v)
+}
+
+/// The header that carries a page's seat secrets (comma-separated), docs/gui.md "Seats".
+pub const SEAT_HEADER: &str = "x-menagerie-seat";
+
+/// A `seat` field: one secret, or several (a page holding both seats).
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub(super) enum SeatArg {
+    One(String),
+    Many(Vec<String>),
+}
+
+/// The secrets a request gives: its `X-Menagerie-Seat` header and its `seat` field (at most
+/// four, each at most 128 bytes; the rest are ignored).
+fn secrets(headers: &HeaderMap, field: Option<&SeatArg>) -> Vec<String> {
+    let mut out: Vec<String> = headers
+        .get_all(SEAT_HEADER)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|s| s.trim().to_string())
+        .collect();
+    match field {
+        Some(SeatArg::One(s)) => out.push(s.clone()),
+        Some(SeatArg::Many(v)) => out.extend(v.iter().cloned()),
+        None => {}
+    }
+    out.retain(|s| !s.is_empty() && s.len() <= 128);
+    out.truncate(4);
+    out
+}
+
+/// The colours a request may act for in the game of `slot`.
+fn held(slot: &Slot, headers: &HeaderMap, field: Option<&SeatArg>) -> Held {
+    slot.lock().held(&secrets(headers, field))
+}
+
+/// The `you` field: the colours held, as words.
+fn you(held: Held) -> Value {
+    json!([Colour::White, Colour::Black]
+        .iter()
+        .filter(|c| held[Clock::idx(**c)])
+        .map(|c| c.word())
+        .collect::<Vec<_>>())
+}
+
+/// The body of the actions that take only a seat (`takeback`, `resign`, ...): `{"seat"}`, or
+/// no body at all (the seat in the header).
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(super) struct SeatBody {
+    #[serde(default)]
+    seat: Option<SeatArg>,
+}
+
+/// Reads a [`SeatBody`] from a body that may be empty.
+fn seat_body(bytes: &[u8]) -> Result<SeatBody, ApiError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(SeatBody::default());
+    }
+    serde_json::from_slice(bytes).map_err(|e| ApiError::bad_request(format!("bad JSON: {e}")))
+}
+
+/// The colours a seat-only action's request holds.
+fn action_held(slot: &Slot, headers: &HeaderMap, bytes: &[u8]) -> Result<Held, ApiError> {
+    let b = seat_body(bytes)?;
+    Ok(held(slot, headers, b.seat.as_ref()))
 }
 
 pub(super) async fn get_game(
     State(app): State<App>,
     UrlPath(id): UrlPath<String>,
+    headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
-    Ok(Json(app.ctx.state_json(app.open(&id).await?.json())))
+    let slot = app.open(&id).await?;
+    let held = held(&slot, &headers, None);
+    let mut v = app.ctx.state_json(slot.json());
+    if let Some(o) = v.as_object_mut() {
+        o.insert("you".into(), you(held));
+    }
+    Ok(Json(v))
 }
 
 #[derive(Deserialize)]
@@ -212,11 +343,14 @@ pub(super) struct MoveBody {
     token: String,
     #[serde(default)]
     ply: Option<usize>,
+    #[serde(default)]
+    seat: Option<SeatArg>,
 }
 
 pub(super) async fn play(
     State(app): State<App>,
     UrlPath(id): UrlPath<String>,
+    headers: HeaderMap,
     b: Result<Json<MoveBody>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let received = Instant::now();
@@ -231,8 +365,10 @@ pub(super) async fn play(
             clean(&m.token)
         )));
     }
+    let held = held(&slot, &headers, m.seat.as_ref());
     Ok(Json(
-        slot.ask(|r| Cmd::Play(m.token, m.ply, received, r)).await?,
+        slot.ask(|r| Cmd::Play(m.token, m.ply, held, received, r))
+            .await?,
     ))
 }
 
@@ -255,25 +391,145 @@ pub(super) async fn legal(
 pub(super) async fn takeback(
     State(app): State<App>,
     UrlPath(id): UrlPath<String>,
+    headers: HeaderMap,
+    b: Bytes,
 ) -> Result<Json<Value>, ApiError> {
     let slot = app.open(&id).await?;
-    Ok(Json(slot.ask(Cmd::Takeback).await?))
+    let held = action_held(&slot, &headers, &b)?;
+    Ok(Json(
+        slot.ask(|r| Cmd::Offer(OfferKind::Takeback, held, r))
+            .await?,
+    ))
+}
+
+pub(super) async fn draw(
+    State(app): State<App>,
+    UrlPath(id): UrlPath<String>,
+    headers: HeaderMap,
+    b: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let slot = app.open(&id).await?;
+    let held = action_held(&slot, &headers, &b)?;
+    Ok(Json(
+        slot.ask(|r| Cmd::Offer(OfferKind::Draw, held, r)).await?,
+    ))
+}
+
+/// The body of `POST /api/games/{id}/decline`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct DeclineBody {
+    offer: String,
+    #[serde(default)]
+    seat: Option<SeatArg>,
+}
+
+pub(super) async fn decline(
+    State(app): State<App>,
+    UrlPath(id): UrlPath<String>,
+    headers: HeaderMap,
+    b: Result<Json<DeclineBody>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let slot = app.open(&id).await?;
+    let d = body(b)?;
+    let kind = OfferKind::from_word(&d.offer).ok_or_else(|| {
+        ApiError::unprocessable(format!(
+            "offer must be draw, takeback or rematch, not '{}'",
+            clean(&d.offer)
+        ))
+    })?;
+    let held = held(&slot, &headers, d.seat.as_ref());
+    Ok(Json(slot.ask(|r| Cmd::Decline(kind, held, r)).await?))
+}
+
+/// `POST /api/games/{id}/rematch`: offers a rematch with the colours swapped, or accepts the
+/// other side's; once agreed (at once against the engine or on one device) the new game is
+/// made, each person keeping their secret for the other colour, and every page of the old
+/// game learns its id (`rematch`). Answers the new game (as a new game's answer) when made,
+/// else the old game's state.
+pub(super) async fn rematch(
+    State(app): State<App>,
+    UrlPath(id): UrlPath<String>,
+    headers: HeaderMap,
+    b: Bytes,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let slot = app.open(&id).await?;
+    let held = action_held(&slot, &headers, &b)?;
+    if !slot.ask(|r| Cmd::Rematch(held, r)).await? {
+        return Ok((StatusCode::OK, Json(app.ctx.state_json(slot.json()))));
+    }
+    let (st, spec) = rematch_of(&slot.lock());
+    let made = launch(&app, st, spec).await;
+    let new_id = made
+        .as_ref()
+        .ok()
+        .and_then(|v| v["id"].as_str().map(str::to_string));
+    slot.ask(|r| Cmd::RematchMade(new_id, r)).await?;
+    let mut v = made?;
+    // The answer's links are the requester's only: the other person keeps their own secret.
+    let swapped = [held[1], held[0]];
+    if let Some(o) = v.as_object_mut() {
+        if let Some(links) = o.get_mut("seats") {
+            for (i, c) in ["white", "black"].iter().enumerate() {
+                if !swapped[i] {
+                    links[*c] = Value::Null;
+                }
+            }
+        }
+        o.insert("you".into(), you(swapped));
+    }
+    Ok((StatusCode::CREATED, Json(v)))
+}
+
+/// The record of the rematch of `old`: the same variant, engine and clock, the colours (and
+/// the seats' secrets) swapped; the same start position, or a new random setup where the
+/// game had one.
+fn rematch_of(old: &GameState) -> (GameState, StartSpec) {
+    let mut st = GameState::new(new_id(), old.variant.clone());
+    st.players = [old.players[1], old.players[0]];
+    st.seats = [old.seats[1].clone(), old.seats[0].clone()];
+    st.names = [old.names[1].clone(), old.names[0].clone()];
+    st.level = old.level;
+    st.elo = old.elo;
+    st.movetime_ms = old.movetime_ms;
+    st.clock = old.clock.as_ref().map(|c| Clock {
+        base_ms: c.base_ms,
+        inc_ms: c.inc_ms,
+        left_ms: [c.base_ms as i64; 2],
+        running: None,
+    });
+    match old.seed {
+        Some(_) => st.seed = Some(random_u64()),
+        None => st.start_fen = old.start_fen.clone(),
+    }
+    let spec = StartSpec {
+        fen: None,
+        seed: st.seed,
+        army: None,
+    };
+    (st, spec)
 }
 
 pub(super) async fn resign(
     State(app): State<App>,
     UrlPath(id): UrlPath<String>,
+    headers: HeaderMap,
+    b: Bytes,
 ) -> Result<Json<Value>, ApiError> {
     let slot = app.open(&id).await?;
-    Ok(Json(slot.ask(Cmd::Resign).await?))
+    let held = action_held(&slot, &headers, &b)?;
+    Ok(Json(slot.ask(|r| Cmd::Resign(held, r)).await?))
 }
 
 pub(super) async fn claim(
     State(app): State<App>,
     UrlPath(id): UrlPath<String>,
+    headers: HeaderMap,
+    b: Bytes,
 ) -> Result<Json<Value>, ApiError> {
     let slot = app.open(&id).await?;
-    Ok(Json(slot.ask(Cmd::Claim).await?))
+    let held = action_held(&slot, &headers, &b)?;
+    Ok(Json(slot.ask(|r| Cmd::Claim(held, r)).await?))
 }
 
 #[derive(Deserialize)]
@@ -311,25 +567,32 @@ pub(super) struct AnalysisBody {
     multipv: Option<u32>,
     #[serde(default)]
     ply: Option<usize>,
+    #[serde(default)]
+    seat: Option<SeatArg>,
 }
 
 pub(super) async fn analysis(
     State(app): State<App>,
     UrlPath(id): UrlPath<String>,
+    headers: HeaderMap,
     b: Result<Json<AnalysisBody>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let slot = app.open(&id).await?;
     let a = body(b)?;
+    let held = held(&slot, &headers, a.seat.as_ref());
     let what = a.on.then(|| (a.ply, a.multipv.unwrap_or(1)));
-    Ok(Json(slot.ask(|r| Cmd::Analysis(what, r)).await?))
+    Ok(Json(slot.ask(|r| Cmd::Analysis(what, held, r)).await?))
 }
 
 pub(super) async fn evaluate(
     State(app): State<App>,
     UrlPath(id): UrlPath<String>,
+    headers: HeaderMap,
+    b: Bytes,
 ) -> Result<Json<Value>, ApiError> {
     let slot = app.open(&id).await?;
-    Ok(Json(slot.ask(Cmd::Evaluate).await?))
+    let held = action_held(&slot, &headers, &b)?;
+    Ok(Json(slot.ask(|r| Cmd::Evaluate(held, r)).await?))
 }
 
 pub(super) async fn pgn(

@@ -15,7 +15,7 @@ use crate::client::AsyncEngine;
 use crate::client::Pregame;
 use crate::gui::driver;
 use crate::gui::error::ApiError;
-use crate::gui::record::Colour;
+use crate::gui::record::{new_secret, Colour};
 use crate::gui::slot::{Cmd, StartSpec};
 use crate::gui::store;
 use crate::tools::pgn::parse_pgn;
@@ -55,12 +55,31 @@ pub(super) async fn import(
             }
         };
         // An imported game is for analysis: nobody plays the engine in it.
-        st.engine = None;
+        st.set_engine_word("none");
         st.clock = None;
+        // The importer holds both seats (the answer's links).
+        for seat in st.seats.iter_mut() {
+            *seat = Some(new_secret().map_err(|e| ApiError {
+                status: 500,
+                message: e,
+            })?);
+        }
         let slot = driver::start(st, Arc::clone(&app.ctx));
         app.insert(Arc::clone(&slot));
         match slot.ask(|r| Cmd::Init(StartSpec::default(), r)).await {
-            Ok(_) => ids.push(json!({"id": slot.id})),
+            Ok(_) => {
+                let (text, links) = {
+                    let st = slot.lock();
+                    (
+                        store::seats_text(&st),
+                        app.ctx.seat_links(&st, [true, true]),
+                    )
+                };
+                if let Some(text) = text {
+                    app.ctx.writer.save_seats(slot.id.clone(), text);
+                }
+                ids.push(json!({"id": slot.id, "seats": links}))
+            }
             Err(e) => {
                 app.remove(&slot.id);
                 errors.push(format!("game {}: {}", i + 1, e.message));

@@ -16,8 +16,8 @@ use axum::Router;
 
 pub use app::App;
 use games::{
-    analysis, claim, create_game, evaluate, events, get_game, legal, list_games, metrics, pgn,
-    play, preview, resign, takeback,
+    analysis, claim, create_game, decline, draw, evaluate, events, get_game, legal, list_games,
+    metrics, pgn, play, preview, rematch, resign, takeback,
 };
 use import::{import, muster_propose};
 use pages::{asset, doc, page, rules};
@@ -48,6 +48,9 @@ pub fn router(app: App) -> Router {
         .route("/api/games/{id}/takeback", post(takeback))
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/claim", post(claim))
+        .route("/api/games/{id}/draw", post(draw))
+        .route("/api/games/{id}/decline", post(decline))
+        .route("/api/games/{id}/rematch", post(rematch))
         .route("/api/games/{id}/preview", post(preview))
         .route("/api/games/{id}/analysis", post(analysis))
         .route("/api/games/{id}/evaluate", post(evaluate))

@@ -15,7 +15,7 @@ impl Driver {
     ) -> Result<Value, ApiError> {
         {
             let st = self.slot.lock();
-            if what.is_some() && st.engine.is_some() && st.result.is_none() {
+            if what.is_some() && st.has_engine() && st.result.is_none() {
                 return Err(ApiError::unprocessable(
                     "no analysis while you play the engine (it is on once the game is over)",
                 ));
@@ -63,7 +63,7 @@ impl Driver {
     pub(super) async fn evaluate(&mut self) -> Result<Value, ApiError> {
         {
             let st = self.slot.lock();
-            if st.engine.is_some() && st.result.is_none() {
+            if st.has_engine() && st.result.is_none() {
                 return Err(ApiError::unprocessable(
                     "the game is scored once it is over (no analysis while you play the engine)",
                 ));

@@ -1,10 +1,11 @@
 //! A game's driver: the task that owns the game's engine process and carries out every change
 //! in order. This file holds its loop and its inbox; the engine process and its searches are
 //! in `engine`, setting a game up (its pre-game steps included) in `setup`, the turns and
-//! the end of a game in `turns`, analysis and the evaluation chart in `analysis`.
+//! the end of a game in `turns`, the seats and the offers between two people in `seats`, analysis and the evaluation chart in `analysis`.
 
 mod analysis;
 mod engine;
+mod seats;
 mod setup;
 mod turns;
 
@@ -16,7 +17,7 @@ use serde_json::Value;
 use tokio::sync::{mpsc, OwnedSemaphorePermit};
 
 use super::context::Ctx;
-use super::record::{unix_now, Clock, GameState};
+use super::record::{unix_now, Clock, GameState, OfferKind};
 use super::slot::{Cmd, Event, Slot};
 use super::store;
 use crate::client::{AsyncEngine, InfoLine};
@@ -36,6 +37,7 @@ pub fn start(state: GameState, ctx: Arc<Ctx>) -> Arc<Slot> {
         last_info: Vec::new(),
         eval_queue: VecDeque::new(),
         last_used: Instant::now(),
+        rematch_making: false,
     };
     tokio::spawn(driver.run(rx));
     slot
@@ -82,6 +84,8 @@ struct Driver {
     last_info: Vec<InfoLine>,
     eval_queue: VecDeque<usize>,
     last_used: Instant,
+    /// True from a rematch agreed until the handler reports it made.
+    rematch_making: bool,
 }
 
 /// Waits for the next engine line while a search runs, else for ever.
@@ -193,10 +197,12 @@ impl Driver {
                 let _ = reply.send(r);
                 self.resume().await;
             }
-            Cmd::Play(token, ply, received, reply) => {
+            Cmd::Play(token, ply, held, received, reply) => {
+                let allowed = seats::may_play(&self.slot.lock(), held, ply);
                 // A turn at an earlier position is checked there before anything is dropped.
-                let r = match ply {
-                    Some(ply) => match self.legal_at(ply).await {
+                let r = match (allowed, ply) {
+                    (Err(e), _) => Err(e),
+                    (Ok(()), Some(ply)) => match self.legal_at(ply).await {
                         Ok(v)
                             if v["legal"]
                                 .as_array()
@@ -209,10 +215,10 @@ impl Driver {
                         ))),
                         Err(e) => Err(e),
                     },
-                    None => Ok(()),
+                    (Ok(()), None) => Ok(()),
                 };
                 let r = match r {
-                    Ok(()) => self.play_person(&token, received).await,
+                    Ok(()) => self.play_person(&token, held, received).await,
                     Err(e) => Err(e),
                 };
                 let _ = reply.send(r);
@@ -221,29 +227,55 @@ impl Driver {
                 let r = self.legal_at(ply).await;
                 let _ = reply.send(r);
             }
-            Cmd::Takeback(reply) => {
-                let r = self.takeback().await;
+            Cmd::Offer(kind, held, reply) => {
+                let r = match kind {
+                    OfferKind::Takeback => self.takeback(held).await,
+                    OfferKind::Draw => self.offer_draw(held).await,
+                    OfferKind::Rematch => Err(ApiError::unprocessable(
+                        "a rematch is asked on its own route",
+                    )),
+                };
                 let _ = reply.send(r);
                 self.resume().await;
             }
-            Cmd::Resign(reply) => {
-                let r = self.resign().await;
+            Cmd::Decline(kind, held, reply) => {
+                let r = self.decline(kind, held).await;
                 let _ = reply.send(r);
             }
-            Cmd::Claim(reply) => {
-                let r = self.claim().await;
+            Cmd::Rematch(held, reply) => {
+                let r = self.rematch(held).await;
+                let _ = reply.send(r);
+            }
+            Cmd::RematchMade(id, reply) => {
+                let r = self.rematch_made(id).await;
+                let _ = reply.send(r);
+            }
+            Cmd::Resign(held, reply) => {
+                let r = self.resign(held).await;
+                let _ = reply.send(r);
+            }
+            Cmd::Claim(held, reply) => {
+                let r = self.claim(held).await;
                 let _ = reply.send(r);
             }
             Cmd::Preview(portions, reply) => {
                 let r = self.preview(&portions).await;
                 let _ = reply.send(r);
             }
-            Cmd::Analysis(what, reply) => {
-                let r = self.analysis(what).await;
+            Cmd::Analysis(what, held, reply) => {
+                let allowed = seats::may_analyse(&self.slot.lock(), held);
+                let r = match allowed {
+                    Ok(()) => self.analysis(what).await,
+                    Err(e) => Err(e),
+                };
                 let _ = reply.send(r);
             }
-            Cmd::Evaluate(reply) => {
-                let r = self.evaluate().await;
+            Cmd::Evaluate(held, reply) => {
+                let allowed = seats::may_analyse(&self.slot.lock(), held);
+                let r = match allowed {
+                    Ok(()) => self.evaluate().await,
+                    Err(e) => Err(e),
+                };
                 let _ = reply.send(r);
             }
         }

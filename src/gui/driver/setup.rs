@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::Driver;
 use crate::client::{AsyncEngine, EngineFault, PositionReport, Pregame};
 use crate::gui::error::ApiError;
-use crate::gui::record::{Colour, Outcome};
+use crate::gui::record::{Clock, Colour, Outcome, Player};
 use crate::gui::slot::{ArmySpec, StartSpec};
 use crate::variants::turn::normalize_pgn;
 
@@ -127,9 +127,13 @@ impl Driver {
     /// pick, the table applied by the engine (`muster assign`); sets who plays which colour.
     pub(super) async fn army(&mut self, army: ArmySpec) -> Result<String, EngineFault> {
         let refused = |m: &str| EngineFault::Refused(m.to_string());
-        let engine_side = self.slot.lock().engine;
-        let (white, black, picks, person_built) = match engine_side {
-            None => {
+        // One person against the engine: the person builds one army, the engine the other.
+        let against_engine = {
+            let st = self.slot.lock();
+            st.has_engine() && st.humans().contains(&true)
+        };
+        let (white, black, picks, person_built) = match against_engine {
+            false => {
                 let white = army
                     .white
                     .ok_or_else(|| refused("army: 'white' is missing"))?;
@@ -141,7 +145,7 @@ impl Driver {
                     .ok_or_else(|| refused("army: 'picks' is missing"))?;
                 (white, black, picks, None)
             }
-            Some(_) => {
+            true => {
                 let build = army
                     .build
                     .ok_or_else(|| refused("army: 'build' is missing"))?;
@@ -208,7 +212,12 @@ impl Driver {
                 pw_plays.other()
             };
             let mut st = self.slot.lock();
-            st.engine = Some(person_plays.other());
+            // The person's seat (and its secret) goes with the colour they play.
+            let secret = st.seats.iter().flatten().next().cloned();
+            st.players = [Player::Engine; 2];
+            st.players[Clock::idx(person_plays)] = Player::Human;
+            st.seats = [None, None];
+            st.seats[Clock::idx(person_plays)] = secret;
             let name = st.engine_name();
             st.names = match person_plays {
                 Colour::White => ["Player".into(), name],

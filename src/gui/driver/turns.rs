@@ -7,10 +7,11 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
+use super::seats::seat_of;
 use super::{Driver, Search};
 use crate::client::{parse_bestmove, parse_info, InfoLine};
 use crate::gui::error::ApiError;
-use crate::gui::record::{Clock, Colour, Eval, Outcome};
+use crate::gui::record::{Clock, Colour, Eval, Held, OfferKind};
 use crate::gui::slot::Event;
 
 impl Driver {
@@ -36,6 +37,13 @@ impl Driver {
             .with_retry(|d| Box::pin(d.report(position.clone())))
             .await?;
         let mut st = self.slot.lock();
+        // A turn answers the other side's draw or takeback offer with a no.
+        let waiting = st.to_move().other();
+        for kind in [OfferKind::Draw, OfferKind::Takeback] {
+            if st.offer(kind) == Some(waiting) {
+                st.set_offer(kind, None);
+            }
+        }
         st.moves.push(token.to_string());
         st.notation.push(notation);
         st.times.truncate(ply);
@@ -45,12 +53,7 @@ impl Driver {
         st.evals.resize(ply + 1, None);
         st.evals.push(None);
         if let Some((score, reason)) = report.result.clone() {
-            st.result = Some(Outcome { score, reason });
-            if let Some(c) = st.clock.as_mut() {
-                let left = [c.left_now(Colour::White), c.left_now(Colour::Black)];
-                c.left_ms = left;
-                c.running = None;
-            }
+            st.end(&score, &reason);
         }
         st.report = report;
         Ok(())
@@ -61,7 +64,7 @@ impl Driver {
     pub(super) async fn branch(&mut self, ply: usize) -> Result<(), ApiError> {
         let (n, engine) = {
             let st = self.slot.lock();
-            (st.moves.len(), st.engine)
+            (st.moves.len(), st.has_engine())
         };
         if ply > n {
             return Err(ApiError::unprocessable(format!(
@@ -71,7 +74,7 @@ impl Driver {
         if ply == n {
             return Ok(());
         }
-        if engine.is_some() {
+        if engine {
             return Err(ApiError::unprocessable(
                 "a game against the engine goes on from its last position",
             ));
@@ -132,6 +135,7 @@ impl Driver {
     pub(super) async fn play_person(
         &mut self,
         token: &str,
+        held: Held,
         received: Instant,
     ) -> Result<Value, ApiError> {
         {
@@ -145,8 +149,15 @@ impl Driver {
                     r.score, r.reason
                 )));
             }
-            if st.engine == Some(st.to_move()) {
+            if st.is_engine(st.to_move()) {
                 return Err(ApiError::unprocessable("it is the engine's turn"));
+            }
+            if !held[Clock::idx(st.to_move())] {
+                return Err(ApiError::forbidden(format!(
+                    "it is {}'s turn, and this page does not hold {}'s seat",
+                    st.to_move().word(),
+                    st.to_move().word()
+                )));
             }
             if !st.report.legal.iter().any(|t| t == token) {
                 return Err(ApiError::unprocessable(format!(
@@ -193,7 +204,7 @@ impl Driver {
         let (engine_turn, analysis, ply, over) = {
             let st = self.slot.lock();
             (
-                st.restored && st.result.is_none() && st.engine == Some(st.to_move()),
+                st.restored && st.result.is_none() && st.is_engine(st.to_move()),
                 st.analysis,
                 st.moves.len(),
                 st.result.is_some(),
@@ -350,10 +361,7 @@ impl Driver {
                 ));
                 let mut st = self.slot.lock();
                 let side = st.to_move();
-                st.result = Some(Outcome {
-                    score: side.other().wins().into(),
-                    reason: "illegal move by the engine".into(),
-                });
+                st.end(side.other().wins(), "illegal move by the engine");
             }
             self.changed();
             return;
@@ -401,10 +409,7 @@ impl Driver {
             let i = Clock::idx(side);
             c.left_ms[i] = 0;
             c.running = None;
-            st.result = Some(Outcome {
-                score: side.other().wins().into(),
-                reason: "time forfeit".into(),
-            });
+            st.end(side.other().wins(), "time forfeit");
         }
         if matches!(self.search, Some((Search::Move(_), _))) {
             self.stop_search().await;
@@ -412,39 +417,47 @@ impl Driver {
         self.changed();
     }
 
-    pub(super) async fn takeback(&mut self) -> Result<Value, ApiError> {
-        let (engine, n, resigned) = {
-            let st = self.slot.lock();
-            let final_result = st
-                .result
-                .as_ref()
-                .is_some_and(|r| matches!(r.reason.as_str(), "resignation" | "time forfeit"));
-            (st.engine, st.moves.len(), final_result)
-        };
-        if resigned {
-            return Err(ApiError::unprocessable(
-                "a resigned or lost-on-time game cannot be taken back",
-            ));
-        }
-        if matches!(self.search, Some((Search::Move(_), _))) {
-            self.stop_search().await;
-        }
+    /// A takeback asked by a page holding `held`: at once where the page holds every
+    /// person's seat (back to the person's last turn against the engine, one turn on one
+    /// device); between two people, an offer, or the acceptance of the other's (back to the
+    /// position before the offerer's last turn).
+    pub(super) async fn takeback(&mut self, held: Held) -> Result<Value, ApiError> {
         let target = {
             let st = self.slot.lock();
-            match engine {
-                None => n.checked_sub(1),
-                Some(side) => {
-                    // Back to the person's last turn: the last position where it was the
-                    // person's turn, before their last turn.
-                    (0..n).rev().find(|&p| Colour::to_move(&st.fens[p]) != side)
+            let me = seat_of(&st, held)?;
+            if st
+                .result
+                .as_ref()
+                .is_some_and(|r| matches!(r.reason.as_str(), "resignation" | "time forfeit"))
+            {
+                return Err(ApiError::unprocessable(
+                    "a resigned or lost-on-time game cannot be taken back",
+                ));
+            }
+            let n = st.moves.len();
+            let before_turn_of =
+                |c: Colour| (0..n).rev().find(|&p| Colour::to_move(&st.fens[p]) == c);
+            let none = || ApiError::unprocessable("there is no turn of yours to take back");
+            if st.holds_all(held) {
+                match st.humans() {
+                    [true, true] => n.checked_sub(1).ok_or_else(none)?,
+                    [w, _] => before_turn_of(if w { Colour::White } else { Colour::Black })
+                        .ok_or_else(none)?,
                 }
+            } else if st.offer(OfferKind::Takeback) == Some(me.other()) {
+                before_turn_of(me.other()).ok_or_else(none)?
+            } else {
+                before_turn_of(me).ok_or_else(none)?;
+                drop(st);
+                self.slot.lock().set_offer(OfferKind::Takeback, Some(me));
+                return Ok(self.changed());
             }
         };
-        let Some(target) = target else {
-            return Err(ApiError::unprocessable(
-                "there is no turn of yours to take back",
-            ));
-        };
+        self.take_back_to(target).await
+    }
+
+    /// Makes the position after `target` turns the current one (a takeback).
+    async fn take_back_to(&mut self, target: usize) -> Result<Value, ApiError> {
         if self.search.is_some() {
             self.stop_search().await;
         }
@@ -460,6 +473,7 @@ impl Driver {
             st.fens.truncate(target + 1);
             st.evals.truncate(target + 1);
             st.result = None;
+            st.offers = [None; 3];
             st.report = report;
             if let Some((p, k)) = st.analysis {
                 st.analysis = Some((p.min(target), k));
@@ -474,25 +488,20 @@ impl Driver {
         Ok(self.changed())
     }
 
-    pub(super) async fn resign(&mut self) -> Result<Value, ApiError> {
+    /// The seat's side resigns; where the page holds both sides, the side to move.
+    pub(super) async fn resign(&mut self, held: Held) -> Result<Value, ApiError> {
         {
             let mut st = self.slot.lock();
+            let me = seat_of(&st, held)?;
             if st.result.is_some() {
                 return Err(ApiError::unprocessable("the game is over"));
             }
-            let loser = match st.engine {
-                Some(e) => e.other(),
-                None => st.to_move(),
+            let loser = if held == [true, true] {
+                st.to_move()
+            } else {
+                me
             };
-            st.result = Some(Outcome {
-                score: loser.other().wins().into(),
-                reason: "resignation".into(),
-            });
-            if let Some(c) = st.clock.as_mut() {
-                let left = [c.left_now(Colour::White), c.left_now(Colour::Black)];
-                c.left_ms = left;
-                c.running = None;
-            }
+            st.end(loser.other().wins(), "resignation");
         }
         if matches!(self.search, Some((Search::Move(_), _))) {
             self.stop_search().await;
@@ -500,13 +509,14 @@ impl Driver {
         Ok(self.changed())
     }
 
-    pub(super) async fn claim(&mut self) -> Result<Value, ApiError> {
+    pub(super) async fn claim(&mut self, held: Held) -> Result<Value, ApiError> {
         {
             let mut st = self.slot.lock();
+            seat_of(&st, held)?;
             if st.result.is_some() {
                 return Err(ApiError::unprocessable("the game is over"));
             }
-            if st.engine == Some(st.to_move()) {
+            if st.is_engine(st.to_move()) || !held[Clock::idx(st.to_move())] {
                 return Err(ApiError::unprocessable(
                     "a draw is claimed on your own turn",
                 ));
@@ -514,15 +524,7 @@ impl Driver {
             let Some(reason) = st.report.claimable.clone() else {
                 return Err(ApiError::unprocessable("no draw can be claimed here"));
             };
-            st.result = Some(Outcome {
-                score: "1/2-1/2".into(),
-                reason,
-            });
-            if let Some(c) = st.clock.as_mut() {
-                let left = [c.left_now(Colour::White), c.left_now(Colour::Black)];
-                c.left_ms = left;
-                c.running = None;
-            }
+            st.end("1/2-1/2", &reason);
         }
         Ok(self.changed())
     }
