@@ -539,6 +539,13 @@ impl Browser {
         });
     }
 
+    /// Waits until the element matching `css` has `part` in its text.
+    fn wait_contains(&self, css: &str, part: &str) {
+        self.until(&format!("{css} to contain {part:?}"), || {
+            (self.exists(css) && self.text(css).contains(part)).then_some(())
+        });
+    }
+
     /// Runs `action` on the element matching `css` once it is there and can take it: `None`
     /// (try again) while the element is missing, stale, covered or not interactable.
     fn on_element(
@@ -814,7 +821,12 @@ struct Form<'a> {
 fn fill_form(b: &Browser, s: &Server, f: &Form) {
     b.open(&format!("{}/", s.url));
     b.select("#variant-select", f.variant);
-    b.select("#side-select", f.side);
+    if f.side == "both" {
+        b.select("#opponent-select", "device");
+    } else {
+        b.select("#opponent-select", "engine");
+        b.select("#side-select", f.side);
+    }
     if f.side != "both" {
         b.select("#clock-mode", "movetime");
         b.fill("#movetime", MOVETIME);
@@ -824,6 +836,16 @@ fn fill_form(b: &Browser, s: &Server, f: &Form) {
     }
     if let Some(seed) = f.seed {
         b.fill("#seed", seed);
+    }
+}
+
+/// Opens the game of a new game's answer `st` through each of its seats' links, as the person
+/// who got them would: the page then holds every seat the answer gives.
+fn open_seats(b: &Browser, s: &Server, st: &Value) {
+    for c in ["black", "white"] {
+        if let Some(link) = st["seats"][c].as_str() {
+            b.open(&format!("{}{link}", s.url));
+        }
     }
 }
 
@@ -1487,7 +1509,7 @@ fn every_game_page_fits_every_width() {
     for v in variants.as_array().unwrap() {
         let name = v["name"].as_str().unwrap();
         let g = s.new_game(serde_json::json!({ "variant": name }));
-        b.open(&format!("{}/game/{}", s.url, g["id"].as_str().unwrap()));
+        open_seats(b, s, &g);
         b.wait_ready();
         b.wait_for(".game-page [data-square]");
         for w in WIDTHS {
@@ -1497,7 +1519,7 @@ fn every_game_page_fits_every_width() {
     // A pending first portion (Mulligan Stew's Mage drop).
     let g = s.new_game(serde_json::json!({ "variant": "mulliganstew" }));
     b.cmd("resize", b.client().set_window_size(1280, 900));
-    b.open(&format!("{}/game/{}", s.url, g["id"].as_str().unwrap()));
+    open_seats(b, s, &g);
     b.wait_ready();
     b.wait_for(".game-page [data-square]");
     click_drop(b, "M", "b3");
@@ -1514,7 +1536,7 @@ fn every_game_page_fits_every_width() {
     let fen = "***3***/caqgkgqac/pppp1pppp/9/9/9/5p3/9/PPPPPPPPP/CAQ1KGQAC/***3***[RBN] w - - 0 3";
     let g = s.new_game(serde_json::json!({ "variant": "mitosis", "fen": fen }));
     b.cmd("resize", b.client().set_window_size(1280, 900));
-    b.open(&format!("{}/game/{}", s.url, g["id"].as_str().unwrap()));
+    open_seats(b, s, &g);
     b.wait_ready();
     b.wait_for(".game-page [data-square]");
     click_drop(b, "R", "d0");
@@ -1727,7 +1749,7 @@ fn every_piece_type_has_its_own_figure() {
         }
         let st = s.new_game(body);
         let id = st["id"].as_str().unwrap().to_string();
-        b.open(&format!("{}/game/{id}", s.url));
+        open_seats(b, s, &st);
         b.wait_for(".game-page [data-square] g.pc");
         b.js("document.querySelectorAll('details').forEach((d) => d.open = true); return true;");
         b.js(FIGURE_HELPERS);
@@ -1895,8 +1917,7 @@ fn a_click_on_a_piece_shows_its_moves() {
     };
     let (s, b) = (&t.s, &t.b);
     let st = s.new_game(json!({"variant": "mutatismutandis", "engine": "none", "seed": 7}));
-    let id = st["id"].as_str().unwrap().to_string();
-    b.open(&format!("{}/game/{id}", s.url));
+    open_seats(b, s, &st);
     b.wait_for(".game-page [data-square] g.pc");
     b.js("document.querySelectorAll('details').forEach((d) => d.open = true); return true;");
     b.click("#pieces-all .piece-row[data-piece-type='Q']");
@@ -1970,7 +1991,7 @@ fn touch_taps_and_drags_enter_turns() {
     b.cmd("resize", b.client().set_window_size(390, 844));
     let st = s.new_game(json!({"variant": "chess", "engine": "none"}));
     let id = st["id"].as_str().unwrap().to_string();
-    b.open(&format!("{}/game/{id}", s.url));
+    open_seats(b, s, &st);
     b.wait_for(&piece("e2", "P"));
     b.js("window.__pointerTypes = []; document.addEventListener('pointerdown', (e) => window.__pointerTypes.push(e.pointerType), true); return true;");
     // Tap e2, tap e4.
@@ -1996,4 +2017,187 @@ fn touch_taps_and_drags_enter_turns() {
     let w =
         b.js("return [document.documentElement.scrollWidth, window.innerWidth, window.scrollX]");
     assert!(w[0].as_u64() <= w[1].as_u64() && w[2] == 0, "{w}");
+}
+
+/// Waits until `b`'s page shows `plies` turns in its move list.
+fn wait_plies(b: &Browser, plies: usize) {
+    b.until(&format!("{plies} turns in the move list"), || {
+        (b.count("#move-list [data-ply]") == plies).then_some(())
+    });
+}
+
+/// Two people on two browsers, each through their own seat's link, and a third browser that
+/// watches: a chess game to checkmate by clicks, a rematch offered and accepted with the
+/// colours swapped (the spectator follows), then a Mulligan Stew game of two-portion turns
+/// ended by a draw offered and accepted. The spectator's page can change nothing.
+#[test]
+fn two_browsers_play_through_their_seats_and_a_third_watches() {
+    let Some(mut t) = setup("seats-white") else {
+        return;
+    };
+    let (s, a) = (&t.s, &t.b);
+    let mut black = Browser::start("seats-black", &temp_dir("gui-browser-seats-black")).unwrap();
+    let mut watch = Browser::start("seats-watch", &temp_dir("gui-browser-seats-watch")).unwrap();
+    let (bb, w) = (&black, &watch);
+
+    // White makes the game for a friend and hands on the links shown on the page.
+    a.open(&format!("{}/", s.url));
+    a.select("#variant-select", "chess");
+    a.select("#opponent-select", "friend");
+    a.select("#side-select", "white");
+    a.click("#new-game");
+    let id = game_page(a);
+    a.wait_contains("#seat-line", "You play White");
+    a.wait_visible("#invite");
+    let links: Vec<String> = a
+        .js("return [...document.querySelectorAll('#invite input')].map((i) => i.value)")
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(links.len(), 2, "Black's seat and the watch link: {links:?}");
+    assert!(links[0].contains("seat="), "{links:?}");
+    assert!(!links[1].contains("seat="), "{links:?}");
+    bb.open(&links[0]);
+    bb.wait_for(".game-page [data-square]");
+    bb.wait_contains("#seat-line", "You play Black");
+    w.open(&links[1]);
+    w.wait_for(".game-page [data-square]");
+    w.wait_contains("#seat-line", "You are watching");
+    assert!(
+        !w.visible("#resign") && !w.visible("#takeback"),
+        "a spectator has no buttons"
+    );
+    // The spectator's clicks select nothing.
+    w.click(&sq("e2"));
+    assert!(!w.exists(&format!("{}.sel", sq("e2"))));
+    a.screenshots("seats-white", &[]);
+
+    // Scholar's mate, each turn clicked by its own side; every page sees each turn.
+    let turns = [
+        ("e2", "e4"),
+        ("e7", "e5"),
+        ("d1", "h5"),
+        ("b8", "c6"),
+        ("f1", "c4"),
+        ("g8", "f6"),
+        ("h5", "f7"),
+    ];
+    for (i, (from, to)) in turns.iter().enumerate() {
+        let (mover, other) = if i % 2 == 0 { (a, bb) } else { (bb, a) };
+        wait_my_turn(mover, i);
+        // The other side's page does not let it move the mover's pieces.
+        other.click(&sq(from));
+        assert!(!other.exists(&format!("{}.sel", sq(from))), "turn {i}");
+        click_move(mover, from, to);
+        for p in [a, bb, w] {
+            wait_plies(p, i + 1);
+        }
+    }
+    for p in [a, bb, w] {
+        p.wait_contains("#result-banner", "1-0");
+        p.wait_contains("#result-banner", "checkmate");
+    }
+    assert_eq!(state(s, &id)["result"]["reason"], "checkmate");
+    w.screenshot("seats-watch-mate");
+
+    // A rematch: offered by White, accepted by Black; all three pages open the new game,
+    // where the colours are swapped.
+    a.click("#rematch");
+    bb.wait_visible("#offer-bar");
+    bb.wait_contains("#offer-bar", "White offers a rematch");
+    bb.click("#offer-bar button[data-answer=\"accept\"]");
+    for (p, line) in [
+        (a, "You play Black"),
+        (bb, "You play White"),
+        (w, "You are watching"),
+    ] {
+        p.until("the rematch's page", || {
+            let url = p.url();
+            (!url.contains(&id) && url.contains("/game/")).then_some(())
+        });
+        p.wait_ready();
+        p.wait_contains("#seat-line", line);
+    }
+    let rematch = state(s, &id)["rematch"].as_str().unwrap().to_string();
+    assert_eq!(
+        state(s, &rematch)["players"],
+        json!({"white": "human", "black": "human"})
+    );
+    wait_my_turn(bb, 0);
+    click_move(bb, "d2", "d4");
+    wait_plies(a, 1);
+    wait_plies(w, 1);
+
+    // Mulligan Stew: two-portion turns by clicks on each side, then a draw by agreement.
+    a.open(&format!("{}/", s.url));
+    a.select("#variant-select", "mulliganstew");
+    a.select("#opponent-select", "friend");
+    a.select("#side-select", "white");
+    a.click("#new-game");
+    let stew = game_page(a);
+    let invite = a.js("return document.querySelector('#invite input').value");
+    bb.open(invite.as_str().unwrap());
+    bb.wait_contains("#seat-line", "You play Black");
+    let watch_link = a.js("return document.querySelectorAll('#invite input')[1].value");
+    w.open(watch_link.as_str().unwrap());
+    w.wait_for(".game-page [data-square]");
+    wait_my_turn(a, 0);
+    click_drop(a, "M", "b3");
+    a.wait_visible("#pending");
+    click_move(a, "d2", "d3");
+    wait_plies(bb, 1);
+    wait_my_turn(bb, 1);
+    // Black answers with a plain two-portion turn of its Pawns, clicked leg by leg.
+    let st = state(s, &stew);
+    let token = strings(&st["legal"])
+        .into_iter()
+        .find(|t| {
+            let parts: Vec<&str> = t.split(';').collect();
+            parts.len() == 2
+                && parts
+                    .iter()
+                    .all(|p| p.len() == 4 && bb.exists(&piece(&p[..2], "p")))
+                && parts[0][2..] != parts[1][..2]
+                && strings(&st["legal"])
+                    .iter()
+                    .filter(|u| u.starts_with(parts[0]))
+                    .count()
+                    > 0
+        })
+        .expect("a turn of two Pawn moves");
+    let (first, second) = token.split_once(';').unwrap();
+    click_move(bb, &first[..2], &first[2..]);
+    bb.wait_visible("#pending");
+    click_move(bb, &second[..2], &second[2..]);
+    for p in [a, bb, w] {
+        wait_plies(p, 2);
+    }
+    assert_eq!(moves(&state(s, &stew))[1], token);
+    // The draw: offered by Black, seen by the spectator, accepted by White.
+    bb.click("#draw");
+    a.wait_contains("#offer-bar", "Black offers a draw");
+    w.wait_contains("#offer-bar", "Black offers a draw");
+    assert!(
+        !w.exists("#offer-bar button[data-answer=\"accept\"]"),
+        "a spectator answers nothing"
+    );
+    a.screenshots("seats-offer", &[]);
+    a.click("#offer-bar button[data-answer=\"accept\"]");
+    for p in [a, bb, w] {
+        p.wait_contains("#result-banner", "1/2-1/2");
+        p.wait_contains("#result-banner", "agreement");
+    }
+    let errors = [black.page_errors(), watch.page_errors()];
+    for e in errors {
+        assert_eq!(
+            e.unwrap(),
+            Vec::<String>::new(),
+            "errors in the other pages"
+        );
+    }
+    black.quit();
+    watch.quit();
+    finish(&mut t);
 }

@@ -1,6 +1,6 @@
 // The game page: board, pockets, clocks, move list, analysis, chart and tools.
 
-import { get, post, parseJson } from './api.js';
+import { get, post, parseJson, holdSeat, seatsOf, invitesOf, rememberGame } from './api.js';
 import { parseFen, parseLeg, tokenSquares, splitToken, colourOf } from './fen.js';
 import { Board } from './board.js';
 import { TurnEntry } from './turn.js';
@@ -59,6 +59,9 @@ function fmtClock(ms) {
 }
 
 export async function showGame(app, id, vs) {
+  // A seat's link (`?seat=SECRET`): this browser holds that seat from now on.
+  const seat = new URLSearchParams(location.search).get('seat');
+  if (seat) holdSeat(id, seat);
   let st;
   try {
     st = await get(`/api/games/${encodeURIComponent(id)}`);
@@ -81,7 +84,11 @@ class GamePage {
     this.pieces = new Map(v.pieces.map((p) => [p.code.toUpperCase(), p]));
     this.st = null;
     this.viewPly = 0;
-    this.flipped = st.engine === 'white';
+    // The colours this page plays (`you` of the state): none for a spectator.
+    this.you = Array.isArray(st.you) ? st.you : [];
+    this.flipped = this.you.length === 1 ? this.you[0] === 'black' : st.engine === 'white';
+    // A rematch made before this page opened is a link; one made while it is open is followed.
+    this.followed = !!st.rematch;
     this.entry = new TurnEntry([]);
     this.entryKey = null;
     this.previews = new Map();
@@ -128,7 +135,9 @@ class GamePage {
           <div class="title-row"><h2 id="game-title">${esc(v.name)}</h2>
             <a id="rules-link" href="/rules/${encodeURIComponent(v.name)}" target="_blank" rel="noopener">rules</a></div>
           <div id="game-sub" class="muted"></div>
+          <div id="seat-line" class="seat-line small"></div>
           <div id="status" class="status"></div>
+          <div id="invite" class="invite" hidden></div>
           <div id="result-banner" class="result-banner" hidden></div>
           <div id="notice" class="notice" hidden></div>
         </div>
@@ -143,10 +152,13 @@ class GamePage {
           </div>
           <div class="action-row">
             <button type="button" id="takeback">Takeback</button>
+            <button type="button" id="draw" hidden>Offer draw</button>
             <button type="button" id="resign">Resign</button>
             <button type="button" id="claim" hidden>Claim draw</button>
+            <button type="button" id="rematch" hidden>Rematch</button>
             <a id="new-game-link" class="btn" href="/?variant=${encodeURIComponent(v.name)}">New game</a>
           </div>
+          <div id="offer-bar" class="offer-bar" role="status" hidden></div>
           <p class="error" id="action-error" role="alert"></p>
         </div>
         <div class="card analysis-card">
@@ -227,6 +239,28 @@ class GamePage {
     this.$('takeback').addEventListener('click', () => this.action('takeback'));
     this.$('resign').addEventListener('click', () => this.action('resign'));
     this.$('claim').addEventListener('click', () => this.action('claim'));
+    this.$('draw').addEventListener('click', () => this.action('draw'));
+    this.$('rematch').addEventListener('click', () => this.action('rematch'));
+    this.$('offer-bar').addEventListener('click', (e) => {
+      const b = e.target.closest('button[data-answer]');
+      if (!b) return;
+      if (b.dataset.answer === 'accept') this.action(b.dataset.offer);
+      else this.decline(b.dataset.offer);
+    });
+    this.$('invite').addEventListener('click', async (e) => {
+      const b = e.target.closest('button[data-link]');
+      if (!b) return;
+      const url = new URL(b.dataset.link, location.origin).href;
+      try {
+        await navigator.clipboard.writeText(url);
+        b.textContent = 'Copied';
+      } catch {
+        // No clipboard (an insecure origin): the field is selected for a manual copy.
+        const field = b.previousElementSibling;
+        field.focus();
+        field.select();
+      }
+    });
     this.$('pending-undo').addEventListener('click', () => {
       this.entry.reset();
       this.board.selected = null;
@@ -364,10 +398,18 @@ class GamePage {
     }
     this.$('analysis-toggle').checked = a.on || !!this.analysisRequested;
     this.$('multipv').value = String(a.multipv);
-    const locked = s.engine && s.engine !== 'none' && !s.result;
+    const engineGame = s.engine && s.engine !== 'none' && !s.result;
+    const opponent = !s.result && !this.holdsAll();
+    const locked = engineGame || opponent || !this.you.length;
     this.$('analysis-toggle').disabled = locked;
     this.$('evaluate').disabled = locked;
-    const why = locked ? 'Analysis and scoring are available once the game against the engine is over' : '';
+    const why = !this.you.length
+      ? 'A spectator cannot start the analysis'
+      : engineGame
+        ? 'Analysis and scoring are available once the game against the engine is over'
+        : opponent
+          ? 'Analysis is available once the game against your opponent is over'
+          : '';
     this.$('analysis-toggle').parentElement.title = why;
     this.$('evaluate').title = why;
   }
@@ -377,7 +419,15 @@ class GamePage {
     const s = this.st;
     if (!s || s.result || this.submitting || s.engine_thinking) return false;
     if (!s.legal || !s.legal.length) return false;
+    if (!this.you.includes(s.to_move)) return false;
     return !(s.engine && s.engine !== 'none' && s.engine === s.to_move);
+  }
+
+  /** Whether this page holds every person's seat (against the engine, or both sides here). */
+  holdsAll() {
+    const s = this.st;
+    const humans = ['white', 'black'].filter((c) => !s.players || s.players[c] === 'human');
+    return humans.length > 0 && humans.every((c) => this.you.includes(c));
   }
 
   canEnter() {
@@ -388,7 +438,7 @@ class GamePage {
   /** Whether a new line may start at an earlier position: games without the engine. */
   canBranch() {
     const s = this.st;
-    return !!s && (!s.engine || s.engine === 'none') && this.viewPly < s.moves.length;
+    return !!s && (!s.engine || s.engine === 'none') && this.you.length === 2 && this.viewPly < s.moves.length;
   }
 
   /** Asks for the legal turns of the position shown, so that a new line can start there. */
@@ -667,10 +717,26 @@ class GamePage {
     this.$('action-error').textContent = '';
     try {
       const s = await post(`/api/games/${encodeURIComponent(this.id)}/${name}`);
+      if (name === 'rematch' && s && s.id && s.id !== this.id) {
+        rememberGame(s);
+        this.followed = true;
+        this.follow(s.id);
+        return;
+      }
       if (s && s.moves) {
         this.entryKey = null;
         this.applyState(s);
       }
+    } catch (e) {
+      this.$('action-error').textContent = e.message;
+    }
+  }
+
+  async decline(offer) {
+    this.$('action-error').textContent = '';
+    try {
+      const s = await post(`/api/games/${encodeURIComponent(this.id)}/decline`, { offer });
+      if (s && s.moves) this.applyState(s);
     } catch (e) {
       this.$('action-error').textContent = e.message;
     }
@@ -681,6 +747,7 @@ class GamePage {
     this.$('tools-error').textContent = '';
     try {
       const s = await post('/api/games', { variant: this.v.name, fen, engine: 'none' });
+      rememberGame(s);
       location.href = `/game/${encodeURIComponent(s.id)}`;
     } catch (e) {
       this.$('tools-error').textContent = e.message;
@@ -765,8 +832,8 @@ class GamePage {
 
   renderHead() {
     const s = this.st;
-    const who = (c) => (s.engine === c ? 'Engine' : 'You');
-    let sub = s.engine === 'none' ? 'Two players or analysis (no engine opponent)' : `${who('white')} (White) vs ${who('black')} (Black)`;
+    const who = (c) => (s.engine === c || s.engine === 'both' ? 'Engine' : this.you.includes(c) ? 'You' : 'Opponent');
+    let sub = s.engine === 'none' ? (this.you.length === 2 ? 'Two players or analysis (no engine opponent)' : `${who('white')} (White) vs ${who('black')} (Black)`) : `${who('white')} (White) vs ${who('black')} (Black)`;
     if (s.engine !== 'none') sub += s.elo ? ` · Elo ${s.elo}` : ` · level ${s.level ?? 20}`;
     if (s.clock) sub += ` · ${s.clock.base_ms / 60000}+${s.clock.inc_ms / 1000}`;
     else if (s.engine !== 'none' && s.movetime_ms) sub += ` · ${s.movetime_ms / 1000} s per move`;
@@ -777,7 +844,9 @@ class GamePage {
     else if (s.engine_thinking) status = 'The engine is thinking…';
     else if (this.viewPly !== s.moves.length && this.canBranch()) status = `Viewing ply ${this.viewPly} of ${s.moves.length}: a turn here starts a new line (End returns to the game)`;
     else if (this.viewPly !== s.moves.length) status = `Viewing ply ${this.viewPly} of ${s.moves.length} (End returns to the game)`;
-    else if (s.engine !== 'none' && s.engine !== s.to_move) status = `Your turn (${colourName(s.to_move)})`;
+    else if (this.you.length === 1 && this.you[0] === s.to_move) status = `Your turn (${colourName(s.to_move)})`;
+    else if (this.you.length === 1 && s.engine === 'none') status = `Your opponent's turn (${colourName(s.to_move)})`;
+    else if (s.engine !== 'none' && s.engine !== 'both' && s.engine !== s.to_move) status = `Your turn (${colourName(s.to_move)})`;
     else status = `${colourName(s.to_move)} to move`;
     const st = this.$('status');
     st.textContent = status;
@@ -798,6 +867,80 @@ class GamePage {
     this.$('claim').textContent = s.claimable ? `Claim draw (${s.claimable})` : 'Claim draw';
     this.$('resign').disabled = !!s.result;
     this.$('takeback').disabled = !s.moves.length;
+    this.renderSeats();
+  }
+
+  /** Whose seat this page is, the links to hand on, the offers and the seat's buttons. */
+  renderSeats() {
+    const s = this.st;
+    const you = this.you;
+    const watching = !you.length;
+    const two = s.engine === 'none' && you.length === 1;
+    this.$('seat-line').textContent = watching
+      ? (s.engine === 'both' ? 'The engine plays both sides: you are watching.' : 'You are watching: this page plays no side.')
+      : you.length === 2
+        ? 'You play both sides on this device.'
+        : `You play ${colourName(you[0])}.`;
+    this.$('seat-line').classList.toggle('watching', watching);
+    for (const b of ['takeback', 'resign']) this.$(b).hidden = watching;
+    if (watching) this.$('claim').hidden = true;
+    this.$('takeback').textContent = two ? 'Ask takeback' : 'Takeback';
+    this.$('draw').hidden = watching || !!s.result || s.engine !== 'none';
+    const offers = s.offers || {};
+    const mineOffer = (k) => offers[k] && you.includes(offers[k]);
+    this.$('draw').textContent = mineOffer('draw') ? 'Draw offered' : you.length === 2 ? 'Agree draw' : 'Offer draw';
+    this.$('draw').disabled = mineOffer('draw');
+    this.$('rematch').hidden = watching || !s.result || !!s.rematch;
+    this.$('rematch').textContent = mineOffer('rematch') ? 'Rematch offered' : offers.rematch ? 'Accept rematch' : 'Rematch';
+    this.$('rematch').disabled = mineOffer('rematch');
+    // The other side's offers, to accept or decline; one's own, to withdraw.
+    const bar = this.$('offer-bar');
+    const words = { draw: 'a draw', takeback: 'a takeback', rematch: 'a rematch' };
+    const rows = [];
+    for (const k of ['draw', 'takeback', 'rematch']) {
+      const by = offers[k];
+      if (!by) continue;
+      if (watching) rows.push(`<span>${esc(colourName(by))} offers ${words[k]}.</span>`);
+      else if (!you.includes(by)) {
+        rows.push(`<span>${esc(colourName(by))} offers ${words[k]}.</span>
+          <button type="button" data-answer="accept" data-offer="${k}">Accept</button>
+          <button type="button" data-answer="decline" data-offer="${k}">Decline</button>`);
+      } else rows.push(`<span>You offered ${words[k]}.</span> <button type="button" data-answer="decline" data-offer="${k}">Withdraw</button>`);
+    }
+    const html = rows.map((r) => `<div class="offer">${r}</div>`).join('');
+    if (bar.dataset.html !== html) {
+      bar.dataset.html = html;
+      bar.innerHTML = html;
+    }
+    bar.hidden = !rows.length;
+    // The creator of a game against a friend hands on the friend's link and the watch link.
+    const inv = invitesOf(this.id);
+    const box = this.$('invite');
+    if (inv && !s.result && !box.dataset.shown) {
+      box.dataset.shown = '1';
+      const row = (label, link) => `<div class="invite-row"><span>${esc(label)}</span>
+        <input type="text" readonly value="${esc(new URL(link, location.origin).href)}" aria-label="${esc(label)}">
+        <button type="button" data-link="${esc(link)}">Copy</button></div>`;
+      box.innerHTML = '<div class="muted small">Send your friend their link; anyone may watch.</div>'
+        + ['white', 'black'].filter((c) => inv[c]).map((c) => row(`${colourName(c)}'s seat`, inv[c])).join('')
+        + (inv.watch ? row('Watch', inv.watch) : '');
+    }
+    box.hidden = !inv || !!s.result;
+    // A rematch made: every page of this game follows it.
+    if (s.rematch && !this.followed) {
+      this.followed = true;
+      this.follow(s.rematch);
+    }
+    const rb = this.$('result-banner');
+    if (s.rematch && !rb.querySelector('.rematch-link')) {
+      rb.insertAdjacentHTML('beforeend', `<div><a class="rematch-link" href="/game/${encodeURIComponent(s.rematch)}">Rematch →</a></div>`);
+    }
+  }
+
+  /** Opens the rematch `id`, holding there the seats held here (each keeps its secret). */
+  follow(id) {
+    for (const secret of seatsOf(this.id)) holdSeat(id, secret);
+    location.href = `/game/${encodeURIComponent(id)}`;
   }
 
   renderBoard() {
@@ -885,8 +1028,10 @@ class GamePage {
     const top = bottom === 'white' ? 'black' : 'white';
     const name = (c) => {
       const given = s[c];
-      if (s.engine === c) return given || `Engine${s.elo ? ` (Elo ${s.elo})` : ` (level ${s.level ?? 20})`}`;
-      if (s.engine === 'none') return given && given !== 'Player' ? given : '';
+      if (s.engine === c || s.engine === 'both') return given || `Engine${s.elo ? ` (Elo ${s.elo})` : ` (level ${s.level ?? 20})`}`;
+      if (given && given !== 'Player') return given;
+      if (this.you.length === 1) return this.you[0] === c ? 'You' : 'Opponent';
+      if (s.engine === 'none') return '';
       return 'You';
     };
     for (const [bar, c] of [

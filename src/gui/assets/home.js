@@ -1,7 +1,7 @@
 // The start page: the new-game form (with the Mutatis Mutandis seed and the Muster army
 // builder when the variant's `pregame` asks for them), PGN import and the saved games.
 
-import { get, post } from './api.js';
+import { get, post, rememberGame } from './api.js';
 import { parseFen, squareName } from './fen.js';
 import { pieceSvg, pieceIcon, esc } from './pieces.js';
 
@@ -22,12 +22,19 @@ export async function showHome(app, vs) {
           <select id="variant-select" name="variant">${vs.map((v) => `<option value="${esc(v.name)}">${esc(v.name)}</option>`).join('')}</select>
           <a id="variant-rules" class="small" href="#">rules</a>
         </label>
-        <label class="row"><span id="side-label">You play</span>
+        <label class="row"><span>Opponent</span>
+          <select id="opponent-select">
+            <option value="engine">The engine</option>
+            <option value="friend">A friend (send them a link)</option>
+            <option value="device">Both sides on this device</option>
+            <option value="watch">Engine against engine (watch)</option>
+          </select>
+        </label>
+        <label class="row" id="side-row"><span id="side-label">You play</span>
           <select id="side-select">
             <option value="white">White</option>
             <option value="black">Black</option>
             <option value="random">Random</option>
-            <option value="both">Both sides (two players, no engine)</option>
           </select>
         </label>
         <div class="row engine-only"><span>Strength</span>
@@ -109,8 +116,14 @@ export async function showHome(app, vs) {
   if (saved.variant && byName.has(saved.variant)) $('variant-select').value = saved.variant;
   const params = new URLSearchParams(location.search);
   if (params.get('variant') && byName.has(params.get('variant'))) $('variant-select').value = params.get('variant');
-  for (const k of ['side-select', 'strength-mode', 'level', 'elo', 'clock-mode', 'movetime', 'clock-base', 'clock-inc']) {
+  // A form saved before the opponent choice had "both" among the sides.
+  if (saved['side-select'] === 'both') {
+    saved['side-select'] = 'white';
+    saved['opponent-select'] = 'device';
+  }
+  for (const k of ['opponent-select', 'side-select', 'strength-mode', 'level', 'elo', 'clock-mode', 'movetime', 'clock-base', 'clock-inc']) {
     if (saved[k] !== undefined) $(k).value = saved[k];
+    if (!$(k).value) $(k).selectedIndex = 0;
   }
 
   // ---- army builder state ----
@@ -273,10 +286,13 @@ export async function showHome(app, vs) {
     const pg = pregame();
     $('variant-rules').href = `/rules/${encodeURIComponent(v.name)}`;
     $('seed-row').hidden = !pg.includes('seed');
-    const both = $('side-select').value === 'both';
+    const opponent = $('opponent-select').value;
+    // The armies are built here for both sides unless one person plays the engine.
+    const both = opponent !== 'engine';
     const armyGame = pg.includes('army');
+    $('side-row').hidden = opponent === 'device' || opponent === 'watch' || (armyGame && opponent === 'friend');
     $('side-label').textContent = armyGame && !both ? 'You build the army of' : 'You play';
-    for (const e of page.querySelectorAll('.engine-only')) e.hidden = both;
+    for (const e of page.querySelectorAll('.engine-only')) e.hidden = opponent !== 'engine' && opponent !== 'watch';
     $('elo').hidden = $('strength-mode').value !== 'elo';
     $('level').hidden = $('strength-mode').value === 'elo';
     $('movetime-fields').hidden = $('clock-mode').value !== 'movetime';
@@ -300,7 +316,7 @@ export async function showHome(app, vs) {
       $('new-game').hidden = false;
     }
   }
-  for (const id of ['variant-select', 'side-select', 'strength-mode', 'clock-mode']) {
+  for (const id of ['variant-select', 'opponent-select', 'side-select', 'strength-mode', 'clock-mode']) {
     $(id).addEventListener('change', () => {
       army.randomColour = null;
       syncForm();
@@ -311,21 +327,28 @@ export async function showHome(app, vs) {
   function gameBody() {
     const v = variant();
     const side = $('side-select').value;
+    const opponent = $('opponent-select').value;
     const body = { variant: v.name };
-    let engine = 'none';
-    if (side !== 'both') {
-      const me = side === 'random' ? (Math.random() < 0.5 ? 'white' : 'black') : side;
-      engine = me === 'white' ? 'black' : 'white';
+    const me = side === 'random' ? (Math.random() < 0.5 ? 'white' : 'black') : side;
+    // The seats this page plays: the creator's colour against the engine or a friend, both
+    // on one device, none when two engines play.
+    // (With armies built here for a friend, the creator takes White's seat.)
+    const friendSide = pregame().includes('army') ? 'white' : me;
+    gameBody.mine = { engine: [me], friend: [friendSide], device: ['white', 'black'], watch: [] }[opponent];
+    const seat = (c) => (opponent === 'watch' || (opponent === 'engine' && c !== me) ? 'engine' : 'human');
+    body.white = seat('white');
+    body.black = seat('black');
+    const engine = opponent === 'engine' || opponent === 'watch';
+    if (engine) {
       if ($('strength-mode').value === 'elo') body.elo = parseInt($('elo').value, 10);
       else body.level = Math.max(0, Math.min(20, parseInt($('level').value, 10) || 0));
     }
-    body.engine = engine;
     if ($('clock-mode').value === 'clock') {
       body.clock = {
         base_ms: Math.round(parseFloat($('clock-base').value) * 60000),
         inc_ms: Math.round(parseFloat($('clock-inc').value || '0') * 1000),
       };
-    } else if (engine !== 'none') {
+    } else if (engine) {
       body.movetime_ms = Math.max(50, Math.round(parseFloat($('movetime').value) * 1000));
     }
     const seed = $('seed').value.trim();
@@ -341,7 +364,7 @@ export async function showHome(app, vs) {
 
   function saveForm() {
     const s = { variant: $('variant-select').value };
-    for (const k of ['side-select', 'strength-mode', 'level', 'elo', 'clock-mode', 'movetime', 'clock-base', 'clock-inc']) s[k] = $(k).value;
+    for (const k of ['opponent-select', 'side-select', 'strength-mode', 'level', 'elo', 'clock-mode', 'movetime', 'clock-base', 'clock-inc']) s[k] = $(k).value;
     localStorage.setItem('menagerie-new-game', JSON.stringify(s));
   }
 
@@ -352,6 +375,8 @@ export async function showHome(app, vs) {
     const r = await fetch('/api/games', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: json });
     const data = await r.json().catch(() => ({}));
     if (!r.ok) throw new Error(data.error || `${r.status} ${r.statusText}`);
+    // Against the engine the page holds the person's seat, whichever colour the muster gave.
+    rememberGame(data, data.engine === 'none' ? gameBody.mine : undefined);
     location.href = `/game/${encodeURIComponent(data.id)}`;
   }
 
@@ -361,6 +386,8 @@ export async function showHome(app, vs) {
     try {
       const body = gameBody();
       body.army = { build: army.buildColour, half: halfFen(boardOf(army.buildColour), army.buildColour), pick, engine_half: army.engineHalf };
+      delete body.white;
+      delete body.black;
       body.engine = army.buildColour === 'white' ? 'black' : 'white';
       for (const b of page.querySelectorAll('.pick-btn')) b.disabled = true;
       await create(body);
@@ -379,7 +406,7 @@ export async function showHome(app, vs) {
     btn.disabled = true;
     try {
       const pg = pregame();
-      if (pg.includes('army') && $('side-select').value === 'both' && !$('start-fen').value.trim()) {
+      if (pg.includes('army') && $('opponent-select').value !== 'engine' && !$('start-fen').value.trim()) {
         $('army-view-white').innerHTML = armySvg(boardOf('white'), 'white', false);
         $('army-view-black').innerHTML = armySvg(boardOf('black'), 'black', false);
         $('army-section').hidden = true;
@@ -388,7 +415,7 @@ export async function showHome(app, vs) {
         btn.disabled = false;
         return;
       }
-      if (pg.includes('army') && $('side-select').value !== 'both' && !$('start-fen').value.trim()) {
+      if (pg.includes('army') && $('opponent-select').value === 'engine' && !$('start-fen').value.trim()) {
         const other = army.buildColour === 'white' ? 'black' : 'white';
         btn.textContent = 'The engine builds its army…';
         const r = await post('/api/muster/propose', { colour: other, variant: variant().name });
@@ -439,6 +466,7 @@ export async function showHome(app, vs) {
     try {
       const r = await post('/api/import', { pgn: $('pgn-text').value });
       if (!r || !r.length) throw new Error('no game found in the text');
+      for (const g of r) rememberGame(g);
       location.href = `/game/${encodeURIComponent(r[0].id)}`;
     } catch (e) {
       $('pgn-error').textContent = e.message;
