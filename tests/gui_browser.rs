@@ -963,12 +963,28 @@ fn play_on(b: &Browser, s: &Server, id: &str, prefer: &[&str], turns: usize) -> 
             })
             .or_else(|| legal.first().cloned())
             .unwrap_or_else(|| panic!("no legal turn: {st}"));
-        let (status, after) = s.post(&format!("/api/games/{id}/moves"), json!({"token": token}));
+        // The turn is the page's person's: it goes with the seat the page holds.
+        let seats = page_seats(b, id);
+        let seats: Vec<&str> = seats.iter().map(String::as_str).collect();
+        let (status, after) = s.post_as(
+            &format!("/api/games/{id}/moves"),
+            &seats,
+            json!({"token": token}),
+        );
         assert_eq!(status, 200, "{token}: {after}");
         st = expect_reply(b, s, id, plies, &token);
         played.push(token);
     }
     st
+}
+
+/// The seat secrets `b`'s pages hold for game `id` (in their `localStorage`).
+fn page_seats(b: &Browser, id: &str) -> Vec<String> {
+    let v = b.js1(
+        "return JSON.parse(localStorage.getItem('menagerie-seats') || '{}')[arguments[0]] || []",
+        id,
+    );
+    strings(&v)
 }
 
 /// The legal one-leg moves `fromto` of a state that no other token shares (no dialog).

@@ -434,9 +434,9 @@ pub fn load_all(dir: &Path, variants: &[VariantDesc]) -> Vec<GameState> {
                 if let Ok(text) = std::fs::read_to_string(dir.join(format!("{id}.{SEATS_EXT}"))) {
                     let seats = parse_seats(&text);
                     let humans = g.humans();
-                    for i in 0..2 {
-                        if humans[i] {
-                            g.seats[i] = seats[i].clone();
+                    for ((seat, found), human) in g.seats.iter_mut().zip(seats).zip(humans) {
+                        if human {
+                            *seat = found;
                         }
                     }
                 }

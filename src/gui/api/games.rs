@@ -162,9 +162,9 @@ pub(super) async fn create_game(
     };
     let mut st = GameState::new(new_id(), desc.name.clone());
     st.players = players;
-    for i in 0..2 {
-        if players[i] == Player::Human {
-            st.seats[i] = Some(new_secret().map_err(|e| ApiError {
+    for (seat, player) in st.seats.iter_mut().zip(players) {
+        if player == Player::Human {
+            *seat = Some(new_secret().map_err(|e| ApiError {
                 status: 500,
                 message: e,
             })?);
