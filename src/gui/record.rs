@@ -484,6 +484,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_seat_opens_only_its_own_colour() {
+        let mut g = GameState::new("g".into(), "chess".into());
+        assert_eq!(
+            g.held(&[]),
+            [true, true],
+            "an open game: every person's colour"
+        );
+        let (w, b) = (new_secret().unwrap(), new_secret().unwrap());
+        assert_eq!(w.len(), 32);
+        assert_ne!(w, b);
+        g.seats = [Some(w.clone()), Some(b.clone())];
+        assert_eq!(g.held(&[]), [false, false]);
+        assert_eq!(g.held(std::slice::from_ref(&w)), [true, false]);
+        assert_eq!(g.held(&[b.clone(), w.clone()]), [true, true]);
+        assert_eq!(
+            g.held(&[w[..31].to_string()]),
+            [false, false],
+            "a prefix opens nothing"
+        );
+        assert!(g.holds_all([true, true]) && !g.holds_all([true, false]));
+        g.set_engine_word("black");
+        g.seats[1] = None;
+        assert!(
+            g.holds_all([true, false]),
+            "against the engine one seat is all"
+        );
+        assert_eq!(g.engine_word(), "black");
+    }
+
+    #[test]
     fn clock_presses_add_the_increment() {
         let mut c = Clock {
             base_ms: 1000,

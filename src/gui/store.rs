@@ -473,6 +473,18 @@ mod tests {
     }
 
     #[test]
+    fn seats_files_keep_only_well_formed_secrets() {
+        let mut g = GameState::new("g-2".into(), "chess".into());
+        assert_eq!(seats_text(&g), None, "an open game has no seats file");
+        let w = "0123456789abcdef0123456789abcdef".to_string();
+        g.seats = [Some(w.clone()), None];
+        let text = seats_text(&g).unwrap();
+        assert_eq!(parse_seats(&text), [Some(w.clone()), None]);
+        let junk = format!("white short\nblack {w} extra\nred {w}\nblack {w}\n");
+        assert_eq!(parse_seats(&junk), [None, Some(w)]);
+    }
+
+    #[test]
     fn a_game_round_trips_through_pgn() {
         let mut g = GameState::new("g-1".into(), "chess".into());
         g.start_fen = startpos("chess").unwrap();
