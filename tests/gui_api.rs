@@ -1000,3 +1000,55 @@ fn a_game_goes_on_when_its_file_cannot_be_written() {
     let st = s.wait_state(&id, |st| st["save_error"].is_null());
     assert_eq!(strings(&st["moves"]), ["e2e4", "e7e5"]);
 }
+
+/// The open event streams are capped: one beyond the cap gets 429, and a closed stream frees
+/// its place.
+#[test]
+fn event_streams_are_capped() {
+    use std::io::{BufRead, BufReader, Write};
+    let s = Server::start(&temp_dir("gui-streams"), &[], &[]);
+    let st = s.new_game(json!({"variant": "chess"}));
+    let id = st["id"].as_str().unwrap().to_string();
+    let addr = s.url.trim_start_matches("http://").to_string();
+    let open = || {
+        let mut c = std::net::TcpStream::connect(&addr).unwrap();
+        c.set_read_timeout(Some(std::time::Duration::from_secs(30)))
+            .unwrap();
+        write!(
+            c,
+            "GET /api/games/{id}/events HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n"
+        )
+        .unwrap();
+        let mut line = String::new();
+        BufReader::new(c.try_clone().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let code: u16 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+        (code, c)
+    };
+    let mut streams = Vec::new();
+    for i in 0..256 {
+        let (code, c) = open();
+        assert_eq!(code, 200, "stream {i}");
+        streams.push(c);
+    }
+    let (code, _) = open();
+    assert_eq!(code, 429, "one beyond the cap");
+    let (status, _) = s.get(&format!("/api/games/{id}"));
+    assert_eq!(status, 200, "the rest of the server answers");
+    drop(streams.pop());
+    // The server sees the closed connection when it next writes to it (its keep-alive
+    // comment); until then the place may still be taken.
+    let code = (0..200)
+        .map(|_| {
+            let (code, c) = open();
+            if code == 200 {
+                streams.push(c);
+            } else {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            code
+        })
+        .find(|&c| c == 200);
+    assert_eq!(code, Some(200), "a closed stream frees its place");
+}

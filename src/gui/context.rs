@@ -57,6 +57,33 @@ pub struct Ctx {
     /// The access token the seats' links carry, when the server asks for one (set once the
     /// server listens).
     pub link_token: std::sync::OnceLock<String>,
+    /// The event streams open now (`GET /api/games/{id}/events`), at most [`MAX_STREAMS`].
+    pub streams: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+/// The most event streams open at once; one more gets `429`.
+pub const MAX_STREAMS: usize = 256;
+
+/// One open event stream, counted in [`Ctx::streams`] until it is dropped.
+pub struct StreamSlot(Arc<std::sync::atomic::AtomicUsize>);
+
+impl StreamSlot {
+    /// Counts one more stream, or `None` when [`MAX_STREAMS`] are open.
+    pub fn take(count: &Arc<std::sync::atomic::AtomicUsize>) -> Option<StreamSlot> {
+        use std::sync::atomic::Ordering;
+        count
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < MAX_STREAMS).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| StreamSlot(Arc::clone(count)))
+    }
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+    }
 }
 
 impl Ctx {

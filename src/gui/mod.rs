@@ -119,6 +119,7 @@ async fn serve(cfg: GuiConfig) -> Result<(), String> {
         describer: tokio::sync::Mutex::new(Some(describer)),
         diagrams: Mutex::new(ahash::AHashMap::new()),
         link_token: std::sync::OnceLock::new(),
+        streams: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
     });
     let app = App {
         ctx: Arc::clone(&ctx),

@@ -20,6 +20,7 @@ use serde_json::{json, Value};
 
 use super::app::{body, clean, new_id, random_u64, App};
 use crate::client::Pregame;
+use crate::gui::context::{StreamSlot, MAX_STREAMS};
 use crate::gui::driver;
 use crate::gui::error::ApiError;
 use crate::gui::record::{new_secret, Clock, Colour, GameState, Held, OfferKind, Player};
@@ -617,6 +618,12 @@ pub(super) async fn events(
     UrlPath(id): UrlPath<String>,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
     let slot = app.open(&id).await?;
+    let Some(open) = StreamSlot::take(&app.ctx.streams) else {
+        return Err(ApiError {
+            status: 429,
+            message: format!("{MAX_STREAMS} event streams are open already"),
+        });
+    };
     let rx = slot.events.subscribe();
     let first = app.ctx.state_json(slot.json());
     let shutdown = app.ctx.shutdown.clone();
@@ -625,11 +632,12 @@ pub(super) async fn events(
         Event::Info(v) => SseEvent::default().event("info").data(v.to_string()),
         Event::BestMove(v) => SseEvent::default().event("bestmove").data(v.to_string()),
     };
+    // The stream holds its place (`open`) until the page goes away.
     let stream = futures_util::stream::unfold(
-        (Some(first), rx, shutdown),
-        move |(first, mut rx, mut sd)| async move {
+        (Some(first), rx, shutdown, open),
+        move |(first, mut rx, mut sd, open)| async move {
             if let Some(v) = first {
-                return Some((Ok(to_sse(Event::State(v))), (None, rx, sd)));
+                return Some((Ok(to_sse(Event::State(v))), (None, rx, sd, open)));
             }
             loop {
                 if *sd.borrow() {
@@ -637,7 +645,7 @@ pub(super) async fn events(
                 }
                 tokio::select! {
                     r = rx.recv() => match r {
-                        Ok(e) => return Some((Ok(to_sse(e)), (None, rx, sd))),
+                        Ok(e) => return Some((Ok(to_sse(e)), (None, rx, sd, open))),
                         Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
                         Err(_) => return None,
                     },
