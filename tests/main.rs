@@ -55,6 +55,8 @@ mod gui_api;
 #[cfg(feature = "gui")]
 mod gui_browser;
 #[cfg(feature = "gui")]
+mod gui_kill;
+#[cfg(feature = "gui")]
 mod gui_seats;
 mod mitosis;
 mod mulligan_stew;

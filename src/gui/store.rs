@@ -131,17 +131,26 @@ impl Writer {
                     } else {
                         rx.recv_timeout(RETRY)
                     };
-                    match job {
-                        Ok(Job::Save(id, ext, text)) => {
+                    let mut take = |job: Job, unsaved: &mut Vec<Unsaved>| match job {
+                        Job::Save(id, ext, text) => {
                             unsaved.retain(|(i, e, _)| !(*i == id && *e == ext));
                             unsaved.push((id, ext, text));
                         }
-                        Ok(Job::Flush(done)) => flushes.push(done),
+                        Job::Flush(done) => flushes.push(done),
+                    };
+                    match job {
+                        Ok(job) => take(job, &mut unsaved),
                         Err(mpsc::RecvTimeoutError::Timeout) => {}
                         Err(mpsc::RecvTimeoutError::Disconnected) => {
                             write_all(&dir, &mut unsaved, &shared);
                             break;
                         }
+                    }
+                    // Every job waiting is taken before writing: a game's later saves
+                    // replace its earlier ones, so a burst of turns costs one write per game
+                    // rather than a queue that grows (each write waits for the disk).
+                    while let Ok(job) = rx.try_recv() {
+                        take(job, &mut unsaved);
                     }
                     write_all(&dir, &mut unsaved, &shared);
                     for done in flushes.drain(..) {
@@ -401,6 +410,14 @@ pub fn load_all(dir: &Path, variants: &[VariantDesc]) -> Vec<GameState> {
     };
     for entry in entries.flatten() {
         let path = entry.path();
+        // A temporary file left by a crash in the middle of a save: its game's file is the
+        // one before (the rename never happened).
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') && name.ends_with(".tmp") {
+            let _ = std::fs::remove_file(&path);
+            continue;
+        }
         if path.extension().and_then(|e| e.to_str()) != Some("pgn") {
             continue;
         }

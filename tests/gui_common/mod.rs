@@ -156,6 +156,12 @@ impl Server {
             .unwrap_or_default()
     }
 
+    /// Kills the server as `kill -9` does (`Child::kill` is SIGKILL on Unix) and reaps it.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
     /// `GET path` as JSON: (status, body).
     pub fn get(&self, path: &str) -> (u16, Value) {
         let mut r = ureq::get(&format!("{}{path}", self.url));
