@@ -212,7 +212,11 @@ async fn serve(cfg: GuiConfig) -> Result<(), String> {
     let _ = tokio::task::spawn_blocking(move || writer.writer.flush()).await;
     // Let the drivers end their engines.
     tokio::time::sleep(Duration::from_millis(200)).await;
-    println!("menagerie gui: stopped; every game is saved");
+    // Whoever started the server may have closed its output by now: no panic for that.
+    let _ = std::io::Write::write_all(
+        &mut std::io::stdout(),
+        b"menagerie gui: stopped; every game is saved\n",
+    );
     Ok(())
 }
 
