@@ -318,6 +318,22 @@ fn seat_body(bytes: &[u8]) -> Result<SeatBody, ApiError> {
     serde_json::from_slice(bytes).map_err(|e| ApiError::bad_request(format!("bad JSON: {e}")))
 }
 
+/// A seat-only action on game `id`: the request's seats (header or body), then `cmd` to the
+/// game's driver; its answer.
+///
+/// Errors: no such game (404), a bad body (400), or the driver's answer.
+async fn seat_action(
+    app: &App,
+    id: &str,
+    headers: &HeaderMap,
+    b: &[u8],
+    cmd: fn(Held, tokio::sync::oneshot::Sender<Result<Value, ApiError>>) -> Cmd,
+) -> Result<Json<Value>, ApiError> {
+    let slot = app.open(id).await?;
+    let held = action_held(&slot, headers, b)?;
+    Ok(Json(slot.ask(|r| cmd(held, r)).await?))
+}
+
 /// The colours a seat-only action's request holds.
 fn action_held(slot: &Slot, headers: &HeaderMap, bytes: &[u8]) -> Result<Held, ApiError> {
     let b = seat_body(bytes)?;
@@ -395,12 +411,10 @@ pub(super) async fn takeback(
     headers: HeaderMap,
     b: Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    let slot = app.open(&id).await?;
-    let held = action_held(&slot, &headers, &b)?;
-    Ok(Json(
-        slot.ask(|r| Cmd::Offer(OfferKind::Takeback, held, r))
-            .await?,
-    ))
+    seat_action(&app, &id, &headers, &b, |h, r| {
+        Cmd::Offer(OfferKind::Takeback, h, r)
+    })
+    .await
 }
 
 pub(super) async fn draw(
@@ -409,11 +423,10 @@ pub(super) async fn draw(
     headers: HeaderMap,
     b: Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    let slot = app.open(&id).await?;
-    let held = action_held(&slot, &headers, &b)?;
-    Ok(Json(
-        slot.ask(|r| Cmd::Offer(OfferKind::Draw, held, r)).await?,
-    ))
+    seat_action(&app, &id, &headers, &b, |h, r| {
+        Cmd::Offer(OfferKind::Draw, h, r)
+    })
+    .await
 }
 
 /// The body of `POST /api/games/{id}/decline`.
@@ -517,9 +530,7 @@ pub(super) async fn resign(
     headers: HeaderMap,
     b: Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    let slot = app.open(&id).await?;
-    let held = action_held(&slot, &headers, &b)?;
-    Ok(Json(slot.ask(|r| Cmd::Resign(held, r)).await?))
+    seat_action(&app, &id, &headers, &b, Cmd::Resign).await
 }
 
 pub(super) async fn claim(
@@ -528,9 +539,7 @@ pub(super) async fn claim(
     headers: HeaderMap,
     b: Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    let slot = app.open(&id).await?;
-    let held = action_held(&slot, &headers, &b)?;
-    Ok(Json(slot.ask(|r| Cmd::Claim(held, r)).await?))
+    seat_action(&app, &id, &headers, &b, Cmd::Claim).await
 }
 
 #[derive(Deserialize)]
@@ -591,9 +600,7 @@ pub(super) async fn evaluate(
     headers: HeaderMap,
     b: Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    let slot = app.open(&id).await?;
-    let held = action_held(&slot, &headers, &b)?;
-    Ok(Json(slot.ask(|r| Cmd::Evaluate(held, r)).await?))
+    seat_action(&app, &id, &headers, &b, Cmd::Evaluate).await
 }
 
 pub(super) async fn pgn(
