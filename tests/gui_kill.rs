@@ -16,7 +16,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use gui_common::{strings, temp_dir, Server, BIN};
+use gui_common::{strings, temp_dir, Rng, Server, BIN};
 use serde_json::{json, Value};
 
 /// How many times the server is killed.
@@ -25,23 +25,6 @@ const ROUNDS: u64 = 20;
 const SEED: u64 = 0x6b69_6c6c_2d39;
 /// Engines the server may run at once: the burst's games and the last burst's, restored.
 const MAX_ENGINES: &str = "12";
-
-/// SplitMix64: the test's pseudo-random numbers, the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// A game of a burst as the client saw it.
 #[derive(Clone)]

@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use crate::gui_common::{link_secret, strings, temp_dir, Server};
+use crate::gui_common::{link_secret, strings, temp_dir, wait_file, Server};
 
 /// A new chess game between two people: its id and the secrets of White and Black.
 fn two_people(s: &Server, extra: Value) -> (String, String, String) {
@@ -87,7 +87,7 @@ fn each_person_plays_only_their_own_side() {
             "{path} shows a secret: {text}"
         );
     }
-    let pgn = std::fs::read_to_string(s.dir.join(format!("{id}.pgn"))).unwrap();
+    let pgn = wait_file(&s.dir.join(format!("{id}.pgn")), |t| t.contains("e5"));
     assert!(!pgn.contains(&w) && !pgn.contains(&b), "{pgn}");
 
     // Against the engine: one seat, the engine's side has none.

@@ -55,7 +55,11 @@ mod gui_api;
 #[cfg(feature = "gui")]
 mod gui_browser;
 #[cfg(feature = "gui")]
+mod gui_engines;
+#[cfg(feature = "gui")]
 mod gui_kill;
+#[cfg(feature = "gui")]
+mod gui_load;
 #[cfg(feature = "gui")]
 mod gui_seats;
 mod mitosis;

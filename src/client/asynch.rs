@@ -9,8 +9,10 @@ use std::time::Duration;
 
 use super::process::{EngineFault, EngineProcess};
 
-/// How long a query (the lines up to `readyok`) may take before the engine counts as hung.
-pub const QUERY_TIMEOUT: Duration = Duration::from_secs(20);
+/// How long a query (the lines up to `readyok`) may take before the engine counts as hung:
+/// 5 seconds (docs/gui.md "Engines"). A position query takes milliseconds; the longest
+/// queries, the muster's, search for one second.
+pub const QUERY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// A running engine process, driven from async code.
 pub struct AsyncEngine {

@@ -1,4 +1,4 @@
-//! What every handler and every game's driver shares: the engine program and its permits,
+//! What every handler and every game's driver shares: the engine processes and their places,
 //! the games' writer, the variants as the engine describes them, the stop signal and the
 //! server's own measurements.
 
@@ -6,11 +6,12 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::sync::{watch, Semaphore};
+use tokio::sync::watch;
 
+use super::engines::Engines;
 use super::record::{GameState, Held};
 use super::store::Writer;
-use crate::client::{AsyncEngine, DiagramDesc, EngineFault, VariantDesc};
+use crate::client::{DiagramDesc, VariantDesc};
 
 /// Figures the server measures about itself (`GET /api/metrics`).
 #[derive(Default, Debug)]
@@ -32,10 +33,8 @@ impl Metrics {
 
 /// What every handler and driver shares.
 pub struct Ctx {
-    /// The engine program.
-    pub program: PathBuf,
-    /// One permit per engine process that may run.
-    pub permits: Arc<Semaphore>,
+    /// The engine processes: the search places and the shared query engines.
+    pub engines: Engines,
     /// Where games are saved.
     pub games_dir: PathBuf,
     /// The thread that writes the game files.
@@ -48,10 +47,6 @@ pub struct Ctx {
     pub shutdown: watch::Receiver<bool>,
     /// Measured latencies.
     pub metrics: Mutex<Metrics>,
-    /// The engine that described the variants, kept for the questions about them that no game
-    /// asks (piece diagrams); started again when it has died. One process, outside the
-    /// permits.
-    pub describer: tokio::sync::Mutex<Option<AsyncEngine>>,
     /// The diagrams answered so far, by `variant/code/square` (they never change).
     pub diagrams: Mutex<ahash::AHashMap<String, DiagramDesc>>,
     /// The access token the seats' links carry, when the server asks for one (set once the
@@ -99,42 +94,6 @@ impl Ctx {
             o.insert("save_error".into(), serde_json::json!(self.writer.error()));
         }
         v
-    }
-
-    /// Asks the describing engine `commands` with `variant` selected, and returns its lines.
-    /// A describer that died (or never started) is started again, once per call.
-    ///
-    /// Errors: the engine cannot be started, or refused the variant or died twice.
-    pub async fn ask_describer(
-        &self,
-        variant: &str,
-        commands: &[String],
-    ) -> Result<Vec<String>, EngineFault> {
-        let mut guard = self.describer.lock().await;
-        let mut last = EngineFault::Refused("the engine did not answer".into());
-        for _ in 0..2 {
-            if guard.is_none() {
-                *guard = Some(AsyncEngine::spawn(&self.program).await?);
-            }
-            let Some(e) = guard.as_mut() else { continue };
-            let answer = match e.select(variant).await {
-                Ok(()) => e.query(commands).await,
-                Err(err) => Err(err),
-            };
-            match answer {
-                Ok(lines) => return Ok(lines),
-                Err(err) => {
-                    if let Some(old) = guard.take() {
-                        old.quit().await;
-                    }
-                    if matches!(err, EngineFault::Refused(_)) {
-                        return Err(err);
-                    }
-                    last = err;
-                }
-            }
-        }
-        Err(last)
     }
 
     /// The links of a game's seats (docs/gui.md "Seats"): `{"white": url|null, "black":

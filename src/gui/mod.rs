@@ -1,6 +1,7 @@
 //! `menagerie gui`: a local web server for playing and analysing every variant in a browser
-//! (docs/gui.md). The server is a client of the engine: each game's driver ([`driver`]) runs
-//! an engine child process and speaks only the text protocol to it ([`crate::client`]); the
+//! (docs/gui.md). The server is a client of the engine: each game's driver ([`driver`]) asks
+//! engine child processes ([`engines`]: search places and shared query engines) and speaks
+//! only the text protocol to them ([`crate::client`]); the
 //! page (`src/gui/assets`, embedded in the binary) knows only what the API ([`api`]) tells it.
 //! A game is its record ([`record`]) in a slot ([`slot`]); games are saved as PGN under the
 //! games directory after every change, by a writer thread ([`store`]).
@@ -9,6 +10,7 @@ pub mod access;
 pub mod api;
 pub mod context;
 pub mod driver;
+pub mod engines;
 pub mod error;
 pub mod record;
 pub mod slot;
@@ -20,7 +22,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
-use tokio::sync::{watch, Semaphore};
+use tokio::sync::watch;
 
 use crate::client::{parse_variant, AsyncEngine, VariantDesc};
 use api::App;
@@ -108,15 +110,13 @@ async fn serve(cfg: GuiConfig) -> Result<(), String> {
     let (variants, elo_range, describer) = describe_variants(&program).await?;
     let (stop_tx, stop_rx) = watch::channel(false);
     let ctx = Arc::new(Ctx {
-        program,
-        permits: Arc::new(Semaphore::new(cfg.max_engines.max(1))),
+        engines: engines::Engines::new(program, cfg.max_engines, Some(describer)),
         games_dir: cfg.games_dir.clone(),
         writer: store::Writer::start(cfg.games_dir.clone()),
         variants,
         elo_range,
         shutdown: stop_rx,
         metrics: Mutex::new(Metrics::default()),
-        describer: tokio::sync::Mutex::new(Some(describer)),
         diagrams: Mutex::new(ahash::AHashMap::new()),
         link_token: std::sync::OnceLock::new(),
         streams: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
@@ -211,6 +211,7 @@ async fn serve(cfg: GuiConfig) -> Result<(), String> {
     let writer = Arc::clone(&ctx);
     let _ = tokio::task::spawn_blocking(move || writer.writer.flush()).await;
     // Let the drivers end their engines.
+    ctx.engines.close().await;
     tokio::time::sleep(Duration::from_millis(200)).await;
     // Whoever started the server may have closed its output by now: no panic for that.
     let _ = std::io::Write::write_all(

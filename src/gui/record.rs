@@ -248,6 +248,9 @@ pub struct GameState {
     pub result: Option<Outcome>,
     /// True while the engine searches for its turn.
     pub engine_thinking: bool,
+    /// True while the game waits for a search place (every one of `--max-engines` is in
+    /// use): its engine's turn, analysis or scoring starts when one is free.
+    pub engine_waiting: bool,
     /// True while an analysis runs, with its position (turns from the start) and MultiPV.
     pub analysis: Option<(usize, u32)>,
     /// A message for the player.
@@ -296,6 +299,7 @@ impl GameState {
             report: PositionReport::default(),
             result: None,
             engine_thinking: false,
+            engine_waiting: false,
             analysis: None,
             notice: None,
             date: crate::tools::pgn::today(),
@@ -454,6 +458,7 @@ impl GameState {
             "result": self.result,
             "claimable": claimable,
             "engine_thinking": self.engine_thinking,
+            "engine_waiting": self.engine_waiting,
             "analysis": self.analysis.map(|(ply, multipv)| json!({"ply": ply, "multipv": multipv})),
             "notice": self.notice,
             "level": self.level,

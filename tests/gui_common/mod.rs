@@ -247,6 +247,26 @@ impl Server {
     }
 }
 
+/// Polls the file at `path` until it exists and its text satisfies `done` (at most 60 s: a
+/// guard against a hang, not a timing assertion); returns the text. A turn is answered before
+/// its file is written (docs/gui.md "Faults"), so a test reads a game's file through this.
+pub fn wait_file(path: &Path, done: impl Fn(&str) -> bool) -> String {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Ok(text) = std::fs::read_to_string(path) {
+            if done(&text) {
+                return text;
+            }
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{} never reached the text wanted",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -308,5 +328,24 @@ impl Server {
             .nth(1)
             .and_then(|c| c.parse().ok())
             .unwrap_or_else(|| panic!("bad status line {head:?}"))
+    }
+}
+
+/// SplitMix64: the tests' pseudo-random numbers, the same on every run for a seed.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next number.
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
     }
 }

@@ -38,7 +38,9 @@ pub(super) async fn metrics(State(app): State<App>) -> Json<Value> {
         "move_to_go_us": m.move_to_go_us,
         "move_to_go_median_us": pct(0.5),
         "move_to_go_max_us": sorted.last(),
-        "engines_free": app.ctx.permits.available_permits(),
+        "engines_free": app.ctx.engines.free_places(),
+        "engines_waiting": app.ctx.engines.waiting(),
+        "query_engine_restarts": app.ctx.engines.restarts(),
     }))
 }
 

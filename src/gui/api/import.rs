@@ -126,11 +126,13 @@ pub(super) async fn muster_propose(
             clean(&variant)
         )));
     }
-    let _permit = Arc::clone(&app.ctx.permits)
-        .acquire_owned()
+    let _place = app
+        .ctx
+        .engines
+        .search_place()
         .await
-        .map_err(|_| ApiError::unprocessable("the server is stopping"))?;
-    let mut e = AsyncEngine::spawn(&app.ctx.program)
+        .map_err(|e| ApiError::engine(&e))?;
+    let mut e = AsyncEngine::spawn(app.ctx.engines.program())
         .await
         .map_err(|e| ApiError::engine(&e))?;
     e.select(&variant).await.map_err(|e| ApiError::engine(&e))?;

@@ -62,7 +62,8 @@ pub(super) async fn diagram(
     let command = format!("diagram {} {square}", piece.code);
     let lines = app
         .ctx
-        .ask_describer(&desc.name, std::slice::from_ref(&command))
+        .engines
+        .query(&desc.name, std::slice::from_ref(&command), false)
         .await
         .map_err(|e| match e {
             crate::client::EngineFault::Refused(_) => ApiError::unprocessable(e.to_string()),

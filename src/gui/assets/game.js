@@ -842,6 +842,7 @@ class GamePage {
     let status = '';
     if (s.result) status = 'Game over';
     else if (s.engine_thinking) status = 'The engine is thinking…';
+    else if (s.engine_waiting) status = 'Waiting for a free engine: every search place is in use; the engine starts as soon as one is free…';
     else if (this.viewPly !== s.moves.length && this.canBranch()) status = `Viewing ply ${this.viewPly} of ${s.moves.length}: a turn here starts a new line (End returns to the game)`;
     else if (this.viewPly !== s.moves.length) status = `Viewing ply ${this.viewPly} of ${s.moves.length} (End returns to the game)`;
     else if (this.you.length === 1 && this.you[0] === s.to_move) status = `Your turn (${colourName(s.to_move)})`;
@@ -850,7 +851,7 @@ class GamePage {
     else status = `${colourName(s.to_move)} to move`;
     const st = this.$('status');
     st.textContent = status;
-    st.classList.toggle('thinking', !!s.engine_thinking);
+    st.classList.toggle('thinking', !!s.engine_thinking || !!s.engine_waiting);
     const rb = this.$('result-banner');
     if (s.result) {
       const sc = s.result.score;

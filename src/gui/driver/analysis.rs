@@ -48,7 +48,7 @@ impl Driver {
         ply: usize,
         multipv: u32,
     ) -> Result<(), ApiError> {
-        if self.slot.lock().fens.len() <= ply {
+        if self.slot.lock().fens.len() <= ply || !self.want_place(None) {
             return Ok(());
         }
         self.with_retry(move |d| Box::pin(d.set_strength(true, multipv)))
@@ -79,7 +79,14 @@ impl Driver {
         Ok(self.changed())
     }
 
-    pub(super) async fn start_evaluate(&mut self, ply: usize) -> Result<(), ApiError> {
+    /// Scores the first position of the evaluation queue, once the game has a search place.
+    pub(super) async fn start_evaluate(&mut self) -> Result<(), ApiError> {
+        if self.eval_queue.is_empty() || !self.want_place(None) {
+            return Ok(());
+        }
+        let Some(ply) = self.eval_queue.pop_front() else {
+            return Ok(());
+        };
         self.with_retry(|d| Box::pin(d.set_strength(true, 1)))
             .await?;
         let position = self.position_line(ply, &[]);

@@ -1,22 +1,25 @@
-//! The driver's engine process: started on first use (one permit of the server's each),
-//! set to the variant and the strength wanted, asked for reports of positions, restarted when
-//! it dies or hangs, released when idle; and its searches started and stopped.
+//! The driver's search engine: its place waited for without holding up the game's other
+//! requests, the process started when a place is got, set to the variant and the strength
+//! wanted, restarted when it dies or hangs, released when idle; its searches started and
+//! stopped; and the reports of positions, asked of the shared query engines.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use super::{Driver, Search, STOP_TIMEOUT};
 use crate::client::{parse_report, report_commands, AsyncEngine, EngineFault, PositionReport};
 use crate::gui::error::ApiError;
 
 impl Driver {
-    /// The game's engine, started (and set to the variant) if needed.
+    /// The game's search engine, started (and set to the variant) if needed, in the place
+    /// got by [`Driver::want_place`] or, if there is none, one waited for here.
     pub(super) async fn engine(&mut self) -> Result<&mut AsyncEngine, EngineFault> {
         if self.engine.is_none() {
-            let permit = Arc::clone(&self.ctx.permits)
-                .acquire_owned()
-                .await
-                .map_err(|_| EngineFault::Spawn("the server is stopping".into()))?;
-            let mut e = AsyncEngine::spawn(&self.ctx.program).await?;
+            let permit = match self.place.take() {
+                Some(p) => p,
+                None => self.ctx.engines.search_place().await?,
+            };
+            let mut e = AsyncEngine::spawn(self.ctx.engines.program()).await?;
             let variant = self.slot.lock().variant.clone();
             e.select(&variant).await?;
             e.query_ok(&["setoption name UCI_ShowWDL value true".to_string()])
@@ -33,6 +36,61 @@ impl Driver {
             e.quit().await;
         }
         self.search = None;
+    }
+
+    /// Whether a search can start now: the game has its engine or a place for one. If not,
+    /// the game waits for a place (and its page says so) without holding up its other
+    /// requests; [`Driver::place_got`] goes on when one is free. `received` is when the turn
+    /// that needs the search arrived.
+    pub(super) fn want_place(&mut self, received: Option<Instant>) -> bool {
+        if self.engine.is_some() || self.place.is_some() {
+            return true;
+        }
+        if let Some(p) = self.ctx.engines.try_place() {
+            self.place = Some(p);
+            return true;
+        }
+        if self.place_wait.is_none() {
+            let ctx = Arc::clone(&self.ctx);
+            self.place_wait = Some(Box::pin(async move { ctx.engines.search_place().await }));
+            self.waiting_since = Some(received);
+            self.slot.lock().engine_waiting = true;
+            self.changed();
+        }
+        false
+    }
+
+    /// A search place was got (or the server stops): the search waited for starts.
+    pub(super) async fn place_got(
+        &mut self,
+        place: Result<tokio::sync::OwnedSemaphorePermit, EngineFault>,
+    ) {
+        self.place_wait = None;
+        let received = self.waiting_since.take().flatten();
+        self.slot.lock().engine_waiting = false;
+        match place {
+            Ok(p) => {
+                self.place = Some(p);
+                self.changed();
+                self.resume_timed(received).await;
+                // Nothing to search any more: the place goes back at once.
+                self.place = None;
+            }
+            Err(_) => {
+                self.changed();
+            }
+        }
+    }
+
+    /// Gives up the wait for a place when the game no longer needs a search (it ended, was
+    /// taken back, its analysis stopped).
+    pub(super) fn drop_unneeded_wait(&mut self) {
+        if self.place_wait.is_some() && !self.needs_search() {
+            self.place_wait = None;
+            self.waiting_since = None;
+            self.slot.lock().engine_waiting = false;
+            self.changed();
+        }
     }
 
     /// Sets the engine's strength for a turn of its own (`analysis` false: the game's level)
@@ -86,12 +144,35 @@ impl Driver {
         line
     }
 
-    /// The report of the position `position` names.
+    /// The report of the position `position` names, from a shared query engine.
     pub(super) async fn report(&mut self, position: String) -> Result<PositionReport, EngineFault> {
         let mut cmds = vec![position];
         cmds.extend(report_commands());
-        let lines = self.engine().await?.query_ok(&cmds).await?;
+        let lines = self.query(&cmds, true).await?;
         parse_report(&lines).map_err(EngineFault::Refused)
+    }
+
+    /// [`Driver::report`], as the API's error: 422 for a position the engine refuses, else
+    /// the engine's fault (the query engines have tried twice already).
+    pub(super) async fn report_api(
+        &mut self,
+        position: String,
+    ) -> Result<PositionReport, ApiError> {
+        self.report(position).await.map_err(|e| match e {
+            EngineFault::Refused(why) => ApiError::unprocessable(why),
+            e => ApiError::engine(&e),
+        })
+    }
+
+    /// Asks a shared query engine `commands` in the game's variant
+    /// ([`crate::gui::engines::Engines::query`]).
+    pub(super) async fn query(
+        &mut self,
+        commands: &[String],
+        ok: bool,
+    ) -> Result<Vec<String>, EngineFault> {
+        let variant = self.slot.lock().variant.clone();
+        self.ctx.engines.query(&variant, commands, ok).await
     }
 
     /// Runs `f` on the engine; when the engine dies or hangs, starts a new one, says so in

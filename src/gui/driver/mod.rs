@@ -1,6 +1,6 @@
-//! A game's driver: the task that owns the game's engine process and carries out every change
-//! in order. This file holds its loop and its inbox; the engine process and its searches are
-//! in `engine`, setting a game up (its pre-game steps included) in `setup`, the turns and
+//! A game's driver: the task that carries out every change of a game in order, and holds its
+//! search engine while it needs one (docs/gui.md "Engines"). This file holds its loop and its
+//! inbox; the engine process, the wait for a search place and the searches are in `engine`, setting a game up (its pre-game steps included) in `setup`, the turns and
 //! the end of a game in `turns`, the seats and the offers between two people in `seats`, analysis and the evaluation chart in `analysis`.
 
 mod analysis;
@@ -10,6 +10,8 @@ mod setup;
 mod turns;
 
 use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -17,10 +19,11 @@ use serde_json::Value;
 use tokio::sync::{mpsc, OwnedSemaphorePermit};
 
 use super::context::Ctx;
+use super::engines::IDLE_RELEASE;
 use super::record::{unix_now, Clock, GameState, OfferKind};
 use super::slot::{Cmd, Event, Slot};
 use super::store;
-use crate::client::{AsyncEngine, InfoLine};
+use crate::client::{AsyncEngine, EngineFault, InfoLine};
 use crate::gui::error::ApiError;
 
 pub use setup::propose;
@@ -32,6 +35,9 @@ pub fn start(state: GameState, ctx: Arc<Ctx>) -> Arc<Slot> {
         slot: Arc::clone(&slot),
         ctx,
         engine: None,
+        place: None,
+        place_wait: None,
+        waiting_since: None,
         strength: None,
         search: None,
         last_info: Vec::new(),
@@ -65,20 +71,32 @@ impl Search {
 /// The engine options set now: `(analysis, multipv)`.
 type Strength = (bool, u32);
 
-/// How long an idle engine is kept before its process ends and its place is freed.
-const IDLE_RELEASE: Duration = Duration::from_secs(20);
 /// How long a stopped search may take to print its `bestmove`.
 const STOP_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long past its time a search may go without its `bestmove` before the engine counts as
+/// hung and is stopped (or killed and replaced).
+const SEARCH_MARGIN: Duration = Duration::from_secs(5);
 /// Movetime of one position's scoring for the evaluation chart, milliseconds.
 const EVALUATE_MS: u64 = 200;
 
-/// The task that owns one game's engine process and carries out every change of the game
-/// in order: the commands of its inbox, the engine's lines while it searches, the clock's flag
-/// and the idle release of the engine.
+/// A wait for a search place ([`super::engines::Engines::search_place`]), kept across the
+/// loop's turns so that the game keeps its place in the queue.
+type PlaceWait = Pin<Box<dyn Future<Output = Result<OwnedSemaphorePermit, EngineFault>> + Send>>;
+
+/// The task that carries out every change of one game in order: the commands of its inbox,
+/// the engine's lines while it searches, the clock's flag, the wait for a search place and
+/// the release of an idle engine.
 struct Driver {
     slot: Arc<Slot>,
     ctx: Arc<Ctx>,
+    /// The search engine and its place, while the game has one.
     engine: Option<(AsyncEngine, OwnedSemaphorePermit)>,
+    /// A search place got, not yet used by an engine.
+    place: Option<OwnedSemaphorePermit>,
+    /// The wait for a search place, while every place is in use.
+    place_wait: Option<PlaceWait>,
+    /// When the wait started, and when the turn that made it arrived (for the metrics).
+    waiting_since: Option<Option<Instant>>,
     strength: Option<Strength>,
     search: Option<(Search, Instant)>,
     last_info: Vec<InfoLine>,
@@ -96,6 +114,14 @@ async fn next_engine_line(
     match engine {
         Some((e, _)) if searching => e.recv().await,
         _ => std::future::pending().await,
+    }
+}
+
+/// Waits for the search place asked for, else for ever.
+async fn next_place(wait: &mut Option<PlaceWait>) -> Result<OwnedSemaphorePermit, EngineFault> {
+    match wait {
+        Some(w) => w.as_mut().await,
+        None => std::future::pending().await,
     }
 }
 
@@ -121,13 +147,26 @@ impl Driver {
                 }
             };
             let search_deadline = self.search_deadline();
-            let idle_at =
-                (self.engine.is_some() && !searching).then(|| self.last_used + IDLE_RELEASE);
+            // An idle engine gives its place up after a while, or at once when another game
+            // waits for one (registered before the count is read, so no wake is missed).
+            let idle = self.engine.is_some() && !searching;
+            let ctx = Arc::clone(&self.ctx);
+            let wanted = ctx.engines.wanted().notified();
+            tokio::pin!(wanted);
+            wanted.as_mut().enable();
+            let idle_at = idle.then(|| {
+                if self.ctx.engines.waiting() > 0 {
+                    Instant::now()
+                } else {
+                    self.last_used + IDLE_RELEASE
+                }
+            });
             tokio::select! {
                 cmd = rx.recv() => {
                     let Some(cmd) = cmd else { break };
                     self.handle(cmd).await;
                     self.last_used = Instant::now();
+                    self.drop_unneeded_wait();
                 }
                 line = next_engine_line(&mut self.engine, searching) => {
                     match line {
@@ -143,6 +182,8 @@ impl Driver {
                     self.resume().await;
                 }
                 _ = sleep_until(idle_at) => self.release().await,
+                _ = &mut wanted, if idle => self.release().await,
+                place = next_place(&mut self.place_wait) => self.place_got(place).await,
                 _ = shutdown.changed() => break,
             }
         }
@@ -163,7 +204,7 @@ impl Driver {
             Search::Evaluate(_) => EVALUATE_MS,
             Search::Analysis(_) => return None,
         };
-        Some(started + Duration::from_millis(budget) + Duration::from_secs(10))
+        Some(started + Duration::from_millis(budget) + SEARCH_MARGIN)
     }
 
     fn publish(&self, ev: Event) {

@@ -31,9 +31,7 @@ impl Driver {
         }
         // The start, then every pending word (a loaded or imported game) through the engine.
         let start = self.position_line(0, &[]);
-        let report = self
-            .with_retry(|d| Box::pin(d.report(start.clone())))
-            .await?;
+        let report = self.report_api(start.clone()).await?;
         let words = {
             let mut st = self.slot.lock();
             st.fens = vec![report.fen.clone()];
@@ -104,11 +102,7 @@ impl Driver {
                 let seed = spec.seed.ok_or_else(|| {
                     EngineFault::Refused(format!("{variant} starts from a seeded setup: no seed"))
                 })?;
-                let out = self
-                    .engine()
-                    .await?
-                    .query_ok(&[format!("setup {seed}")])
-                    .await?;
+                let out = self.query(&[format!("setup {seed}")], true).await?;
                 out.iter()
                     .find_map(|l| l.strip_prefix("info string setup "))
                     .map(str::to_string)
@@ -191,7 +185,7 @@ impl Driver {
             picks[0].word(),
             picks[1].word()
         );
-        let out = self.engine().await?.query_ok(&[line]).await?;
+        let out = self.query(&[line], true).await?;
         let start = out
             .iter()
             .find_map(|l| l.strip_prefix("muster start "))

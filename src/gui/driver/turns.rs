@@ -33,9 +33,7 @@ impl Driver {
         };
         let extra = [token.to_string()];
         let position = self.position_line(ply, &extra);
-        let report = self
-            .with_retry(|d| Box::pin(d.report(position.clone())))
-            .await?;
+        let report = self.report_api(position.clone()).await?;
         let mut st = self.slot.lock();
         // A turn answers the other side's draw or takeback offer with a no.
         let waiting = st.to_move().other();
@@ -83,9 +81,7 @@ impl Driver {
             self.stop_search().await;
         }
         let position = self.position_line(ply, &[]);
-        let report = self
-            .with_retry(|d| Box::pin(d.report(position.clone())))
-            .await?;
+        let report = self.report_api(position.clone()).await?;
         let mut st = self.slot.lock();
         st.moves.truncate(ply);
         st.notation.truncate(ply);
@@ -111,18 +107,9 @@ impl Driver {
         let report = if ply == n {
             self.slot.lock().report.clone()
         } else {
-            let resume = self.search.is_some();
-            if resume {
-                self.stop_search().await;
-            }
+            // A query engine answers: a running search goes on.
             let position = self.position_line(ply, &[]);
-            let r = self
-                .with_retry(|d| Box::pin(d.report(position.clone())))
-                .await;
-            if resume {
-                self.resume().await;
-            }
-            r?
+            self.report_api(position).await?
         };
         Ok(json!({
             "ply": ply,
@@ -218,9 +205,20 @@ impl Driver {
         } else if let Some((aply, multipv)) = analysis {
             let _ = over;
             let _ = self.start_analysis(aply.min(ply), multipv).await;
-        } else if let Some(next) = self.eval_queue.pop_front() {
-            let _ = self.start_evaluate(next).await;
+        } else if !self.eval_queue.is_empty() {
+            let _ = self.start_evaluate().await;
         }
+    }
+
+    /// Whether [`Driver::resume_timed`] would start a search now.
+    pub(super) fn needs_search(&self) -> bool {
+        if self.search.is_some() {
+            return false;
+        }
+        let st = self.slot.lock();
+        (st.restored && st.result.is_none() && st.is_engine(st.to_move()))
+            || st.analysis.is_some()
+            || !self.eval_queue.is_empty()
     }
 
     pub(super) async fn start_move_search(
@@ -228,6 +226,9 @@ impl Driver {
         ply: usize,
         received: Option<Instant>,
     ) -> Result<(), ApiError> {
+        if !self.want_place(received) {
+            return Ok(());
+        }
         self.with_retry(|d| Box::pin(d.set_strength(false, 1)))
             .await?;
         let position = self.position_line(ply, &[]);
@@ -261,7 +262,7 @@ impl Driver {
 
     /// The game's notation of `pv`, a line from the position after `ply` turns, as the
     /// describing engine writes it (`notation`, protocol.md 8); `None` when it cannot.
-    async fn pv_notation(&self, ply: usize, pv: &[String]) -> Option<Vec<String>> {
+    async fn pv_notation(&mut self, ply: usize, pv: &[String]) -> Option<Vec<String>> {
         if pv.is_empty() {
             return None;
         }
@@ -273,7 +274,12 @@ impl Driver {
             format!("position fen {fen}"),
             format!("notation {}", pv.join(" ")),
         ];
-        let lines = self.ctx.ask_describer(&variant, &commands).await.ok()?;
+        let lines = self
+            .ctx
+            .engines
+            .query(&variant, &commands, false)
+            .await
+            .ok()?;
         let words = lines
             .iter()
             .find_map(|l| l.strip_prefix("info string notation"))?
@@ -462,9 +468,7 @@ impl Driver {
             self.stop_search().await;
         }
         let position = self.position_line(target, &[]);
-        let report = self
-            .with_retry(|d| Box::pin(d.report(position.clone())))
-            .await?;
+        let report = self.report_api(position.clone()).await?;
         {
             let mut st = self.slot.lock();
             st.moves.truncate(target);
@@ -536,31 +540,16 @@ impl Driver {
         if self.search.is_some() && !matches!(self.search, Some((Search::Analysis(_), _))) {
             return Ok(None);
         }
-        let resume = self.search.is_some();
-        if resume {
-            self.stop_search().await;
-        }
         let ply = self.slot.lock().moves.len();
         let position = self.position_line(ply, portions);
         let cmds = vec![position, "d".to_string()];
-        let answer = match self.engine().await {
-            Ok(e) => e.query(&cmds).await,
-            Err(e) => Err(e),
-        };
-        let fen = match answer {
+        let fen = match self.query(&cmds, false).await {
             Ok(lines) if !lines.iter().any(|l| l.starts_with("info string error")) => lines
                 .iter()
                 .find_map(|l| l.strip_prefix("Fen: "))
                 .map(|s| s.trim().to_string()),
-            Ok(_) => None,
-            Err(_) => {
-                self.replace_engine();
-                None
-            }
+            _ => None,
         };
-        if resume {
-            self.resume().await;
-        }
         Ok(fen)
     }
 }
