@@ -2217,3 +2217,54 @@ fn two_browsers_play_through_their_seats_and_a_third_watches() {
     watch.quit();
     finish(&mut t);
 }
+
+/// A review from the page: a chess game between two people on one device in which White gives
+/// its queen away, the review started with its button, its progress bar, then the marks in the
+/// move list and on the chart, the summary, and at the blunder the note and the arrow of the
+/// better turn; screenshots at both widths.
+#[test]
+fn a_review_marks_the_blunder_and_shows_the_better_turn() {
+    let Some(mut t) = setup("review") else {
+        return;
+    };
+    let (s, b) = (&t.s, &t.b);
+    let st = s.new_game(json!({"variant": "chess", "white": "human", "black": "human"}));
+    let id = st["id"].as_str().unwrap().to_string();
+    for token in [
+        "e2e4", "e7e5", "d1h5", "b8c6", "h5e5", "c6e5", "g1f3", "e5f3",
+    ] {
+        let (status, a) = s.post(&format!("/api/games/{id}/moves"), json!({"token": token}));
+        assert_eq!(status, 200, "{a}");
+    }
+    open_seats(b, s, &st);
+    b.wait_for(".game-page [data-square]");
+    b.wait_text("#review", "Review the game");
+    b.select("#review-nodes", "20000");
+    b.click("#review");
+    b.wait_visible("#review-summary");
+    assert!(
+        b.count("#review-progress:not([hidden])") == 0,
+        "the bar goes when it is done"
+    );
+    b.wait_text("#review", "Review again");
+    // The queen given away (turn 5, Qxe5+) is marked in the move list and on the chart.
+    b.wait_for(".move-list .mv[data-ply=\"5\"].rv-blunder");
+    assert_eq!(b.text(".move-list .mv[data-ply=\"5\"] .glyph"), "??");
+    assert!(b.exists(".chart-svg .mark.rv-blunder[data-ply=\"5\"]"));
+    let summary = b.text("#review-summary");
+    assert!(
+        summary.contains("Accuracy") && summary.contains('%'),
+        "{summary}"
+    );
+    // At the blunder: the note names it and the better turn, and the board has its arrow.
+    b.click(".move-list .mv[data-ply=\"5\"]");
+    b.wait_visible("#review-note");
+    b.wait_contains("#review-note", "Qxe5+ is a blunder");
+    b.wait_contains("#review-note", "best was");
+    b.wait_for(".arrows .arrow.review-best");
+    b.screenshots("review", &[("chart", ".chart-card")]);
+    // The same marks from the saved review when the page is opened again.
+    b.open(&format!("{}/game/{id}", s.url));
+    b.wait_for(".move-list .mv[data-ply=\"5\"].rv-blunder");
+    finish(&mut t);
+}

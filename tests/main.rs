@@ -61,6 +61,8 @@ mod gui_kill;
 #[cfg(feature = "gui")]
 mod gui_load;
 #[cfg(feature = "gui")]
+mod gui_review;
+#[cfg(feature = "gui")]
 mod gui_seats;
 mod mitosis;
 mod mulligan_stew;

@@ -225,7 +225,7 @@ pub fn parse_variant(lines: &[String]) -> Result<VariantDesc, String> {
 }
 
 /// A score as the engine reports it, from the side to move's point of view.
-#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, serde::Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum ScoreValue {
     /// Centipawns.

@@ -13,6 +13,7 @@ pub mod driver;
 pub mod engines;
 pub mod error;
 pub mod record;
+pub mod review;
 pub mod slot;
 pub mod store;
 

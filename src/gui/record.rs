@@ -248,6 +248,11 @@ pub struct GameState {
     pub result: Option<Outcome>,
     /// True while the engine searches for its turn.
     pub engine_thinking: bool,
+    /// The game's review, when one was made (of these turns or of others: see
+    /// [`GameState::review_of_game`]).
+    pub review: Option<crate::gui::review::Review>,
+    /// A review under way: positions searched, positions in all.
+    pub review_progress: Option<(usize, usize)>,
     /// True while the game waits for a search place (every one of `--max-engines` is in
     /// use): its engine's turn, analysis or scoring starts when one is free.
     pub engine_waiting: bool,
@@ -300,6 +305,8 @@ impl GameState {
             result: None,
             engine_thinking: false,
             engine_waiting: false,
+            review: None,
+            review_progress: None,
             analysis: None,
             notice: None,
             date: crate::tools::pgn::today(),
@@ -313,6 +320,12 @@ impl GameState {
     /// The side to move now.
     pub fn to_move(&self) -> Colour {
         Colour::to_move(&self.report.fen)
+    }
+
+    /// The review, if it is of the game's turns as they are now (a takeback or a new line
+    /// makes it another game's).
+    pub fn review_of_game(&self) -> Option<&crate::gui::review::Review> {
+        self.review.as_ref().filter(|r| r.moves == self.moves)
     }
 
     /// Whether the engine plays `c`.
@@ -459,6 +472,8 @@ impl GameState {
             "claimable": claimable,
             "engine_thinking": self.engine_thinking,
             "engine_waiting": self.engine_waiting,
+            "reviewed": self.review_of_game().is_some(),
+            "review_progress": self.review_progress.map(|(done, total)| serde_json::json!({"done": done, "total": total})),
             "analysis": self.analysis.map(|(ply, multipv)| json!({"ply": ply, "multipv": multipv})),
             "notice": self.notice,
             "level": self.level,

@@ -20,6 +20,9 @@ pub enum Event {
     Info(Value),
     /// The end of a search.
     BestMove(Value),
+    /// A review's progress (`{"done", "total"}`), its end (`"finished": true`) or its
+    /// cancellation (`"cancelled": true`).
+    Review(Value),
 }
 
 /// What a game's driver is asked to do. Each carries the channel of its answer.
@@ -68,6 +71,8 @@ pub enum Cmd {
     ),
     /// Score every position of the game.
     Evaluate(Held, oneshot::Sender<Result<Value, ApiError>>),
+    /// Review the game with this many nodes a position (`None`: cancel the review under way).
+    Review(Option<u64>, Held, oneshot::Sender<Result<Value, ApiError>>),
 }
 
 /// How a new game starts.

@@ -57,6 +57,9 @@ pub fn save_file(dir: &Path, id: &str, ext: &str, text: &str) -> std::io::Result
     Ok(())
 }
 
+/// The extension of a game's review file: the review as JSON (docs/gui.md "Review").
+pub const REVIEW_EXT: &str = "review.json";
+
 /// The extension of a game's seats file: the secret of each person's seat, one line
 /// `white <secret>` or `black <secret>` each (never in the PGN, which anyone watching may
 /// download).
@@ -171,6 +174,11 @@ impl Writer {
     /// at once.
     pub fn save_seats(&self, id: String, text: String) {
         let _ = self.jobs.send(Job::Save(id, SEATS_EXT, text));
+    }
+
+    /// Asks for game `id`'s review file to be written with `json`; returns at once.
+    pub fn save_review(&self, id: String, json: String) {
+        let _ = self.jobs.send(Job::Save(id, REVIEW_EXT, json));
     }
 
     /// Blocks until every file asked for before this call has been tried once.
@@ -454,6 +462,16 @@ pub fn load_all(dir: &Path, variants: &[VariantDesc]) -> Vec<GameState> {
                     for ((seat, found), human) in g.seats.iter_mut().zip(seats).zip(humans) {
                         if human {
                             *seat = found;
+                        }
+                    }
+                }
+                // Its review, if one was made; one that cannot be read is left out (and made
+                // again when asked for).
+                if let Ok(text) = std::fs::read_to_string(dir.join(format!("{id}.{REVIEW_EXT}"))) {
+                    match serde_json::from_str(&text) {
+                        Ok(r) => g.review = Some(r),
+                        Err(e) => {
+                            eprintln!("menagerie gui: {id}.{REVIEW_EXT} is not a review: {e}")
                         }
                     }
                 }

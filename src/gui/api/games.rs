@@ -22,6 +22,7 @@ use super::app::{body, clean, new_id, random_u64, App};
 use crate::client::Pregame;
 use crate::gui::context::{StreamSlot, MAX_STREAMS};
 use crate::gui::driver;
+use crate::gui::driver::DEFAULT_REVIEW_NODES as DEFAULT_NODES;
 use crate::gui::error::ApiError;
 use crate::gui::record::{new_secret, Clock, Colour, GameState, Held, OfferKind, Player};
 use crate::gui::slot::{ArmySpec, Cmd, Event, Slot, StartSpec};
@@ -605,6 +606,65 @@ pub(super) async fn evaluate(
     seat_action(&app, &id, &headers, &b, Cmd::Evaluate).await
 }
 
+/// The body of `POST /api/games/{id}/review`: `{"nodes": n}` starts a review (default
+/// 100,000 nodes a position), `{"cancel": true}` cancels the one under way; with `"seat"` as
+/// for the other actions.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ReviewBody {
+    #[serde(default)]
+    nodes: Option<u64>,
+    #[serde(default)]
+    cancel: bool,
+    #[serde(default)]
+    seat: Option<SeatArg>,
+}
+
+/// `POST /api/games/{id}/review`: starts (`202`, `{"started", "nodes", "total"}`) or cancels
+/// the game's review (docs/gui.md "Review"); its progress comes over the event stream.
+///
+/// Errors: 400 for a bad body, 403 without a seat that may analyse the game, 422 for a game
+/// without turns, one against the engine that goes on, or nodes out of range.
+pub(super) async fn start_review(
+    State(app): State<App>,
+    UrlPath(id): UrlPath<String>,
+    headers: HeaderMap,
+    b: Bytes,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let slot = app.open(&id).await?;
+    let body: ReviewBody = if b.iter().all(u8::is_ascii_whitespace) {
+        ReviewBody::default()
+    } else {
+        serde_json::from_slice(&b).map_err(|e| ApiError::bad_request(format!("bad JSON: {e}")))?
+    };
+    let held = held(&slot, &headers, body.seat.as_ref());
+    let nodes = (!body.cancel).then(|| body.nodes.unwrap_or(DEFAULT_NODES));
+    let answer = slot.ask(|r| Cmd::Review(nodes, held, r)).await?;
+    let status = if body.cancel {
+        StatusCode::OK
+    } else {
+        StatusCode::ACCEPTED
+    };
+    Ok((status, Json(answer)))
+}
+
+/// `GET /api/games/{id}/review`: the game's review, `{"nodes", "plies": [{"ply", "eval",
+/// "best", "class", ...}], "accuracy": {"white", "black"}, "counts": {...}, ...}`.
+///
+/// Errors: 404 when the game has no review of its turns as they are now.
+pub(super) async fn get_review(
+    State(app): State<App>,
+    UrlPath(id): UrlPath<String>,
+) -> Result<Json<Value>, ApiError> {
+    let slot = app.open(&id).await?;
+    let st = slot.lock();
+    let r = st.review_of_game().ok_or_else(|| ApiError {
+        status: 404,
+        message: "the game has no review of its turns (POST .../review makes one)".into(),
+    })?;
+    Ok(Json(serde_json::to_value(r).unwrap_or(Value::Null)))
+}
+
 pub(super) async fn pgn(
     State(app): State<App>,
     UrlPath(id): UrlPath<String>,
@@ -640,6 +700,7 @@ pub(super) async fn events(
         Event::State(v) => SseEvent::default().event("state").data(v.to_string()),
         Event::Info(v) => SseEvent::default().event("info").data(v.to_string()),
         Event::BestMove(v) => SseEvent::default().event("bestmove").data(v.to_string()),
+        Event::Review(v) => SseEvent::default().event("review").data(v.to_string()),
     };
     // The stream holds its place (`open`) until the page goes away.
     let stream = futures_util::stream::unfold(

@@ -16,8 +16,8 @@ use axum::Router;
 
 pub use app::App;
 use games::{
-    analysis, claim, create_game, decline, draw, evaluate, events, get_game, legal, list_games,
-    metrics, pgn, play, preview, rematch, resign, takeback,
+    analysis, claim, create_game, decline, draw, evaluate, events, get_game, get_review, legal,
+    list_games, metrics, pgn, play, preview, rematch, resign, start_review, takeback,
 };
 use import::{import, muster_propose};
 use pages::{asset, doc, page, rules};
@@ -54,6 +54,7 @@ pub fn router(app: App) -> Router {
         .route("/api/games/{id}/preview", post(preview))
         .route("/api/games/{id}/analysis", post(analysis))
         .route("/api/games/{id}/evaluate", post(evaluate))
+        .route("/api/games/{id}/review", get(get_review).post(start_review))
         .route("/api/games/{id}/pgn", get(pgn))
         .route("/api/games/{id}/events", get(events))
         .route("/api/import", post(import))

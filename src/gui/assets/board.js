@@ -61,7 +61,7 @@ export class Board {
     }
     this.el.innerHTML =
       `<svg class="board-svg" viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="board">` +
-      `<defs><radialGradient id="check-glow"><stop offset="0" stop-color="#ff0000" stop-opacity="1"/><stop offset="0.3" stop-color="#e70000" stop-opacity="1"/><stop offset="0.75" stop-color="#a90000" stop-opacity="0"/></radialGradient><marker id="arrowhead" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z"/></marker></defs>` +
+      `<defs><radialGradient id="check-glow"><stop offset="0" stop-color="#ff0000" stop-opacity="1"/><stop offset="0.3" stop-color="#e70000" stop-opacity="1"/><stop offset="0.75" stop-color="#a90000" stop-opacity="0"/></radialGradient><marker id="arrowhead" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z"/></marker><marker id="arrowhead-review" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z"/></marker></defs>` +
       `<g class="coords">${coords}</g><g class="squares">${sq}</g><g class="arrows"></g><g class="ghost"></g></svg>`;
     this.svg = this.el.firstChild;
     this.squares.clear();
@@ -160,7 +160,7 @@ export class Board {
         const [x2, y2] = this.centre(a.to);
         const d = Math.hypot(x2 - x1, y2 - y1);
         const k = (d - 28) / d;
-        s += `<line class="arrow ${a.cls || ''}" x1="${x1}" y1="${y1}" x2="${x1 + (x2 - x1) * k}" y2="${y1 + (y2 - y1) * k}" marker-end="url(#arrowhead)"/>`;
+        s += `<line class="arrow ${a.cls || ''}" x1="${x1}" y1="${y1}" x2="${x1 + (x2 - x1) * k}" y2="${y1 + (y2 - y1) * k}" marker-end="url(#${a.cls === 'review-best' ? 'arrowhead-review' : 'arrowhead'})"/>`;
       } else {
         const [x, y] = this.centre(a.at || a.from);
         s += `<circle class="arrow-at ${a.cls || ''}" cx="${x}" cy="${y}" r="40"/>`;

@@ -58,6 +58,17 @@ function fmtClock(ms) {
   return `${m}:${ss}`;
 }
 
+/** The review's classes as the summary shows them, best first. */
+const REVIEW_CLASSES = [
+  ['best', 'Best', 'Best'],
+  ['good', 'Good', 'Good'],
+  ['inaccuracy', 'Inaccuracy', '?!'],
+  ['mistake', 'Mistake', '?'],
+  ['blunder', 'Blunder', '??'],
+];
+/** The move list's marks of the review's classes (lichess's). */
+const REVIEW_GLYPH = { inaccuracy: '?!', mistake: '?', blunder: '??' };
+
 export async function showGame(app, id, vs) {
   // A seat's link (`?seat=SECRET`): this browser holds that seat from now on.
   const seat = new URLSearchParams(location.search).get('seat');
@@ -173,6 +184,13 @@ class GamePage {
         <div class="card chart-card">
           <div class="row"><strong>Evaluation</strong><button type="button" id="evaluate" class="small-btn">Evaluate the game</button></div>
           <div id="eval-chart" class="eval-chart"></div>
+          <div class="row review-row">
+            <button type="button" id="review" class="small-btn">Review the game</button>
+            <label class="small">Nodes <select id="review-nodes">${[20000, 100000, 500000, 2000000].map((n) => `<option value="${n}"${n === 100000 ? ' selected' : ''}>${n.toLocaleString('en')}</option>`).join('')}</select></label>
+          </div>
+          <div id="review-progress" class="review-progress" hidden><progress id="review-bar" max="1" value="0"></progress><span id="review-count" class="small muted"></span><button type="button" id="review-cancel" class="small-btn">Cancel</button></div>
+          <p id="review-note" class="review-note small" hidden></p>
+          <div id="review-summary" class="review-summary" hidden></div>
         </div>
       </aside>
       <div class="lower">
@@ -282,6 +300,21 @@ class GamePage {
       }
       this.$('evaluate').disabled = false;
     });
+    this.$('review').addEventListener('click', async () => {
+      this.$('action-error').textContent = '';
+      try {
+        await post(`/api/games/${encodeURIComponent(this.id)}/review`, { nodes: parseInt(this.$('review-nodes').value, 10) });
+      } catch (e) {
+        this.$('action-error').textContent = e.message;
+      }
+    });
+    this.$('review-cancel').addEventListener('click', async () => {
+      try {
+        await post(`/api/games/${encodeURIComponent(this.id)}/review`, { cancel: true });
+      } catch (e) {
+        this.$('action-error').textContent = e.message;
+      }
+    });
     this.$('eval-chart').addEventListener('click', (e) => {
       const svg = this.$('eval-chart').querySelector('svg');
       if (!svg) return;
@@ -345,6 +378,7 @@ class GamePage {
     this.es = es;
     es.addEventListener('state', (e) => this.applyState(parseJson(e.data)));
     es.addEventListener('info', (e) => this.onInfo(JSON.parse(e.data)));
+    es.addEventListener('review', (e) => this.onReview(JSON.parse(e.data)));
     es.addEventListener('bestmove', (e) => {
       const d = JSON.parse(e.data);
       this.analysis.bestmove = d;
@@ -377,7 +411,89 @@ class GamePage {
     }
     this.syncAnalysis(s);
     if (this.analysis.on && this.analysis.ply !== this.viewPly) this.requestAnalysis();
+    this.syncReview(s);
     this.renderAll();
+  }
+
+  // ---- review ----
+
+  /** Fetches the game's review when the state says there is one not yet here (or drops one
+   * that is no longer of the game's turns). */
+  syncReview(s) {
+    const key = s.moves.join(' ');
+    if (!s.reviewed) {
+      this.review = null;
+      return;
+    }
+    if (this.review && this.review.key === key) return;
+    if (this.reviewFetch === key) return;
+    this.reviewFetch = key;
+    get(`/api/games/${encodeURIComponent(this.id)}/review`)
+      .then((r) => {
+        this.review = { ...r, key: r.moves.join(' ') };
+        this.renderAll();
+      })
+      .catch(() => {})
+      .finally(() => {
+        this.reviewFetch = null;
+      });
+  }
+
+  onReview(d) {
+    if (d.finished || d.cancelled) {
+      this.reviewProgress = null;
+      this.renderReview();
+      return;
+    }
+    this.reviewProgress = d;
+    this.renderReview();
+  }
+
+  /** The review's verdict on turn `i` (0-based), if there is one. */
+  reviewed(i) {
+    const r = this.review;
+    return r && r.plies ? r.plies[i] : null;
+  }
+
+  renderReview() {
+    const s = this.st;
+    const p = this.reviewProgress || (s.review_progress ? s.review_progress : null);
+    const prog = this.$('review-progress');
+    prog.hidden = !p;
+    if (p) {
+      this.$('review-bar').max = p.total;
+      this.$('review-bar').value = p.done;
+      this.$('review-count').textContent = `${p.done} of ${p.total} positions`;
+    }
+    const locked = this.$('evaluate').disabled;
+    this.$('review').disabled = locked || !!p || !s.moves.length;
+    this.$('review').title = !s.moves.length ? 'A game without turns has nothing to review' : this.$('evaluate').title;
+    this.$('review').textContent = this.review ? 'Review again' : 'Review the game';
+    const sum = this.$('review-summary');
+    const r = this.review;
+    if (!r) {
+      sum.hidden = true;
+      this.$('review-note').hidden = true;
+      return;
+    }
+    const row = (c) => {
+      const n = r.counts[c] || {};
+      const acc = r.accuracy[c];
+      return `<tr><th>${c === 'white' ? 'White' : 'Black'}</th><td class="acc">${acc === null || acc === undefined ? '—' : `${Math.round(acc)}%`}</td>${REVIEW_CLASSES.map(([k]) => `<td class="rv-${k}">${n[k] ?? 0}</td>`).join('')}</tr>`;
+    };
+    const html = `<table><thead><tr><th></th><th>Accuracy</th>${REVIEW_CLASSES.map(([k, label, short]) => `<th class="rv-${k}" title="${label}">${short}</th>`).join('')}</tr></thead>
+      <tbody>${row('white')}${row('black')}</tbody></table><p class="muted small">${r.nodes.toLocaleString('en')} nodes a position</p>`;
+    if (sum.dataset.html !== html) {
+      sum.innerHTML = html;
+      sum.dataset.html = html;
+    }
+    sum.hidden = false;
+    const t = this.viewPly > 0 ? this.reviewed(this.viewPly - 1) : null;
+    const note = this.$('review-note');
+    if (t && t.class !== 'best' && t.class !== 'good' && t.best_notation) {
+      note.innerHTML = `<span class="rv-${t.class}">${esc(t.played_notation || t.played)} is ${t.class === 'inaccuracy' ? 'an inaccuracy' : `a ${t.class}`}</span>; best was <strong>${esc(t.best_notation)}</strong>.`;
+      note.hidden = false;
+    } else note.hidden = true;
   }
 
   /** The analysis as the server runs it (`analysis` of the state). */
@@ -826,6 +942,7 @@ class GamePage {
     this.renderAnalysis();
     this.renderEvalBar();
     this.renderChart();
+    this.renderReview();
     this.renderDetails();
     this.renderFen();
   }
@@ -960,6 +1077,13 @@ class GamePage {
       const l = parseLeg(splitToken(best.pv[0])[0][0]);
       if (l && l.kind === 'move') arrows.push({ from: l.from, to: l.to, cls: 'best' });
       else if (l && l.kind === 'drop') arrows.push({ at: l.to, cls: 'best' });
+    }
+    // The review's better turn, shown at the position after a mistake or a blunder.
+    const rv = this.viewPly > 0 && !best ? this.reviewed(this.viewPly - 1) : null;
+    if (rv && (rv.class === 'mistake' || rv.class === 'blunder') && rv.best) {
+      const l = parseLeg(splitToken(rv.best)[0][0]);
+      if (l && l.kind === 'move') arrows.push({ from: l.from, to: l.to, cls: 'review-best' });
+      else if (l && l.kind === 'drop') arrows.push({ at: l.to, cls: 'review-best' });
     }
     this.board.render({
       board: pos.board,
@@ -1103,8 +1227,10 @@ class GamePage {
       const san = (s.notation && s.notation[i]) || s.moves[i];
       if (side === 'w') html += `<span class="num">${num}.</span>`;
       else if (i === 0) html += `<span class="num">${num}…</span><span class="mv empty"></span>`;
-      const cls = i + 1 === this.viewPly ? ' current' : '';
-      html += `<span class="mv${cls}" data-ply="${i + 1}" title="${esc(s.moves[i])}">${esc(san)}</span>`;
+      const rv = this.reviewed(i);
+      const cls = (i + 1 === this.viewPly ? ' current' : '') + (rv ? ` rv-${rv.class}` : '');
+      const glyph = rv ? REVIEW_GLYPH[rv.class] || '' : '';
+      html += `<span class="mv${cls}" data-ply="${i + 1}" title="${esc(s.moves[i])}${rv ? ` · ${rv.class}` : ''}">${esc(san)}${glyph ? `<span class="glyph">${glyph}</span>` : ''}</span>`;
       if (side === 'b') num++;
       side = side === 'w' ? 'b' : 'w';
     }
@@ -1236,6 +1362,15 @@ class GamePage {
       for (const [a, b] of seg) path += `<circle class="pt" cx="${a.toFixed(1)}" cy="${b.toFixed(1)}" r="2.2"/>`;
     }
     const known = vals.filter((c) => c !== null).length;
+    // The review's inaccuracies, mistakes and blunders, at the position after the turn.
+    if (this.review && this.review.plies) {
+      for (const t of this.review.plies) {
+        if (!REVIEW_GLYPH[t.class]) continue;
+        const c = vals[t.ply + 1];
+        const yy = c === null || c === undefined ? H / 2 : y(c);
+        path += `<circle class="mark rv-${t.class}" data-ply="${t.ply + 1}" cx="${x(t.ply + 1).toFixed(1)}" cy="${yy.toFixed(1)}" r="4.5"/>`;
+      }
+    }
     const html = `<svg viewBox="0 0 ${W} ${H}" preserveAspectRatio="none" class="chart-svg">
       <rect class="bg-black" x="0" y="${H / 2}" width="${W}" height="${H / 2}"/><rect class="bg-white" x="0" y="0" width="${W}" height="${H / 2}"/>
       <line class="mid" x1="0" y1="${H / 2}" x2="${W}" y2="${H / 2}"/>${path}

@@ -23,11 +23,20 @@ impl Driver {
         }
         if matches!(
             self.search,
-            Some((Search::Analysis(_), _)) | Some((Search::Evaluate(_), _))
+            Some((Search::Analysis(_), _))
+                | Some((Search::Evaluate(_), _))
+                | Some((Search::Review(_), _))
         ) {
             self.stop_search().await;
         }
         self.eval_queue.clear();
+        // An analysis takes the engine from a review under way, which ends.
+        if what.is_some() && self.review_job.take().is_some() {
+            self.slot.lock().review_progress = None;
+            self.publish(crate::gui::slot::Event::Review(
+                serde_json::json!({"cancelled": true}),
+            ));
+        }
         match what {
             None => {
                 self.slot.lock().analysis = None;

@@ -5,6 +5,7 @@
 
 mod analysis;
 mod engine;
+mod review;
 mod seats;
 mod setup;
 mod turns;
@@ -26,6 +27,7 @@ use super::store;
 use crate::client::{AsyncEngine, EngineFault, InfoLine};
 use crate::gui::error::ApiError;
 
+pub use review::{DEFAULT_NODES as DEFAULT_REVIEW_NODES, NODES_RANGE as REVIEW_NODES_RANGE};
 pub use setup::propose;
 
 /// Creates the slot of `state` and starts its driver on the runtime.
@@ -42,6 +44,7 @@ pub fn start(state: GameState, ctx: Arc<Ctx>) -> Arc<Slot> {
         search: None,
         last_info: Vec::new(),
         eval_queue: VecDeque::new(),
+        review_job: None,
         last_used: Instant::now(),
         rematch_making: false,
     };
@@ -58,12 +61,14 @@ enum Search {
     Analysis(usize),
     /// A scoring of this position for the evaluation chart.
     Evaluate(usize),
+    /// A review's search of this position.
+    Review(usize),
 }
 
 impl Search {
     fn ply(self) -> usize {
         match self {
-            Search::Move(p) | Search::Analysis(p) | Search::Evaluate(p) => p,
+            Search::Move(p) | Search::Analysis(p) | Search::Evaluate(p) | Search::Review(p) => p,
         }
     }
 }
@@ -101,6 +106,8 @@ struct Driver {
     search: Option<(Search, Instant)>,
     last_info: Vec<InfoLine>,
     eval_queue: VecDeque<usize>,
+    /// The review under way.
+    review_job: Option<review::ReviewJob>,
     last_used: Instant,
     /// True from a rematch agreed until the handler reports it made.
     rematch_making: bool,
@@ -202,6 +209,11 @@ impl Driver {
                 None => st.movetime_ms,
             },
             Search::Evaluate(_) => EVALUATE_MS,
+            // A review searches nodes, not time: at least 50,000 nodes a second.
+            Search::Review(_) => self
+                .review_job
+                .as_ref()
+                .map_or(1000, |j| (j.nodes / 50).max(1000)),
             Search::Analysis(_) => return None,
         };
         Some(started + Duration::from_millis(budget) + SEARCH_MARGIN)
@@ -307,6 +319,14 @@ impl Driver {
                 let allowed = seats::may_analyse(&self.slot.lock(), held);
                 let r = match allowed {
                     Ok(()) => self.analysis(what).await,
+                    Err(e) => Err(e),
+                };
+                let _ = reply.send(r);
+            }
+            Cmd::Review(nodes, held, reply) => {
+                let allowed = seats::may_analyse(&self.slot.lock(), held);
+                let r = match allowed {
+                    Ok(()) => self.review(nodes).await,
                     Err(e) => Err(e),
                 };
                 let _ = reply.send(r);

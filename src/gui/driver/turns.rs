@@ -207,6 +207,8 @@ impl Driver {
             let _ = self.start_analysis(aply.min(ply), multipv).await;
         } else if !self.eval_queue.is_empty() {
             let _ = self.start_evaluate().await;
+        } else if self.review_job.is_some() {
+            let _ = self.start_review_search().await;
         }
     }
 
@@ -219,6 +221,7 @@ impl Driver {
         (st.restored && st.result.is_none() && st.is_engine(st.to_move()))
             || st.analysis.is_some()
             || !self.eval_queue.is_empty()
+            || self.review_job.is_some()
     }
 
     pub(super) async fn start_move_search(
@@ -262,7 +265,7 @@ impl Driver {
 
     /// The game's notation of `pv`, a line from the position after `ply` turns, as the
     /// describing engine writes it (`notation`, protocol.md 8); `None` when it cannot.
-    async fn pv_notation(&mut self, ply: usize, pv: &[String]) -> Option<Vec<String>> {
+    pub(super) async fn pv_notation(&mut self, ply: usize, pv: &[String]) -> Option<Vec<String>> {
         if pv.is_empty() {
             return None;
         }
@@ -312,7 +315,7 @@ impl Driver {
                 }
             }
             let pv_notation = match search {
-                Search::Evaluate(_) => None,
+                Search::Evaluate(_) | Search::Review(_) => None,
                 _ => self.pv_notation(ply, &info.pv).await,
             };
             let mut v = serde_json::to_value(&info).unwrap_or(Value::Null);
@@ -327,6 +330,7 @@ impl Driver {
                         Search::Move(_) => "move",
                         Search::Analysis(_) => "analysis",
                         Search::Evaluate(_) => "evaluate",
+                        Search::Review(_) => "review",
                     }),
                 );
             }
@@ -346,6 +350,7 @@ impl Driver {
                 self.changed();
                 self.resume().await;
             }
+            Search::Review(ply) => self.reviewed(ply, &token).await,
             Search::Analysis(_) => {
                 // An infinite analysis ends only when stopped; nothing to do.
             }
