@@ -2268,3 +2268,143 @@ fn a_review_marks_the_blunder_and_shows_the_better_turn() {
     b.wait_for(".move-list .mv[data-ply=\"5\"].rv-blunder");
     finish(&mut t);
 }
+
+/// Keyboard entry in every variant: on one device, a turn typed in the game's notation and one
+/// typed as its protocol token are played with Enter, and a word that names no legal turn is
+/// refused with the reason. Then the address: a seat's link leaves no secret in it, `?ply=N`
+/// opens the game at that turn, the move list moves the address, and Back returns.
+#[test]
+fn typed_turns_and_the_address_follow_the_game() {
+    const ENTER: &str = "\u{e007}";
+    let Some(mut t) = setup("typed") else {
+        return;
+    };
+    let (s, b) = (&t.s, &t.b);
+    let mut last = String::new();
+    for variant in [
+        "chess",
+        "mulliganstew",
+        "mutatismutandis",
+        "mystic",
+        "muster",
+        "mitosis",
+    ] {
+        let mut body = json!({"variant": variant, "white": "human", "black": "human"});
+        if variant == "mutatismutandis" {
+            body["seed"] = json!(11);
+        }
+        let st = s.new_game(body);
+        let id = st["id"].as_str().unwrap().to_string();
+        open_seats(b, s, &st);
+        b.wait_for(".game-page [data-square]");
+        assert!(
+            !b.url().contains("seat="),
+            "{variant}: the secret stays out of the address"
+        );
+        // In the game's notation.
+        let g = state(s, &id);
+        let notation = strings(&g["legal_notation"]);
+        let legal = strings(&g["legal"]);
+        b.wait_visible("#turn-input");
+        b.fill("#turn-input", &notation[0]);
+        b.key(ENTER);
+        let g = s.wait_state(&id, |v| v["moves"].as_array().unwrap().len() == 1);
+        assert_eq!(strings(&g["moves"]), vec![legal[0].clone()], "{variant}");
+        // As a token (one whose notation differs, where there is one).
+        let notation = strings(&g["legal_notation"]);
+        let legal = strings(&g["legal"]);
+        let k = (0..legal.len())
+            .find(|&i| legal[i] != notation[i])
+            .unwrap_or(0);
+        b.until(&format!("{variant}: the page at ply 1"), || {
+            (b.js("return window.__menagerie.game.st.moves.length") == 1).then_some(())
+        });
+        b.fill("#turn-input", &legal[k]);
+        b.key(ENTER);
+        let g = s.wait_state(&id, |v| v["moves"].as_array().unwrap().len() == 2);
+        assert_eq!(strings(&g["moves"])[1], legal[k], "{variant}");
+        // Nothing legal: the reason, and no turn.
+        b.until(&format!("{variant}: the page at ply 2"), || {
+            (b.js("return window.__menagerie.game.st.moves.length") == 2).then_some(())
+        });
+        b.fill("#turn-input", "zz99");
+        b.key(ENTER);
+        b.wait_contains("#entry-error", "not a legal turn");
+        assert_eq!(state(s, &id)["moves"].as_array().unwrap().len(), 2);
+        last = id;
+    }
+    // The address: the last game at its first turn, then a click in the move list, then Back.
+    b.open(&format!("{}/game/{last}?ply=1", s.url));
+    b.wait_for(".game-page [data-square]");
+    b.until("the game at ply 1", || {
+        (b.js("return window.__menagerie.game.viewPly") == 1).then_some(())
+    });
+    b.wait_for(".move-list .mv[data-ply=\"1\"].current");
+    b.click(".move-list .mv[data-ply=\"2\"]");
+    b.until("the last ply, without ?ply", || {
+        (!b.url().contains("ply=")).then_some(())
+    });
+    b.js("history.back(); return true;");
+    b.until("Back to ply 1", || {
+        (b.js("return window.__menagerie.game.viewPly") == 1 && b.url().contains("ply=1"))
+            .then_some(())
+    });
+    finish(&mut t);
+}
+
+/// Sounds: each turn the page sees makes its sound (a move, a capture, a check), the end of the
+/// game its own; the top bar's switch mutes them (and is remembered).
+#[test]
+fn sounds_follow_the_game_and_the_switch_mutes_them() {
+    let Some(mut t) = setup("sounds") else {
+        return;
+    };
+    let (s, b) = (&t.s, &t.b);
+    let st = s.new_game(json!({"variant": "chess", "white": "human", "black": "human"}));
+    let id = st["id"].as_str().unwrap().to_string();
+    open_seats(b, s, &st);
+    b.wait_for(".game-page [data-square]");
+    let heard = |n: usize| -> Vec<Value> {
+        b.until(&format!("{n} sounds"), || {
+            let v = b.js("return (window.__menagerie.sounds || []).slice()");
+            (v.as_array()?.len() >= n).then(|| v.as_array().unwrap().clone())
+        })
+    };
+    let play = |token: &str| {
+        let (status, a) = s.post(&format!("/api/games/{id}/moves"), json!({"token": token}));
+        assert_eq!(status, 200, "{a}");
+    };
+    let mut expected = Vec::new();
+    for (token, kind) in [
+        ("e2e4", "move"),
+        ("d7d5", "move"),
+        ("e4d5", "capture"),
+        ("d8d5", "capture"),
+        ("b1c3", "move"),
+        ("d5e5", "check"),
+    ] {
+        play(token);
+        expected.push(kind);
+        let got = heard(expected.len());
+        assert_eq!(got.last().unwrap()["kind"], kind, "{token}: {got:?}");
+        assert_eq!(got.last().unwrap()["heard"], true);
+    }
+    // Muted: still noted, not heard; the switch is remembered by the next page.
+    b.click("#sound-toggle");
+    b.wait_text("#sound-toggle", "🔇");
+    play("g1e2");
+    let got = heard(expected.len() + 1);
+    assert_eq!(got.last().unwrap()["kind"], "move");
+    assert_eq!(got.last().unwrap()["heard"], false);
+    b.open(&format!("{}/game/{id}", s.url));
+    b.wait_text("#sound-toggle", "🔇");
+    b.click("#sound-toggle");
+    b.wait_text("#sound-toggle", "🔊");
+    // The end: resignation ends the game, with its sound.
+    let (status, r) = s.post(&format!("/api/games/{id}/resign"), json!({}));
+    assert_eq!(status, 200, "{r}");
+    let got = heard(1);
+    assert_eq!(got.last().unwrap()["kind"], "end", "{got:?}");
+    assert_eq!(got.last().unwrap()["heard"], true);
+    finish(&mut t);
+}

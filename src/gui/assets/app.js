@@ -4,6 +4,7 @@ import { variants } from './api.js';
 import { installDefs, pieceStyle, setPieceStyle } from './pieces.js';
 import { showHome } from './home.js';
 import { showGame } from './game.js';
+import { soundOn, setSound } from './sounds.js';
 
 window.__menagerie = window.__menagerie || { lastRenderMs: 0, ready: false };
 
@@ -18,6 +19,18 @@ async function main() {
     const next = document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark';
     localStorage.setItem('menagerie-theme', next);
     applyTheme();
+  });
+  // Sounds on or off: kept in localStorage.
+  const sound = document.getElementById('sound-toggle');
+  const showSound = () => {
+    sound.textContent = soundOn() ? '🔊' : '🔇';
+    sound.title = soundOn() ? 'Sounds on (click to mute)' : 'Sounds off (click to hear them)';
+    sound.setAttribute('aria-pressed', String(!soundOn()));
+  };
+  showSound();
+  sound.addEventListener('click', () => {
+    setSound(!soundOn());
+    showSound();
   });
   // Figures or letters: the person's choice, kept in localStorage; the page is drawn again.
   const pieces = document.getElementById('pieces-toggle');

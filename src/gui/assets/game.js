@@ -6,6 +6,7 @@ import { Board } from './board.js';
 import { TurnEntry } from './turn.js';
 import { pieceIcon, esc } from './pieces.js';
 import { showDiagram } from './diagram.js';
+import { playSound } from './sounds.js';
 
 function el(html) {
   const t = document.createElement('template');
@@ -71,8 +72,15 @@ const REVIEW_GLYPH = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 
 export async function showGame(app, id, vs) {
   // A seat's link (`?seat=SECRET`): this browser holds that seat from now on.
-  const seat = new URLSearchParams(location.search).get('seat');
-  if (seat) holdSeat(id, seat);
+  const params = new URLSearchParams(location.search);
+  const seat = params.get('seat');
+  if (seat) {
+    holdSeat(id, seat);
+    // Kept by the browser from now on: out of the address bar (and a screen shared).
+    params.delete('seat');
+    const q = params.toString();
+    history.replaceState(history.state, '', location.pathname + (q ? `?${q}` : ''));
+  }
   let st;
   try {
     st = await get(`/api/games/${encodeURIComponent(id)}`);
@@ -111,6 +119,14 @@ class GamePage {
     document.title = `${v.name} · menagerie`;
     this.build(app);
     this.applyState(st);
+    // `?ply=N` opens the game at that turn; the browser's back and forward follow the plies
+    // viewed.
+    const ply = parseInt(new URLSearchParams(location.search).get('ply'), 10);
+    if (Number.isInteger(ply)) this.goto(ply, 'none');
+    window.addEventListener('popstate', () => {
+      const p = parseInt(new URLSearchParams(location.search).get('ply'), 10);
+      this.goto(Number.isInteger(p) ? p : this.st.moves.length, 'none');
+    });
     this.listen();
     this.tick = setInterval(() => this.renderClocks(), 100);
     window.__menagerie.game = this;
@@ -138,6 +154,7 @@ class GamePage {
           <span id="pending" class="pending" hidden></span>
           <button type="button" id="pending-undo" hidden title="Take back the part entered">Undo part</button>
           <button type="button" id="pass" hidden title="Skip this part (0000)">Pass</button>
+          <form id="turn-form" class="turn-form" autocomplete="off"><input id="turn-input" list="turn-options" aria-label="Type a turn" placeholder="Type a turn, Enter plays it" spellcheck="false"><datalist id="turn-options"></datalist></form>
           <span id="entry-error" class="error"></span>
         </div>
       </div>
@@ -254,6 +271,13 @@ class GamePage {
       if (m) this.goto(parseInt(m.dataset.ply, 10));
     });
     document.addEventListener('keydown', (e) => this.onKey(e));
+    this.$('turn-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.typed();
+    });
+    this.$('turn-input').addEventListener('input', () => {
+      this.$('entry-error').textContent = '';
+    });
     this.$('takeback').addEventListener('click', () => this.action('takeback'));
     this.$('resign').addEventListener('click', () => this.action('resign'));
     this.$('claim').addEventListener('click', () => this.action('claim'));
@@ -412,7 +436,19 @@ class GamePage {
     this.syncAnalysis(s);
     if (this.analysis.on && this.analysis.ply !== this.viewPly) this.requestAnalysis();
     this.syncReview(s);
+    if (old) this.sounds(old, s);
     this.renderAll();
+  }
+
+  /** The sounds of a new state: a turn (a capture, a check), the end of the game. */
+  sounds(old, s) {
+    if (s.moves.length === old.moves.length + 1) {
+      const n = (s.notation && s.notation[s.moves.length - 1]) || '';
+      if (s.check && s.check.length) playSound('check');
+      else if (n.includes('x')) playSound('capture');
+      else playSound('move');
+    }
+    if (s.result && !old.result) playSound('end');
   }
 
   // ---- review ----
@@ -564,7 +600,7 @@ class GamePage {
     try {
       const r = await get(`/api/games/${encodeURIComponent(this.id)}/legal?ply=${ply}`);
       if (this.viewPly !== ply || !this.canBranch()) return;
-      this.branch = { ply, legal: r.legal };
+      this.branch = { ply, legal: r.legal, notation: r.legal_notation };
       this.entry = new TurnEntry(r.legal);
       this.entryKey = null;
       this.entryCache = null;
@@ -592,11 +628,14 @@ class GamePage {
     this.renderEntryBar();
   }
 
-  goto(ply) {
+  /** Shows the position after `ply` turns; `history` says how the address follows: `push` (a
+   * new entry, so that Back returns), or `none` (it already names the ply). */
+  goto(ply, history = 'push') {
     const n = this.st.moves.length;
     ply = Math.max(0, Math.min(n, ply));
     if (ply === this.viewPly) return;
     this.viewPly = ply;
+    if (history === 'push') this.markAddress();
     this.board.selected = null;
     this.entryCache = null;
     this.closeChoice();
@@ -609,6 +648,52 @@ class GamePage {
     if (this.canBranch()) this.loadBranch();
     if (this.analysis.on) this.requestAnalysis();
     this.renderAll();
+  }
+
+  /** Puts the ply viewed in the address (`?ply=N`; none at the game's last position), as a new
+   * entry of the browser's history, or in place of the last one when that was made within a
+   * second (holding an arrow key makes one entry). */
+  markAddress() {
+    const params = new URLSearchParams(location.search);
+    if (this.viewPly === this.st.moves.length) params.delete('ply');
+    else params.set('ply', String(this.viewPly));
+    const q = params.toString();
+    const url = location.pathname + (q ? `?${q}` : '');
+    if (url === location.pathname + location.search) return;
+    const now = performance.now();
+    if (this.lastPush && now - this.lastPush < 1000) history.replaceState({ ply: this.viewPly }, '', url);
+    else history.pushState({ ply: this.viewPly }, '', url);
+    this.lastPush = now;
+  }
+
+  /** The legal turn a typed text names: a token, or a turn's notation up to check and
+   * annotation marks (`0-0` for `O-O`); `{token}` or `{error}`. */
+  typedTurn(text) {
+    const t = text.trim();
+    if (!t) return { error: '' };
+    const legal = this.branch && this.branch.ply === this.viewPly ? this.branch.legal : this.st.legal || [];
+    const notation = this.branch && this.branch.ply === this.viewPly ? this.branch.notation || [] : this.st.legal_notation || [];
+    if (legal.includes(t)) return { token: t };
+    const lower = legal.filter((x) => x.toLowerCase() === t.toLowerCase());
+    if (lower.length === 1) return { token: lower[0] };
+    const norm = (x) => x.replace(/[+#!?]/g, '').replace(/0-0-0/g, 'O-O-O').replace(/0-0/g, 'O-O').replace(/\s+/g, '');
+    const want = norm(t);
+    const hits = legal.filter((_, i) => notation[i] && norm(notation[i]) === want);
+    if (hits.length === 1) return { token: hits[0] };
+    if (hits.length > 1) return { error: `'${t}' is ambiguous: ${hits.join(', ')}` };
+    return { error: `'${t}' is not a legal turn here` };
+  }
+
+  /** The keyboard's turn: played when it names one legal turn. */
+  typed() {
+    const input = this.$('turn-input');
+    const r = this.typedTurn(input.value);
+    if (r.token) {
+      if (!this.canEnter()) return;
+      input.value = '';
+      this.entry.reset();
+      this.submit(r.token);
+    } else this.$('entry-error').textContent = r.error;
   }
 
   /** Moves the running analysis to the ply shown (a little later, so that holding an arrow key does not flood the engine). */
@@ -1189,6 +1274,14 @@ class GamePage {
       if (e.textContent !== t) e.textContent = t;
       e.classList.toggle('running', running);
       e.classList.toggle('low', ms < 20000);
+      // Low time: one warning when this page's own running clock passes 10 s.
+      if (running && this.you.includes(c) && ms < 10000 && ms > 0) {
+        if (!this.lowWarned) this.lowWarned = new Set();
+        if (!this.lowWarned.has(c)) {
+          this.lowWarned.add(c);
+          playSound('lowtime');
+        }
+      }
     }
   }
 
@@ -1210,6 +1303,21 @@ class GamePage {
     } else pend.hidden = true;
     this.$('pending-undo').hidden = empty || !can;
     this.$('pass').hidden = !(can && this.cache().pass);
+    // The keyboard's completions: each legal turn in the game's notation and as its token.
+    this.$('turn-form').hidden = !can;
+    const branch = this.branch && this.branch.ply === this.viewPly;
+    const legal = can ? (branch ? this.branch.legal : this.st.legal || []) : [];
+    const notation = branch ? this.branch.notation || [] : this.st.legal_notation || [];
+    const key = legal.join(' ');
+    if (this.optionsKey !== key) {
+      this.optionsKey = key;
+      const words = [];
+      legal.forEach((tok, i) => {
+        if (notation[i] && notation[i] !== tok) words.push([notation[i], tok]);
+        words.push([tok, notation[i] || '']);
+      });
+      this.$('turn-options').innerHTML = words.map(([w, label]) => `<option value="${esc(w)}">${esc(label)}</option>`).join('');
+    }
     if (this.pendingToken) {
       pend.textContent = `Sending ${this.pendingToken}…`;
       pend.hidden = false;
