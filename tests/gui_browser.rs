@@ -2408,3 +2408,34 @@ fn sounds_follow_the_game_and_the_switch_mutes_them() {
     assert_eq!(got.last().unwrap()["heard"], true);
     finish(&mut t);
 }
+
+/// The board's colours: the header's button goes through the palettes, the squares take them,
+/// and the choice is kept for the next page.
+#[test]
+fn board_colours_change_and_are_kept() {
+    let Some(mut t) = setup("board-colours") else {
+        return;
+    };
+    let (s, b) = (&t.s, &t.b);
+    let st = s.new_game(json!({"variant": "chess"}));
+    let id = st["id"].as_str().unwrap().to_string();
+    b.open(&format!("{}/game/{id}", s.url));
+    b.wait_for(".game-page [data-square]");
+    let dark = || {
+        b.js("return getComputedStyle(document.querySelector('.sq.dark .bg')).fill")
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let before = dark();
+    b.click("#board-toggle");
+    b.until("the blue board", || {
+        (b.js("return document.documentElement.dataset.board") == "blue").then_some(())
+    });
+    let blue = dark();
+    assert_ne!(blue, before, "the dark squares change colour");
+    b.open(&format!("{}/game/{id}", s.url));
+    b.wait_for(".game-page [data-square]");
+    assert_eq!(dark(), blue, "kept for the next page");
+    finish(&mut t);
+}

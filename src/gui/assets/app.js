@@ -11,6 +11,14 @@ window.__menagerie = window.__menagerie || { lastRenderMs: 0, ready: false };
 function applyTheme() {
   const t = localStorage.getItem('menagerie-theme');
   document.documentElement.dataset.theme = t || 'light';
+  document.documentElement.dataset.board = boardColours();
+}
+
+/** The board's colours, kept in localStorage ('menagerie-board'). */
+const BOARDS = ['brown', 'blue', 'green', 'grey'];
+function boardColours() {
+  const b = localStorage.getItem('menagerie-board');
+  return BOARDS.includes(b) ? b : 'brown';
 }
 
 async function main() {
@@ -19,6 +27,21 @@ async function main() {
     const next = document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark';
     localStorage.setItem('menagerie-theme', next);
     applyTheme();
+  });
+  // The board's colours: the button goes to the next palette.
+  const board = document.getElementById('board-toggle');
+  const showBoard = () => {
+    const b = boardColours();
+    const next = BOARDS[(BOARDS.indexOf(b) + 1) % BOARDS.length];
+    board.title = `Board: ${b} (click for ${next})`;
+    board.dataset.board = b;
+  };
+  showBoard();
+  board.addEventListener('click', () => {
+    const b = boardColours();
+    localStorage.setItem('menagerie-board', BOARDS[(BOARDS.indexOf(b) + 1) % BOARDS.length]);
+    applyTheme();
+    showBoard();
   });
   // Sounds on or off: kept in localStorage.
   const sound = document.getElementById('sound-toggle');
