@@ -64,6 +64,8 @@ mod gui_load;
 mod gui_review;
 #[cfg(feature = "gui")]
 mod gui_seats;
+#[cfg(feature = "gui")]
+mod gui_timeouts;
 mod mitosis;
 mod mulligan_stew;
 mod muster;

@@ -12,6 +12,7 @@ pub mod context;
 pub mod driver;
 pub mod engines;
 pub mod error;
+pub mod http;
 pub mod record;
 pub mod review;
 pub mod slot;
@@ -107,6 +108,7 @@ async fn serve(cfg: GuiConfig) -> Result<(), String> {
             return Err("--token: give at least 16 characters, without spaces, ';' or '&'".into());
         }
     }
+    let timeouts = http::Timeouts::from_env()?;
     let program = engine_program(cfg.engine.clone())?;
     let (variants, elo_range, describer) = describe_variants(&program).await?;
     let (stop_tx, stop_rx) = watch::channel(false);
@@ -129,7 +131,7 @@ async fn serve(cfg: GuiConfig) -> Result<(), String> {
     for g in store::load_all(&cfg.games_dir, &ctx.variants) {
         app.insert(driver::start(g, Arc::clone(&ctx)));
     }
-    let router = api::router(app.clone());
+    let router = api::router(app.clone(), timeouts.body);
     let listener = tokio::net::TcpListener::bind((cfg.host.as_str(), cfg.port))
         .await
         .map_err(|e| format!("cannot listen on {}:{}: {e}", cfg.host, cfg.port))?;
@@ -188,10 +190,7 @@ async fn serve(cfg: GuiConfig) -> Result<(), String> {
         wait_for_signal().await;
         let _ = stop_tx.send(true);
     };
-    axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown)
-        .await
-        .map_err(|e| format!("server error: {e}"))?;
+    http::serve(listener, router, timeouts, shutdown).await;
     // Every change is saved as it is made; save each game once more for its clock.
     let slots: Vec<Arc<Slot>> = app
         .games

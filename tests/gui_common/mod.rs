@@ -349,3 +349,135 @@ impl Rng {
         (self.next() % n as u64) as usize
     }
 }
+
+/// An answer read off a raw TCP connection ([`read_answer`]).
+#[derive(Debug, Clone)]
+pub struct RawAnswer {
+    /// The status code.
+    pub status: u16,
+    /// The header lines, names in lower case.
+    pub headers: Vec<(String, String)>,
+    /// The body (empty for an event stream, whose body is not read).
+    pub body: Vec<u8>,
+}
+
+impl RawAnswer {
+    /// The first value of header `name` (lower case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether the server keeps the connection open after this answer.
+    pub fn keeps_alive(&self) -> bool {
+        !self
+            .header("connection")
+            .is_some_and(|v| v.eq_ignore_ascii_case("close"))
+            && (self.header("content-length").is_some()
+                || self
+                    .header("transfer-encoding")
+                    .is_some_and(|v| v.eq_ignore_ascii_case("chunked")))
+    }
+}
+
+/// A line of an answer's head, without its CRLF; `None` at the end of the stream before
+/// any byte of it.
+fn head_line(r: &mut impl BufRead) -> std::io::Result<Option<String>> {
+    let mut line = Vec::new();
+    let n = (&mut *r).take(64 * 1024).read_until(b'\n', &mut line)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if !line.ends_with(b"\n") {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::UnexpectedEof,
+            "a head line cut short",
+        ));
+    }
+    while line.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
+        line.pop();
+    }
+    String::from_utf8(line)
+        .map(Some)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}
+
+fn bad_data(what: String) -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidData, what)
+}
+
+/// Reads one HTTP/1.1 answer from `r` (informational 1xx answers skipped): its status line,
+/// headers and body, by `Content-Length`, chunked, or to the end of the stream. No body is
+/// read after a `HEAD` (`head`), for 204 and 304, or for an event stream (`text/event-stream`,
+/// which does not end). `Ok(None)`: the connection ended before any byte of an answer.
+///
+/// Errors: the socket's (a timeout, a reset), or an answer that is not HTTP.
+pub fn read_answer(r: &mut impl BufRead, head: bool) -> std::io::Result<Option<RawAnswer>> {
+    loop {
+        let Some(status_line) = head_line(r)? else {
+            return Ok(None);
+        };
+        let status: u16 = status_line
+            .strip_prefix("HTTP/1.")
+            .and_then(|rest| rest.get(2..5))
+            .and_then(|code| code.parse().ok())
+            .ok_or_else(|| bad_data(format!("no status line: {status_line:?}")))?;
+        let mut headers = Vec::new();
+        loop {
+            let line = head_line(r)?.ok_or_else(|| bad_data("the head cut short".into()))?;
+            if line.is_empty() {
+                break;
+            }
+            let (name, value) = line
+                .split_once(':')
+                .ok_or_else(|| bad_data(format!("a bad header line: {line:?}")))?;
+            headers.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
+        }
+        let mut answer = RawAnswer {
+            status,
+            headers,
+            body: Vec::new(),
+        };
+        if (100..200).contains(&status) {
+            continue;
+        }
+        let stream = answer
+            .header("content-type")
+            .is_some_and(|v| v.starts_with("text/event-stream"));
+        if head || status == 204 || status == 304 || stream {
+            return Ok(Some(answer));
+        }
+        let chunked = answer
+            .header("transfer-encoding")
+            .is_some_and(|v| v.eq_ignore_ascii_case("chunked"));
+        if chunked {
+            loop {
+                let size_line =
+                    head_line(r)?.ok_or_else(|| bad_data("a chunk cut short".into()))?;
+                let hex = size_line.split(';').next().unwrap_or("").trim();
+                let size = usize::from_str_radix(hex, 16)
+                    .map_err(|_| bad_data(format!("a bad chunk size: {size_line:?}")))?;
+                if size == 0 {
+                    // The trailers, up to the blank line.
+                    while head_line(r)?.is_some_and(|l| !l.is_empty()) {}
+                    break;
+                }
+                let start = answer.body.len();
+                answer.body.resize(start + size, 0);
+                r.read_exact(&mut answer.body[start..])?;
+                head_line(r)?;
+            }
+        } else if let Some(length) = answer.header("content-length") {
+            let n: usize = length
+                .parse()
+                .map_err(|_| bad_data(format!("a bad Content-Length: {length:?}")))?;
+            answer.body.resize(n, 0);
+            r.read_exact(&mut answer.body)?;
+        } else {
+            r.read_to_end(&mut answer.body)?;
+        }
+        return Ok(Some(answer));
+    }
+}

@@ -13,6 +13,7 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
+use std::time::Duration;
 
 pub use app::App;
 use games::{
@@ -28,8 +29,9 @@ use super::error::ApiError;
 /// The largest request body, bytes.
 pub const BODY_LIMIT: usize = 64 * 1024;
 
-/// The routes of the server, over `app`.
-pub fn router(app: App) -> Router {
+/// The routes of the server, over `app`; a request's body must be in within `body_timeout`
+/// of its head ([`crate::gui::http::BODY_TIMEOUT_SECS`]).
+pub fn router(app: App, body_timeout: Duration) -> Router {
     Router::new()
         .route("/", get(page))
         .route("/game/{id}", get(page))
@@ -62,6 +64,10 @@ pub fn router(app: App) -> Router {
         .route("/api/metrics", get(metrics))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn_with_state(
+            body_timeout,
+            read_body,
+        ))
         .layer(axum::middleware::from_fn(refuse_long_bodies))
         .with_state(app)
 }
@@ -82,6 +88,58 @@ async fn refuse_long_bodies(req: axum::extract::Request, next: axum::middleware:
         .into_response();
     }
     next.run(req).await
+}
+
+/// Reads a request's whole body before its handler runs, within `timeout` of its head: a body
+/// that stops coming gets `408` and its connection is closed, instead of holding it. A body
+/// over [`BODY_LIMIT`] without a `Content-Length` (chunked) gets `413` as soon as it is, and
+/// one that breaks off (the connection closed, a bad chunk) `400`.
+async fn read_body(
+    axum::extract::State(timeout): axum::extract::State<Duration>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    use futures_util::StreamExt;
+    let (parts, body) = req.into_parts();
+    let mut stream = body.into_data_stream();
+    let mut bytes: Vec<u8> = Vec::new();
+    let whole = async {
+        while let Some(chunk) = stream.next().await {
+            let chunk = chunk.map_err(|e| ApiError::bad_request(format!("bad body: {e}")))?;
+            if bytes.len() + chunk.len() > BODY_LIMIT {
+                return Err(ApiError {
+                    status: 413,
+                    message: format!("the body is larger than {BODY_LIMIT} bytes"),
+                });
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        Ok(())
+    };
+    let read = match tokio::time::timeout(timeout, whole).await {
+        Ok(r) => r,
+        Err(_) => Err(ApiError {
+            status: 408,
+            message: format!(
+                "the body did not arrive within {} ms of the head",
+                timeout.as_millis()
+            ),
+        }),
+    };
+    if let Err(e) = read {
+        // The rest of the body is not read: the connection closes after this answer.
+        let mut r = e.into_response();
+        r.headers_mut().insert(
+            header::CONNECTION,
+            axum::http::HeaderValue::from_static("close"),
+        );
+        return r;
+    }
+    next.run(axum::extract::Request::from_parts(
+        parts,
+        axum::body::Body::from(bytes),
+    ))
+    .await
 }
 
 async fn not_found() -> ApiError {
