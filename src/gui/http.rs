@@ -40,6 +40,9 @@ pub const HEADER_TIMEOUT_SECS: u64 = 10;
 pub const IDLE_TIMEOUT_SECS: u64 = 60;
 /// How long a request's body may take to arrive once its head is in, seconds.
 pub const BODY_TIMEOUT_SECS: u64 = 10;
+/// The most bytes a request's head (request line and headers) may take; a longer one gets
+/// `431 Request Header Fields Too Large` (hyper's answer) and the connection is closed.
+pub const MAX_HEAD_BYTES: usize = 16 * 1024;
 /// How long a stop (Ctrl-C, SIGTERM) waits for the open connections to finish their
 /// requests, seconds; the connections still open then are dropped.
 pub const SHUTDOWN_GRACE_SECS: u64 = 5;
@@ -269,6 +272,9 @@ pub async fn serve(
             },
             () = &mut stop => break,
         };
+        // Small writes go out at once: an event stream's events would otherwise wait for the
+        // page's delayed ACK of the one before (Nagle), some 40 ms each.
+        let _ = stream.set_nodelay(true);
         let marks = Arc::new(Mutex::new(Marks {
             armed_at: Instant::now(),
             heads: 0,
@@ -285,7 +291,8 @@ pub async fn serve(
                 timeouts,
                 stopping: Arc::clone(&stopping),
             })
-            .header_read_timeout(timeouts.header);
+            .header_read_timeout(timeouts.header)
+            .max_buf_size(MAX_HEAD_BYTES);
         let service = hyper_util::service::TowerToHyperService::new(router.clone());
         let conn = graceful.watch(builder.serve_connection(io, service));
         tokio::spawn(async move {
