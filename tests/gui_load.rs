@@ -1,5 +1,6 @@
 //! The GUI server under load (docs/gui.md "Load"): [`PAIRS`] games between two people driven by
-//! HTTP clients and [`AGAINST`] games against the engine, all at once, with `--max-engines 4`,
+//! HTTP clients (each thinking [`THINK_MS`] between turns) and [`AGAINST`] games against the
+//! engine, all at once, with `--max-engines 4`,
 //! for [`seconds`] (120 s; `MENAGERIE_LOAD_SECS` sets another time). Every turn answered must
 //! be in its game exactly once, in order, and so after a restart from the disk; no answer
 //! that waits on no search may take over 1 s (every request here: the engine's turns are
@@ -31,6 +32,10 @@ const MAX_ENGINES: usize = 4;
 const QUERY_ENGINES: usize = 2;
 /// The longest answer allowed to a request that waits on no search, milliseconds.
 const SLOWEST_MS: u128 = 1000;
+/// Between two people, each client thinks this long between its turns, milliseconds (seeded,
+/// from the range): quicker than any person, slow enough that the clients do not just measure
+/// how many turns a second the machine can take.
+const THINK_MS: (u64, u64) = (20, 120);
 /// The seed of the turns.
 const SEED: u64 = 0x6c6f_6164;
 /// The variants the games cycle through (each starts without a pre-game choice but the seed).
@@ -248,6 +253,10 @@ fn drive(
                 let legal = strings(&st["legal"]);
                 if legal.is_empty() {
                     break;
+                }
+                if !engine {
+                    let think = THINK_MS.0 + rng.next() % (THINK_MS.1 - THINK_MS.0);
+                    std::thread::sleep(Duration::from_millis(think));
                 }
                 let token = legal[rng.below(legal.len())].clone();
                 sent.push((n + 1, Instant::now()));

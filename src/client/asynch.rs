@@ -36,8 +36,16 @@ impl AsyncEngine {
     /// Errors: [`EngineFault::Spawn`] when it cannot be started, [`EngineFault::Crashed`] or
     /// [`EngineFault::NoAnswer`] when it does not complete the handshake.
     pub async fn spawn(program: &Path) -> Result<AsyncEngine, EngineFault> {
+        Self::spawn_niced(program, 0).await
+    }
+
+    /// [`AsyncEngine::spawn`], the process at `niceness` more than this one
+    /// ([`EngineProcess::spawn_untied_niced`]).
+    ///
+    /// Errors: as [`AsyncEngine::spawn`].
+    pub async fn spawn_niced(program: &Path, niceness: i32) -> Result<AsyncEngine, EngineFault> {
         tokio::task::block_in_place(|| {
-            let mut process = EngineProcess::spawn_untied(program, &[])?;
+            let mut process = EngineProcess::spawn_untied_niced(program, &[], niceness)?;
             let options = process.uci(millis(QUERY_TIMEOUT))?;
             let find = |name: &str| options.iter().find(|o| o.name.eq_ignore_ascii_case(name));
             let mut variants = find("UCI_Variant")

@@ -167,7 +167,7 @@ impl EngineProcess {
     ///
     /// Errors: [`EngineFault::Spawn`] when the process cannot be started.
     pub fn spawn(program: impl AsRef<Path>, args: &[String]) -> Result<EngineProcess, EngineFault> {
-        Self::start(program.as_ref(), args, true)
+        Self::start(program.as_ref(), args, true, 0)
     }
 
     /// [`EngineProcess::spawn`], but the child lives until the handle drops, whatever becomes
@@ -178,10 +178,29 @@ impl EngineProcess {
         program: impl AsRef<Path>,
         args: &[String],
     ) -> Result<EngineProcess, EngineFault> {
-        Self::start(program.as_ref(), args, false)
+        Self::start(program.as_ref(), args, false, 0)
     }
 
-    fn start(program: &Path, args: &[String], tied: bool) -> Result<EngineProcess, EngineFault> {
+    /// [`EngineProcess::spawn_untied`], the process (and every thread it starts) at
+    /// `niceness` (added to this process's, as `nice` does; 0: as this process), so that it
+    /// yields the processor to the work at normal priority. Where the system has no niceness,
+    /// as `spawn_untied`.
+    ///
+    /// Errors: as [`EngineProcess::spawn_untied`].
+    pub fn spawn_untied_niced(
+        program: impl AsRef<Path>,
+        args: &[String],
+        niceness: i32,
+    ) -> Result<EngineProcess, EngineFault> {
+        Self::start(program.as_ref(), args, false, niceness)
+    }
+
+    fn start(
+        program: &Path,
+        args: &[String],
+        tied: bool,
+        niceness: i32,
+    ) -> Result<EngineProcess, EngineFault> {
         let mut command = Command::new(program);
         command
             .args(args)
@@ -190,6 +209,9 @@ impl EngineProcess {
             .stderr(Stdio::null());
         if tied {
             die_with_parent(&mut command);
+        }
+        if niceness != 0 {
+            lower_priority(&mut command, niceness);
         }
         let mut child = command
             .spawn()
@@ -483,6 +505,27 @@ fn die_with_parent(command: &mut Command) {
 /// Elsewhere only the handle's drop (and the signal handler of the CLI) stop children.
 #[cfg(not(target_os = "linux"))]
 fn die_with_parent(_: &mut Command) {}
+
+/// Starts the child at `niceness` more than this process: set in the child before exec, so
+/// that every thread it starts inherits it.
+#[cfg(target_os = "linux")]
+fn lower_priority(command: &mut Command, niceness: i32) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs in the forked child before exec and calls only nice, a system
+    // call wrapper that is async-signal-safe in practice (it sets errno and nothing else).
+    unsafe {
+        command.pre_exec(move || {
+            // nice can return -1 as a niceness: only errno tells a failure, and a child that
+            // cannot lower its priority may still run as it is.
+            let _ = libc::nice(niceness);
+            Ok(())
+        });
+    }
+}
+
+/// Elsewhere the child runs at this process's priority.
+#[cfg(not(target_os = "linux"))]
+fn lower_priority(_: &mut Command, _: i32) {}
 
 impl Drop for EngineProcess {
     fn drop(&mut self) {

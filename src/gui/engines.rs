@@ -26,6 +26,11 @@ use crate::client::{AsyncEngine, EngineFault};
 /// written for; a query takes milliseconds.
 pub const QUERY_ENGINES: usize = 2;
 
+/// The niceness added to search engines' processes (as `nice -n 5`): a search runs for its
+/// time whatever it gets, so it yields the processor to the queries and answers that people
+/// wait on. Query engines run at the server's own priority.
+pub const SEARCH_NICENESS: i32 = 5;
+
 /// How long a driver keeps its search engine after a search when no game is waiting for a
 /// place, before the process ends and the place is freed.
 pub const IDLE_RELEASE: Duration = Duration::from_secs(20);

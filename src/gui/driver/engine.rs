@@ -19,7 +19,11 @@ impl Driver {
                 Some(p) => p,
                 None => self.ctx.engines.search_place().await?,
             };
-            let mut e = AsyncEngine::spawn(self.ctx.engines.program()).await?;
+            let mut e = AsyncEngine::spawn_niced(
+                self.ctx.engines.program(),
+                crate::gui::engines::SEARCH_NICENESS,
+            )
+            .await?;
             let variant = self.slot.lock().variant.clone();
             e.select(&variant).await?;
             e.query_ok(&["setoption name UCI_ShowWDL value true".to_string()])
