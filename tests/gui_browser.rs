@@ -2391,15 +2391,27 @@ fn sounds_follow_the_game_and_the_switch_mutes_them() {
     }
     // Muted: still noted, not heard; the switch is remembered by the next page.
     b.click("#sound-toggle");
-    b.wait_text("#sound-toggle", "🔇");
+    b.until("muted", || {
+        (b.js("return document.querySelector('#sound-toggle').getAttribute('aria-pressed')")
+            == "true")
+            .then_some(())
+    });
     play("g1e2");
     let got = heard(expected.len() + 1);
     assert_eq!(got.last().unwrap()["kind"], "move");
     assert_eq!(got.last().unwrap()["heard"], false);
     b.open(&format!("{}/game/{id}", s.url));
-    b.wait_text("#sound-toggle", "🔇");
+    b.until("still muted on the next page", || {
+        (b.js("return document.querySelector('#sound-toggle').getAttribute('aria-pressed')")
+            == "true")
+            .then_some(())
+    });
     b.click("#sound-toggle");
-    b.wait_text("#sound-toggle", "🔊");
+    b.until("sounds on again", || {
+        (b.js("return document.querySelector('#sound-toggle').getAttribute('aria-pressed')")
+            == "false")
+            .then_some(())
+    });
     // The end: resignation ends the game, with its sound.
     let (status, r) = s.post(&format!("/api/games/{id}/resign"), json!({}));
     assert_eq!(status, 200, "{r}");

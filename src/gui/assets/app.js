@@ -46,7 +46,7 @@ async function main() {
   // Sounds on or off: kept in localStorage.
   const sound = document.getElementById('sound-toggle');
   const showSound = () => {
-    sound.textContent = soundOn() ? '🔊' : '🔇';
+    sound.textContent = '♪';
     sound.title = soundOn() ? 'Sounds on (click to mute)' : 'Sounds off (click to hear them)';
     sound.setAttribute('aria-pressed', String(!soundOn()));
   };
