@@ -850,6 +850,47 @@ fn only_its_own_host_and_origin_are_answered() {
     );
 }
 
+/// A request that names the server once and another name elsewhere (a second Host header, a
+/// request target in absolute form) is refused and makes no game; the fuzzer
+/// (tests/gui_fuzz.rs) sent both and was answered 201.
+#[test]
+fn two_hosts_or_a_foreign_target_are_refused() {
+    let s = Server::start(&temp_dir("gui-two-hosts"), &[], &[]);
+    let body = r#"{"variant": "chess", "engine": "none"}"#;
+    let port = s.url.rsplit(':').next().unwrap().to_string();
+    for (first, second) in [
+        ("{host}".to_string(), format!("evil.example:{port}")),
+        (format!("evil.example:{port}"), "{host}".to_string()),
+        ("{host}".to_string(), "{host}".to_string()),
+    ] {
+        let (status, answer) = request_with(
+            &s,
+            "POST",
+            "/api/games",
+            &first,
+            &format!("Host: {second}\r\n"),
+            body,
+        );
+        assert_eq!(status, 400, "Host {first} and {second}: {answer}");
+        assert!(answer.contains("\"error\""), "{answer}");
+    }
+    for target in [
+        format!("http://evil.example:{port}/api/games"),
+        "http://evil.example/api/games".to_string(),
+        format!("http://user@{{host}}/api/games"),
+    ] {
+        let (status, answer) = request_with(&s, "POST", &target, "{host}", "", body);
+        assert_eq!(status, 421, "{target}: {answer}");
+        let (status, _) = request_with(&s, "GET", &target, "{host}", "", "");
+        assert_eq!(status, 421, "GET {target}");
+    }
+    assert_eq!(game_count(&s), 0);
+    // Its own name in absolute form is answered.
+    let (status, answer) = request_with(&s, "POST", "http://{host}/api/games", "{host}", "", body);
+    assert_eq!(status, 201, "{answer}");
+    assert_eq!(game_count(&s), 1);
+}
+
 fn moves_of(s: &Server, id: &str) -> Vec<String> {
     strings(&s.get(&format!("/api/games/{id}")).1["moves"])
 }

@@ -3,7 +3,8 @@
 //! token is set (by default on any address but a loopback one) every request must carry it.
 //!
 //! The Host rule stops DNS rebinding: a page of `evil.example` whose name was made to point at
-//! 127.0.0.1 still sends `Host: evil.example`. The Origin rule stops a foreign page from
+//! 127.0.0.1 still sends `Host: evil.example`. A request with two Host headers is refused, and
+//! one whose target is in absolute form (`http://name/path`) must name the server there too. The Origin rule stops a foreign page from
 //! posting to the server by a plain form or `fetch` (the browser sends its origin). The token
 //! stops other people on the network. None of it encrypts: on an untrusted network, the server
 //! belongs behind a reverse proxy with TLS.
@@ -159,8 +160,18 @@ pub async fn guard(
     next: Next,
 ) -> Response {
     let headers = req.headers();
-    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
-    if !host.is_some_and(|h| access.host_allowed(h)) {
+    let mut hosts = headers.get_all(header::HOST).iter();
+    let host = hosts.next().and_then(|v| v.to_str().ok());
+    if hosts.next().is_some() {
+        // Which one would count is the client's guess (RFC 9112 3.2: 400).
+        return ApiError::bad_request("more than one Host header").into_response();
+    }
+    // A request target in absolute form (`POST http://name/...`) names the server too, and
+    // in place of the Host header (RFC 9112 3.2.2): both must name this one.
+    let authority = req.uri().authority().map(|a| a.as_str());
+    if !host.is_some_and(|h| access.host_allowed(h))
+        || !authority.is_none_or(|a| access.host_allowed(a))
+    {
         return ApiError {
             status: 421,
             message: "this server answers only to its own address (the Host header names another)"
