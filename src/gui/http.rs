@@ -17,8 +17,8 @@
 //!
 //! The head and idle limits are hyper's `header_read_timeout`, whose timer hyper arms when it
 //! starts reading a head (at once on a new connection, and as soon as an answer is done on a
-//! kept-alive one). Its one timer here ([`HeadTimer`]) sees the connection's reads
-//! ([`Watched`]), so that the same timer gives the idle limit until the next head's first
+//! kept-alive one). Its one timer here (`HeadTimer`) sees the connection's reads
+//! (`Watched`), so that the same timer gives the idle limit until the next head's first
 //! byte arrives and the head limit from then on.
 
 use std::future::Future;
