@@ -877,7 +877,7 @@ fn two_hosts_or_a_foreign_target_are_refused() {
     for target in [
         format!("http://evil.example:{port}/api/games"),
         "http://evil.example/api/games".to_string(),
-        format!("http://user@{{host}}/api/games"),
+        "http://user@{host}/api/games".to_string(),
     ] {
         let (status, answer) = request_with(&s, "POST", &target, "{host}", "", body);
         assert_eq!(status, 421, "{target}: {answer}");
