@@ -57,6 +57,8 @@ mod gui_browser;
 #[cfg(feature = "gui")]
 mod gui_engines;
 #[cfg(feature = "gui")]
+mod gui_fuzz;
+#[cfg(feature = "gui")]
 mod gui_kill;
 #[cfg(feature = "gui")]
 mod gui_load;

@@ -26,6 +26,8 @@ pub struct Server {
     /// [`Server::get`] and [`Server::post`] to a game carries them (the client plays as a
     /// page holding every seat it made); [`Server::post_as`] chooses its own.
     seats: std::sync::Mutex<std::collections::HashMap<String, [Option<String>; 2]>>,
+    /// Its standard error, when kept ([`Server::start_logged`]).
+    log: std::sync::Arc<std::sync::Mutex<String>>,
 }
 
 /// The secret of a seat's link (`/game/ID?seat=SECRET...`), if it is one.
@@ -59,17 +61,49 @@ impl Server {
     /// Starts `menagerie gui --port 0 --games-dir <dir>` with `extra` arguments and `env`,
     /// and waits for the line that gives its address.
     pub fn start(dir: &Path, extra: &[&str], env: &[(&str, &str)]) -> Server {
+        Server::launch(dir, extra, env, false)
+    }
+
+    /// [`Server::start`], keeping what the server writes to its standard error for
+    /// [`Server::log`] (and copying it to the test's).
+    pub fn start_logged(dir: &Path, extra: &[&str], env: &[(&str, &str)]) -> Server {
+        Server::launch(dir, extra, env, true)
+    }
+
+    /// What the server wrote to its standard error so far (started by
+    /// [`Server::start_logged`]; empty otherwise).
+    pub fn log(&self) -> String {
+        self.log.lock().unwrap().clone()
+    }
+
+    fn launch(dir: &Path, extra: &[&str], env: &[(&str, &str)], logged: bool) -> Server {
         let mut cmd = Command::new(BIN);
         cmd.args(["gui", "--port", "0", "--games-dir"])
             .arg(dir)
             .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
+            .stderr(if logged {
+                Stdio::piped()
+            } else {
+                Stdio::inherit()
+            });
         for (k, v) in env {
             cmd.env(k, v);
         }
         let mut child = cmd.spawn().expect("start menagerie gui");
+        let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        if let Some(err) = child.stderr.take() {
+            let log = std::sync::Arc::clone(&log);
+            std::thread::spawn(move || {
+                for line in BufReader::new(err).lines().map_while(Result::ok) {
+                    eprintln!("{line}");
+                    let mut l = log.lock().unwrap();
+                    l.push_str(&line);
+                    l.push('\n');
+                }
+            });
+        }
         let stdout = child.stdout.take().unwrap();
         let mut reader = BufReader::new(stdout);
         let mut line = String::new();
@@ -95,6 +129,7 @@ impl Server {
             token,
             dir: dir.to_path_buf(),
             seats: Default::default(),
+            log,
         }
     }
 
