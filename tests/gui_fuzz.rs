@@ -30,7 +30,7 @@ use std::net::{Shutdown, TcpStream};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use gui_common::{link_secret, read_answer, strings, temp_dir, RawAnswer, Server};
+use gui_common::{link_secret, read_answer, strings, temp_dir, RawAnswer, Rng, Server};
 use serde_json::{json, Value};
 
 /// How many requests are sent.
@@ -51,33 +51,6 @@ const ANSWER_WAIT: Duration = Duration::from_secs(3);
 const SMALL: usize = 4096;
 /// The server's body limit (src/gui/api/mod.rs).
 const BODY_LIMIT: usize = 64 * 1024;
-
-/// SplitMix64: the fuzzer's pseudo-random numbers, the same on every run of a seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (n >= 1).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    /// True `percent` times in a hundred.
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
 
 /// A game made before the fuzz.
 struct Game {
