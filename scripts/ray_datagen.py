@@ -127,6 +127,11 @@ def main():
         "--resume", action="store_true",
         help="keep the shards already in --out and play only the missing ones",
     )
+    parser.add_argument(
+        "--only", default=None, metavar="A-B",
+        help="play only shards A to B (1-based, inclusive), for a machine that gives part of a "
+        "run; no data.bin is merged",
+    )
     argv = sys.argv[1:]
     if "--" in argv:
         split = argv.index("--")
@@ -144,6 +149,15 @@ def main():
     threads = 1
     if "--threads" in datagen_args:
         threads = int(datagen_args[datagen_args.index("--threads") + 1])
+    only = range(1, args.shards + 1)
+    if args.only is not None:
+        try:
+            a, b = (int(x) for x in args.only.split("-"))
+        except ValueError:
+            parser.error("--only takes A-B, two shard numbers")
+        if not 1 <= a <= b <= args.shards:
+            parser.error(f"--only {args.only}: need 1 <= A <= B <= {args.shards}")
+        only = range(a, b + 1)
     binary = os.path.join(args.cwd, args.menagerie)
     if not os.path.exists(binary):
         parser.error(f"{binary} not found (cargo build --release, or --menagerie)")
@@ -164,7 +178,7 @@ def main():
             files[k] = path
     pending = {
         run_shard.options(num_cpus=threads).remote(binary, args.cwd, datagen_args, k, n): k
-        for k in range(1, n + 1)
+        for k in only
         if k not in files
     }
     print(f"submitted {len(pending)} of {n} datagen shards to Ray "
@@ -196,6 +210,9 @@ def main():
         print(f"error: shards {sorted(failed)} failed; the others are in {args.out}",
               file=sys.stderr)
         return 1
+    if args.only is not None:
+        print(f"wall time {time.time() - started:.1f} s for shards {args.only}; not merged")
+        return 0
     merged = os.path.join(args.out, "data.bin")
     proc = subprocess.run(
         [binary, "datagen", "merge", *[files[k] for k in sorted(files)], "--out",

@@ -437,6 +437,7 @@ mod portions {
             ranks: 1,
             pocket: false,
             portions: 2,
+            fields: &[],
         };
 
         const MULTI_PLY_TURNS: bool = true;

@@ -67,6 +67,21 @@ pub struct PieceDesc {
     pub movement: String,
 }
 
+/// One FEN field as the `variant` command describes it (`info string field <key> <kind>
+/// [sep <c>] | <label>`, protocol.md 8).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct FieldDesc {
+    /// `castling`, `ep`, `halfmove`, `fullmove`, or `tag:<key>`.
+    pub key: String,
+    /// `text`, `number`, `pair` (`W/B` counts) or `pieces` (`W/B` piece codes).
+    pub kind: String,
+    /// For `pieces`: the separator between codes, or `None` when they are written one after
+    /// the other.
+    pub sep: Option<String>,
+    /// What the field holds, for a person.
+    pub label: String,
+}
+
 /// A variant as the `variant` command describes it (protocol.md 8): `GET /api/variants`.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct VariantDesc {
@@ -91,6 +106,9 @@ pub struct VariantDesc {
     pub aliases: Vec<String>,
     /// What a game needs before its first turn (`seed`, `army`).
     pub pregame: Vec<String>,
+    /// The FEN fields a position sets beside its board and hand, in FEN order (`info string
+    /// field` lines): what a board editor offers.
+    pub fields: Vec<FieldDesc>,
     /// The piece types.
     pub pieces: Vec<PieceDesc>,
 }
@@ -184,6 +202,7 @@ pub fn parse_variant(lines: &[String]) -> Result<VariantDesc, String> {
         startpos: startpos.to_string(),
         aliases: Vec::new(),
         pregame: Vec::new(),
+        fields: Vec::new(),
         pieces: Vec::new(),
     };
     for line in lines {
@@ -204,6 +223,20 @@ pub fn parse_variant(lines: &[String]) -> Result<VariantDesc, String> {
                 .split_whitespace()
                 .map(str::to_ascii_lowercase)
                 .collect();
+        } else if let Some(rest) = line.strip_prefix("info string field ") {
+            let (head, label) = rest.split_once(" | ").unwrap_or((rest, ""));
+            let w: Vec<&str> = head.split_whitespace().collect();
+            if let [key, kind, more @ ..] = w.as_slice() {
+                desc.fields.push(FieldDesc {
+                    key: key.to_string(),
+                    kind: kind.to_string(),
+                    sep: match more {
+                        ["sep", c] => Some(c.to_string()),
+                        _ => None,
+                    },
+                    label: label.to_string(),
+                });
+            }
         } else if let Some(kind) = line.strip_prefix("info string pregame ") {
             desc.pregame.push(kind.trim().to_string());
         } else if let Some(rest) = line.strip_prefix("info string piece code ") {

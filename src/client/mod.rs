@@ -11,7 +11,7 @@ pub mod process;
 
 pub use answers::{
     parse_bestmove, parse_diagram, parse_info, parse_report, parse_variant, report_commands,
-    DiagramDesc, EngineOption, InfoLine, PieceDesc, PositionReport, Pregame, ScoreValue,
+    DiagramDesc, EngineOption, FieldDesc, InfoLine, PieceDesc, PositionReport, Pregame, ScoreValue,
     VariantDesc,
 };
 #[cfg(feature = "gui")]

@@ -503,6 +503,7 @@ mod tests {
             startpos: startpos("chess").unwrap(),
             aliases: vec!["standard".into(), "fromposition".into()],
             pregame: Vec::new(),
+            fields: Vec::new(),
             pieces: Vec::new(),
         }]
     }

@@ -394,6 +394,10 @@ impl<G: Game> VariantSession for Session<G> {
         for kind in G::PREGAME {
             text.push_str(&format!("\ninfo string pregame {kind}"));
         }
+        for f in G::INFO.fields {
+            text.push('\n');
+            text.push_str(&f.line());
+        }
         for p in G::PIECES {
             text.push_str(&format!(
                 "\ninfo string piece code {} name {} | {}",

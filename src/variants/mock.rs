@@ -55,6 +55,7 @@ impl Rules for TwoStep {
         ranks: 1,
         pocket: false,
         portions: 2,
+        fields: &[],
     };
 
     const MULTI_PLY_TURNS: bool = true;

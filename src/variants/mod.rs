@@ -195,7 +195,77 @@ pub struct VariantInfo {
     /// The most portions a turn token joins with `;` (1 for orthodox chess, 2 for Mulligan
     /// Stew and for Mutatis Mutandis's action and drop).
     pub portions: u8,
+    /// The FEN's fields after the board and the side to move that a position of the variant
+    /// can set, in FEN order, for a GUI's board editor (the `field` lines of the `variant`
+    /// command, protocol.md 8). A positional field that is not listed is always `-`.
+    pub fields: &'static [FenField],
 }
+
+/// One field of a variant's FEN that a board editor offers (protocol.md 8, `variant`): a
+/// positional field of the common grammar (protocol.md 4) or one of the variant's
+/// `key:value` tags, how its value is written, and what it holds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct FenField {
+    /// `castling`, `ep`, `halfmove` or `fullmove` (the common grammar's fields 3 to 6), or
+    /// `tag:<key>` for the tag `<key>:<value>`.
+    pub key: &'static str,
+    /// How the value is written.
+    pub kind: FieldKind,
+    /// What the field holds, for a person: a few words, the form of its value in brackets
+    /// where it has one.
+    pub label: &'static str,
+}
+
+/// How a [`FenField`]'s value is written (the kind word of a `field` line, protocol.md 8).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FieldKind {
+    /// `text`: a word the variant's FEN reader checks (castling rights, squares, flags).
+    Text,
+    /// `number`: a count, 0 or more (the clocks: plies, or turns for the fullmove number).
+    Number,
+    /// `pair`: two counts, White's then Black's, as `W/B` (`coins:20/20`).
+    Pair,
+    /// `pieces`: White's then Black's piece codes, as `W/B`, `-` for none; the codes are
+    /// joined with the separator when there is one (`pieces sep .`: `AM.NR`), else written
+    /// one after the other (`QR`).
+    Pieces(Option<char>),
+}
+
+impl FenField {
+    /// The field as the `variant` command describes it: `info string field <key> <kind>
+    /// [sep <c>] | <label>` (protocol.md 8).
+    pub fn line(&self) -> String {
+        let kind = match self.kind {
+            FieldKind::Text => "text".to_string(),
+            FieldKind::Number => "number".to_string(),
+            FieldKind::Pair => "pair".to_string(),
+            FieldKind::Pieces(None) => "pieces".to_string(),
+            FieldKind::Pieces(Some(c)) => format!("pieces sep {c}"),
+        };
+        format!("info string field {} {kind} | {}", self.key, self.label)
+    }
+}
+
+/// The clocks of the common grammar, which every variant's FEN sets (protocol.md 4).
+pub const CLOCK_FIELDS: [FenField; 2] = [
+    FenField {
+        key: "halfmove",
+        kind: FieldKind::Number,
+        label: "Halfmove clock, in plies",
+    },
+    FenField {
+        key: "fullmove",
+        kind: FieldKind::Number,
+        label: "Fullmove number",
+    },
+];
+
+/// The en passant field as orthodox chess writes it: the square passed by a double step.
+pub const EP_FIELD: FenField = FenField {
+    key: "ep",
+    kind: FieldKind::Text,
+    label: "En passant square, or -",
+};
 
 /// One piece type as a GUI draws it and a person reads it (the `variant` command, issue 13):
 /// its FEN code, its name, and how it moves (Betza notation where the piece has one, words
@@ -492,5 +562,89 @@ mod tests {
         {
             assert_eq!(s.code(), info.code);
         }
+    }
+
+    /// Seeded random playouts of `G` (from its random setups where it has them): every FEN
+    /// reached sets only the fields its variant describes (protocol.md 8, `field` lines):
+    /// each tag is described, and each positional field that is not described is `-`. So a
+    /// board editor built from the description can write every position play reaches.
+    fn fields_cover_play<G: Game>() {
+        let described: Vec<&str> = G::INFO.fields.iter().map(|f| f.key).collect();
+        for key in &described {
+            let tag = key.strip_prefix("tag:");
+            assert!(
+                tag.is_some_and(|t| !t.is_empty() && !t.contains(':'))
+                    || ["castling", "ep", "halfmove", "fullmove"].contains(key),
+                "{}: field key '{key}'",
+                G::INFO.name
+            );
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        let mut rng = crate::core::zobrist::SplitMix64::new(80);
+        for game in 0..24 {
+            let mut pos = G::random_setup(game).unwrap_or_else(G::startpos);
+            for _ in 0..160 {
+                let fen = pos.fen();
+                let words: Vec<&str> = fen.split_whitespace().collect();
+                assert!(words.len() >= 6, "{}: {fen}", G::INFO.name);
+                for (key, value) in ["castling", "ep", "halfmove", "fullmove"]
+                    .iter()
+                    .zip(&words[2..6])
+                {
+                    assert!(
+                        described.contains(key) || *value == "-",
+                        "{}: '{key}' is {value} in {fen}, but the variant does not describe it",
+                        G::INFO.name
+                    );
+                }
+                for w in &words[6..] {
+                    let (tag, _) = w.split_once(':').unwrap_or((w, ""));
+                    let key = format!("tag:{tag}");
+                    assert!(
+                        described.contains(&key.as_str()),
+                        "{}: the tag '{tag}' of {fen} is not described",
+                        G::INFO.name
+                    );
+                    seen.insert(key);
+                }
+                if pos.outcome().is_some() {
+                    break;
+                }
+                let mut list = PlyList::<G::Move>::default();
+                pos.legal_moves(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                pos.make(list[rng.below(list.len() as u64) as usize]);
+            }
+        }
+        // Every described tag turns up in play: none is described for nothing.
+        for key in described.iter().filter(|k| k.starts_with("tag:")) {
+            assert!(
+                seen.contains(*key),
+                "{}: '{key}' never appeared",
+                G::INFO.name
+            );
+        }
+    }
+
+    #[test]
+    fn every_variant_describes_the_fen_fields_play_reaches() {
+        for &v in Variant::ALL {
+            crate::with_variant!(v, G => fields_cover_play::<G>());
+        }
+        // The lines a GUI reads.
+        assert_eq!(
+            chess::Chess::INFO.fields[0].line(),
+            "info string field castling text | Castling rights (KQkq, or -)"
+        );
+        let reserve = mutatis_mutandis::Mutatis::INFO
+            .fields
+            .iter()
+            .find(|f| f.key == "tag:reserve");
+        assert!(reserve
+            .unwrap()
+            .line()
+            .starts_with("info string field tag:reserve pieces sep . | "));
     }
 }

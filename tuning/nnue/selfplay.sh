@@ -10,6 +10,7 @@
 # (shard-K.bin, shards.tsv, and data.bin when every shard is in). Run again with the same
 # arguments, it plays only the shards that are missing: a stop loses only the shards under way.
 # tuning/nnue/runs/RUN/VARIANT.tsv is a copy of shards.tsv, to be committed as the run goes.
+# ONLY=A-B plays only shards A to B of each variant named (a machine that gives part of a run).
 # Needs python3 with scripts/requirements-ray.txt (PYTHON names it).
 set -euo pipefail
 run="${1:?usage: selfplay.sh RUN BINARY DATADIR [VARIANT...]}"
@@ -36,7 +37,7 @@ for v in "${variants[@]}"; do
     out="$data/$run/$v"
     mkdir -p "$out"
     echo "selfplay: $v: $games games at $nodes nodes, seed $seed, $shards shards -> $out" >&2
-    "$python" scripts/ray_datagen.py --shards "$shards" --num-cpus "${CPUS:-2}" --resume \
+    "$python" scripts/ray_datagen.py --shards "$shards" --num-cpus "${CPUS:-2}" --resume ${ONLY:+--only "$ONLY"} \
         --menagerie "$binary" --out "$out" -- \
         --variant "$v" --games "$games" --nodes "$nodes" --seed "$seed" || status=$?
     [ -f "$out/shards.tsv" ] && cp "$out/shards.tsv" "tuning/nnue/runs/$run/$v.tsv"

@@ -22,7 +22,7 @@ use games::{
 };
 use import::{import, muster_propose};
 use pages::{asset, doc, page, rules};
-use variants::{diagram, variants};
+use variants::{check_fen, diagram, variants};
 
 use super::error::ApiError;
 
@@ -35,6 +35,7 @@ pub fn router(app: App, body_timeout: Duration) -> Router {
     Router::new()
         .route("/", get(page))
         .route("/game/{id}", get(page))
+        .route("/editor", get(page))
         .route("/assets/{*path}", get(asset))
         .route("/rules/{variant}", get(rules))
         .route("/docs/{*path}", get(doc))
@@ -43,6 +44,7 @@ pub fn router(app: App, body_timeout: Duration) -> Router {
             "/api/variants/{variant}/pieces/{code}/diagram",
             get(diagram),
         )
+        .route("/api/variants/{variant}/fen", post(check_fen))
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/moves", post(play))

@@ -1,15 +1,17 @@
 //! The variants as the engine describes them (docs/gui.md "API"): `GET /api/variants`, and a
 //! piece's diagram, `GET /api/variants/{variant}/pieces/{code}/diagram?square=<sq>`, which the
-//! engine computes (the protocol's `diagram` command) and the server keeps once asked.
+//! engine computes (the protocol's `diagram` command) and the server keeps once asked; and a
+//! set-up position checked by the engine's FEN reader, `POST /api/variants/{variant}/fen`, for
+//! the board editor.
 
-use axum::extract::rejection::QueryRejection;
+use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{Path as UrlPath, Query, State};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::app::{clean, App};
-use crate::client::{parse_diagram, DiagramDesc};
+use super::app::{body, clean, App};
+use crate::client::{parse_diagram, parse_report, report_commands, DiagramDesc, EngineFault};
 use crate::gui::error::ApiError;
 
 pub(super) async fn variants(State(app): State<App>) -> Json<Value> {
@@ -65,11 +67,70 @@ pub(super) async fn diagram(
         .engines
         .query(&desc.name, std::slice::from_ref(&command), false)
         .await
-        .map_err(|e| match e {
-            crate::client::EngineFault::Refused(_) => ApiError::unprocessable(e.to_string()),
-            e => ApiError::engine(&e),
-        })?;
+        .map_err(refused_or_fault)?;
     let d = parse_diagram(&lines).map_err(ApiError::unprocessable)?;
     app.ctx.lock_diagrams().insert(key, d.clone());
     Ok(Json(d))
+}
+
+/// A refusal of the engine as 422 with its words; any other fault as the engine's error.
+fn refused_or_fault(e: EngineFault) -> ApiError {
+    match e {
+        EngineFault::Refused(why) => ApiError::unprocessable(why),
+        e => ApiError::engine(&e),
+    }
+}
+
+/// The body of `POST /api/variants/{variant}/fen`.
+#[derive(Deserialize)]
+pub(super) struct FenBody {
+    fen: String,
+}
+
+/// `POST /api/variants/{variant}/fen` with `{"fen"}`: the engine reads the FEN as a game of the
+/// variant would start from it (protocol.md 4). Answers `{"fen"` (the canonical FEN), `"legal"`
+/// (the number of legal turns), `"check"` (squares of royal pieces in check), `"result"`
+/// (`{"score", "reason"}` when the position is over by rule, else `null`)`}`.
+///
+/// Errors: 404 for an unknown variant; 400 for a body that is not `{"fen": string}`; 422 with
+/// the engine's own words for a FEN it refuses, and for one of more than 1,000 bytes or with
+/// control characters, which never reach it.
+pub(super) async fn check_fen(
+    State(app): State<App>,
+    UrlPath(variant): UrlPath<String>,
+    b: Result<Json<FenBody>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let desc = app
+        .variant(&variant)
+        .ok_or_else(|| ApiError::not_found(format!("no variant '{}'", clean(&variant))))?;
+    let fen = body(b)?.fen;
+    let fen = fen.trim();
+    if fen.is_empty() {
+        return Err(ApiError::unprocessable("bad FEN: it is empty"));
+    }
+    if fen.len() > 1000 || fen.chars().any(char::is_control) {
+        return Err(ApiError::unprocessable(
+            "bad FEN: more than 1000 bytes or a control character",
+        ));
+    }
+    if fen.split_whitespace().any(|w| w == "moves") {
+        return Err(ApiError::unprocessable(
+            "bad FEN: the word 'moves' is not a field",
+        ));
+    }
+    let mut commands = vec![format!("position fen {fen}")];
+    commands.extend(report_commands());
+    let lines = app
+        .ctx
+        .engines
+        .query(&desc.name, &commands, true)
+        .await
+        .map_err(refused_or_fault)?;
+    let r = parse_report(&lines).map_err(ApiError::unprocessable)?;
+    Ok(Json(serde_json::json!({
+        "fen": r.fen,
+        "legal": r.legal.len(),
+        "check": r.check,
+        "result": r.result.map(|(score, reason)| serde_json::json!({"score": score, "reason": reason})),
+    })))
 }

@@ -1,9 +1,11 @@
-// Entry point: the page shell serves `/` (games and new-game form) and `/game/{id}`.
+// Entry point: the page shell serves `/` (games and new-game form), `/game/{id}` and
+// `/editor` (the board editor).
 
 import { variants } from './api.js';
 import { installDefs, pieceStyle, setPieceStyle } from './pieces.js';
 import { showHome } from './home.js';
 import { showGame } from './game.js';
+import { showEditor } from './editor.js';
 import { soundOn, setSound } from './sounds.js';
 
 window.__menagerie = window.__menagerie || { lastRenderMs: 0, ready: false };
@@ -82,6 +84,7 @@ async function main() {
   links.innerHTML = 'Rules: ' + vs.map((v) => `<a href="/rules/${encodeURIComponent(v.name)}">${v.name}</a>`).join(' ');
   const m = /^\/game\/([^/]+)\/?$/.exec(location.pathname);
   if (m) await showGame(app, decodeURIComponent(m[1]), vs);
+  else if (/^\/editor\/?$/.test(location.pathname)) await showEditor(app, vs);
   else await showHome(app, vs);
   window.__menagerie.ready = true;
 }

@@ -218,6 +218,7 @@ class GamePage {
           <div class="row"><input id="fen-field" type="text" spellcheck="false" aria-label="FEN"></div>
           <div class="row"><button type="button" id="fen-copy">Copy FEN</button>
             <button type="button" id="fen-load" title="Start an analysis game from the FEN in the field">Analyse from this FEN</button>
+            <button type="button" id="fen-edit" title="Open the board editor on this position">Edit position</button>
             <a id="pgn-export" class="btn" href="/api/games/${encodeURIComponent(this.id)}/pgn" download="${esc(this.id)}.pgn">Download PGN</a></div>
           <details><summary>Import PGN</summary>
             <textarea id="pgn-text" rows="5" placeholder="Paste PGN text"></textarea>
@@ -358,6 +359,10 @@ class GamePage {
       setTimeout(() => (this.$('fen-copy').textContent = 'Copy FEN'), 1200);
     });
     this.$('fen-load').addEventListener('click', () => this.analyseFen(this.$('fen-field').value.trim()));
+    this.$('fen-edit').addEventListener('click', () => {
+      const fen = this.$('fen-field').value.trim() || this.st.fen;
+      location.href = `/editor?${new URLSearchParams({ variant: this.v.name, fen })}`;
+    });
     this.$('fen-field').addEventListener('keydown', (e) => {
       if (e.key === 'Enter') this.analyseFen(e.target.value.trim());
     });

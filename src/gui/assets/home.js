@@ -56,6 +56,7 @@ export async function showHome(app, vs) {
         </label>
         <label class="row"><span>Start FEN</span>
           <input id="start-fen" type="text" placeholder="optional: start from this position">
+          <a id="open-editor" class="small" href="/editor">set up</a>
         </label>
         <div id="army-section" hidden>
           <h3 id="army-title">Your army</h3>
@@ -116,6 +117,14 @@ export async function showHome(app, vs) {
   if (saved.variant && byName.has(saved.variant)) $('variant-select').value = saved.variant;
   const params = new URLSearchParams(location.search);
   if (params.get('variant') && byName.has(params.get('variant'))) $('variant-select').value = params.get('variant');
+  if (params.get('fen')) $('start-fen').value = params.get('fen');
+  // The board editor opens on the chosen variant and on the FEN typed, if any.
+  $('open-editor').addEventListener('click', (e) => {
+    e.preventDefault();
+    const q = new URLSearchParams({ variant: $('variant-select').value });
+    if ($('start-fen').value.trim()) q.set('fen', $('start-fen').value.trim());
+    location.href = `/editor?${q}`;
+  });
   // A form saved before the opponent choice had "both" among the sides.
   if (saved['side-select'] === 'both') {
     saved['side-select'] = 'white';

@@ -30,6 +30,18 @@ use crate::variants::{
     VariantInfo, VariantSettings, Verdict,
 };
 
+/// The FEN fields a chess position sets beside its board (protocol.md 8, `variant`).
+const CHESS_FIELDS: [crate::variants::FenField; 4] = [
+    crate::variants::FenField {
+        key: "castling",
+        kind: crate::variants::FieldKind::Text,
+        label: "Castling rights (KQkq, or -)",
+    },
+    crate::variants::EP_FIELD,
+    crate::variants::CLOCK_FIELDS[0],
+    crate::variants::CLOCK_FIELDS[1],
+];
+
 impl Rules for Chess {
     type Move = Move;
 
@@ -39,6 +51,7 @@ impl Rules for Chess {
         ranks: 8,
         pocket: false,
         portions: 1,
+        fields: &CHESS_FIELDS,
     };
 
     fn startpos() -> Self {

@@ -122,6 +122,17 @@ impl Mitosis {
     }
 }
 
+/// The FEN fields a Mitosis position sets beside its board and hand (rules 7; protocol.md 8).
+const MITOSIS_FIELDS: [crate::variants::FenField; 3] = [
+    crate::variants::FenField {
+        key: "ep",
+        kind: crate::variants::FieldKind::Text,
+        label: "En passant: every square passed, ascending (e3e4), or -",
+    },
+    crate::variants::CLOCK_FIELDS[0],
+    crate::variants::CLOCK_FIELDS[1],
+];
+
 impl Rules for Mitosis {
     type Move = Move;
 
@@ -131,6 +142,7 @@ impl Rules for Mitosis {
         ranks: 11,
         pocket: true,
         portions: 2,
+        fields: &MITOSIS_FIELDS,
     };
 
     const MULTI_PLY_TURNS: bool = true;

@@ -44,6 +44,28 @@ impl Stew {
     }
 }
 
+/// The FEN fields a Mulligan Stew position sets beside its board and hand (rules 7;
+/// protocol.md 8).
+const STEW_FIELDS: [crate::variants::FenField; 5] = [
+    crate::variants::CLOCK_FIELDS[0],
+    crate::variants::CLOCK_FIELDS[1],
+    crate::variants::FenField {
+        key: "tag:pool",
+        kind: crate::variants::FieldKind::Pieces(None),
+        label: "Promotion pools (White/Black)",
+    },
+    crate::variants::FenField {
+        key: "tag:portion",
+        kind: crate::variants::FieldKind::Text,
+        label: "Portion to play: D, or empty for L",
+    },
+    crate::variants::FenField {
+        key: "tag:moved",
+        kind: crate::variants::FieldKind::Text,
+        label: "Square of the piece moved in the L portion (in a D portion)",
+    },
+];
+
 impl Rules for Stew {
     type Move = StewMove;
 
@@ -53,6 +75,7 @@ impl Rules for Stew {
         ranks: 7,
         pocket: true,
         portions: 2,
+        fields: &STEW_FIELDS,
     };
 
     const MULTI_PLY_TURNS: bool = true;

@@ -80,6 +80,18 @@ impl Muster {
     }
 }
 
+/// The FEN fields a Muster position sets beside its board (rules 5.4; protocol.md 8).
+const MUSTER_FIELDS: [crate::variants::FenField; 4] = [
+    crate::variants::FenField {
+        key: "castling",
+        kind: crate::variants::FieldKind::Text,
+        label: "Castling rights: the Rooks' squares (a1h1a8h8, or -)",
+    },
+    crate::variants::EP_FIELD,
+    crate::variants::CLOCK_FIELDS[0],
+    crate::variants::CLOCK_FIELDS[1],
+];
+
 impl Rules for Muster {
     type Move = Move;
 
@@ -89,6 +101,7 @@ impl Rules for Muster {
         ranks: 8,
         pocket: false,
         portions: 1,
+        fields: &MUSTER_FIELDS,
     };
 
     fn startpos() -> Self {

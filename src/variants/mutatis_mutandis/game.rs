@@ -52,6 +52,33 @@ impl Mutatis {
     }
 }
 
+/// The FEN fields a Mutatis Mutandis position sets beside its board (rules 11; protocol.md 8).
+const MUTATIS_FIELDS: [crate::variants::FenField; 7] = [
+    crate::variants::FenField {
+        key: "castling",
+        kind: crate::variants::FieldKind::Text,
+        label: "Unmoved King and corner pieces (KAHkah, or -)",
+    },
+    crate::variants::EP_FIELD,
+    crate::variants::CLOCK_FIELDS[0],
+    crate::variants::CLOCK_FIELDS[1],
+    crate::variants::FenField {
+        key: "tag:reserve",
+        kind: crate::variants::FieldKind::Pieces(Some('.')),
+        label: "Reserves, in drop order (White/Black)",
+    },
+    crate::variants::FenField {
+        key: "tag:drops",
+        kind: crate::variants::FieldKind::Pair,
+        label: "Drops made (White/Black)",
+    },
+    crate::variants::FenField {
+        key: "tag:swapban",
+        kind: crate::variants::FieldKind::Text,
+        label: "Swap banned next turn (two squares, or -)",
+    },
+];
+
 impl Rules for Mutatis {
     type Move = Turn;
 
@@ -61,6 +88,7 @@ impl Rules for Mutatis {
         ranks: 8,
         pocket: false,
         portions: 2,
+        fields: &MUTATIS_FIELDS,
     };
 
     /// The example start of rules 11 ([`fen::START_FEN`]).

@@ -187,6 +187,23 @@ impl Mystic {
     }
 }
 
+/// The FEN fields a Mystic position sets beside its board (rules 4; protocol.md 8).
+const MYSTIC_FIELDS: [crate::variants::FenField; 5] = [
+    crate::variants::EP_FIELD,
+    crate::variants::CLOCK_FIELDS[0],
+    crate::variants::CLOCK_FIELDS[1],
+    crate::variants::FenField {
+        key: "tag:coins",
+        kind: crate::variants::FieldKind::Pair,
+        label: "Coins (White/Black)",
+    },
+    crate::variants::FenField {
+        key: "tag:bought",
+        kind: crate::variants::FieldKind::Pair,
+        label: "Pawns bought, up to 3 (White/Black)",
+    },
+];
+
 impl Rules for Mystic {
     type Move = MysticMove;
 
@@ -196,6 +213,7 @@ impl Rules for Mystic {
         ranks: 8,
         pocket: false,
         portions: 1,
+        fields: &MYSTIC_FIELDS,
     };
 
     fn startpos() -> Self {
