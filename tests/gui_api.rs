@@ -1093,3 +1093,96 @@ fn event_streams_are_capped() {
         .find(|&c| c == 200);
     assert_eq!(code, Some(200), "a closed stream frees its place");
 }
+
+/// The board editor's check of a position (`POST /api/variants/{variant}/fen`): the engine's
+/// FEN reader decides; its canonical FEN and legal turns come back, and a refusal is a 422
+/// with the engine's words. Every variant describes its FEN fields for the editor.
+#[test]
+fn a_set_up_position_is_checked_by_the_engine() {
+    let s = Server::start(&temp_dir("gui-fen-check"), &[], &[]);
+    let (_, vs) = s.get("/api/variants");
+    for v in vs.as_array().unwrap() {
+        let name = v["name"].as_str().unwrap();
+        let fields = v["fields"].as_array().unwrap();
+        assert!(
+            fields
+                .iter()
+                .any(|f| f["key"] == "fullmove" && f["kind"] == "number"),
+            "{name}: {v}"
+        );
+        // The start position is accepted as it is written.
+        let start = v["startpos"].as_str().unwrap();
+        let (status, r) = s.post(
+            &format!("/api/variants/{name}/fen"),
+            json!({ "fen": start }),
+        );
+        assert_eq!((status, &r["valid"]), (200, &json!(true)), "{name}: {r}");
+        assert_eq!(r["fen"], start, "{name}");
+        assert!(r["legal"].as_u64().unwrap() > 0, "{name}: {r}");
+        assert!(r["result"].is_null(), "{name}: {r}");
+    }
+    let stew = vs
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["name"] == "mulliganstew")
+        .unwrap();
+    let pool = stew["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["key"] == "tag:pool")
+        .unwrap();
+    assert_eq!(pool["kind"], "pieces");
+    let check = |variant: &str, fen: &str| {
+        s.post(
+            &format!("/api/variants/{variant}/fen"),
+            json!({ "fen": fen }),
+        )
+    };
+    // A Mage in White's hand only, a pool of two: accepted and written canonically.
+    let (status, r) = check(
+        "mulliganstew",
+        "rakkac/pppppp/6/6/6/PPPPPP/RAKKAC[M] w - - 0 1 pool:QR/q",
+    );
+    assert_eq!((status, &r["valid"]), (200, &json!(true)), "{r}");
+    assert!(r["fen"].as_str().unwrap().contains("[M] w"), "{r}");
+    // Checkmate is a legal position, over by rule.
+    let (status, r) = check("chess", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
+    assert_eq!((status, &r["valid"]), (200, &json!(true)), "{r}");
+    assert_eq!(r["legal"], 0);
+    assert_eq!(r["result"]["score"], "1-0", "{r}");
+    assert_eq!(strings(&r["check"]), vec!["h8"]);
+    // Refusals carry the engine's words.
+    let refused = |variant: &str, fen: &str| {
+        let (status, r) = check(variant, fen);
+        assert_eq!((status, &r["valid"]), (200, &json!(false)), "{fen}: {r}");
+        assert!(r["fen"].is_null(), "{r}");
+        r["error"].as_str().unwrap().to_string()
+    };
+    assert!(refused("chess", "8/8/8/8/8/8/8/8 w - - 0 1").contains("kings"));
+    let why = refused(
+        "chess",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1",
+    );
+    assert!(why.starts_with("bad FEN: castling"), "{why}");
+    // A Mage in both hands and on the board is one too many (rules 7).
+    let why = refused(
+        "mulliganstew",
+        "rakkac/pppppp/6/6/2M3/PPPPPP/RAKKAC[Mm] w - - 0 1 pool:Q/q",
+    );
+    assert!(why.starts_with("bad FEN"), "{why}");
+    // What never reaches the engine.
+    refused("chess", "");
+    refused("chess", "8/8/8/8/8/8/8/8 w - - 0 1 moves e2e4");
+    refused("chess", &"8/".repeat(600));
+    refused("chess", "8/8/8/8/8/8/8/8 w\n- - 0 1");
+    assert_eq!(check("nosuchgame", "8/8/8/8/8/8/8/8 w - - 0 1").0, 404);
+    assert_eq!(
+        s.post("/api/variants/chess/fen", json!({ "fen": 7 })).0,
+        400
+    );
+    // The engine still answers after its refusals.
+    let (status, r) = check("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    assert_eq!((status, r["legal"].as_u64()), (200, Some(5)), "{r}");
+}

@@ -2451,3 +2451,112 @@ fn board_colours_change_and_are_kept() {
     assert_eq!(dark(), blue, "kept for the next page");
     finish(&mut t);
 }
+
+/// Waits for the editor's check of its position by the engine; `(valid, status, FEN field)`.
+fn editor_checked(b: &Browser) -> (bool, String, String) {
+    b.until("the editor's check", || {
+        let v = b.js("const s = document.getElementById('editor-status'); return [s.textContent, s.classList.contains('valid'), s.classList.contains('error'), document.getElementById('editor-fen').value];");
+        let text = v[0].as_str()?.to_string();
+        (v[1] == true || v[2] == true)
+            .then(|| (v[1] == true, text, v[3].as_str().unwrap_or_default().to_string()))
+    })
+}
+
+/// The board editor, as a person uses it: in Mulligan Stew a Mage taken out of Black's hand and
+/// dropped on the board, then a game from the home page's form; in Mitosis a Chancellor's
+/// parts put in the hand (one part alone refused); in Mutatis Mutandis a reserve piece taken out and a field typed, then an analysis;
+/// in chess a Pawn dragged, the King erased (the engine's error shown, nothing starts), a FEN
+/// pasted; screenshots at both widths.
+#[test]
+fn the_editor_sets_up_hands_reserves_and_fields_and_starts_games() {
+    let Some(mut t) = setup("editor") else { return };
+    let (s, b) = (&t.s, &t.b);
+    // Mulligan Stew: the hand and a drop from the palette.
+    b.open(&format!("{}/editor?variant=mulliganstew", s.url));
+    b.wait_for("#editor-board [data-square]");
+    let (ok, _, fen) = editor_checked(b);
+    assert!(ok && fen.contains("[Mm] w"), "{fen}");
+    b.click("#editor-hand [data-hand=\"1\"]"); // Black's Mage out of the hand
+    b.click("#editor-colour"); // the palette's Black pieces
+    b.click("#editor-palette [data-tool=\"m\"]");
+    b.click(&sq("c5"));
+    let (ok, status, fen) = editor_checked(b);
+    assert!(ok, "{status}");
+    assert_eq!(
+        fen,
+        "rakkac/pppppp/2m3/6/6/PPPPPP/RAKKAC[M] w - - 0 1 pool:Q/q"
+    );
+    assert!(b.js("return document.getElementById('editor-play').disabled") == false);
+    b.click("#editor-play");
+    b.until("the form with the editor's FEN", || {
+        (b.js("const f = document.getElementById('start-fen'); return f ? f.value : ''")
+            == fen.as_str())
+        .then_some(())
+    });
+    b.select("#opponent-select", "device");
+    b.click("#new-game");
+    let id = game_page(b);
+    assert_eq!(state(s, &id)["start_fen"], fen.as_str());
+
+    // Mitosis: a part waiting in the hand of the side to move.
+    b.open(&format!("{}/editor?variant=mitosis", s.url));
+    b.wait_for("#editor-board [data-square]");
+    editor_checked(b);
+    b.click("#editor-palette [data-tool=\"R\"]");
+    b.click("#editor-hand-add");
+    // A Rook alone is no major's parts (rules 7): the engine says so.
+    let (ok, status, _) = editor_checked(b);
+    assert!(!ok && status.contains("parts of one major"), "{status}");
+    b.click("#editor-palette [data-tool=\"N\"]");
+    b.click("#editor-hand-add");
+    let (ok, status, fen) = editor_checked(b);
+    assert!(ok, "{status}: {fen}");
+    assert!(fen.contains("***[RN] w"), "{fen}");
+
+    // Mutatis Mutandis: the first piece of White's reserve taken out, then a count typed that
+    // the engine refuses (drops beyond the reserve), then put right; an analysis from it.
+    b.open(&format!("{}/editor?variant=mutatismutandis", s.url));
+    b.wait_for("#editor-board [data-square]");
+    editor_checked(b);
+    b.click("[data-key=\"tag:reserve\"] [data-pieces=\"0\"] [data-piece-at=\"0\"]");
+    let (ok, status, fen) = editor_checked(b);
+    assert!(ok, "{status}");
+    assert!(fen.contains(" reserve:NR.DA."), "{fen}");
+    b.fill("[data-key=\"tag:drops\"] [data-part=\"0\"]", "40");
+    let (ok, status, _) = editor_checked(b);
+    assert!(!ok && status.starts_with("bad FEN"), "{status}");
+    assert!(b.js("return document.getElementById('editor-analyse').disabled") == true);
+    b.fill("[data-key=\"tag:drops\"] [data-part=\"0\"]", "0");
+    let (ok, _, fen) = editor_checked(b);
+    assert!(ok);
+    b.screenshots("editor", &[("fields", ".editor-fields")]);
+    b.click("#editor-analyse");
+    let id = game_page(b);
+    assert_eq!(state(s, &id)["start_fen"], fen.as_str());
+
+    // Chess: a drag, an erased King (refused: nothing starts), a FEN pasted.
+    b.open(&format!("{}/editor?variant=chess", s.url));
+    b.wait_for("#editor-board [data-square]");
+    editor_checked(b);
+    b.drag(&piece("e2", "P"), &sq("e4"));
+    let (ok, _, fen) = editor_checked(b);
+    assert!(
+        ok && fen.starts_with("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w"),
+        "{fen}"
+    );
+    b.click("#editor-eraser");
+    b.click(&sq("e1"));
+    let (ok, status, _) = editor_checked(b);
+    assert!(!ok && status.contains("king"), "{status}");
+    assert!(b.js("return document.getElementById('editor-play').disabled") == true);
+    b.click("#editor-play");
+    assert!(
+        b.url().contains("/editor?"),
+        "a refused position opens nothing"
+    );
+    b.fill("#editor-fen", "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    let (ok, status, _) = editor_checked(b);
+    assert!(ok && status.contains("15 legal turns"), "{status}");
+    assert!(b.exists(&piece("h1", "R")) && !b.exists(&piece("e4", "P")));
+    finish(&mut t);
+}

@@ -88,13 +88,15 @@ pub(super) struct FenBody {
 }
 
 /// `POST /api/variants/{variant}/fen` with `{"fen"}`: the engine reads the FEN as a game of the
-/// variant would start from it (protocol.md 4). Answers `{"fen"` (the canonical FEN), `"legal"`
-/// (the number of legal turns), `"check"` (squares of royal pieces in check), `"result"`
-/// (`{"score", "reason"}` when the position is over by rule, else `null`)`}`.
+/// variant would start from it (protocol.md 4). The answer is 200 either way, since the
+/// question was answered: `{"valid": true, "fen"` (the canonical FEN), `"legal"` (the number
+/// of legal turns), `"check"` (squares of royal pieces in check), `"result"` (`{"score",
+/// "reason"}` when the position is over by rule, else `null`)`}`, or `{"valid": false,
+/// "error"}` with the engine's own words. A FEN of more than 1,000 bytes, with control
+/// characters or with the word `moves` never reaches the engine and is not valid either.
 ///
-/// Errors: 404 for an unknown variant; 400 for a body that is not `{"fen": string}`; 422 with
-/// the engine's own words for a FEN it refuses, and for one of more than 1,000 bytes or with
-/// control characters, which never reach it.
+/// Errors: 404 for an unknown variant; 400 for a body that is not `{"fen": string}`; 502 or
+/// 503 when the engine cannot answer.
 pub(super) async fn check_fen(
     State(app): State<App>,
     UrlPath(variant): UrlPath<String>,
@@ -105,29 +107,26 @@ pub(super) async fn check_fen(
         .ok_or_else(|| ApiError::not_found(format!("no variant '{}'", clean(&variant))))?;
     let fen = body(b)?.fen;
     let fen = fen.trim();
+    let invalid = |why: String| Ok(Json(serde_json::json!({"valid": false, "error": why})));
     if fen.is_empty() {
-        return Err(ApiError::unprocessable("bad FEN: it is empty"));
+        return invalid("bad FEN: it is empty".into());
     }
     if fen.len() > 1000 || fen.chars().any(char::is_control) {
-        return Err(ApiError::unprocessable(
-            "bad FEN: more than 1000 bytes or a control character",
-        ));
+        return invalid("bad FEN: more than 1000 bytes or a control character".into());
     }
     if fen.split_whitespace().any(|w| w == "moves") {
-        return Err(ApiError::unprocessable(
-            "bad FEN: the word 'moves' is not a field",
-        ));
+        return invalid("bad FEN: the word 'moves' is not a field".into());
     }
     let mut commands = vec![format!("position fen {fen}")];
     commands.extend(report_commands());
-    let lines = app
-        .ctx
-        .engines
-        .query(&desc.name, &commands, true)
-        .await
-        .map_err(refused_or_fault)?;
+    let lines = match app.ctx.engines.query(&desc.name, &commands, true).await {
+        Ok(lines) => lines,
+        Err(EngineFault::Refused(why)) => return invalid(why),
+        Err(e) => return Err(ApiError::engine(&e)),
+    };
     let r = parse_report(&lines).map_err(ApiError::unprocessable)?;
     Ok(Json(serde_json::json!({
+        "valid": true,
         "fen": r.fen,
         "legal": r.legal.len(),
         "check": r.check,

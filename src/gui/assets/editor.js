@@ -297,7 +297,7 @@ export async function showEditor(app, vs) {
         const id = `editor-field-${i}`;
         const label = `<span title="${esc(f.key)}">${esc(f.label)}</span>`;
         if (f.kind === 'pair') {
-          return `<div class="row field" data-field="${i}">${label}<span class="pair">` +
+          return `<div class="row field" data-field="${i}" data-key="${esc(f.key)}">${label}<span class="pair">` +
             `<input id="${id}-w" type="number" min="0" aria-label="${esc(f.label)}, White" data-part="0">` +
             ` / <input id="${id}-b" type="number" min="0" aria-label="${esc(f.label)}, Black" data-part="1"></span></div>`;
         }
@@ -305,10 +305,10 @@ export async function showEditor(app, vs) {
           const strip = (c, name) =>
             `<div class="field-pieces"><span class="small">${name}</span><div class="pocket" data-pieces="${c}"></div>` +
             `<button type="button" class="small-btn" data-add="${c}" title="Add the palette's piece">+</button></div>`;
-          return `<div class="row field field-wide" data-field="${i}">${label}${strip(0, 'White')}${strip(1, 'Black')}</div>`;
+          return `<div class="row field field-wide" data-field="${i}" data-key="${esc(f.key)}">${label}${strip(0, 'White')}${strip(1, 'Black')}</div>`;
         }
         const type = f.kind === 'number' ? 'number' : 'text';
-        return `<label class="row field" data-field="${i}">${label}<input id="${id}" type="${type}" ${type === 'number' ? 'min="0"' : 'spellcheck="false"'}></label>`;
+        return `<label class="row field" data-field="${i}" data-key="${esc(f.key)}">${label}<input id="${id}" type="${type}" ${type === 'number' ? 'min="0"' : 'spellcheck="false"'}></label>`;
       })
       .join('');
     fillFields();
@@ -408,6 +408,7 @@ export async function showEditor(app, vs) {
       try {
         const r = await post(`/api/variants/${encodeURIComponent(v.name)}/fen`, { fen });
         if (seq !== check.seq) return;
+        if (!r.valid) throw new Error(r.error);
         check = { seq, ok: true, fen: r.fen };
         let text = `Legal position: ${r.legal} legal turn${r.legal === 1 ? '' : 's'}`;
         if (r.check && r.check.length) text += `, in check on ${r.check.join(', ')}`;
