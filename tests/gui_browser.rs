@@ -2560,3 +2560,83 @@ fn the_editor_sets_up_hands_reserves_and_fields_and_starts_games() {
     assert!(b.exists(&piece("h1", "R")) && !b.exists(&piece("e4", "P")));
     finish(&mut t);
 }
+
+/// The engine's stand-in for premoves: the real engine, each `bestmove` held back until the test
+/// opens its gate (`tests/doubles/gated_engine.py`).
+const GATED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/doubles/gated_engine.py");
+
+/// Premoves against the engine, its replies held by a gate so that nothing hangs on a clock: a
+/// premove cancelled by a click on an empty square; one that is legal when the engine's turn
+/// comes, played at once; one that is not (a Knight's leg no Knight has), dropped with a word.
+#[test]
+fn a_premove_is_played_when_legal_and_dropped_when_not() {
+    let dir = temp_dir("gui-browser-premove");
+    let Some(b) = Browser::start("premove", &dir) else {
+        return;
+    };
+    let gate = dir.join("gate");
+    std::fs::create_dir_all(&gate).unwrap();
+    let s = Server::start(
+        &dir.join("games"),
+        &["--engine", GATED],
+        &[
+            ("MENAGERIE_ENGINE", BIN),
+            ("GATE_DIR", gate.to_str().unwrap()),
+        ],
+    );
+    let mut t = Ui { b, s };
+    let (s, b) = (&t.s, &t.b);
+    let open = |n: u32| std::fs::write(gate.join(n.to_string()), b"").unwrap();
+    let st = s.new_game(
+        json!({"variant": "chess", "white": "human", "black": "engine", "movetime_ms": 50}),
+    );
+    let id = st["id"].as_str().unwrap().to_string();
+    open_seats(b, s, &st);
+    b.wait_for(&piece("e2", "P"));
+    b.click(&sq("e2"));
+    b.click(&sq("e4"));
+    s.wait_state(&id, |v| moves(v).len() == 1 && v["engine_thinking"] == true);
+    // The engine thinks (its answer held): a premove, then a click on an empty square.
+    b.wait_for(&piece("e4", "P"));
+    b.click(&sq("b1"));
+    b.click(&sq("c3"));
+    b.wait_text("#premove", "Premove: b1c3");
+    assert!(b.exists(&format!("{}.pre", sq("c3"))) && b.exists(&piece("c3", "N")));
+    b.click(&sq("a5"));
+    b.until("the premove cancelled", || {
+        (!b.visible("#premove")).then_some(())
+    });
+    assert!(b.exists(&piece("b1", "N")) && !b.exists(&format!("{}.pre", sq("c3"))));
+    // A premove that is legal whatever Black answers.
+    b.click(&sq("g1"));
+    b.click(&sq("f3"));
+    b.wait_text("#premove", "Premove: g1f3");
+    assert_eq!(
+        moves(&state(s, &id)).len(),
+        1,
+        "nothing is sent before the engine's turn"
+    );
+    open(1);
+    let st = s.wait_state(&id, |v| moves(v).len() == 3);
+    assert_eq!(moves(&st)[2], "g1f3", "{st}");
+    b.until("the premove gone", || {
+        (!b.visible("#premove")).then_some(())
+    });
+    // One that no position allows: dropped when the turn comes, and nothing is sent.
+    b.wait_for(&piece("f3", "N"));
+    b.click(&sq("f3"));
+    b.click(&sq("f5"));
+    b.wait_text("#premove", "Premove: f3f5");
+    open(2);
+    s.wait_state(&id, |v| moves(v).len() == 4);
+    b.wait_text("#entry-error", "Premove f3f5 dropped: not legal now");
+    assert_eq!(b.js("return window.__menagerie.premoves"), 2);
+    let st = state(s, &id);
+    assert_eq!(moves(&st).len(), 4, "{st}");
+    assert_eq!(st["to_move"], "white");
+    assert!(
+        b.exists(&piece("f3", "N")),
+        "the board shows the game again"
+    );
+    finish(&mut t);
+}

@@ -10,7 +10,8 @@ const M = 26; // margin for the coordinates
 export class Board {
   /**
    * hooks: movable(sq) -> bool; targets(sel) -> Set of squares, sel = {sq} | {drop: code};
-   * play(sel, to); changed() (selection changed); pieceInfo(code) -> {name, movement}.
+   * play(sel, to); changed() (selection changed); pieceInfo(code) -> {name, movement};
+   * idle() (optional: a click or right click that selected nothing, with nothing selected).
    */
   constructor(container, hooks) {
     this.el = container;
@@ -73,6 +74,7 @@ export class Board {
     this.svg.addEventListener('pointerdown', (e) => this.onDown(e));
     this.svg.addEventListener('contextmenu', (e) => {
       e.preventDefault();
+      if (!this.selected && this.hooks.idle) this.hooks.idle();
       this.select(null);
     });
     this.lastView = null;
@@ -115,6 +117,7 @@ export class Board {
     this.interactive = !!view.interactive;
     const last = new Set(view.last || []);
     const check = new Set(view.check || []);
+    const pre = new Set(view.premove || []);
     const sel = this.selected;
     const targets = sel && this.interactive ? this.hooks.targets(sel) : new Set();
     const selfTarget = sel && sel.sq && targets.has(sel.sq);
@@ -132,6 +135,7 @@ export class Board {
       let cls = '';
       if (last.has(name)) cls += ' last';
       if (check.has(name)) cls += ' check';
+      if (pre.has(name)) cls += ' pre';
       if (sel && sel.sq === name) cls += ' sel';
       if (targets.has(name) && !(sel && sel.sq === name)) cls += code ? ' tgt occ' : ' tgt';
       if (selfTarget && sel.sq === name) cls += ' self';
@@ -184,6 +188,7 @@ export class Board {
     if (e.button !== 0 || !this.interactive) return;
     const sq = this.squareAt(e.clientX, e.clientY);
     if (!sq) {
+      if (!this.selected && this.hooks.idle) this.hooks.idle();
       this.select(null);
       return;
     }
@@ -204,6 +209,7 @@ export class Board {
       this.beginDrag(e, { sq }, again);
       return;
     }
+    if (!sel && this.hooks.idle) this.hooks.idle();
     this.select(null);
   }
 

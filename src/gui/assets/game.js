@@ -154,6 +154,8 @@ class GamePage {
           <span id="pending" class="pending" hidden></span>
           <button type="button" id="pending-undo" hidden title="Take back the part entered">Undo part</button>
           <button type="button" id="pass" hidden title="Skip this part (0000)">Pass</button>
+          <span id="premove" class="premove" hidden></span>
+          <button type="button" id="premove-cancel" hidden title="Cancel the premove (or click the board)">Cancel premove</button>
           <form id="turn-form" class="turn-form" autocomplete="off"><input id="turn-input" list="turn-options" aria-label="Type a turn" placeholder="Type a turn, Enter plays it" spellcheck="false"><datalist id="turn-options"></datalist></form>
           <span id="entry-error" class="error"></span>
         </div>
@@ -230,9 +232,13 @@ class GamePage {
     app.appendChild(this.root);
 
     this.board = new Board(this.$('board'), {
-      movable: (sq) => this.cache().from.has(sq),
-      targets: (sel) => (sel.sq ? this.entry.targetsFrom(sel.sq) : this.entry.dropTargets(sel.drop)),
-      play: (sel, to) => this.play(sel, to),
+      movable: (sq) => (this.premoving() ? this.ownPieceAt(sq) : this.cache().from.has(sq)),
+      targets: (sel) => {
+        if (this.premoving()) return new Set([...this.board.squares.keys()].filter((q) => q !== sel.sq));
+        return sel.sq ? this.entry.targetsFrom(sel.sq) : this.entry.dropTargets(sel.drop);
+      },
+      play: (sel, to) => (this.premoving() ? this.addPremove(sel, to) : this.play(sel, to)),
+      idle: () => this.cancelPremove(),
       changed: () => {
         this.renderBoard();
         this.renderPockets();
@@ -304,6 +310,7 @@ class GamePage {
         field.select();
       }
     });
+    this.$('premove-cancel').addEventListener('click', () => this.cancelPremove());
     this.$('pending-undo').addEventListener('click', () => {
       this.entry.reset();
       this.board.selected = null;
@@ -442,7 +449,91 @@ class GamePage {
     if (this.analysis.on && this.analysis.ply !== this.viewPly) this.requestAnalysis();
     this.syncReview(s);
     if (old) this.sounds(old, s);
+    // A premove lasts until the page's turn comes, or the game ends or is taken back.
+    if (this.premove && (s.result || s.moves.length < this.premove.base)) this.premove = null;
+    const fire = this.premove && this.canEnter() && this.entry.isEmpty();
     this.renderAll();
+    if (fire) this.firePremove();
+  }
+
+  // ---- premoves (docs/gui.md "Premoves") ----
+
+  /** Whether a turn entered now is a premove: the engine's turn in a game against it, at the
+   * last position, with this page holding the other seat. */
+  premoving() {
+    const s = this.st;
+    if (!s || s.result || this.canEnter() || this.viewPly !== s.moves.length) return false;
+    if (!s.engine || s.engine === 'none' || s.engine === 'both') return false;
+    const mine = s.engine === 'white' ? 'black' : 'white';
+    return this.you.includes(mine) && (s.to_move === s.engine || this.submitting || !!this.pendingToken);
+  }
+
+  /** The page's own colour in a game against the engine ('w' or 'b'). */
+  ownColour() {
+    return this.st.engine === 'white' ? 'b' : 'w';
+  }
+
+  ownPieceAt(sq) {
+    const code = this.shown && this.shown.board.get(sq);
+    return !!code && colourOf(code) === this.ownColour();
+  }
+
+  /** Queues a leg of the premove (at most eight legs: one whole turn of any variant here). */
+  addPremove(sel, to) {
+    const leg = sel.sq ? { kind: 'move', from: sel.sq, to } : { kind: 'drop', code: sel.drop, to };
+    if (!this.premove) this.premove = { legs: [], base: this.st.moves.length };
+    if (this.premove.legs.length >= 8) return;
+    this.premove.legs.push(leg);
+    this.board.selected = null;
+    this.renderAll();
+  }
+
+  cancelPremove() {
+    if (!this.premove) return;
+    this.premove = null;
+    this.renderAll();
+  }
+
+  /** The premove's words: `e2e4`, `M@b3, c1c3`. */
+  premoveText(p = this.premove) {
+    return p.legs.map((l) => (l.kind === 'move' ? l.from + l.to : `${l.code}@${l.to}`)).join(', ');
+  }
+
+  /**
+   * Plays the queued premove now that it is the page's turn: its legs go through the turn
+   * entry as if clicked, so only a legal turn can come of them. A leg that no legal turn has
+   * drops the premove (and says so); a promotion takes the first choice listed; a turn the
+   * legs leave open waits for the person, as a turn entered by hand does.
+   */
+  firePremove() {
+    const p = this.premove;
+    this.premove = null;
+    if (!p || !this.canEnter()) return;
+    const same = (text, leg) => {
+      const l = text && parseLeg(text);
+      if (!l || l.kind !== leg.kind) return false;
+      return leg.kind === 'move' ? l.from === leg.from && l.to === leg.to : l.code === leg.code && l.to === leg.to;
+    };
+    let out = { type: 'wait' };
+    for (let i = 0; i < p.legs.length; i++) {
+      const leg = p.legs[i];
+      if (out.type === 'submit') break;
+      if (out.type === 'choice') {
+        const o = out.options.find((x) => same(x.leg, leg));
+        if (!o) break;
+        out = this.entry.choose(o);
+      } else out = this.entry.enter(leg);
+      while (out.type === 'choice' && out.reason === 'suffix') out = this.entry.choose(out.options[0]);
+      if (out.type === 'none') {
+        this.entry.reset();
+        this.$('entry-error').textContent = `Premove ${this.premoveText(p)} dropped: not legal now`;
+        window.__menagerie.premoves = (window.__menagerie.premoves || 0) + 1;
+        this.renderAll();
+        return;
+      }
+    }
+    window.__menagerie.premoves = (window.__menagerie.premoves || 0) + 1;
+    this.outcome(out);
   }
 
   /** The sounds of a new state: a turn (a capture, a check), the end of the game. */
@@ -1175,12 +1266,25 @@ class GamePage {
       if (l && l.kind === 'move') arrows.push({ from: l.from, to: l.to, cls: 'review-best' });
       else if (l && l.kind === 'drop') arrows.push({ at: l.to, cls: 'review-best' });
     }
+    let board = pos.board;
+    const premove = [];
+    if (atEnd && this.premove) {
+      board = new Map(board);
+      for (const l of this.premove.legs) {
+        const code = l.kind === 'move' ? board.get(l.from) : this.ownColour() === 'w' ? l.code : l.code.toLowerCase();
+        if (l.kind === 'move') board.delete(l.from);
+        if (code) board.set(l.to, code);
+        premove.push(...(l.kind === 'move' ? [l.from, l.to] : [l.to]));
+      }
+      this.shown = { ...pos, board };
+    }
     this.board.render({
-      board: pos.board,
+      board,
       last,
       check: atEnd && this.entry.isEmpty() ? s.check || [] : [],
       arrows,
-      interactive: this.canEnter(),
+      premove,
+      interactive: this.canEnter() || this.premoving(),
     });
   }
 
@@ -1190,7 +1294,10 @@ class GamePage {
     const pos = this.shown || this.shownPosition();
     const side = pos.side;
     const can = this.canEnter();
-    const drops = can ? this.cache().drops : new Set();
+    const premoving = this.premoving();
+    let drops = can ? this.cache().drops : new Set();
+    if (premoving) drops = new Set((pos.hand || []).filter((c) => colourOf(c) === this.ownColour()).map((c) => c.toUpperCase()));
+    const dropSide = premoving ? this.ownColour() : side;
     const sel = this.board.selected;
     const html = {};
     for (const c of ['w', 'b']) {
@@ -1200,10 +1307,10 @@ class GamePage {
         const up = code.toUpperCase();
         counts.set(up, (counts.get(up) || 0) + 1);
       }
-      if (c === side) for (const code of drops) if (!counts.has(code)) counts.set(code, 0);
+      if (c === dropSide) for (const code of drops) if (!counts.has(code)) counts.set(code, 0);
       let items = '';
       for (const [code, n] of counts) {
-        const droppable = c === side && drops.has(code);
+        const droppable = c === dropSide && drops.has(code);
         const shown = c === 'w' ? code : code.toLowerCase();
         const info = this.pieces.get(code);
         const title = `${info ? info.name : code}${n ? ` ×${n} in hand` : ' (can be dropped)'}${info ? ': ' + info.movement : ''}`;
@@ -1307,6 +1414,10 @@ class GamePage {
       pend.hidden = false;
     } else pend.hidden = true;
     this.$('pending-undo').hidden = empty || !can;
+    const pm = this.$('premove');
+    pm.hidden = !this.premove;
+    this.$('premove-cancel').hidden = !this.premove;
+    if (this.premove) pm.textContent = `Premove: ${this.premoveText()}`;
     this.$('pass').hidden = !(can && this.cache().pass);
     // The keyboard's completions: each legal turn in the game's notation and as its token.
     this.$('turn-form').hidden = !can;
