@@ -2465,8 +2465,9 @@ fn editor_checked(b: &Browser) -> (bool, String, String) {
 /// The board editor, as a person uses it: in Mulligan Stew a Mage taken out of Black's hand and
 /// dropped on the board, then a game from the home page's form; in Mitosis a Chancellor's
 /// parts put in the hand (one part alone refused); in Mutatis Mutandis a reserve piece taken out and a field typed, then an analysis;
-/// in chess a Pawn dragged, the King erased (the engine's error shown, nothing starts), a FEN
-/// pasted; screenshots at both widths.
+/// in Mystic coins typed, then a game from the form; in Muster castling rights typed (a right
+/// without its Rook refused) and the side to move switched; in chess a Pawn dragged, the King
+/// erased (the engine's error shown, nothing starts), a FEN pasted; screenshots at both widths.
 #[test]
 fn the_editor_sets_up_hands_reserves_and_fields_and_starts_games() {
     let Some(mut t) = setup("editor") else { return };
@@ -2533,6 +2534,36 @@ fn the_editor_sets_up_hands_reserves_and_fields_and_starts_games() {
     b.click("#editor-analyse");
     let id = game_page(b);
     assert_eq!(state(s, &id)["start_fen"], fen.as_str());
+
+    // Mystic: coins typed into the pair of fields, then a game from the form.
+    b.open(&format!("{}/editor?variant=mystic", s.url));
+    b.wait_for("#editor-board [data-square]");
+    editor_checked(b);
+    b.fill("[data-key=\"tag:coins\"] [data-part=\"0\"]", "7");
+    let (ok, status, fen) = editor_checked(b);
+    assert!(ok, "{status}");
+    assert!(fen.ends_with(" coins:7/20 bought:0/0"), "{fen}");
+    b.click("#editor-play");
+    b.until("the form with the editor's FEN", || {
+        (b.js("const f = document.getElementById('start-fen'); return f ? f.value : ''") == fen.as_str())
+            .then_some(())
+    });
+    b.select("#opponent-select", "device");
+    b.click("#new-game");
+    let id = game_page(b);
+    assert_eq!(state(s, &id)["start_fen"], fen.as_str());
+    // Muster: castling rights taken away in their field; the King side to move switched.
+    b.open(&format!("{}/editor?variant=muster", s.url));
+    b.wait_for("#editor-board [data-square]");
+    editor_checked(b);
+    b.fill("[data-key=\"castling\"] input", "a1a8");
+    b.select("#editor-side", "b");
+    let (ok, status, fen) = editor_checked(b);
+    assert!(ok, "{status}");
+    assert!(fen.ends_with(" b a1a8 - 0 1"), "{fen}");
+    b.fill("[data-key=\"castling\"] input", "b1");
+    let (ok, status, _) = editor_checked(b);
+    assert!(!ok && status.contains("castling"), "{status}");
 
     // Chess: a drag, an erased King (refused: nothing starts), a FEN pasted.
     b.open(&format!("{}/editor?variant=chess", s.url));
