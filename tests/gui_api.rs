@@ -1186,3 +1186,35 @@ fn a_set_up_position_is_checked_by_the_engine() {
     let (status, r) = check("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
     assert_eq!((status, r["legal"].as_u64()), (200, Some(5)), "{r}");
 }
+
+/// A game whose setup fails (a FEN the engine refuses) leaves nothing running: its driver task
+/// ends with the 422, so the server's drivers are its games.
+#[test]
+fn a_failed_setup_leaves_no_driver() {
+    let s = Server::start(&temp_dir("gui-failed-setup"), &[], &[]);
+    let ok = s.new_game(json!({"variant": "chess", "engine": "none"}));
+    assert!(ok["id"].is_string());
+    for i in 0..20 {
+        let (status, r) = s.post(
+            "/api/games",
+            json!({"variant": "chess", "engine": "none", "fen": format!("8/8/8/8/8/8/8/{i} w - - 0 1")}),
+        );
+        assert_eq!(status, 422, "{r}");
+    }
+    // The tasks end just after their answers: wait for it (a guard, not a timing assertion).
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let (_, m) = s.get("/api/metrics");
+        assert_eq!(m["games"], 1, "{m}");
+        if m["drivers"] == 1 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "drivers left running: {m}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let (_, list) = s.get("/api/games");
+    assert_eq!(list.as_array().unwrap().len(), 1, "{list}");
+}

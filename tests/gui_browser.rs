@@ -2545,8 +2545,9 @@ fn the_editor_sets_up_hands_reserves_and_fields_and_starts_games() {
     assert!(fen.ends_with(" coins:7/20 bought:0/0"), "{fen}");
     b.click("#editor-play");
     b.until("the form with the editor's FEN", || {
-        (b.js("const f = document.getElementById('start-fen'); return f ? f.value : ''") == fen.as_str())
-            .then_some(())
+        (b.js("const f = document.getElementById('start-fen'); return f ? f.value : ''")
+            == fen.as_str())
+        .then_some(())
     });
     b.select("#opponent-select", "device");
     b.click("#new-game");

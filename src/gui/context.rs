@@ -54,6 +54,9 @@ pub struct Ctx {
     pub link_token: std::sync::OnceLock<String>,
     /// The event streams open now (`GET /api/games/{id}/events`), at most [`MAX_STREAMS`].
     pub streams: Arc<std::sync::atomic::AtomicUsize>,
+    /// The games' driver tasks running now (`drivers` of `GET /api/metrics`): one per game
+    /// the server holds, none for a game whose setup failed.
+    pub drivers: std::sync::atomic::AtomicUsize,
 }
 
 /// The most event streams open at once; one more gets `429`.

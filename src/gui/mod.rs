@@ -123,6 +123,7 @@ async fn serve(cfg: GuiConfig) -> Result<(), String> {
         diagrams: Mutex::new(ahash::AHashMap::new()),
         link_token: std::sync::OnceLock::new(),
         streams: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
+        drivers: std::sync::atomic::AtomicUsize::new(0),
     });
     let app = App {
         ctx: Arc::clone(&ctx),

@@ -42,6 +42,8 @@ pub(super) async fn metrics(State(app): State<App>) -> Json<Value> {
         "engines_free": app.ctx.engines.free_places(),
         "engines_waiting": app.ctx.engines.waiting(),
         "query_engine_restarts": app.ctx.engines.restarts(),
+        "drivers": app.ctx.drivers.load(std::sync::atomic::Ordering::Relaxed),
+        "games": app.games.read().unwrap_or_else(|p| p.into_inner()).len(),
     }))
 }
 

@@ -47,6 +47,7 @@ pub fn start(state: GameState, ctx: Arc<Ctx>) -> Arc<Slot> {
         review_job: None,
         last_used: Instant::now(),
         rematch_making: false,
+        abandoned: false,
     };
     tokio::spawn(driver.run(rx));
     slot
@@ -111,6 +112,8 @@ struct Driver {
     last_used: Instant,
     /// True from a rematch agreed until the handler reports it made.
     rematch_making: bool,
+    /// True once the game's setup failed: the handler has dropped the game, and the task ends.
+    abandoned: bool,
 }
 
 /// Waits for the next engine line while a search runs, else for ever.
@@ -142,6 +145,8 @@ async fn sleep_until(at: Option<Instant>) {
 
 impl Driver {
     async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
+        use std::sync::atomic::Ordering;
+        self.ctx.drivers.fetch_add(1, Ordering::Relaxed);
         let mut shutdown = self.ctx.shutdown.clone();
         loop {
             let searching = self.search.is_some();
@@ -172,6 +177,9 @@ impl Driver {
                 cmd = rx.recv() => {
                     let Some(cmd) = cmd else { break };
                     self.handle(cmd).await;
+                    if self.abandoned {
+                        break;
+                    }
                     self.last_used = Instant::now();
                     self.drop_unneeded_wait();
                 }
@@ -197,6 +205,7 @@ impl Driver {
         if let Some((e, _)) = self.engine.take() {
             e.quit().await;
         }
+        self.ctx.drivers.fetch_sub(1, Ordering::Relaxed);
     }
 
     /// When a search has run far past its time.
@@ -247,8 +256,13 @@ impl Driver {
         match cmd {
             Cmd::Init(spec, reply) => {
                 let r = self.init(spec).await;
+                // A failed setup: the handler drops the game (its 4xx says why), so this task
+                // ends rather than wait for commands no one can send.
+                self.abandoned = r.is_err();
                 let _ = reply.send(r);
-                self.resume().await;
+                if !self.abandoned {
+                    self.resume().await;
+                }
             }
             Cmd::Play(token, ply, held, received, reply) => {
                 let allowed = seats::may_play(&self.slot.lock(), held, ply);
