@@ -37,7 +37,7 @@ fn check_description<G: Game>(e: &mut Engine) {
     }
     assert_eq!(
         out.len(),
-        2 + G::PREGAME.len() + G::PIECES.len(),
+        2 + G::PREGAME.len() + G::INFO.fields.len() + G::PIECES.len(),
         "{out:#?}"
     );
     assert!(
@@ -61,6 +61,17 @@ fn check_description<G: Game>(e: &mut Engine) {
         .map(|k| format!("info string pregame {k}"))
         .collect();
     assert_eq!(out[2..2 + G::PREGAME.len()], pregame[..]);
+    // Then the FEN fields, in FEN order, as a board editor reads them.
+    let at = 2 + G::PREGAME.len();
+    let fields: Vec<String> = G::INFO.fields.iter().map(|f| f.line()).collect();
+    assert_eq!(out[at..at + fields.len()], fields[..]);
+    for line in &fields {
+        let (head, label) = line.split_once(" | ").expect("a label after ' | '");
+        assert!(
+            !label.is_empty() && head.split_whitespace().count() >= 5,
+            "{line}"
+        );
+    }
     // A variant with random setups says so, and no other does.
     assert_eq!(
         G::PREGAME.contains(&"seed"),
@@ -68,7 +79,7 @@ fn check_description<G: Game>(e: &mut Engine) {
         "{}",
         G::INFO.name
     );
-    for (line, piece) in out[2 + G::PREGAME.len()..].iter().zip(G::PIECES) {
+    for (line, piece) in out[at + fields.len()..].iter().zip(G::PIECES) {
         let (code, name, movement) = parse_piece(line);
         assert_eq!(
             (code.as_str(), name.as_str(), movement.as_str()),
@@ -79,7 +90,7 @@ fn check_description<G: Game>(e: &mut Engine) {
 }
 
 /// `variant` describes every variant: the `info string variant` line, the board's first
-/// rank and holes, and one parseable line per piece type.
+/// rank and holes, its FEN fields, and one parseable line per piece type.
 #[test]
 fn variant_describes_board_and_pieces() {
     let mut e = Engine::start();
@@ -98,7 +109,15 @@ fn variant_describes_board_and_pieces() {
     assert_eq!(out[1], "info string board firstrank 1 holes -");
     assert_eq!(out[2], "info string aliases standard normal fromposition");
     assert_eq!(
-        parse_piece(&out[3]).0,
+        out[3],
+        "info string field castling text | Castling rights (KQkq, or -)"
+    );
+    let first_piece = out
+        .iter()
+        .find(|l| l.starts_with("info string piece "))
+        .unwrap();
+    assert_eq!(
+        parse_piece(first_piece).0,
         "K",
         "chess lists the King first: {out:#?}"
     );
