@@ -77,7 +77,7 @@ fn check_legal(report: &MatchReport) {
     }
 }
 
-/// Issue 13, fault 3: orthodox chess no longer ends by itself at a claimable draw, but the
+/// Orthodox chess does not end by itself at a claimable draw, but the
 /// referee ends the game there as it would on a claim (FIDE 9.3).
 #[test]
 fn the_referee_adjudicates_a_claimable_draw() {

@@ -1,4 +1,4 @@
-//! Issue 57: the match runner loses no result. Engines that close their input, crash at
+//! The match runner loses no result. Engines that close their input, crash at
 //! random moments or are killed from outside lose their games (and are restarted with
 //! `--recover`); the runner never dies of it (SIGPIPE), and the summary, the result file and
 //! every finished game's PGN are always written; the result file is rewritten after every
@@ -115,7 +115,7 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// Issue 57 fault 1: an engine that closes its input made the runner die of SIGPIPE (exit
+/// An engine that closes its input made the runner die of SIGPIPE (exit
 /// 141, no word, no summary, no result file). Now each of its games is lost and the match goes
 /// on (with `--recover`) or stops with a message, and the files are complete either way.
 #[test]
@@ -185,7 +185,7 @@ fn an_engine_that_closes_its_input_does_not_kill_the_runner() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Issue 57: engines that die at random moments (exit, SIGKILL, half a line, output or input
+/// Engines that die at random moments (exit, SIGKILL, half a line, output or input
 /// closed, silence) lose those games, are restarted, and no result is lost: the summary, the
 /// result file and the PGN all hold every game, each once. The double's second process (the
 /// first that plays) dies at its first `go` whatever the chances, so a game is lost in every
@@ -339,7 +339,7 @@ fn engines_killed_in_a_game_lose_no_result() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Issue 57: `kill -9` of the runner loses only the games in progress (the result file is
+/// `kill -9` of the runner loses only the games in progress (the result file is
 /// rewritten after every game, never left half written), and `--resume` plays the rest: in
 /// the end every game is in the result file and in the PGN exactly once. The runner is killed
 /// in the middle of game 4 for certain: engine `a` (tests/doubles/hold_engine.py) holds its
@@ -486,7 +486,7 @@ fn a_killed_runner_resumes_without_losing_or_repeating_a_game() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Issue 57 point 6: a one-pair match printed `Elo: +190.8 [+190.8, +190.8]`, an interval of
+/// A one-pair match printed `Elo: +190.8 [+190.8, +190.8]`, an interval of
 /// no width; one pair says nothing of the spread, so there is no interval.
 #[test]
 fn a_one_pair_match_has_no_zero_width_interval() {
@@ -516,7 +516,7 @@ fn a_one_pair_match_has_no_zero_width_interval() {
     assert!(!elo.contains('['), "{elo}");
 }
 
-/// Issue 57 point 6: `option.Skill Level=5` (an option name with a space) reached the engine
+/// `option.Skill Level=5` (an option name with a space) reached the engine
 /// as two program arguments, and the match failed with "engine exited (end of output)". Now it
 /// is the option `Skill Level`, checked at start-up and sent with `setoption`.
 #[test]

@@ -1,4 +1,4 @@
-//! Chess960 in orthodox chess (issue 13, fault 1; FIDE Laws, Appendix: Chess960 rules): the
+//! Chess960 in orthodox chess (FIDE Laws, Appendix: Chess960 rules): the
 //! castling field in Shredder-FEN and X-FEN, canonical X-FEN output, the castling rules,
 //! King-takes-Rook tokens with `UCI_Chess960`, and the protocol driven as python-chess drives a
 //! Chess960 board. Expected positions and move lists were taken from python-chess 1.11.2

@@ -377,7 +377,7 @@ fn checkmate_and_stalemate() {
 #[test]
 fn fifty_move_rule_is_claimed_and_the_75_move_rule_ends_the_game() {
     // FIDE 9.3: after 50 moves of each player without a pawn move or a capture the draw can be
-    // claimed; the game goes on (issue 13, fault 3: it used to end here).
+    // claimed; the game goes on.
     let p = pos("4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
     assert!(p.outcome().is_none() && p.claimable_draw().is_none());
     let mut p2 = p.clone();
@@ -423,7 +423,7 @@ fn fifty_move_rule_is_claimed_and_the_75_move_rule_ends_the_game() {
 
 #[test]
 fn threefold_repetition_is_claimed_and_fivefold_ends_the_game() {
-    // FIDE 9.2: the third occurrence lets a player claim; the game goes on (issue 13, fault 3).
+    // FIDE 9.2: the third occurrence lets a player claim; the game goes on.
     let mut p = Chess::startpos();
     play(&mut p, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
     assert!(

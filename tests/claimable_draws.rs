@@ -1,4 +1,4 @@
-//! Issue 13, fault 3: draws a player may only claim do not end an orthodox game (FIDE 9.2
+//! Draws a player may only claim do not end an orthodox game (FIDE 9.2
 //! threefold repetition, 9.3 the 50-move rule): the engine plays on and says
 //! `info string draw claimable {<rule>}` before its `bestmove`; fivefold repetition and the
 //! 75-move rule end the game by themselves (FIDE 9.6). The variants keep the draws their rules

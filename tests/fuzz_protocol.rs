@@ -1,4 +1,4 @@
-//! A fuzzer of the protocol (issue 18): seeded random sessions of good, damaged and garbage
+//! A fuzzer of the protocol: seeded random sessions of good, damaged and garbage
 //! lines for every variant the engine lists in `UCI_Variant`, driven through the built binary.
 //! The library is the oracle: it says which positions and turns are legal, and the engine's
 //! answers are checked against it after every line.
@@ -393,7 +393,7 @@ fn session(seed: u64, lines: usize) -> Tally {
                 sent += 1;
             }
             // A search stopped and, sent at once after `stop`, a `position`, `setoption`s,
-            // `ucinewgame` and a `go` (issue 57): they wait for the stopped search's bestmove,
+            // `ucinewgame` and a `go`: they wait for the stopped search's bestmove,
             // nothing is refused, and the second search is of the new position.
             13 => {
                 let first = *rng.pick(&["go infinite", "go ponder", "go nodes 20000", "go"]);
@@ -490,7 +490,7 @@ fn assert_bad(e: &mut Engine, out: &[String], before: &[String], line: &str) {
         out[0].starts_with("info string error "),
         "'{shown}' gave {out:#?}"
     );
-    // Quoted input has its control bytes escaped (issue 57).
+    // Quoted input has its control bytes escaped.
     assert!(!out[0].chars().any(char::is_control), "{out:#?}");
     assert_eq!(e.command("d"), before, "'{shown}' changed the state");
 }

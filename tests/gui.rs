@@ -1,4 +1,4 @@
-//! What a GUI asks of the engine beyond playing (issue 13): the `variant` description, the
+//! What a GUI asks of the engine beyond playing: the `variant` description, the
 //! `result` command and its line in `d`, and `UCI_ShowWDL`. Through the built binary.
 
 use crate::common;

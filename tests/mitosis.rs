@@ -453,7 +453,7 @@ fn fens_round_trip_and_bad_fens_name_the_field() {
     let bases = "***r1n***/k8/9/9/9/9/9/9/9/K8/***R1N***[-] w - - 0 1";
     assert_eq!(pos(bases).fen(), bases);
     let bad: &[(&str, &str)] = &[
-        // Issue 57 point 6: the hand is required, as in Mulligan Stew.
+        // The hand is required, as in Mulligan Stew.
         ("***3***/k8/9/9/9/9/9/9/9/K8/***3*** w - - 0 1", "pending"),
         (
             "***3***/caqgkgqac/ppppppppp/9/9/9/9/9/PPPPPPPPP/CAQGKGQAC/***3*** w - - 0 1",

@@ -323,7 +323,7 @@ fn castling_rights_follow_rooks_and_kings() {
     let mut p = pos("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
     play_plies(&mut p, "a7a8r e8d7");
     assert!(p.fen().contains(" w - "));
-    // Issue 57 fault 5: entries that name no Rook, or a Rook off its King's rank and file,
+    // Entries that name no Rook, or a Rook off its King's rank and file,
     // are refused (the specification ignored them; rules/muster.md, known differences).
     for (fen, why) in [
         (
@@ -1020,7 +1020,7 @@ fn the_generator_agrees_with_a_naive_reference() {
         "4k3/8/8/8/8/2n3P1/4P3/P1P1K3 w - - 0 1",
         "4k3/8/4r3/8/8/8/8/K7 b e6 - 0 1",
         "r3k2r/1ppppp2/8/pP4Pp/Pp4pP/8/1PPPPP2/R3K2R w a1h1a8h8 - 0 1",
-        // d4 and d5 are off their Kings' ranks and files: no rights there (issue 57).
+        // d4 and d5 are off their Kings' ranks and files: no rights there.
         "1r2k1r1/pp1pp1pp/2p2p2/3rr3/3RR3/2P2P2/PP1PP1PP/1R2K1R1 w b1g1e4b8g8e5 - 0 1",
     ];
     for &fen in ARMY_FENS.iter().chain(extra.iter()) {

@@ -1,4 +1,4 @@
-//! Mutatis Mutandis as a whole game (issue 12; design.md "When a variant is done"):
+//! Mutatis Mutandis as a whole game (design.md "When a variant is done"):
 //! - random playouts from seeded setups: the legal turns equal a slow reference written from
 //!   the rules (every drop re-tested, no cached attackers), make/unmake restores FEN and key,
 //!   the incremental key equals the key of the FEN read back, tokens are unique and parse
@@ -309,7 +309,7 @@ fn random_setups_follow_rules_3_and_are_reproducible() {
 
 #[test]
 fn setup_from_the_command_line_and_the_protocol() {
-    // issue 12 (Setups): `menagerie setup` and the protocol's `setup` agree with the library.
+    // `menagerie setup` and the protocol's `setup` agree with the library.
     let want = Mutatis::random_setup(12345).unwrap().fen();
     let out = run_binary_ok(
         &["setup", "--variant", "mutatismutandis", "--seed", "12345"],
@@ -403,7 +403,7 @@ fn perft_and_turn_tokens_through_the_protocol() {
 
 #[test]
 fn self_play_from_twenty_random_setups() {
-    // issue 12: through the protocol at a small node budget, no error and no illegal move.
+    // Through the protocol at a small node budget, no error and no illegal move.
     let mut e = Engine::start_variant("mutatismutandis");
     let (mut turns_played, mut finished) = (0, 0);
     for seed in 0..20u64 {
@@ -453,7 +453,7 @@ fn the_side_to_move_wins_material_when_it_can() {
 
 #[test]
 fn the_arena_gives_each_pair_its_own_seeded_setup() {
-    // rules 3; issue 12 "Setups": each pair of games starts from a fresh seeded setup with
+    // rules 3: each pair of games starts from a fresh seeded setup with
     // colours reversed, found through Rules::random_setup (the arena names no variant).
     use menagerie::tools::arena::referee::GameSettings;
     use menagerie::tools::arena::spec::player_names;

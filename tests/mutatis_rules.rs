@@ -596,7 +596,7 @@ fn fen_input_is_lenient_where_the_rules_allow_and_output_canonical() {
     );
 }
 
-/// Issue 57 fault 5 and point 6: what no game reaches is refused with one clear error. Corner
+/// What no game reaches is refused with one clear error. Corner
 /// flags without their piece (the specification's D 22 dropped them silently), more drops
 /// made plus reserve pieces than a setup's 13, more drops than the windows passed allow.
 #[test]
@@ -698,7 +698,7 @@ fn malformed_fens_name_the_field_at_fault() {
 
 #[test]
 fn the_key_holds_the_drop_window_phase_but_repetition_does_not() {
-    // issue 12 (zobrist): turn 5 and turn 6 differ for Blue's drop window (rules 8); the
+    // Turn 5 and turn 6 differ for Blue's drop window (rules 8); the
     // repetition key (FEN without clocks, rules 5) is the same.
     let a = pos(&drop_fen('b', 5, 0));
     let b = pos(&drop_fen('b', 6, 0));

@@ -86,7 +86,7 @@ fn bad_fens_name_the_field() {
             "4k3/8/8/8/8/8/8/4K3 w - - 0 1 coins:20/20 bought:4/0",
             "bought",
         ),
-        // Issue 57: a Pawn bought costs a coin, so no more bought than coins spent.
+        // A Pawn bought costs a coin, so no more bought than coins spent.
         (
             "4k3/8/8/8/8/8/8/4K3 w - - 0 1 coins:20/18 bought:1/2",
             "bought",

@@ -1,4 +1,4 @@
-//! The hot path allocates nothing in any playable variant (design.md 4, issue 16 point 4):
+//! The hot path allocates nothing in any playable variant (design.md 4):
 //! legal and tactical plies, make/unmake, null moves, the key, check, the search's verdicts,
 //! evaluation and exchange tests, along seeded random lines from each variant's start, random
 //! setups and bench positions. A counting global allocator observes this thread's allocations.

@@ -1,4 +1,4 @@
-//! The end of the game, one property for every variant (issue 16 point 2): along random
+//! The end of the game, one property for every variant: along random
 //! playouts (biased towards captures, so that games end), at every position
 //! - `outcome()` is `Some` exactly when the rules end the game: no legal ply, or a rule of
 //!   `verdict(Scope::Game)`;

@@ -97,7 +97,7 @@ fn divide_matches_perft_and_threads_agree() {
     );
 }
 
-/// Chess960 (issue 13): the wiki's Chess960 positions, start positions in Shredder-FEN and
+/// Chess960: the wiki's Chess960 positions, start positions in Shredder-FEN and
 /// X-FEN and castling corner cases, every figure confirmed with python-chess, up to a million
 /// nodes per position (all depths in the release-only test below).
 #[test]

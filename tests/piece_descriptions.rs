@@ -1,5 +1,5 @@
 //! The piece descriptions of the `variant` command (`Notation::PIECES`, docs/protocol.md 8) against
-//! the moves the engine generates (issue 58, item 1).
+//! the moves the engine generates.
 //!
 //! For every variant and every piece type, the movement of its description is read: a Betza
 //! expression (a small interpreter, `parse_betza`), or for the Mutatis Mutandis pieces Betza
@@ -1495,7 +1495,7 @@ fn wrong_descriptions_fail() {
             Variant::Chess,
             wrong("P", "fWcfF, mfnD from its second rank"),
         ),
-        // Muster's Pawn as `variant` described it before issue 58: no triple step.
+        // Muster's Pawn as `variant` once described it: no triple step.
         (
             Variant::Muster,
             wrong("P", "mfWcfF, mfnD from its second rank"),

@@ -1,7 +1,7 @@
-//! Protocol reliability (issue 18) and UCI conformance (issue 13 faults 2, 4, 5, 6): every
+//! Protocol reliability and UCI conformance: every
 //! line answered, every `go` answered by one `bestmove`, interruptible perft, PVs in whole
 //! turns, the last `info` agreeing with `bestmove`, `searchmoves`, a large `Hash` in memory
-//! before `readyok`, `go` right after `stop` (issue 57), escaped control bytes,
+//! before `readyok`, `go` right after `stop`, escaped control bytes,
 //! and the start-up banner, `help`, `Clear Hash`, `Debug Log File`, `UCI_AnalyseMode`.
 //! Deterministic: searches are bounded by depth or nodes; the only clock bounds are generous
 //! deadlines on reads and exits.
@@ -46,7 +46,7 @@ fn assert_whole_turns<G: Game>(fen: &str, pv: &[String], line: &str) {
     }
 }
 
-/// Issue 18 point 1: `stop` ends `go perft` (no total is printed for a partial count), and
+/// `stop` ends `go perft` (no total is printed for a partial count), and
 /// `quit` or the end of input end the process during a long perft.
 #[test]
 fn go_perft_stops_on_stop_quit_and_end_of_input() {
@@ -74,7 +74,7 @@ fn go_perft_stops_on_stop_quit_and_end_of_input() {
     assert_eq!(e.wait_exit(QUICK), 0);
 }
 
-/// Issue 18 point 2: in every variant the `pv` of every `info` line is made of whole turn
+/// In every variant the `pv` of every `info` line is made of whole turn
 /// tokens (Mulligan Stew printed `pv b1c4`, the first portion alone).
 #[test]
 fn pv_tokens_are_whole_turns_in_every_variant() {
@@ -92,7 +92,7 @@ fn pv_tokens_are_whole_turns_in_every_variant() {
     }
 }
 
-/// Issue 18 point 3: the last `info` line before `bestmove` shows the turn played: when a
+/// The last `info` line before `bestmove` shows the turn played: when a
 /// search ends inside an iteration with a new best move (here at a node limit), and when the
 /// PV stops inside the first turn (Mulligan Stew at depth 1).
 #[test]
@@ -121,7 +121,7 @@ fn the_last_info_line_shows_the_move_played() {
     }
 }
 
-/// Issue 18 point 4: every malformed line gets exactly one `info string error` line, and
+/// Every malformed line gets exactly one `info string error` line, and
 /// lines that are fine get none (`debug on`); bad `muster` commands answer before `readyok`.
 #[test]
 fn every_malformed_line_gets_exactly_one_error() {
@@ -165,7 +165,7 @@ fn every_malformed_line_gets_exactly_one_error() {
     }
 }
 
-/// Issue 13 fault 4: a `go` with unknown words or bad values reports them in one error line
+/// A `go` with unknown words or bad values reports them in one error line
 /// and still searches with the rest: exactly one `bestmove`.
 #[test]
 fn every_go_gets_exactly_one_bestmove() {
@@ -205,7 +205,7 @@ fn every_go_gets_exactly_one_bestmove() {
     }
 }
 
-/// Issue 13 fault 2: after a rejected `position` (a bad FEN, an illegal move, a malformed
+/// After a rejected `position` (a bad FEN, an illegal move, a malformed
 /// line), `go` answers `bestmove 0000` until a `position` is accepted; `d` still shows the
 /// position kept.
 #[test]
@@ -250,7 +250,7 @@ fn go_after_a_rejected_position_answers_0000() {
     assert_ne!(bestmove(&e.go("go depth 1", SEARCH)), "0000");
 }
 
-/// Issue 13 fault 6: each `info` line has the nodes of its own iteration (they were printed in
+/// Each `info` line has the nodes of its own iteration (they were printed in
 /// batches with the same figures). One thread, fixed depth: the counts are exact.
 #[test]
 fn info_nodes_grow_line_by_line() {
@@ -268,7 +268,7 @@ fn info_nodes_grow_line_by_line() {
     assert!(nodes.windows(2).all(|w| w[0] < w[1]), "{nodes:?}");
 }
 
-/// Issue 13 fault 5: `searchmoves` restricts the root turns, in every variant, given as
+/// `searchmoves` restricts the root turns, in every variant, given as
 /// whole turn tokens or (in multi-portion variants) as their first portion.
 #[test]
 fn searchmoves_restricts_the_turns_in_every_variant() {
@@ -333,7 +333,7 @@ fn resident_mib(pid: u32) -> usize {
     kb / 1024
 }
 
-/// Issue 57 fault 2 (issue 18 point 5 before it): a 1 GiB `Hash` has all its pages in memory
+/// A 1 GiB `Hash` has all its pages in memory
 /// when `readyok` comes, so `go movetime 200` never pays for first touching them; `ucinewgame`
 /// and `Clear Hash` empty it in place (it stays in memory); the search answers and `quit`
 /// works. Structural, not timed: the resident size of the engine is read after `readyok`.
@@ -382,7 +382,7 @@ fn bestmoves(out: &[String]) -> Vec<&String> {
     out.iter().filter(|l| l.starts_with("bestmove")).collect()
 }
 
-/// Issue 57 fault 3: a `go` sent at once after `stop` is not refused: it waits until the
+/// A `go` sent at once after `stop` is not refused: it waits until the
 /// stopped search has printed its `bestmove`, then searches. Every `go` gets its `bestmove`.
 #[test]
 fn a_go_right_after_stop_gets_its_bestmove() {
@@ -421,7 +421,7 @@ fn a_go_right_after_stop_gets_its_bestmove() {
     e.assert_ready();
 }
 
-/// Issue 57 fault 3: the lines that follow a `stop` at once (`position`, `setoption`, a new
+/// The lines that follow a `stop` at once (`position`, `setoption`, a new
 /// variant, `ucinewgame`, a perft) wait for the stopped search's `bestmove` and are then
 /// processed in order: the next search is of the new position, and nothing is refused.
 #[test]
@@ -484,7 +484,7 @@ fn lines_after_stop_wait_for_the_stopped_search() {
     e.assert_ready();
 }
 
-/// Issue 57 fault 4: error lines quote bad input with its control bytes escaped; no output
+/// Error lines quote bad input with its control bytes escaped; no output
 /// line carries a control character.
 #[test]
 fn error_lines_escape_control_bytes() {
@@ -513,7 +513,7 @@ fn error_lines_escape_control_bytes() {
     assert!(out.iter().all(|l| !l.chars().any(char::is_control)));
 }
 
-/// Issue 57 point 6: `go depth 3 depth 5` says that the second depth is left out (the
+/// `go depth 3 depth 5` says that the second depth is left out (the
 /// search goes to depth 3), and a depth too large for a number says it is out of range.
 #[test]
 fn repeated_go_words_and_huge_numbers_are_reported() {
@@ -538,7 +538,7 @@ fn repeated_go_words_and_huge_numbers_are_reported() {
     e.assert_ready();
 }
 
-/// Issue 13: a one-line banner with name, version and commit at start-up, and `help`.
+/// A one-line banner with name, version and commit at start-up, and `help`.
 #[test]
 fn banner_and_help() {
     let text = run_binary_ok(&[], b"help\nquit\n");
@@ -568,7 +568,7 @@ fn banner_and_help() {
     assert!(text.contains("own commands: muster"), "{text}");
 }
 
-/// Issue 13: `Debug Log File` appends every line in and out, time-stamped; `<empty>` stops it.
+/// `Debug Log File` appends every line in and out, time-stamped; `<empty>` stops it.
 #[test]
 fn debug_log_file_records_both_directions() {
     let path = std::env::temp_dir().join(format!("menagerie-log-{}.txt", std::process::id()));

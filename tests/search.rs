@@ -285,8 +285,8 @@ fn reports_each_iteration() {
     assert_eq!(r.depth, 5);
 }
 
-/// The `nodes` and `time` of each `info` line are those of the moment the search made it (issue
-/// 13 fault 6): a reporter that is slow to print (a busy machine, a blocked pipe) gets the
+/// The `nodes` and `time` of each `info` line are those of the moment the search made it: a
+/// reporter that is slow to print (a busy machine, a blocked pipe) gets the
 /// same node counts as a fast one, not the totals of the moment it prints.
 #[test]
 fn info_figures_are_those_of_the_iteration() {
@@ -324,7 +324,7 @@ fn info_figures_are_those_of_the_iteration() {
     assert!(fast.last().unwrap().1 <= total);
 }
 
-/// `searchmoves` (issue 13 fault 5): only the allowed root plies are searched, whatever the
+/// `searchmoves`: only the allowed root plies are searched, whatever the
 /// best move would be; lines whose first ply is not legal are dropped.
 #[test]
 fn search_among_keeps_to_the_allowed_moves() {
@@ -1023,8 +1023,7 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
     // The reduction of tactical plies shrank these trees with the hand-written and the first
     // three networks' evaluations; with the fourth network it grows them (at depth 11:
     // 137,033 nodes without it, 169,575 with it), so only the change is asserted. Its worth
-    // is a match figure: +27.0 Elo [+0.4, +53.8] at 20,000 nodes (400 games, before the
-    // network); it has not been measured again with the network.
+    // is a match figure (docs/experiments.md, `lmr_tactical`).
     assert_ne!(
         nodes(&no_tactical_lmr),
         played,
@@ -1048,8 +1047,8 @@ fn pruning_techniques_cut_the_tree_and_keep_tactics() {
     };
     assert_ne!(nodes(&no_probcut), played, "ProbCut never cut");
     // With singular extensions the cut-node reduction no longer shrinks these trees (at depth
-    // 11: 134,733 nodes without it, 212,513 with it), though it still won in play (+11.3
-    // [-14.4, +37.1] Elo over 400 games at 1+0.01): only the change is asserted.
+    // 11: 134,733 nodes without it, 212,513 with it), though it still won in play
+    // (docs/experiments.md, `lmr_cut_node`): only the change is asserted.
     assert_ne!(
         nodes(&no_cut_node),
         played,

@@ -1,4 +1,4 @@
-//! Limited strength (issue 13): `Skill Level`, `UCI_LimitStrength` / `UCI_Elo`, for every
+//! Limited strength: `Skill Level`, `UCI_LimitStrength` / `UCI_Elo`, for every
 //! variant, through the library and the protocol. Everything here is deterministic: one thread,
 //! fixed nodes or depths, a fixed seed.
 
@@ -173,7 +173,7 @@ fn every_variant_plays_worse_at_level_0() {
 /// not asserted: the test once asserted 0 < 5 (over 24 positions, once the chess evaluation
 /// was Texel-tuned, level 5 came out 1 cp below level 0), and with chess's sixth network the
 /// two come out equal by this measure (-28.35 against -28.75 cp over the 60 positions), so
-/// the order of chess's low levels is left to the measured `UCI_Elo` ladder (issue 58).
+/// the order of chess's low levels is left to the measured `UCI_Elo` ladder.
 #[test]
 fn chess_limited_levels_choose_worse_moves() {
     use menagerie::variants::chess::Chess;

@@ -1,4 +1,4 @@
-//! Staged generation (issue 59): what the search's staged picker relies on of each variant.
+//! Staged generation: what the search's staged picker relies on of each variant.
 //!
 //! - A variant that splits its generation (`Evaluation::SPLIT_GENERATION`) lists exactly its
 //!   legal plies between `tactical_moves` and `quiet_moves`, each once, the first holding

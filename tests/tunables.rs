@@ -1,4 +1,4 @@
-//! The evaluation parameter sets of every variant (issue 15): declared once with `tunables!`,
+//! The evaluation parameter sets of every variant: declared once with `tunables!`,
 //! named, ranged, and `evaluate_with` on the set in play equal to `evaluate`.
 
 use menagerie::core::tunables::{TunableValue, Tunables};

@@ -1,6 +1,6 @@
 //! The `wdl W D L` of `info` lines (`UCI_ShowWDL`, docs/protocol.md 6): for every variant's
 //! model, over every score the search can report, the three shares sum to 1000 and move with
-//! the score (issue 58, item 4).
+//! the score.
 
 use menagerie::protocol::output::wdl;
 use menagerie::search::score::{to_protocol, MATE, MATE_BOUND};

@@ -675,7 +675,7 @@ mod tests {
         assert_eq!(limits.depth, Some(3));
     }
 
-    /// Issue 13 fault 4: a `go` with wrong words still searches; the words are reported.
+    /// A `go` with wrong words still searches; the words are reported.
     #[test]
     fn go_keeps_what_is_right_and_reports_the_rest() {
         let search = |line: &str| match parse(line) {
@@ -704,7 +704,7 @@ mod tests {
         assert_eq!(ignored.len(), 1);
     }
 
-    /// Issue 57 point 6: a keyword given twice is reported (the first counts), and a number
+    /// A keyword given twice is reported (the first counts), and a number
     /// too large for its keyword says so instead of calling it negative.
     #[test]
     fn repeated_keywords_and_numbers_out_of_range() {
@@ -765,7 +765,7 @@ mod tests {
         );
     }
 
-    /// Issue 57 point 4: quoted input never carries a control character.
+    /// Quoted input never carries a control character.
     #[test]
     fn echoed_input_has_its_control_characters_escaped() {
         assert_eq!(echo("x\u{1b}[31mRED"), "x\\x1b[31mRED");

@@ -101,7 +101,7 @@ fn drop_in_background(tt: Arc<Tt>) {
 mod tests {
     use super::*;
 
-    /// Issue 57 fault 2: a new table (start-up, `Hash`) has every page in memory once it is
+    /// A new table (start-up, `Hash`) has every page in memory once it is
     /// ready, so the search never pays the first touch; `ucinewgame` and `Clear Hash` empty
     /// the same memory instead of mapping a new table.
     #[cfg(target_os = "linux")]

@@ -828,7 +828,7 @@ mod tests {
         assert_eq!(ponder, None);
     }
 
-    /// Issue 18 point 6: a rejected `position ... moves` leaves the hidden history (the
+    /// A rejected `position ... moves` leaves the hidden history (the
     /// positions a repetition counts) as it was: the threefold that one more move makes is
     /// the same with and without the rejected command in between.
     #[test]

@@ -5,11 +5,9 @@
 //!
 //! Depths are in plies, margins and scores in centipawns, times in permille or milliseconds.
 //!
-//! Where a value was measured in play, the last line of its doc gives the result that
-//! justifies it: the Elo (95% interval) of chess matches at 1+0.01 unless it says otherwise,
-//! of the setting it names ("`v` instead": the value `v` against the default; "against off":
-//! the default against the technique switched off). `docs/experiments.md` has every
-//! measurement with its conditions, and the techniques that did not gain and were removed.
+//! `docs/experiments.md` ("Kept parameters: values tried") has the matches that chose the
+//! values measured in play, with their conditions, and the techniques that did not gain and
+//! were removed.
 //!
 //! With the cargo feature `spsa`, every parameter is also a `spin` option of the protocol
 //! (`spsa_option_lines`, `spsa_setoption`, built with the `spsa` feature) and [`active`] returns the values set there, so
@@ -22,33 +20,27 @@ crate::tunables! {
     #[derive(Copy)]
     pub struct SearchParams, default PARAMS {
         /// Half-width of the first aspiration window (centipawns).
-        /// 15 instead: +14.8 and -6.9 Elo over two 400-game matches, not shown to gain.
         aspiration_delta: i32 = 25, (5, 100, 3);
         /// First iteration depth (plies) that uses an aspiration window.
         aspiration_min_depth: i32 = 5, (1, 12, 1);
         /// Reverse futility pruning: deepest remaining depth (plies) where it applies.
         rfp_max_depth: i32 = 7, (1, 14, 1);
         /// Reverse futility margin per ply of remaining depth (centipawns).
-        /// 65 instead: +16.5 and -18.3 Elo over two 400-game matches, not shown to gain.
         rfp_margin: i32 = 80, (20, 250, 8);
         /// Razoring: deepest remaining depth (plies) where it applies.
-        /// 4 instead: -13.0 Elo [-38.0, +11.8] over 400 games.
         razor_max_depth: i32 = 3, (1, 8, 1);
         /// Razoring: a non-PV node whose static eval lies more than `razor_margin * depth`
         /// below alpha is resolved by a zero-window quiescence search when that fails low
         /// (centipawns per ply); 0: off.
-        /// 250 against off: +34.0 Elo [+9.8, +58.5] and +17.4 [-7.9, +42.8] (two 400-game matches).
         razor_margin: i32 = 250, (0, 800, 20);
         /// Check extension: plies a checking ply is searched deeper (within twice the iteration's
         /// depth from the root); 0: off.
-        /// 0 instead: -1.7 Elo [-25.0, +21.5] over 400 games (1 is what the search always did).
         check_ext: i32 = 1, (0, 1, 1);
         /// Null-move pruning: shallowest remaining depth (plies).
         nmp_min_depth: i32 = 3, (1, 8, 1);
         /// Null-move base reduction (plies).
         nmp_base: i32 = 3, (1, 6, 1);
         /// Null-move reduction grows by one ply every `nmp_divisor` plies of depth.
-        /// 4 instead: +4.3 Elo [-18.6, +27.3] over 400 games, not kept.
         nmp_divisor: i32 = 6, (2, 12, 1);
         /// Null-move reduction grows by one ply per this much static eval above beta (centipawns).
         nmp_eval_divisor: i32 = 200, (50, 600, 20);
@@ -63,7 +55,6 @@ crate::tunables! {
         /// `fp_base + fp_tactical_margin * depth` plus the most its exchange can win
         /// ([`crate::variants::Evaluation::see_ge`]) stays at or below alpha (centipawns per ply);
         /// 0: off. A game without SEE (the default `see_ge`) never prunes.
-        /// 100 against off: +26.1 Elo [+0.8, +51.7] and +7.8 [-16.5, +32.3] (two 400-game matches).
         fp_tactical_margin: i32 = 100, (0, 400, 12);
         /// Late move pruning: deepest remaining depth (plies).
         lmp_max_depth: i32 = 6, (1, 12, 1);
@@ -85,23 +76,19 @@ crate::tunables! {
         lmr_history_divisor: i32 = 4096, (1024, 16384, 400);
         /// LMR: reduction taken off (plies) at a non-PV node whose TT entry was stored by a
         /// PV node (the "TT PV" flag of [`super::tt::TtEntry::pv`]); 0: off.
-        /// 1, in a set with `lmr_deeper_margin` 50 and piece-to continuation keys: +36.6 Elo twice.
         lmr_tt_pv: i32 = 1, (0, 2, 1);
         /// LMR: extra reduction (plies) of a late ply when more than 3 beta cutoffs (one
         /// without a TT move counting 2) happened at the children's ply since the parent node
         /// began; 0: off.
-        /// 1 against off: +21.7 Elo [-2.4, +46.1] and +25.2 [-1.3, +52.1] (two 400-game matches).
         lmr_cutoff_count: i32 = 1, (0, 2, 1);
         /// LMR: extra reduction (plies) at an expected cut node.
         lmr_cut_node: i32 = 2, (0, 3, 1);
         /// LMR of tactical plies: 1 reduces late losing tactical plies like quiet ones, and
         /// quiet plies one ply more after a tactical TT ply; 0: off.
-        /// 1 against off: +27.0 Elo over 400 games at 20,000 nodes; off is not shown to gain now.
         lmr_tactical: i32 = 1, (0, 1, 1);
         /// A reduced ply that beats alpha is searched again one ply deeper than planned when
         /// its score beats the best so far by more than this (centipawns), one ply shallower
         /// when it does not beat the best by 8; 0: off (again at the planned depth).
-        /// 50 gains in the set measured at `lmr_tt_pv` (alone, not shown to gain).
         lmr_deeper_margin: i32 = 50, (0, 200, 8);
         /// ProbCut: shallowest remaining depth (plies).
         probcut_min_depth: i32 = 5, (3, 10, 1);
@@ -121,14 +108,12 @@ crate::tunables! {
         /// move is searched one ply shallower.
         iir_min_depth: i32 = 4, (2, 10, 1);
         /// History bonus (and malus) of a cutoff per ply of depth; 0: depth * depth instead.
-        /// 120 against depth * depth: +58.7 Elo [+32.8, +85.4] over 400 games.
         history_bonus_per_depth: i32 = 120, (0, 400, 10);
         /// Largest history bonus (capped here).
         history_bonus_max: i32 = 1600, (200, 4000, 100);
         /// History values stay within +-`history_max`.
         history_max: i32 = 16384, (4096, 32768, 1000);
         /// Soft time limit: the clock is divided by this when `movestogo` is unknown.
-        /// 20 instead (more time early): -20.0 Elo [-44.2, +4.0] over 400 games.
         time_default_mtg: u64 = 30, (10, 60, 2);
         /// Soft time limit: permille of the increment added per turn.
         time_inc_permille: u64 = 750, (300, 1000, 40);
@@ -142,7 +127,6 @@ crate::tunables! {
         time_stable_permille: u64 = 650, (300, 1000, 30);
         /// Soft limit scale added per centipawn the score fell since the previous iteration
         /// (permille per centipawn); 0: off.
-        /// Off instead: +0.9 Elo [-22.2, +23.9] over 400 games; kept as strong engines' practice.
         time_falling_per_cp: u64 = 8, (0, 30, 1);
         /// Soft limit scale for a falling score at most (permille).
         time_falling_max_permille: u64 = 1500, (1000, 3000, 80);

@@ -35,13 +35,10 @@ pub const ELO_RANGE: (i64, i64) = (1000, 2400);
 pub const ELO_DEFAULT: i64 = ELO_RANGE.0;
 
 /// The calibration of `UCI_Elo`: `(Elo, level x 100)` anchors, linear in between and clamped
-/// at the ends. Each anchor is a 100-game match of orthodox chess against Stockfish 15.1 at the
-/// same `UCI_Elo`, 10+0.1, that came out within 75 Elo of even (docs/protocol.md 2, "`UCI_Elo`,
-/// calibrated against Stockfish", gives the table and the commands): level 5 scored +0 against
-/// 1400, level 9 +3 against 1800, level 14 -35 against 2200 and the full search +38 against
-/// 2400. Level 0 scored -424 against Stockfish's lowest, 1350, and is placed at 930 (not an
-/// anchor of the issue's kind: Stockfish goes no lower). Level 10 scored +89 against 1800, too
-/// strong for that anchor; it lies on the line between levels 9 and 14.
+/// at the ends. Each anchor is the level that played even with Stockfish 15.1 at the same
+/// `UCI_Elo` in orthodox chess; level 0 is placed below Stockfish's lowest, 1350, which goes
+/// no lower. docs/protocol.md 2, "`UCI_Elo`, calibrated against Stockfish", gives the matches,
+/// their results and the commands.
 const ELO_TO_LEVEL: &[(u32, u32)] = &[
     (930, 0),
     (1400, 500),

@@ -144,12 +144,9 @@ pub fn helper_skips(id: usize, depth: i32, max_depth: i32) -> bool {
 /// helper thread searches, of `len` plies: the first ply (the TT's, the best of the last
 /// iteration), then the others from the last back to the second. The main thread works from
 /// the front, so the two threads refute different root plies and each finds the other's
-/// results in the TT where they meet, instead of both searching every ply in step. Issue 17,
-/// `scripts/smp_ttd.sh` (Threads 2 time over Threads 1 time to the bench depth): chess 0.654
-/// against 0.676 in the main thread's order, Mystic 0.91 against 1.04, Mitosis 0.77 against
-/// 0.90; no change in Elo at equal time (-3.0 [-21.5, +15.4], 800 chess games). Only the
-/// root: the same order at every PV node reached the depth a little sooner but lost 32 Elo.
-/// `taken < len`.
+/// results in the TT where they meet, instead of both searching every ply in step. Only the
+/// root plies are taken in this order (docs/experiments.md, "Measurements moved out of the
+/// code", has the timings). `taken < len`.
 pub fn helper_root_index(taken: usize, len: usize) -> usize {
     debug_assert!(taken < len);
     if taken == 0 {

@@ -267,7 +267,7 @@ pub const EP_FIELD: FenField = FenField {
     label: "En passant square, or -",
 };
 
-/// One piece type as a GUI draws it and a person reads it (the `variant` command, issue 13):
+/// One piece type as a GUI draws it and a person reads it (the `variant` command):
 /// its FEN code, its name, and how it moves (Betza notation where the piece has one, words
 /// where it has not, with the rules file's section).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -544,7 +544,7 @@ mod tests {
 
     #[test]
     fn every_variant_describes_its_pieces_and_board() {
-        // issue 13: a GUI can draw the board and explain each piece.
+        // A GUI can draw the board and explain each piece.
         for &v in Variant::ALL {
             crate::with_variant!(v, G => pieces_cover_the_start::<G>());
         }

@@ -513,7 +513,7 @@ mod tests {
             .map(|t| (t.token.as_str(), t.complete))
             .collect();
         assert_eq!(tokens, vec![("p1;p2", true), ("p2", false)]);
-        // A PV shows whole turns only (issue 18 point 2).
+        // A PV shows whole turns only.
         assert_eq!(
             whole_tokens(&TwoStep::startpos(), &[Pick(1), Pick(2), Pick(2)]),
             vec!["p1;p2"]

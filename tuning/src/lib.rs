@@ -1,4 +1,4 @@
-//! Texel tuning of any variant's evaluation parameters (issue 15).
+//! Texel tuning of any variant's evaluation parameters.
 //!
 //! The data are `menagerie datagen` files (`FEN | score | result` lines, `# game` comments,
 //! see `menagerie::tools::datagen`). The objective is the mean squared error between the game results

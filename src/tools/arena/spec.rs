@@ -549,7 +549,7 @@ mod tests {
         ));
     }
 
-    /// Issue 57 point 6: an option name with spaces (`option.Skill Level=5`) is one option,
+    /// An option name with spaces (`option.Skill Level=5`) is one option,
     /// not two arguments of the program (which then exited: "engine exited").
     #[test]
     fn option_names_with_spaces() {

@@ -317,8 +317,8 @@ mod tests {
 
     #[test]
     fn pentanomial_mean_variance_and_interval() {
-        // Every pair split 1-1: mean 0.5, no variance: 0 Elo and no interval (issue 57: it
-        // had no width), as with a single pair.
+        // Every pair split 1-1: mean 0.5, no variance: 0 Elo and no interval (not one of
+        // no width), as with a single pair.
         let p = Pentanomial([0, 0, 10, 0, 0]);
         assert_eq!(p.mean_variance(), Some((0.5, 0.0)));
         assert_eq!((p.elo(), p.elo_interval()), (Some(0.0), None));

@@ -244,7 +244,7 @@ impl Evaluation for Chess {
 
     /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 800 self-play games (400
     /// distinct) at 4000 nodes from a 400-opening book, with the sixth network (94238 scored
-    /// turns; protocol.md section 6, 2026-11-29).
+    /// turns; protocol.md section 6).
     const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 159.0, b: 170.0 };
 
     #[inline]

@@ -369,7 +369,7 @@ impl Evaluation for Mitosis {
     }
 
     /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 200 self-play games at 4000 nodes
-    /// from a 200-opening book (39944 scored turns; protocol.md section 6, 2026-11-29).
+    /// from a 200-opening book (39944 scored turns; protocol.md section 6).
     const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 49.0, b: 421.0 };
 
     /// The pawn structure: a hash of both sides' pawns.
@@ -461,10 +461,8 @@ impl Evaluation for Mitosis {
 
 impl Game for Mitosis {
     const SEARCH: SearchProfile = SearchProfile {
-        // Singular extensions lost here: at 1+0.01 over 200 games, the build with them off scored
-        // +13.9 Elo [-38.0, +66.5] against the same build with them on, and the build that added
-        // them scored -74.1 [-124.8, -26.3] against the one before (issue 17's note of
-        // 2026-11-25). Quiescence delta pruning, added with them, measured +31.4 and stays.
+        // Singular extensions are off in Mitosis: they lost in its matches (docs/experiments.md,
+        // "Measurements moved out of the code"). Quiescence delta pruning stays on.
         singular_extensions: false,
         // The evaluation weighs the capture clock, which decides the game at 100 plies
         // (`rules/mitosis.md` 6.3, the 50-move rule) and which the key leaves out.

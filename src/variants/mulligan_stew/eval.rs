@@ -1,4 +1,4 @@
-//! Evaluation of Mulligan Stew Chess (issue 3, "Evaluation"). Not orthodox chess:
+//! Evaluation of Mulligan Stew Chess. Not orthodox chess:
 //! - **Kings**: two of them, each capturable, and the side without Kings loses (rules 6). A
 //!   side's safety is how many of its Kings the opponent can take in its next turn: the
 //!   opponent moves one piece from a light square and one from a dark square (rules 5), so

@@ -311,7 +311,7 @@ impl Evaluation for Stew {
     }
 
     /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 200 self-play games at 4000 nodes
-    /// from a 200-opening book (9104 scored turns; protocol.md section 6, 2026-11-29).
+    /// from a 200-opening book (9104 scored turns; protocol.md section 6).
     const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 308.0, b: 455.0 };
 
     fn tactical_moves(&self, list: &mut MoveList<StewMove>) {

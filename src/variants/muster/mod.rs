@@ -8,11 +8,6 @@
 //! side to move, clocks, castling rights per rook square and the passed squares with its own
 //! make/unmake ([`position`]), reads and writes the FEN ([`fen`]) and the armies ([`army`]),
 //! and answers the Muster commands of the protocol ([`pregame`]).
-//!
-//! Figures (release, one thread, 2-core machine shared with other builds, 2026-11-21):
-//! `menagerie perft --variant muster --depth 6` (regular armies, 119060324 nodes, as orthodox)
-//! at about 105 M nodes/s, Kiwipete depth 5 at about 158 M nodes/s (leaf counts by move-list
-//! length); `menagerie bench --variant muster`: 2466869 nodes at about 1.2 M nodes/s.
 
 pub mod army;
 pub mod eval;
@@ -350,7 +345,7 @@ impl Evaluation for Muster {
     }
 
     /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 200 self-play games at 4000 nodes
-    /// from a 200-opening book (25514 scored turns; protocol.md section 6, 2026-11-29).
+    /// from a 200-opening book (25514 scored turns; protocol.md section 6).
     const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 179.0, b: 176.0 };
 
     /// The pawn structure ([`crate::variants::orthodox::Board::pawn_hash`]).

@@ -1,4 +1,4 @@
-//! Evaluation of Mutatis Mutandis (issue 12, "An evaluator"). What matters here:
+//! Evaluation of Mutatis Mutandis. What matters here:
 //! - **Morphing** (rules 2): a piece's worth is its state's AND the next state's, which it
 //!   becomes as soon as it acts: the value of a state is blended with its successor's.
 //! - **Reserve and drop timing** (rules 8): reserve pieces are material still to come (drops
@@ -60,7 +60,7 @@ crate::tunables! {
 }
 
 const fn state_values() -> [i32; STATE_COUNT] {
-    // Order of State::ALL (rules 2 table); Texel-tuned (issue 15).
+    // Order of State::ALL (rules 2 table); Texel-tuned.
     [
         0,    // K
         81,   // MK

@@ -3,7 +3,7 @@
 //!
 //! Parsing checks every field and names the one at fault; the tags may come in any order and
 //! default to `reserve:-/- drops:0/0 swapban:-` [D 32]. Output is canonical: flags in the
-//! order `KAHkah`, all three tags. What no game can reach is refused (issue 57; the
+//! order `KAHkah`, all three tags. What no game can reach is refused (the
 //! specification's D 22 dropped such flags silently): a flag that cannot apply (`K` needs the
 //! King-family piece in state `K` on its home row, `A`/`H` a piece of that side on the
 //! corner), more drops made plus reserve pieces than a setup's reserve holds, more drops than

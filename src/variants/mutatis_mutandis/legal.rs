@@ -734,7 +734,7 @@ mod tests {
     use super::*;
     use crate::variants::{Notation, Rules};
 
-    /// Issue 57 point 6: a full list is reported, so that no position is used with legal turns
+    /// A full list is reported, so that no position is used with legal turns
     /// missing. (No position over the 4096 turns of a [`TurnList`] is known: a search for
     /// crowded boards of Swappers and riders found at most 3736, so a shorter list shows it.)
     #[test]

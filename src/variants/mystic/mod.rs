@@ -478,7 +478,7 @@ impl Evaluation for Mystic {
     }
 
     /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 200 self-play games at 4000 nodes
-    /// from a 200-opening book (22962 scored turns; protocol.md section 6, 2026-11-29).
+    /// from a 200-opening book (22962 scored turns; protocol.md section 6).
     const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 573.0, b: 368.0 };
 
     /// The pawn structure ([`crate::variants::orthodox::Board::pawn_hash`]).

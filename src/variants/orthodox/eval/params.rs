@@ -234,8 +234,8 @@ const KING_EG: [i32; 64] = [
 
 // The engine's parameter values: hand-set, PeSTO-like magnitudes, then Texel-tuned on 367,219
 // positions of 8000-node self-play (`menagerie-tuning texel --lambda 0.5 --l2 0.0000002`; the
-// README's "Tuning" section, issue 17's notes of 2026-11-25 and, for the threat, safe-check and
-// passed-path terms tuned with the rest on the same data, 2026-11-26).
+// README's "Tuning" section; the threat, safe-check and passed-path terms were tuned with the
+// rest on the same data).
 crate::tunables! {
     /// The full parameter set of the orthodox chess evaluation. Arrays indexed by piece kind use
     /// [`crate::variants::orthodox::Kind::index`] (pawn 0 .. king 5).
