@@ -52,7 +52,16 @@ fn queries_never_wait_for_a_search_place() {
     let st = s.wait_state(&b, |v| v["engine_waiting"] == true);
     assert_eq!(st["engine_thinking"], false, "{st}");
     assert_eq!(strings(&st["moves"]), vec!["e2e4"]);
-    let (_, m) = s.get("/api/metrics");
+    // The state is published before the wait is counted: poll the count (a guard against a
+    // hang, not a timing assertion).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let m = loop {
+        let (_, m) = s.get("/api/metrics");
+        if m["engines_waiting"] == 1 || std::time::Instant::now() > deadline {
+            break m;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
     assert_eq!(m["engines_free"], 0, "{m}");
     assert_eq!(m["engines_waiting"], 1, "{m}");
 
