@@ -6,6 +6,7 @@
 //! variables it reads). Without a name it lists them and exits, so `cargo bench` runs nothing
 //! long here.
 
+use menagerie::variants::adjudicated_outcome;
 use std::time::Instant;
 
 use menagerie::core::zobrist::SplitMix64;
@@ -206,7 +207,7 @@ fn pruning_match() {
             let start_side = pos.side_to_move();
             let mut result = GameResult::Draw;
             for ply in 0..200 {
-                if let Some(o) = pos.adjudicated_outcome() {
+                if let Some(o) = adjudicated_outcome(&pos) {
                     result = o.result;
                     break;
                 }
@@ -257,7 +258,7 @@ fn clock_game() {
     let mut lowest = base as i64;
     let mut longest = 0u64;
     for _ in 0..300 {
-        if pos.adjudicated_outcome().is_some() {
+        if adjudicated_outcome(&pos).is_some() {
             break;
         }
         let limits = Limits {

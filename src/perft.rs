@@ -61,7 +61,7 @@ pub fn perft_turns<G: Game>(pos: &mut G, depth: u32) -> u64 {
 
 /// The turn count; meaningless once `stop` is set.
 fn turns<G: Game>(pos: &mut G, depth: u32, stop: &AtomicBool) -> u64 {
-    if !G::MULTI_PLY_TURNS {
+    if !G::INFO.multi_ply_turns {
         return plies(pos, depth, stop);
     }
     if depth == 0 {

@@ -4,6 +4,7 @@
 //! tests/arena_books.rs. No network, no external engine; a few seconds in all.
 
 use crate::common;
+use menagerie::variants::adjudicated_outcome;
 
 use std::process::Command;
 
@@ -72,7 +73,7 @@ fn check_legal(report: &MatchReport) {
         let pos: Chess = replay(&g.record);
         if g.record.termination == Termination::Normal {
             // Claimable draws (FIDE 9.2, 9.3) are adjudicated as claimed at once.
-            assert_eq!(pos.adjudicated_outcome().unwrap().result, g.record.result);
+            assert_eq!(adjudicated_outcome(&pos).unwrap().result, g.record.result);
         }
     }
 }

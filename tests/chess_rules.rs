@@ -5,6 +5,7 @@ use menagerie::core::MoveList;
 use menagerie::variants::chess::{Chess, Move, START_FEN};
 use menagerie::variants::orthodox::MoveKind;
 use menagerie::variants::Scope;
+use menagerie::variants::{adjudicated_outcome, claimable_draw, game_outcome};
 use menagerie::variants::{Evaluation, FenError, GameResult, MoveError, Notation, Rules, Terminal};
 
 fn pos(fen: &str) -> Chess {
@@ -358,7 +359,7 @@ fn checkmate_and_stalemate() {
     assert!(p.in_check());
     assert!(legal(&p).is_empty());
     assert_eq!(p.no_moves_verdict().terminal, Terminal::Loss);
-    let o = p.outcome().unwrap();
+    let o = game_outcome(&p).unwrap();
     assert_eq!(
         (o.result, o.reason.as_str()),
         (GameResult::BlackWins, "checkmate")
@@ -367,7 +368,7 @@ fn checkmate_and_stalemate() {
     let p = pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     assert!(legal(&p).is_empty() && !p.in_check());
     assert_eq!(p.no_moves_verdict().terminal, Terminal::Draw);
-    let o = p.outcome().unwrap();
+    let o = game_outcome(&p).unwrap();
     assert_eq!(
         (o.result, o.reason.as_str()),
         (GameResult::Draw, "stalemate")
@@ -379,16 +380,16 @@ fn fifty_move_rule_is_claimed_and_the_75_move_rule_ends_the_game() {
     // FIDE 9.3: after 50 moves of each player without a pawn move or a capture the draw can be
     // claimed; the game goes on.
     let p = pos("4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
-    assert!(p.outcome().is_none() && p.claimable_draw().is_none());
+    assert!(game_outcome(&p).is_none() && claimable_draw(&p).is_none());
     let mut p2 = p.clone();
     play(&mut p2, "a1a2");
     assert_eq!(
-        p2.outcome(),
+        game_outcome(&p2),
         None,
         "the 50-move rule only lets a player claim"
     );
-    assert_eq!(p2.claimable_draw(), Some("fifty-move rule"));
-    let o = p2.adjudicated_outcome().unwrap();
+    assert_eq!(claimable_draw(&p2), Some("fifty-move rule"));
+    let o = adjudicated_outcome(&p2).unwrap();
     assert_eq!(
         (o.result, o.reason.as_str()),
         (GameResult::Draw, "fifty-move rule")
@@ -399,9 +400,9 @@ fn fifty_move_rule_is_claimed_and_the_75_move_rule_ends_the_game() {
     );
     // FIDE 9.6.2: 75 moves of each player end the game by themselves.
     let mut p75 = pos("4k3/8/8/8/8/8/8/R3K3 w - - 149 120");
-    assert!(p75.outcome().is_none());
+    assert!(game_outcome(&p75).is_none());
     play(&mut p75, "a1a2");
-    let o = p75.outcome().unwrap();
+    let o = game_outcome(&p75).unwrap();
     assert_eq!(
         (o.result, o.reason.as_str()),
         (GameResult::Draw, "seventy-five-move rule")
@@ -409,15 +410,15 @@ fn fifty_move_rule_is_claimed_and_the_75_move_rule_ends_the_game() {
     // ... unless the last move mated (FIDE 9.6.2).
     let mut mate = pos("k7/8/1K6/8/8/8/8/7R w - - 149 120");
     play(&mut mate, "h1h8");
-    assert_eq!(mate.outcome().unwrap().reason, "checkmate");
+    assert_eq!(game_outcome(&mate).unwrap().reason, "checkmate");
     // A pawn move resets the clock.
     let mut p3 = pos("4k3/8/8/8/8/8/P7/4K3 w - - 99 80");
     play(&mut p3, "a2a3");
-    assert!(p3.outcome().is_none());
+    assert!(game_outcome(&p3).is_none());
     // Checkmate on the hundredth half-move counts as mate (FIDE 9.3).
     let mut p4 = pos("k7/8/1K6/8/8/8/8/7R w - - 99 80");
     play(&mut p4, "h1h8");
-    assert_eq!(p4.outcome().unwrap().reason, "checkmate");
+    assert_eq!(game_outcome(&p4).unwrap().reason, "checkmate");
     assert!(p4.verdict(Scope::Search(1)).is_none());
 }
 
@@ -427,25 +428,25 @@ fn threefold_repetition_is_claimed_and_fivefold_ends_the_game() {
     let mut p = Chess::startpos();
     play(&mut p, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
     assert!(
-        p.claimable_draw().is_none(),
+        claimable_draw(&p).is_none(),
         "the start position has occurred twice only"
     );
     play(&mut p, "f6g8");
     assert_eq!(
-        p.outcome(),
+        game_outcome(&p),
         None,
         "threefold repetition only lets a player claim"
     );
-    assert_eq!(p.claimable_draw(), Some("threefold repetition"));
+    assert_eq!(claimable_draw(&p), Some("threefold repetition"));
     assert_eq!(
-        p.adjudicated_outcome().map(|o| (o.result, o.reason)),
+        adjudicated_outcome(&p).map(|o| (o.result, o.reason)),
         Some((GameResult::Draw, "threefold repetition".to_string()))
     );
     // FIDE 9.6.1: the fifth occurrence ends the game by itself.
     play(&mut p, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
-    assert_eq!(p.outcome(), None, "four occurrences");
+    assert_eq!(game_outcome(&p), None, "four occurrences");
     play(&mut p, "f6g8");
-    let o = p.outcome().unwrap();
+    let o = game_outcome(&p).unwrap();
     assert_eq!(
         (o.result, o.reason.as_str()),
         (GameResult::Draw, "fivefold repetition")
@@ -470,7 +471,7 @@ fn insufficient_material() {
     ] {
         let p = pos(fen);
         assert_eq!(
-            p.outcome().map(|o| o.reason),
+            game_outcome(&p).map(|o| o.reason),
             Some("insufficient material".to_string()),
             "{fen}"
         );
@@ -480,7 +481,7 @@ fn insufficient_material() {
         "4kb2/8/8/8/8/8/8/3BK3 w - - 0 1",
         "4k3/8/8/8/8/8/P7/4K3 w - - 0 1",
     ] {
-        assert!(pos(fen).outcome().is_none(), "{fen}");
+        assert!(game_outcome(&pos(fen)).is_none(), "{fen}");
     }
 }
 

@@ -5,6 +5,7 @@
 //! files make automatic.
 
 use crate::common;
+use menagerie::variants::{claimable_draw, game_outcome};
 
 use common::{assert_game_over, bestmove, Engine, SEARCH};
 use menagerie::variants::chess::Chess;
@@ -91,8 +92,8 @@ fn the_library_separates_game_over_from_claimable() {
         let m = p.parse_move(t).unwrap();
         p.make(m);
     }
-    assert_eq!(p.outcome(), None);
-    assert_eq!(p.claimable_draw(), Some("threefold repetition"));
+    assert_eq!(game_outcome(&p), None);
+    assert_eq!(claimable_draw(&p), Some("threefold repetition"));
     // The search may still score the repetition as a draw.
     assert!(p.verdict(Scope::Search(4)).is_some());
 }
@@ -107,13 +108,13 @@ fn variants_keep_the_draws_their_rules_files_make_automatic() {
         p.make(m);
     }
     assert_eq!(
-        p.outcome().map(|o| o.reason),
+        game_outcome(&p).map(|o| o.reason),
         Some("threefold repetition".to_string())
     );
-    assert_eq!(p.claimable_draw(), None);
+    assert_eq!(claimable_draw(&p), None);
     let p = Mystic::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 100 80 coins:0/0 bought:3/3").unwrap();
     assert_eq!(
-        p.outcome().map(|o| o.reason),
+        game_outcome(&p).map(|o| o.reason),
         Some("fifty-move rule".to_string())
     );
 }

@@ -23,6 +23,7 @@
 //! --ignored --nocapture`.
 
 use crate::common;
+use menagerie::variants::game_outcome;
 
 use std::time::{Duration, Instant};
 
@@ -77,7 +78,7 @@ fn random_game<G: Game>(rng: &mut Rng, count: usize) -> Vec<String> {
     let mut pos = G::startpos();
     let mut tokens = Vec::new();
     for _ in 0..count {
-        if pos.outcome().is_some() {
+        if game_outcome(&pos).is_some() {
             break;
         }
         let legal = turn::legal_tokens(&pos);
@@ -112,7 +113,7 @@ fn check_search<G: Game>(spec: &Spec, out: &[String], allowed: &[String], line: 
         1,
         "{line}: {out:#?}"
     );
-    if root.outcome().is_some() {
+    if game_outcome(&root).is_some() {
         assert_eq!(best, "(none)", "{line} at a decided position {fen}");
         return;
     }
@@ -137,7 +138,7 @@ fn check_search<G: Game>(spec: &Spec, out: &[String], allowed: &[String], line: 
             .unwrap_or_default();
         let mut pos = root.clone();
         for t in &pv {
-            if pos.outcome().is_some() {
+            if game_outcome(&pos).is_some() {
                 break; // a PV may go on past a draw by rule (repetition) that the search sees
             }
             assert!(

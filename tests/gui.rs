@@ -37,7 +37,7 @@ fn check_description<G: Game>(e: &mut Engine) {
     }
     assert_eq!(
         out.len(),
-        2 + G::PREGAME.len() + G::INFO.fields.len() + G::PIECES.len(),
+        2 + G::INFO.pregame.len() + G::INFO.fields.len() + G::INFO.pieces.len(),
         "{out:#?}"
     );
     assert!(
@@ -45,10 +45,10 @@ fn check_description<G: Game>(e: &mut Engine) {
         "{out:#?}"
     );
     assert!(out[0].ends_with(&format!("startpos {}", G::startpos().fen())));
-    let holes = G::holes();
+    let holes = G::INFO.holes;
     let board = format!(
         "info string board firstrank {} holes {}",
-        G::FIRST_RANK,
+        G::INFO.first_rank,
         if holes.is_empty() {
             "-".to_string()
         } else {
@@ -56,13 +56,14 @@ fn check_description<G: Game>(e: &mut Engine) {
         }
     );
     assert_eq!(out[1], board);
-    let pregame: Vec<String> = G::PREGAME
+    let pregame: Vec<String> = G::INFO
+        .pregame
         .iter()
         .map(|k| format!("info string pregame {k}"))
         .collect();
-    assert_eq!(out[2..2 + G::PREGAME.len()], pregame[..]);
+    assert_eq!(out[2..2 + G::INFO.pregame.len()], pregame[..]);
     // Then the FEN fields, in FEN order, as a board editor reads them.
-    let at = 2 + G::PREGAME.len();
+    let at = 2 + G::INFO.pregame.len();
     let fields: Vec<String> = G::INFO.fields.iter().map(|f| f.line()).collect();
     assert_eq!(out[at..at + fields.len()], fields[..]);
     for line in &fields {
@@ -74,12 +75,12 @@ fn check_description<G: Game>(e: &mut Engine) {
     }
     // A variant with random setups says so, and no other does.
     assert_eq!(
-        G::PREGAME.contains(&"seed"),
+        G::INFO.pregame.contains(&"seed"),
         G::random_setup(0).is_some(),
         "{}",
         G::INFO.name
     );
-    for (line, piece) in out[at + fields.len()..].iter().zip(G::PIECES) {
+    for (line, piece) in out[at + fields.len()..].iter().zip(G::INFO.pieces) {
         let (code, name, movement) = parse_piece(line);
         assert_eq!(
             (code.as_str(), name.as_str(), movement.as_str()),

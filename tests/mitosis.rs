@@ -3,6 +3,7 @@
 //! tests (make/unmake, keys, token round trips).
 
 use crate::common;
+use menagerie::variants::game_outcome;
 
 use common::game::{
     assert_refused, assert_tokens_round_trip, assert_unwinds, legal_moves, parse, ply_tokens,
@@ -76,7 +77,7 @@ fn m1_base_exits() {
         sorted_words("a1a2 a1b1 a1b2 d0d1 d0d2 d3d4 e0a4 e0b3 e0c2 e0d1 e0f1 e0g2 e0h3 e0i4 f0d1 f0e2 f0g2 f0h1")
     );
     assert!(
-        p.outcome().is_none(),
+        game_outcome(&p).is_none(),
         "the i7 pawn keeps Black at two pieces"
     );
     // The base table of rules/mitosis.md 1 on an empty board.
@@ -268,7 +269,7 @@ fn m4_queen_split_and_placement_turns() {
         q.fen(),
         "***bn1***/k8/9/5r3/9/9/9/7p1/9/4K4/***3***[RB] w - - 0 2"
     );
-    assert_eq!(q.outcome().unwrap().result, GameResult::BlackWins);
+    assert_eq!(game_outcome(&q).unwrap().result, GameResult::BlackWins);
     // Legs may be typed in any order; the output is canonical.
     let m = p.parse_move("R@f10,B@d10").unwrap();
     assert_eq!(p.move_token(m), "B@d10,R@f10");
@@ -324,7 +325,7 @@ fn m6_king_loss_removes_minors_and_ends_the_game() {
     let mut p = pos(M6);
     play(&mut p, "e5e6");
     assert_eq!(p.fen(), M6_AFTER);
-    let o = p.outcome().expect("bare rule");
+    let o = game_outcome(&p).expect("bare rule");
     assert_eq!(o.result, GameResult::WhiteWins);
     assert_eq!(o.reason, "bare rule");
     p.unmake();
@@ -339,7 +340,7 @@ fn m6_king_loss_removes_minors_and_ends_the_game() {
         q.fen(),
         "***3***/9/2p6/9/4R4/9/9/a2q5/9/4K4/***3***[-] b - - 0 1"
     );
-    assert!(q.outcome().is_none());
+    assert!(game_outcome(&q).is_none());
     play(&mut q, "d3d1");
     play(&mut q, "e1d1");
     assert!(q.fen().contains("[rb] b"), "{}", q.fen());
@@ -415,7 +416,7 @@ fn end_rules() {
     ];
     for (fen, expected) in cases {
         let p = pos(fen);
-        let got = p.outcome().map(|o| (o.result, o.reason));
+        let got = game_outcome(&p).map(|o| (o.result, o.reason));
         let want = expected.map(|(r, s)| (r, s.to_string()));
         assert_eq!(got, want, "{fen}");
     }
@@ -429,7 +430,7 @@ fn the_clock_counts_captures_only() {
     assert_eq!(p.clock(), 99);
     play(&mut p, "i9i8");
     assert_eq!(p.clock(), 100);
-    let o = p.outcome().unwrap();
+    let o = game_outcome(&p).unwrap();
     assert_eq!(o.reason, "fifty-move rule: more pieces");
     let mut q = pos("***3***/k8/9/9/9/9/9/9/4p4/K2Q4N/***3***[-] w - - 57 80");
     play(&mut q, "d1e2");
@@ -635,7 +636,7 @@ fn notation_is_unique_and_reads_back_along_random_playouts() {
         let mut p = pos(starts[game % starts.len()]);
         let mut turn_start = (p.clone(), Vec::new());
         for _ in 0..120 {
-            if p.outcome().is_some() {
+            if game_outcome(&p).is_some() {
                 break;
             }
             let list = legal_moves(&p);
@@ -787,7 +788,7 @@ fn moves_pgn_through_the_protocol() {
 fn bench_fens_are_valid() {
     for fen in Mitosis::SEARCH.bench_fens {
         assert_eq!(pos(fen).fen(), *fen);
-        assert!(pos(fen).outcome().is_none(), "{fen}");
+        assert!(game_outcome(&pos(fen)).is_none(), "{fen}");
     }
 }
 
@@ -1339,7 +1340,7 @@ fn garbage_fens_and_tokens_do_not_panic() {
         if let Ok(p) = Mitosis::from_fen(&fen) {
             // Whatever parses prints a FEN that parses to the same position.
             assert_eq!(pos(&p.fen()).fen(), p.fen(), "{fen}");
-            let _ = p.outcome();
+            let _ = game_outcome(&p);
             let _ = turns(&p);
         }
     }

@@ -3,6 +3,7 @@
 //! the protocol in turns.
 
 use crate::common;
+use menagerie::variants::game_outcome;
 
 use common::game::{
     assert_make_unmake, assert_tokens_round_trip, assert_unwinds, legal_moves, parse, play_plies,
@@ -565,12 +566,12 @@ fn a_position_where_nobody_can_move_ends_by_repetition() {
     let mut p = pos(fen);
     for _ in 0..2 {
         for _ in 0..4 {
-            assert!(p.outcome().is_none() || p.is_d_portion());
+            assert!(game_outcome(&p).is_none() || p.is_d_portion());
             assert_eq!(ply_tokens(&p), ["0000"], "{}", p.fen());
             play_plies(&mut p, "0000");
         }
     }
-    let o = p.outcome().expect("third occurrence");
+    let o = game_outcome(&p).expect("third occurrence");
     assert_eq!(
         (o.result, o.reason.as_str()),
         (GameResult::Draw, "threefold repetition")
@@ -601,7 +602,7 @@ fn king_capture_in_l_ends_the_game_at_once() {
     // portion that captured the last King.
     // The Rook on b1 (light) takes the last black King on b7 in the L portion.
     let mut p = pos("1k4/6/6/6/6/6/1R1K2[-] w - - 0 1 pool:-/-");
-    assert!(p.outcome().is_none());
+    assert!(game_outcome(&p).is_none());
     play_plies(&mut p, "b1b7");
     assert_eq!(p.side_to_move(), menagerie::core::Color::Black);
     assert!(!p.fen().contains("portion:D"));
@@ -609,7 +610,7 @@ fn king_capture_in_l_ends_the_game_at_once() {
         p.verdict(Scope::Wins).map(|v| v.terminal),
         Some(Terminal::Loss)
     );
-    let o = p.outcome().unwrap();
+    let o = game_outcome(&p).unwrap();
     assert_eq!(o.result, GameResult::WhiteWins);
     assert_eq!(o.reason, "both kings captured");
     assert_eq!(ply_tokens(&p), Vec::<String>::new());
@@ -617,7 +618,7 @@ fn king_capture_in_l_ends_the_game_at_once() {
     // Capturing one of two Kings does not end it.
     let mut p = pos("1k1k2/6/6/6/6/6/1R1K2[-] w - - 0 1 pool:-/-");
     play_plies(&mut p, "b1b7");
-    assert!(p.outcome().is_none() && p.fen().contains("portion:D"));
+    assert!(game_outcome(&p).is_none() && p.fen().contains("portion:D"));
 }
 
 #[test]
@@ -626,7 +627,7 @@ fn example_game_ends_when_whites_second_king_falls() {
     let mut p = Stew::startpos();
     play_plies(&mut p, GAME_TOKENS);
     assert_eq!(p.fen().split('[').next().unwrap(), FINAL_BOARD);
-    let o = p.outcome().unwrap();
+    let o = game_outcome(&p).unwrap();
     assert_eq!(o.result, GameResult::BlackWins);
     assert_eq!(
         p.verdict(Scope::Wins).map(|v| v.terminal),
@@ -643,9 +644,9 @@ fn threefold_repetition_and_the_200_ply_clock() {
     // on dark squares and could move, so move them back and forth instead).
     let cycle = "d1e2 c1d2 d7e6 c7d6 e2d1 d2c1 e6d7 d6c7";
     play_plies(&mut p, cycle);
-    assert!(p.outcome().is_none());
+    assert!(game_outcome(&p).is_none());
     play_plies(&mut p, cycle);
-    let o = p.outcome().expect("third occurrence");
+    let o = game_outcome(&p).expect("third occurrence");
     assert_eq!(o.result, GameResult::Draw);
     assert_eq!(o.reason, "threefold repetition");
     // Not judged in the middle of a turn.
@@ -653,14 +654,17 @@ fn threefold_repetition_and_the_200_ply_clock() {
     play_plies(&mut q, cycle);
     play_plies(&mut q, cycle);
     q.unmake();
-    assert!(q.outcome().is_none() && q.fen().contains("portion:D"));
+    assert!(game_outcome(&q).is_none() && q.fen().contains("portion:D"));
     // The clock: a draw at 200 at the start of an L portion, not at a D portion.
     let p = pos("2kk2/6/6/6/6/6/2KK2[-] w - - 199 80 pool:-/-");
-    assert!(p.outcome().is_none());
+    assert!(game_outcome(&p).is_none());
     let p = played(&p.fen(), "d1e2");
-    assert!(p.outcome().is_none(), "D portion: the clock is judged at L");
+    assert!(
+        game_outcome(&p).is_none(),
+        "D portion: the clock is judged at L"
+    );
     let p = played(&p.fen(), "c1d2");
-    assert_eq!(p.outcome().unwrap().reason, "200-ply clock");
+    assert_eq!(game_outcome(&p).unwrap().reason, "200-ply clock");
 }
 
 // ---------------------------------------------------------------------------------------

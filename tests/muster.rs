@@ -3,6 +3,7 @@
 //! make/unmake and token properties over random playouts.
 
 use crate::common;
+use menagerie::variants::game_outcome;
 
 use common::game::{
     assert_make_unmake, assert_refused, assert_tokens_round_trip, assert_unwinds, legal_moves,
@@ -227,18 +228,21 @@ fn black_in_check_at_the_start_loses_at_once() {
     let white = Army::parse(Color::White, "4Q3/8/8/4K3").unwrap();
     let black = Army::parse(Color::Black, "4k3/8/8/8").unwrap();
     let p = Muster::from_armies(&white, &black);
-    let outcome = p.outcome().expect("decided at once");
+    let outcome = game_outcome(&p).expect("decided at once");
     assert_eq!(outcome.result, GameResult::WhiteWins);
     assert!(p.verdict(Scope::Wins).map(|v| v.terminal).is_some());
     // The same start given as a FEN.
     let q = pos(&p.fen());
-    assert_eq!(q.outcome().map(|o| o.result), Some(GameResult::WhiteWins));
+    assert_eq!(
+        game_outcome(&q).map(|o| o.result),
+        Some(GameResult::WhiteWins)
+    );
     // White in check at the start is an ordinary check (D3): Black's queen checks e1.
     let white = Army::parse(Color::White, "8/8/8/4K3").unwrap();
     let black = Army::parse(Color::Black, "4k3/8/8/4q3").unwrap();
     let p = Muster::from_armies(&white, &black);
     assert!(p.in_check());
-    assert_eq!(p.outcome(), None);
+    assert_eq!(game_outcome(&p), None);
     assert!(p.verdict(Scope::Wins).map(|v| v.terminal).is_none());
 }
 
@@ -507,7 +511,7 @@ fn make_unmake_restores_fen_and_key_and_tokens_round_trip() {
             let mut history = Vec::new();
             for _ in 0..120 {
                 let list = legal_moves(&p);
-                if list.is_empty() || p.outcome().is_some() {
+                if list.is_empty() || game_outcome(&p).is_some() {
                     break;
                 }
                 assert_tokens_round_trip(&p, &list);
@@ -689,7 +693,7 @@ fn muster_commands_through_the_protocol() {
 fn every_ending_is_reached() {
     // rules/muster.md 7: checkmate, stalemate, 50-move rule, threefold repetition,
     // insufficient material; 3 D3: the start with the side not to move in check.
-    let reason = |fen: &str| pos(fen).outcome().map(|o| (o.result, o.reason));
+    let reason = |fen: &str| game_outcome(&pos(fen)).map(|o| (o.result, o.reason));
     assert_eq!(
         reason("4k3/4Q3/4K3/8/8/8/8/8 b - - 0 1"),
         Some((GameResult::WhiteWins, "checkmate".to_string()))
@@ -708,22 +712,22 @@ fn every_ending_is_reached() {
     );
     let mut p = pos("4k1n1/8/8/8/8/8/8/4K1N1 w - - 0 1");
     play_plies(&mut p, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
-    assert_eq!(p.outcome(), None);
+    assert_eq!(game_outcome(&p), None);
     play_plies(&mut p, "f6g8");
     assert_eq!(
-        p.outcome().map(|o| o.reason),
+        game_outcome(&p).map(|o| o.reason),
         Some("threefold repetition".to_string())
     );
     // Castling rights are part of the repeated position (rules/muster.md 7).
     let mut p = pos("r3k3/8/8/8/8/8/8/R3K3 w a1a8 - 0 1");
     play_plies(&mut p, "a1b1 a8b8 b1a1 b8a8 a1b1 a8b8 b1a1 b8a8");
     assert_eq!(
-        p.outcome(),
+        game_outcome(&p),
         None,
         "the start had rights, the repeats do not"
     );
     play_plies(&mut p, "a1b1 a8b8");
-    assert!(p.outcome().is_some());
+    assert!(game_outcome(&p).is_some());
 }
 
 #[test]
@@ -1103,7 +1107,7 @@ fn self_play_from_unusual_armies_through_the_protocol() {
             assert!(!out.iter().any(|l| l.contains("error")), "{out:?}");
             let best = bestmove(&out);
             if best == "(none)" {
-                assert!(p.outcome().is_some(), "{}", p.fen());
+                assert!(game_outcome(&p).is_some(), "{}", p.fen());
                 break;
             }
             let m = p
@@ -1155,7 +1159,7 @@ fn mangled_fens_and_armies_never_panic() {
             let again = pos(&p.fen());
             assert_eq!(again.fen(), p.fen(), "{fen}");
             let _ = legal_moves(&p);
-            let _ = p.outcome();
+            let _ = game_outcome(&p);
         }
         let half: String = fen.split('/').take(4).collect::<Vec<_>>().join("/");
         let _ = Army::parse(Color::White, &half);

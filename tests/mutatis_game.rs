@@ -8,6 +8,7 @@
 //!   (items 7, 9).
 
 use crate::common;
+use menagerie::variants::game_outcome;
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -178,7 +179,7 @@ fn random_playouts_keep_every_invariant() {
             positions += 1;
             drops_seen += list.iter().filter(|t| t.has_drop()).count().min(1);
             if list.is_empty() {
-                let o = p.outcome().expect("no legal turn ends the game (rules 5)");
+                let o = game_outcome(&p).expect("no legal turn ends the game (rules 5)");
                 assert!(["checkmate", "wuss mate", "stalemate"].contains(&o.reason.as_str()));
                 ended += 1;
                 break;
@@ -424,7 +425,7 @@ fn self_play_from_twenty_random_setups() {
             );
             let best = bestmove(&out);
             if best == "(none)" {
-                assert!(pos.outcome().is_some(), "{}", pos.fen());
+                assert!(game_outcome(&pos).is_some(), "{}", pos.fen());
                 finished += 1;
                 break;
             }

@@ -2,6 +2,7 @@
 //! each test names the section it checks and would fail if that rule were broken.
 
 use crate::common;
+use menagerie::variants::game_outcome;
 
 use common::game::{legal_moves, parse, ply_tokens};
 
@@ -329,7 +330,7 @@ fn checkmate_wuss_mate_and_stalemate_end_the_game() {
     // rules 5: no legal turn: a royal attacked loses, else a draw.
     let mate = pos("7k/8/8/8/8/8/1r6/r6K w - - 0 1");
     assert!(legal_moves(&mate).is_empty());
-    let o = mate.outcome().unwrap();
+    let o = game_outcome(&mate).unwrap();
     assert_eq!(
         (o.result, o.reason.as_str()),
         (GameResult::BlackWins, "checkmate")
@@ -338,7 +339,7 @@ fn checkmate_wuss_mate_and_stalemate_end_the_game() {
     // The Wuss on d4 is frozen by the Immobilizer on d5 and attacked by the rook on a4.
     let wuss = pos("7k/8/8/3[im]4/r2[WU]4/8/8/7K w - - 0 1");
     assert!(legal_moves(&wuss).is_empty());
-    let o = wuss.outcome().unwrap();
+    let o = game_outcome(&wuss).unwrap();
     assert_eq!(
         (o.result, o.reason.as_str()),
         (GameResult::BlackWins, "wuss mate")
@@ -346,7 +347,7 @@ fn checkmate_wuss_mate_and_stalemate_end_the_game() {
 
     let stale = pos("7k/8/8/8/8/1q6/8/K7 w - - 0 1");
     assert!(legal_moves(&stale).is_empty());
-    let o = stale.outcome().unwrap();
+    let o = game_outcome(&stale).unwrap();
     assert_eq!(
         (o.result, o.reason.as_str()),
         (GameResult::Draw, "stalemate")
@@ -358,12 +359,12 @@ fn threefold_repetition_of_the_fen_without_clocks_draws() {
     // rules 5: King and Maoking shuffles come back to the same FEN every four plies.
     let mut p = pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
     for i in 0..8 {
-        assert!(p.outcome().is_none(), "ply {i}");
+        assert!(game_outcome(&p).is_none(), "ply {i}");
         let t = ["e1e2", "e8e7", "e2e1", "e7e8"][i % 4];
         let m = p.parse_move(t).unwrap();
         p.make(m);
     }
-    let o = p.outcome().unwrap();
+    let o = game_outcome(&p).unwrap();
     assert_eq!(
         (o.result, o.reason.as_str()),
         (GameResult::Draw, "threefold repetition")
@@ -374,9 +375,9 @@ fn threefold_repetition_of_the_fen_without_clocks_draws() {
 fn fifty_moves_without_removal_pawn_move_drop_promotion_or_conversion_draw() {
     // rules 5 [D 28]: 100 plies.
     let fen = "4k3/8/8/8/8/8/P7/R3K3 w - - 99 60";
-    assert!(pos(fen).outcome().is_none());
+    assert!(game_outcome(&pos(fen)).is_none());
     let p = after(fen, "a1b1");
-    let o = p.outcome().unwrap();
+    let o = game_outcome(&p).unwrap();
     assert_eq!(
         (o.result, o.reason.as_str()),
         (GameResult::Draw, "fifty-move rule")
@@ -384,7 +385,7 @@ fn fifty_moves_without_removal_pawn_move_drop_promotion_or_conversion_draw() {
     // A pawn-family move resets the clock.
     let p = after(fen, "a2a3");
     assert_eq!(field(&p, 4), "0");
-    assert!(p.outcome().is_none());
+    assert!(game_outcome(&p).is_none());
 }
 
 #[test]

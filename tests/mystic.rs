@@ -1,6 +1,7 @@
 //! Mystic Chess (rules/mystic.md): economy, actions, FEN, the example game and its checkpoints.
 
 use crate::common;
+use menagerie::variants::game_outcome;
 
 use common::game::{
     assert_refused, assert_tokens_round_trip, legal_moves, parse, play_plies, ply_tokens,
@@ -204,7 +205,7 @@ fn example_game_replays_with_checkpoints() {
     assert_eq!(moves.len(), 69);
     let mut next = 0;
     for (i, t) in moves.iter().enumerate() {
-        assert!(p.outcome().is_none(), "game over too early at ply {i}");
+        assert!(game_outcome(&p).is_none(), "game over too early at ply {i}");
         let m = p
             .parse_move(t)
             .unwrap_or_else(|e| panic!("ply {} {t}: {e}", i + 1));
@@ -215,7 +216,7 @@ fn example_game_replays_with_checkpoints() {
         }
     }
     assert_eq!(next, CHECKPOINTS.len());
-    let o = p.outcome().expect("the game is over");
+    let o = game_outcome(&p).expect("the game is over");
     assert_eq!(
         (o.result, o.reason.as_str()),
         (GameResult::Draw, "insufficient material")
@@ -246,12 +247,8 @@ fn seed_notation_imports_to_the_canonical_tokens() {
 #[test]
 fn coins_keep_the_game_alive() {
     // rules/mystic.md 3 and 6.8: K v K is dead only with no coins left.
-    assert!(pos("4k3/8/8/8/8/8/8/4K3 w - - 0 1 coins:0/0 bought:0/0")
-        .outcome()
-        .is_some());
-    assert!(pos("4k3/8/8/8/8/8/8/4K3 w - - 0 1 coins:0/1 bought:0/0")
-        .outcome()
-        .is_none());
+    assert!(game_outcome(&pos("4k3/8/8/8/8/8/8/4K3 w - - 0 1 coins:0/0 bought:0/0")).is_some());
+    assert!(game_outcome(&pos("4k3/8/8/8/8/8/8/4K3 w - - 0 1 coins:0/1 bought:0/0")).is_none());
 }
 
 #[test]
@@ -259,24 +256,23 @@ fn stalemate_and_checkmate_count_every_action() {
     // Not stalemated while a drop is possible; stalemated with no coins.
     let stuck = "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1";
     assert!(
-        pos(&format!("{stuck} coins:0/0 bought:0/0"))
-            .outcome()
-            .map(|o| o.reason)
+        game_outcome(&pos(&format!("{stuck} coins:0/0 bought:0/0"))).map(|o| o.reason)
             == Some("stalemate".into())
     );
-    assert!(pos(&format!("{stuck} coins:0/1 bought:0/0"))
-        .outcome()
-        .is_none());
+    assert!(game_outcome(&pos(&format!("{stuck} coins:0/1 bought:0/0"))).is_none());
     // A mate a drop cannot block (a knight's check) ends the game even with coins.
     let mate = pos("6rk/5Npp/8/8/8/8/8/K7 b - - 0 1 coins:5/5 bought:0/0");
-    let o = mate.outcome().unwrap();
+    let o = game_outcome(&mate).unwrap();
     assert_eq!(
         (o.result, o.reason.as_str()),
         (GameResult::WhiteWins, "checkmate")
     );
     // A rook's check on the back rank can be blocked by a bought Pawn? Not on rank 8 (zone 5-7).
     let p = pos("3R2k1/5ppp/8/8/8/8/8/K7 b - - 0 1 coins:5/5 bought:0/0");
-    assert_eq!(p.outcome().map(|o| o.reason), Some("checkmate".to_string()));
+    assert_eq!(
+        game_outcome(&p).map(|o| o.reason),
+        Some("checkmate".to_string())
+    );
     // A check along a file is blocked by a drop: no mate.
     let p = pos("6k1/8/8/8/8/8/6R1/K7 b - - 0 1 coins:1/1 bought:0/0");
     assert!(ply_tokens(&p).contains(&"P@g6".to_string()));

@@ -6,6 +6,7 @@
 
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::variants::chess::Chess;
+use menagerie::variants::game_outcome;
 use menagerie::variants::mulligan_stew::Stew;
 use menagerie::variants::muster::Muster;
 use menagerie::variants::mystic::Mystic;
@@ -30,7 +31,7 @@ fn round_trip<G: Game>(games: u64, plies: usize) -> usize {
         for _ in 0..plies {
             let mut list = PlyList::<G::Move>::default();
             pos.legal_moves(&mut list);
-            if list.is_empty() || pos.outcome().is_some() {
+            if list.is_empty() || game_outcome(&pos).is_some() {
                 break;
             }
             let mut written: Vec<String> = list

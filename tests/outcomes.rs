@@ -14,6 +14,7 @@ use menagerie::core::zobrist::SplitMix64;
 use menagerie::core::MoveBuffer;
 use menagerie::search::score::MATE;
 use menagerie::search::{search, Limits, Score, SearchControl, SearchOptions, Tt};
+use menagerie::variants::{adjudicated_outcome, claimable_draw, game_outcome};
 use menagerie::variants::{Game, GameResult, PlyList, Scope, Terminal, Variant};
 
 /// Positions that end games, by variant, besides what the playouts reach.
@@ -55,7 +56,7 @@ fn check<G: Game>(p: &G, tt: &Tt, deep: bool) -> bool {
     let side = p.side_to_move();
     let mut legal = PlyList::<G::Move>::default();
     p.legal_moves(&mut legal);
-    let outcome = p.outcome();
+    let outcome = game_outcome(p);
     let game = p.verdict(Scope::Game);
     // outcome() is Some exactly when the rules end the game.
     assert_eq!(
@@ -88,14 +89,14 @@ fn check<G: Game>(p: &G, tt: &Tt, deep: bool) -> bool {
             "{name} {fen}"
         );
     }
-    match (&outcome, p.claimable_draw()) {
+    match (&outcome, claimable_draw(p)) {
         (Some(_), Some(c)) => panic!("{name} {fen}: claim '{c}' of a finished game"),
         (None, Some(_)) => assert_eq!(
-            p.adjudicated_outcome().map(|o| o.result),
+            adjudicated_outcome(p).map(|o| o.result),
             Some(GameResult::Draw),
             "{name} {fen}"
         ),
-        (o, None) => assert_eq!(&p.adjudicated_outcome(), o, "{name} {fen}"),
+        (o, None) => assert_eq!(&adjudicated_outcome(p), o, "{name} {fen}"),
     }
     // The search's view of the same position inside its tree.
     let node = p

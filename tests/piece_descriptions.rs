@@ -72,11 +72,11 @@ impl Geo {
         let mut g = Geo {
             files: G::INFO.files as i32,
             rows: G::INFO.ranks as i32,
-            first_rank: G::FIRST_RANK as i32,
+            first_rank: G::INFO.first_rank as i32,
             holes: HashSet::new(),
             bases: G::INFO.name == "mitosis",
         };
-        for h in G::holes() {
+        for h in G::INFO.holes {
             let (sq, rest) = g.parse_sq(&h).expect("a hole is a square name");
             assert!(rest.is_empty(), "{h}");
             g.holes.insert(sq);
@@ -1341,7 +1341,7 @@ fn check_pieces<G: Game>(pieces: &[PieceInfo], failures: &mut Vec<String>) {
 /// and the first of them.
 fn check_variant<G: Game>() {
     let mut failures = Vec::new();
-    check_pieces::<G>(G::PIECES, &mut failures);
+    check_pieces::<G>(G::INFO.pieces, &mut failures);
     let mut per_piece: Vec<(String, usize, String)> = Vec::new();
     for f in &failures {
         let key = f.split(" \"").next().unwrap().to_string();
@@ -1546,7 +1546,8 @@ fn wrong_descriptions_fail() {
 // ------------------------------------------------------------------------------------------
 
 fn description<G: Game>(code: &str) -> &'static str {
-    G::PIECES
+    G::INFO
+        .pieces
         .iter()
         .find(|p| p.code == code)
         .unwrap_or_else(|| panic!("{}: no piece {code}", G::INFO.name))
@@ -1679,7 +1680,7 @@ fn special_moves_are_described() {
     // Mystic has none: a castling right is refused (rules/mystic.md 2, D1).
     assert!(Mystic::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 coins:0/0 bought:0/0").is_err());
     has(description::<Mystic>("K"), &["no castling"]);
-    for p in Mystic::PIECES {
+    for p in Mystic::INFO.pieces {
         assert!(!p.movement.contains("castling (FIDE"), "{}", p.movement);
     }
     // Muster castles with Rooks on the King's rank and file (rules/muster.md 5, example E1).
@@ -1786,8 +1787,8 @@ fn special_moves_are_described() {
 
     // Mutatis Mutandis: every state says what it becomes and whether it is royal, as the
     // engine has it.
-    assert_eq!(Mutatis::PIECES.len(), 49);
-    for p in Mutatis::PIECES {
+    assert_eq!(Mutatis::INFO.pieces.len(), 49);
+    for p in Mutatis::INFO.pieces {
         let state = State::from_code(p.code).unwrap();
         let becomes = format!("becomes {}", state.next().code());
         assert!(

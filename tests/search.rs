@@ -438,9 +438,10 @@ mod portions {
             pocket: false,
             portions: 2,
             fields: &[],
+            multi_ply_turns: true,
+            pieces: &[],
+            ..VariantInfo::DEFAULTS
         };
-
-        const MULTI_PLY_TURNS: bool = true;
 
         fn startpos() -> Self {
             Self::new(10)
@@ -527,8 +528,6 @@ mod portions {
         fn display(&self) -> String {
             self.fen()
         }
-
-        const PIECES: &'static [menagerie::variants::PieceInfo] = &[];
     }
 
     impl Evaluation for TwoPortionNim {
@@ -837,8 +836,6 @@ mod material {
         fn display(&self) -> String {
             self.0.display()
         }
-
-        const PIECES: &'static [menagerie::variants::PieceInfo] = Chess::PIECES;
     }
 
     impl Evaluation for Mat {

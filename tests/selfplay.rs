@@ -5,6 +5,7 @@
 //! `bestmove (none)`.
 
 use crate::common;
+use menagerie::variants::game_outcome;
 
 use common::{assert_game_over, bestmove, Engine, SEARCH};
 
@@ -30,15 +31,14 @@ fn self_play<G: Game>(e: &mut Engine, nodes: u32, max_turns: usize) -> (usize, O
         let out = e.go(&format!("go nodes {nodes}"), SEARCH);
         let best = bestmove(&out);
         if best == "(none)" {
-            let o = pos
-                .outcome()
+            let o = game_outcome(&pos)
                 .unwrap_or_else(|| panic!("engine says over, library disagrees: {}", pos.fen()));
             let expected = format!("info string result {} {{{}}}", o.result.as_str(), o.reason);
             assert!(out.contains(&expected), "{expected} missing in {out:#?}");
             return (turns.len(), Some(expected));
         }
         assert!(
-            pos.outcome().is_none(),
+            game_outcome(&pos).is_none(),
             "engine played on in a finished game: {}",
             pos.fen()
         );

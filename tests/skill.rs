@@ -3,6 +3,7 @@
 //! fixed nodes or depths, a fixed seed.
 
 use crate::common;
+use menagerie::variants::game_outcome;
 
 use common::{run_binary, Engine, QUICK, SEARCH};
 
@@ -53,7 +54,7 @@ fn value_of<G: Game>(pos: &G, m: G::Move, nodes: u64) -> i32 {
     let mover = pos.side_to_move();
     let mut after = pos.clone();
     after.make(m);
-    if let Some(o) = after.outcome() {
+    if let Some(o) = game_outcome(&after) {
         return if o.result == GameResult::Draw {
             0
         } else if o.result == GameResult::win_for(mover) {

@@ -13,6 +13,7 @@
 //! Positions are taken along seeded random playouts (Mutatis Mutandis from random setups, so
 //! that every drop window is crossed); the default implementations are checked on every variant.
 
+use menagerie::variants::game_outcome;
 use std::collections::BTreeMap;
 
 use crate::common::game::legal_moves;
@@ -158,7 +159,7 @@ fn check_playouts<G: Game>(starts: Vec<G>, plies: usize, seed: u64) -> Checked {
             c.foreign_illegal += not_here;
             c.positions += 1;
             let legal = legal_moves(&pos);
-            if legal.is_empty() || pos.outcome().is_some() {
+            if legal.is_empty() || game_outcome(&pos).is_some() {
                 break;
             }
             pos.make(legal[rng.below(legal.len() as u64) as usize]);

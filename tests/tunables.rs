@@ -3,6 +3,7 @@
 
 use menagerie::core::tunables::{TunableValue, Tunables};
 use menagerie::core::zobrist::SplitMix64;
+use menagerie::variants::game_outcome;
 use menagerie::variants::{Game, PlyList, Variant};
 
 /// Positions of seeded random playouts of `G` (from its random setups where it has them).
@@ -12,7 +13,7 @@ fn playout_positions<G: Game>(games: u64, plies: usize) -> Vec<G> {
     for g in 0..games {
         let mut pos = G::random_setup(g).unwrap_or_else(G::startpos);
         for _ in 0..plies {
-            if pos.outcome().is_some() {
+            if game_outcome(&pos).is_some() {
                 break;
             }
             let mut list = PlyList::<G::Move>::default();

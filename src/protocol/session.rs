@@ -2,6 +2,7 @@
 //! generic over [`Game`]. The engine loop holds it as a `Box<dyn VariantSession>` built by
 //! [`new_session`], the one place where the runtime variant becomes a type.
 
+use crate::variants::{claimable_draw, game_outcome};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -291,13 +292,13 @@ impl<G: Game> VariantSession for Session<G> {
                     self.out.error(format!("{} (ignored)", problems.join("; ")));
                 }
                 let model = options.show_wdl.then_some(G::WDL);
-                if let Some(outcome) = root.outcome() {
+                if let Some(outcome) = game_outcome(&root) {
                     self.out
                         .send(&game_over_report(&root, &outcome, options.show_wdl));
                     return Ok(());
                 }
                 // A draw the rules only let a player claim: say so and play on (FIDE 9.2, 9.3).
-                if let Some(reason) = root.claimable_draw() {
+                if let Some(reason) = claimable_draw(&root) {
                     self.out.info_string(format!("draw claimable {{{reason}}}"));
                 }
                 control.pondering.store(limits.ponder, Ordering::SeqCst);
@@ -364,7 +365,7 @@ impl<G: Game> VariantSession for Session<G> {
             text.push('\n');
         }
         text.push_str("Result: ");
-        match (self.pos.outcome(), self.pos.claimable_draw()) {
+        match (game_outcome(&self.pos), claimable_draw(&self.pos)) {
             (Some(o), _) => text.push_str(&format!("{} {{{}}}", o.result.as_str(), o.reason)),
             (None, Some(reason)) => {
                 text.push_str(&format!("none; draw claimable {{{reason}}}"));
@@ -375,11 +376,11 @@ impl<G: Game> VariantSession for Session<G> {
     }
 
     fn describe(&self) -> String {
-        let holes = G::holes();
+        let holes = G::INFO.holes;
         let mut text = format!(
             "{}\ninfo string board firstrank {} holes {}",
             self.announce(),
-            G::FIRST_RANK,
+            G::INFO.first_rank,
             if holes.is_empty() {
                 "-".to_string()
             } else {
@@ -391,14 +392,14 @@ impl<G: Game> VariantSession for Session<G> {
         if !aliases.is_empty() {
             text.push_str(&format!("\ninfo string aliases {}", aliases.join(" ")));
         }
-        for kind in G::PREGAME {
+        for kind in G::INFO.pregame {
             text.push_str(&format!("\ninfo string pregame {kind}"));
         }
         for f in G::INFO.fields {
             text.push('\n');
             text.push_str(&f.line());
         }
-        for p in G::PIECES {
+        for p in G::INFO.pieces {
             text.push_str(&format!(
                 "\ninfo string piece code {} name {} | {}",
                 p.code, p.name, p.movement
@@ -438,9 +439,9 @@ impl<G: Game> VariantSession for Session<G> {
     }
 
     fn result(&self) -> String {
-        match self.pos.outcome() {
+        match game_outcome(&self.pos) {
             Some(o) => format!("info string result {} {{{}}}", o.result.as_str(), o.reason),
-            None => match self.pos.claimable_draw() {
+            None => match claimable_draw(&self.pos) {
                 Some(reason) => {
                     format!("info string result none\ninfo string draw claimable {{{reason}}}")
                 }
@@ -510,11 +511,11 @@ impl<G: Game> VariantSession for Session<G> {
     }
 
     fn has_command(&self, word: &str) -> bool {
-        G::COMMANDS.contains(&word)
+        G::INFO.commands.contains(&word)
     }
 
     fn commands(&self) -> &'static [&'static str] {
-        G::COMMANDS
+        G::INFO.commands
     }
 
     fn variant_command(&mut self, line: &str) -> Result<(), ProtocolError> {
@@ -551,7 +552,7 @@ fn royal_squares<G: Game>(pos: &G) -> Vec<String> {
     let board = fen.split_whitespace().next().unwrap_or("");
     let white = pos.side_to_move() == crate::core::Color::White;
     let mut squares = Vec::new();
-    let top = i32::from(G::FIRST_RANK) + i32::from(G::INFO.ranks) - 1;
+    let top = i32::from(G::INFO.first_rank) + i32::from(G::INFO.ranks) - 1;
     for (row, rank_text) in board.split('/').enumerate() {
         let rank = top - row as i32;
         let mut file: u32 = 0;
@@ -575,7 +576,10 @@ fn royal_squares<G: Game>(pos: &G) -> Vec<String> {
             let own = code
                 .chars()
                 .all(|c| !c.is_ascii_alphabetic() || c.is_ascii_uppercase() == white);
-            if !code.is_empty() && own && G::ROYALS.contains(&code.to_ascii_uppercase().as_str()) {
+            if !code.is_empty()
+                && own
+                && G::INFO.royals.contains(&code.to_ascii_uppercase().as_str())
+            {
                 let f = char::from(b'a' + file as u8);
                 squares.push(format!("{f}{rank}"));
             }
@@ -806,7 +810,7 @@ fn best_and_ponder<G: Game>(
 mod tests {
     use super::*;
     use crate::variants::mock::{Pick, TwoStep};
-    use crate::variants::{Notation, Rules};
+    use crate::variants::{adjudicated_outcome, Notation, Rules};
 
     #[test]
     fn a_pv_cut_inside_the_first_turn_is_completed() {
@@ -843,7 +847,7 @@ mod tests {
         let third = |session: &Session<Chess>| {
             let mut pos = session.pos.clone();
             pos.make(pos.parse_move("f6g8").expect("legal"));
-            (pos.adjudicated_outcome(), pos.fen(), pos.key())
+            (adjudicated_outcome(&pos), pos.fen(), pos.key())
         };
         let mut plain = Session::<Chess>::new(HashTable::new(1, 1), Out::new(std::io::sink()));
         plain.set_position(&spec(shuffle)).expect("accepted");
@@ -879,7 +883,7 @@ mod tests {
             pos.make(Pick(1));
         }
         // White (turns 1 and 3) picked 6, Black 3; Black is to move and has lost.
-        let outcome = pos.outcome().expect("over");
+        let outcome = game_outcome(&pos).expect("over");
         assert_eq!(
             game_over_report(&pos, &outcome, false),
             "info depth 0 score mate 0\ninfo string result 1-0 {all picks made}\nbestmove (none)"

@@ -80,7 +80,7 @@ pub fn to_protocol<G: Game>(s: i32, root: &G, pv: &[G::Move]) -> Score {
     if plies == 0 {
         return Score::Mate(0);
     }
-    if !G::MULTI_PLY_TURNS {
+    if !G::INFO.multi_ply_turns {
         let n = plies.div_ceil(2) as i32;
         return Score::Mate(if winner_is_root { n.max(1) } else { -n });
     }

@@ -30,7 +30,7 @@
 //! ([`Evaluation::is_tactical`](crate::variants::Evaluation::is_tactical)), the search score is not
 //! a mate and below [`DECIDED_CP`], and the position is not decided by rule.
 //!
-//! A game ends by rule ([`Rules::outcome`]), on a mate score (the
+//! A game ends by rule ([`game_outcome`](crate::variants::game_outcome)), on a mate score (the
 //! side the search sees mated loses), by win adjudication (the score beyond [`WIN_CP`] for the same
 //! side for [`WIN_PLIES`] plies), by draw adjudication (from ply [`DRAW_FROM_PLY`], the score
 //! within [`DRAW_CP`] of 0 for [`DRAW_PLIES`] plies) or at `max_plies` (a draw).
@@ -43,6 +43,7 @@
 //! given seed, shard and node budget. Shard `K/N` plays the games `K-1, K-1+N, K-1+2N, ...`
 //! below `games` (the games of the whole run), so shards of one run never repeat a game.
 
+use crate::variants::game_outcome;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -208,7 +209,7 @@ fn random_plies<G: Game>(pos: &mut G, n: u64, rng: &mut SplitMix64) -> bool {
     for _ in 0..n {
         list.clear();
         pos.legal_moves(&mut list);
-        if list.is_empty() || pos.outcome().is_some() {
+        if list.is_empty() || game_outcome(pos).is_some() {
             return false;
         }
         pos.make(list[rng.below(list.len() as u64) as usize]);
@@ -216,7 +217,7 @@ fn random_plies<G: Game>(pos: &mut G, n: u64, rng: &mut SplitMix64) -> bool {
     let mut list = PlyList::<G::Move>::default();
     pos.legal_moves(&mut list);
     // (outcome() covers every rule that ends the game, Mitosis's clock adjudication included)
-    !list.is_empty() && pos.outcome().is_none()
+    !list.is_empty() && game_outcome(pos).is_none()
 }
 
 /// The opening of game `id`: a random setup and 0-2 random plies, or the start position and
@@ -276,7 +277,7 @@ pub fn play_game<G: Game>(id: u64, cfg: &DatagenConfig, tt: &Tt) -> GameData {
     let (mut win_run, mut win_side, mut draw_run) = (0u32, 0i32, 0u32);
     let mut plies = 0u32;
     let result = loop {
-        if let Some(o) = pos.outcome() {
+        if let Some(o) = game_outcome(&pos) {
             break o.result;
         }
         if plies >= cfg.max_plies {

@@ -5,6 +5,7 @@
 //! instead ([`check_pgn_text`]): the match runner's own PGNs, of any variant.
 
 use crate::tools::pgn::{parse_pgn, PgnGame};
+use crate::variants::{adjudicated_outcome, game_outcome};
 use crate::variants::{Game, MoveError, Variant};
 
 /// One replayed ply: the FEN before it, the text as written and the canonical token.
@@ -60,7 +61,7 @@ pub fn replay<G: Game>(start: &G, record: &str) -> Result<Replay, ReplayError> {
         });
         pos.make(m);
     }
-    let result = match pos.outcome() {
+    let result = match game_outcome(&pos) {
         Some(o) => format!("{} {{{}}}", o.result.as_str(), o.reason),
         None => "*".to_string(),
     };
@@ -115,7 +116,7 @@ pub fn check_pgn_game<G: Game>(game: &PgnGame) -> Result<PgnGameCheck, String> {
         None => G::startpos(),
     };
     for (word, line) in &game.moves {
-        if let Some(o) = pos.outcome() {
+        if let Some(o) = game_outcome(&pos) {
             return Err(format!(
                 "line {line}: move '{word}' after the game ended ({} {{{}}})",
                 o.result.as_str(),
@@ -151,8 +152,8 @@ pub fn check_pgn_game<G: Game>(game: &PgnGame) -> Result<PgnGameCheck, String> {
     }
     let termination = game.tag("Termination").unwrap_or("normal");
     // A draw claimable at the end (FIDE 9.2, 9.3) ends a game as the referee records it
-    // ([`Rules::adjudicated_outcome`]); moves played on after a claimable draw are legal.
-    let over = pos.adjudicated_outcome();
+    // ([`adjudicated_outcome`](crate::variants::adjudicated_outcome)); moves played on after a claimable draw are legal.
+    let over = adjudicated_outcome(&pos);
     let ending = match (Termination::from_pgn(termination), over) {
         (Some(Termination::Normal), Some(o)) if o.result.as_str() == result => o.reason,
         (Some(Termination::Normal), Some(o)) => {

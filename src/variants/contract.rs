@@ -10,8 +10,8 @@ use std::fmt::Debug;
 use crate::core::tunables::Tunables;
 use crate::core::{Color, MoveBuffer};
 use crate::variants::{
-    FenError, GameResult, MoveError, Outcome, PieceInfo, Scope, Terminal, VariantInfo,
-    VariantSettings, Verdict, WdlModel,
+    FenError, GameResult, MoveError, Outcome, Scope, Terminal, VariantInfo, VariantSettings,
+    Verdict, WdlModel,
 };
 
 /// A ply's representation. `Default` is the null move (never legal).
@@ -39,8 +39,8 @@ pub type PlyList<M> = <M as GameMove>::List<M>;
 ///
 /// The end of the game is given by two hooks, [`Rules::verdict`] (the rules that end the game
 /// before the legal plies are looked at, in one of four [`Scope`]s) and
-/// [`Rules::no_moves_verdict`] (what having no legal ply means); [`Rules::outcome`],
-/// [`Rules::claimable_draw`] and [`Rules::adjudicated_outcome`] are derived from them.
+/// [`Rules::no_moves_verdict`] (what having no legal ply means); the free functions
+/// [`game_outcome`], [`claimable_draw`] and [`adjudicated_outcome`] derive the end from them.
 ///
 /// Hot-path methods (`legal_moves`, `make`, `unmake`, `key`, `gives_check`, `verdict` with
 /// [`Scope::Search`], ...) never allocate.
@@ -50,10 +50,6 @@ pub trait Rules: Clone + Send + Sync + Sized + 'static {
 
     /// Board shape and protocol announcement.
     const INFO: VariantInfo;
-
-    /// True when one turn can hold several plies of the same side (Mulligan Stew portions,
-    /// Mitosis placements). Perft by turns only walks plies when this is set.
-    const MULTI_PLY_TURNS: bool = false;
 
     /// The standard start position.
     fn startpos() -> Self;
@@ -122,46 +118,6 @@ pub trait Rules: Clone + Send + Sync + Sized + 'static {
     /// stalemate: a draw), and the rule's name.
     fn no_moves_verdict(&self) -> Verdict;
 
-    /// The game's outcome by its rules (checkmate, stalemate, a draw that ends the game by
-    /// itself, ...), or `None` while it goes on: [`Rules::verdict`] with [`Scope::Game`], else
-    /// [`Rules::no_moves_verdict`] when there is no legal ply. A draw that a player may only
-    /// claim is not an outcome: see [`Rules::claimable_draw`]. Not for the hot path (it
-    /// generates the legal plies). Derived: variants do not override it.
-    fn outcome(&self) -> Option<Outcome> {
-        let side = self.side_to_move();
-        if let Some(v) = self.verdict(Scope::Game) {
-            return Some(v.outcome(side));
-        }
-        let mut list = PlyList::<Self::Move>::default();
-        self.legal_moves(&mut list);
-        list.is_empty()
-            .then(|| self.no_moves_verdict().outcome(side))
-    }
-
-    /// A draw the player to move may claim but which does not end the game by itself, as the
-    /// reason printed in `info string draw claimable {<reason>}` (orthodox chess: FIDE 9.2
-    /// `threefold repetition`, 9.3 `fifty-move rule`): the [`Scope::Claims`] verdict of a
-    /// position whose [`Rules::outcome`] is `None`. Derived: variants do not override it.
-    fn claimable_draw(&self) -> Option<&'static str> {
-        if self.outcome().is_some() {
-            return None;
-        }
-        self.verdict(Scope::Claims)
-            .filter(|v| v.terminal == Terminal::Draw)
-            .map(|v| v.reason)
-    }
-
-    /// The result a referee records: [`Rules::outcome`], else the [`Rules::claimable_draw`] as a
-    /// draw (a claim is made as soon as it is possible: what the arena adjudicates). Derived.
-    fn adjudicated_outcome(&self) -> Option<Outcome> {
-        self.outcome().or_else(|| {
-            self.claimable_draw().map(|reason| Outcome {
-                result: GameResult::Draw,
-                reason: reason.into(),
-            })
-        })
-    }
-
     /// Applies the protocol's [`VariantSettings`] to this position (and to the positions that
     /// `make` reaches from it). The protocol calls it on every position it sets up.
     /// Default: the variant honours none of them.
@@ -200,12 +156,6 @@ pub trait Notation: Rules {
     /// The canonical FEN of the current position.
     fn fen(&self) -> String;
 
-    /// True when one ply is a whole turn whose token may join several portions with `;`
-    /// (Mutatis Mutandis: an action and its optional drop are one ply, `e2e4;AM@c1`). The
-    /// protocol and the referee then hand each whole turn token to [`Notation::parse_move`]
-    /// instead of splitting it at `;` into plies (protocol.md 3).
-    const COMPOUND_PLIES: bool = false;
-
     /// Parses a single-ply token of protocol.md 3 against the legal plies of this position.
     ///
     /// Errors: [`MoveError::Malformed`] for a token of no known shape, [`MoveError::Illegal`]
@@ -239,36 +189,7 @@ pub trait Notation: Rules {
         self.parse_move(text)
     }
 
-    /// The label of the bottom rank as the board prints it (1; Mitosis counts from 0).
-    const FIRST_RANK: u8 = 1;
-
-    /// The piece types of the variant, for a GUI (the `variant` command): every type that can
-    /// appear in a FEN of the variant, in the order of its rules file.
-    const PIECES: &'static [PieceInfo];
-
-    /// The codes (upper case) of the royal piece types, whose squares the `check` command
-    /// names when [`Rules::in_check`] holds (protocol.md 8), for a GUI's check highlight.
-    /// Default: the King.
-    const ROYALS: &'static [&'static str] = &["K"];
-
-    /// What a game of the variant needs before its first turn, for a GUI (the `pregame`
-    /// lines of the `variant` command, protocol.md 8): `"seed"` when the start is a random
-    /// setup drawn by `setup <seed>`, `"army"` when the players build and choose armies
-    /// (`muster propose`, `muster choose`, `muster assign`). None by default.
-    const PREGAME: &'static [&'static str] = &[];
-
-    /// The names of the cells of the files x ranks box that are not squares (protocol.md 2:
-    /// `*` in the FEN; Mitosis's corners of ranks 0 and 10), for a GUI. None by default.
-    fn holes() -> Vec<String> {
-        Vec::new()
-    }
-
-    /// First words of the variant's own protocol commands (protocol lines that are no
-    /// protocol.md command, e.g. a pre-game negotiation). Default: none. The protocol hands a
-    /// line starting with one of them to [`Notation::variant_command`].
-    const COMMANDS: &'static [&'static str] = &[];
-
-    /// Runs one of the variant's own protocol commands (see [`Notation::COMMANDS`]) at the current
+    /// Runs one of the variant's own protocol commands (see [`VariantInfo::commands`]) at the current
     /// position `self`. `probe` is the engine's search: it searches the given position of this
     /// variant within [`ProbeLimits`] and returns the score in centipawns from the point of
     /// view of that position's side to move (mates as +-[`PROBE_MATE`]), or `None` once the
@@ -539,6 +460,46 @@ pub trait Game: Notation + Evaluation + crate::variants::diagram::PieceMoves {
     fn validate(&self) -> Result<(), String> {
         fen_round_trip(self)
     }
+}
+
+/// The game's outcome by its rules (checkmate, stalemate, a draw that ends the game by itself,
+/// ...), or `None` while it goes on: [`Rules::verdict`] with [`Scope::Game`], else
+/// [`Rules::no_moves_verdict`] when there is no legal ply. A draw that a player may only claim is
+/// not an outcome: see [`claimable_draw`]. Derived from the two hooks, for every variant alike;
+/// not for the hot path (it generates the legal plies).
+pub fn game_outcome<R: Rules>(pos: &R) -> Option<Outcome> {
+    let side = pos.side_to_move();
+    if let Some(v) = pos.verdict(Scope::Game) {
+        return Some(v.outcome(side));
+    }
+    let mut list = PlyList::<R::Move>::default();
+    pos.legal_moves(&mut list);
+    list.is_empty()
+        .then(|| pos.no_moves_verdict().outcome(side))
+}
+
+/// A draw the player to move may claim but which does not end the game by itself, as the reason
+/// printed in `info string draw claimable {<reason>}` (orthodox chess: FIDE 9.2 `threefold
+/// repetition`, 9.3 `fifty-move rule`): the [`Scope::Claims`] verdict of a position whose
+/// [`game_outcome`] is `None`.
+pub fn claimable_draw<R: Rules>(pos: &R) -> Option<&'static str> {
+    if game_outcome(pos).is_some() {
+        return None;
+    }
+    pos.verdict(Scope::Claims)
+        .filter(|v| v.terminal == Terminal::Draw)
+        .map(|v| v.reason)
+}
+
+/// The result a referee records: [`game_outcome`], else the [`claimable_draw`] as a draw (a
+/// claim is made as soon as it is possible: what the arena adjudicates).
+pub fn adjudicated_outcome<R: Rules>(pos: &R) -> Option<Outcome> {
+    game_outcome(pos).or_else(|| {
+        claimable_draw(pos).map(|reason| Outcome {
+            result: GameResult::Draw,
+            reason: reason.into(),
+        })
+    })
 }
 
 /// The score [`Notation::variant_command`]'s probe reports for a won position (centipawns).

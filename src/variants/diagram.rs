@@ -97,8 +97,8 @@ impl Diagram {
 /// The board of variant `G`: its files x ranks box, its first rank label, and its holes.
 pub fn geometry<G: Notation>() -> Geometry {
     let mut g = Geometry::rectangle(G::INFO.files, G::INFO.ranks, 0);
-    g.first_rank = G::FIRST_RANK;
-    for hole in G::holes() {
+    g.first_rank = G::INFO.first_rank;
+    for hole in G::INFO.holes {
         if let Ok(sq) = g.parse_square(&hole) {
             g.cells &= !(1u128 << sq);
         }
@@ -122,11 +122,12 @@ fn becomes(movement: &str) -> Option<String> {
 /// Errors: one line naming what is wrong: an unknown piece code, or a square that is not a
 /// square of the board (or where the piece cannot stand).
 pub fn diagram<G: PieceMoves>(code: &str, square: &str) -> Result<Diagram, String> {
-    let info = G::PIECES
+    let info = G::INFO
+        .pieces
         .iter()
         .find(|p| p.code.eq_ignore_ascii_case(code))
         .ok_or_else(|| {
-            let codes: Vec<&str> = G::PIECES.iter().map(|p| p.code).collect();
+            let codes: Vec<&str> = G::INFO.pieces.iter().map(|p| p.code).collect();
             format!(
                 "diagram: '{code}' is not a piece of {} (its pieces: {})",
                 G::INFO.name,

@@ -56,9 +56,10 @@ impl Rules for TwoStep {
         pocket: false,
         portions: 2,
         fields: &[],
+        multi_ply_turns: true,
+        pieces: &[],
+        ..VariantInfo::DEFAULTS
     };
-
-    const MULTI_PLY_TURNS: bool = true;
 
     fn startpos() -> Self {
         TwoStep::default()
@@ -141,8 +142,6 @@ impl Notation for TwoStep {
     fn display(&self) -> String {
         self.fen()
     }
-
-    const PIECES: &'static [crate::variants::PieceInfo] = &[];
 }
 
 impl Evaluation for TwoStep {

@@ -22,8 +22,9 @@ pub mod orthodox;
 pub mod turn;
 
 pub use contract::{
-    debug_validate, fen_round_trip, split_record_words, Evaluation, Game, GameMove, Notation,
-    PlyList, ProbeLimits, Rules, SearchProfile, PROBE_MATE,
+    adjudicated_outcome, claimable_draw, debug_validate, fen_round_trip, game_outcome,
+    split_record_words, Evaluation, Game, GameMove, Notation, PlyList, ProbeLimits, Rules,
+    SearchProfile, PROBE_MATE,
 };
 
 use crate::core::Color;
@@ -97,10 +98,10 @@ pub enum Scope {
     /// (protocol.md 7) and what ends a multi-ply turn early.
     Wins,
     /// Every rule that ends the game by itself (draws by repetition or a move counter that
-    /// need no claim included): what [`Rules::outcome`] reports.
+    /// need no claim included): what [`game_outcome`](crate::variants::game_outcome) reports.
     Game,
     /// The game's rules and the draws the player to move may claim (FIDE 9.2, 9.3): what a
-    /// referee records ([`Rules::adjudicated_outcome`]).
+    /// referee records ([`adjudicated_outcome`](crate::variants::adjudicated_outcome)).
     Claims,
     /// The rules the search applies at a node this many plies from the root: the game's and
     /// the claimable ones, with a repetition of a position reached inside the tree counting
@@ -199,6 +200,57 @@ pub struct VariantInfo {
     /// can set, in FEN order, for a GUI's board editor (the `field` lines of the `variant`
     /// command, protocol.md 8). A positional field that is not listed is always `-`.
     pub fields: &'static [FenField],
+    /// True when one turn can hold several plies of the same side (Mulligan Stew portions,
+    /// Mitosis placements). Perft by turns only walks plies when this is set.
+    pub multi_ply_turns: bool,
+    /// True when one ply is a whole turn whose token may join several portions with `;`
+    /// (Mutatis Mutandis: an action and its optional drop are one ply, `e2e4;AM@c1`). The
+    /// protocol and the referee then hand each whole turn token to
+    /// [`Notation::parse_move`] instead of splitting it at `;` into plies (protocol.md 3).
+    pub compound_plies: bool,
+    /// The label of the bottom rank as the board prints it (1; Mitosis counts from 0).
+    pub first_rank: u8,
+    /// The piece types of the variant, for a GUI (the `variant` command): every type that can
+    /// appear in a FEN of the variant, in the order of its rules file.
+    pub pieces: &'static [PieceInfo],
+    /// The codes (upper case) of the royal piece types, whose squares the `check` command
+    /// names when [`Rules::in_check`] holds (protocol.md 8), for a GUI's check highlight.
+    pub royals: &'static [&'static str],
+    /// What a game of the variant needs before its first turn, for a GUI (the `pregame`
+    /// lines of the `variant` command, protocol.md 8): `"seed"` when the start is a random
+    /// setup drawn by `setup <seed>`, `"army"` when the players build and choose armies
+    /// (`muster propose`, `muster choose`, `muster assign`).
+    pub pregame: &'static [&'static str],
+    /// The names of the cells of the files x ranks box that are not squares (protocol.md 2:
+    /// `*` in the FEN; Mitosis's corners of ranks 0 and 10), for a GUI.
+    pub holes: &'static [&'static str],
+    /// First words of the variant's own protocol commands (protocol lines that are no
+    /// protocol.md command, e.g. a pre-game negotiation). The protocol hands a line starting
+    /// with one of them to [`Notation::variant_command`].
+    pub commands: &'static [&'static str],
+}
+
+impl VariantInfo {
+    /// The base a variant's [`Rules::INFO`] completes with struct-update syntax: an 8x8 board
+    /// without a hand, one portion per turn and one ply per turn, ranks counted from 1, a King
+    /// as the only royal type, no pre-game steps, no holes and no commands of its own. Its
+    /// name and pieces are empty: every variant gives its own.
+    pub const DEFAULTS: VariantInfo = VariantInfo {
+        name: "",
+        files: 8,
+        ranks: 8,
+        pocket: false,
+        portions: 1,
+        fields: &[],
+        multi_ply_turns: false,
+        compound_plies: false,
+        first_rank: 1,
+        pieces: &[],
+        royals: &["K"],
+        pregame: &[],
+        holes: &[],
+        commands: &[],
+    };
 }
 
 /// One field of a variant's FEN that a board editor offers (protocol.md 8, `variant`): a
@@ -488,7 +540,7 @@ mod tests {
     }
 
     fn pieces_cover_the_start<G: Game>() {
-        let known: Vec<&str> = G::PIECES.iter().map(|p| p.code).collect();
+        let known: Vec<&str> = G::INFO.pieces.iter().map(|p| p.code).collect();
         let mut unique = known.clone();
         unique.sort_unstable();
         unique.dedup();
@@ -498,7 +550,8 @@ mod tests {
             "{}: duplicate codes",
             G::INFO.name
         );
-        assert!(G::PIECES
+        assert!(G::INFO
+            .pieces
             .iter()
             .all(|p| !p.name.is_empty() && !p.movement.is_empty()));
         let mut fens = vec![G::startpos().fen()];
@@ -549,12 +602,19 @@ mod tests {
             crate::with_variant!(v, G => pieces_cover_the_start::<G>());
         }
         // Mitosis: ranks 0..10, where ranks 0 and 10 only have d, e and f.
-        let holes = mitosis::Mitosis::holes();
+        // The holes are the cells of the 9x11 box that the board's geometry says are no
+        // squares, every one of them.
+        let holes = mitosis::Mitosis::INFO.holes;
+        let g = &mitosis::BOARD_MITOSIS;
+        let off_board: Vec<String> = (0..g.num_cells())
+            .filter(|&sq| !g.is_square(sq as crate::core::Square))
+            .map(|sq| g.name(sq as crate::core::Square).to_string())
+            .collect();
+        assert_eq!(holes, off_board);
         assert_eq!(holes.len(), 12);
-        assert!(holes.contains(&"a0".to_string()) && holes.contains(&"i10".to_string()));
-        assert!(!holes.contains(&"e0".to_string()));
-        assert_eq!(<mitosis::Mitosis as Notation>::FIRST_RANK, 0);
-        assert!(chess::Chess::holes().is_empty());
+        assert!(holes.contains(&"a0") && holes.contains(&"i10") && !holes.contains(&"e0"));
+        assert_eq!(mitosis::Mitosis::INFO.first_rank, 0);
+        assert!(chess::Chess::INFO.holes.is_empty());
         // Mutatis Mutandis: every state, in the order of the rules table.
         for (s, info) in mutatis_mutandis::State::ALL
             .iter()
@@ -607,7 +667,7 @@ mod tests {
                     );
                     seen.insert(key);
                 }
-                if pos.outcome().is_some() {
+                if game_outcome(&pos).is_some() {
                     break;
                 }
                 let mut list = PlyList::<G::Move>::default();

@@ -20,6 +20,7 @@
 //! perft, the arena and the protocol, and knows none of them.
 
 use crate::core::{Color, MoveBuffer};
+use crate::variants::game_outcome;
 
 use super::{Game, MoveError, PlyList, Rules, Scope};
 
@@ -33,7 +34,7 @@ pub const MAX_TURN_PLIES: usize = 64;
 /// last King is the whole turn). The rule is stated here and nowhere else.
 #[inline(always)]
 pub fn is_over<G: Game>(pos: &G, side: Color) -> bool {
-    !G::MULTI_PLY_TURNS || pos.side_to_move() != side || pos.verdict(Scope::Wins).is_some()
+    !G::INFO.multi_ply_turns || pos.side_to_move() != side || pos.verdict(Scope::Wins).is_some()
 }
 
 /// One turn of a line of plies.
@@ -137,7 +138,7 @@ pub enum Reading {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Extent {
     /// The whole turn: it must end exactly with the text's last portion (the referee, game
-    /// records). A turn also ends where the game does ([`Rules::outcome`]: the player to move
+    /// records). A turn also ends where the game does ([`game_outcome`](crate::variants::game_outcome): the player to move
     /// has no legal ply to go on with, or a rule of the game ended it).
     Whole,
     /// The turn or its first portions (protocol.md 3: `position ... moves` may give the
@@ -215,7 +216,7 @@ pub fn play<G: Game>(
             Reading::Pgn => read_pgn_ply(pos, portion).map_err(TurnError::Pgn),
         }
     };
-    if G::COMPOUND_PLIES {
+    if G::INFO.compound_plies {
         let m = read(pos, text)?;
         pos.make(m);
         return Ok(vec![m]);
@@ -233,7 +234,7 @@ pub fn play<G: Game>(
         let m = read(pos, portion)?;
         pos.make(m);
         plies.push(m);
-        over = is_over(pos, side) || (extent == Extent::Whole && pos.outcome().is_some());
+        over = is_over(pos, side) || (extent == Extent::Whole && game_outcome(pos).is_some());
     }
     if extent == Extent::Whole && !over {
         return Err(TurnError::Incomplete { text: text.into() });
@@ -291,7 +292,7 @@ pub fn legal_lines<G: Game>(pos: &G, whole_turns: bool) -> Vec<(String, Vec<G::M
     let mut token = String::new();
     collect_lines(
         &mut p,
-        whole_turns && G::MULTI_PLY_TURNS,
+        whole_turns && G::INFO.multi_ply_turns,
         &mut line,
         &mut token,
         &mut out,

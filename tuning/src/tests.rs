@@ -2,6 +2,7 @@ use super::*;
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::variants::chess::eval::params::{EvalParams, DEFAULT};
 use menagerie::variants::chess::Chess;
+use menagerie::variants::game_outcome;
 use menagerie::variants::mulligan_stew::eval::StewParams;
 use menagerie::variants::mulligan_stew::Stew;
 use menagerie::variants::{PlyList, Rules};
@@ -15,7 +16,7 @@ fn positions(games: u64, plies: usize) -> Vec<Chess> {
         for ply in 0..plies {
             let mut list = PlyList::<<Chess as Rules>::Move>::default();
             pos.legal_moves(&mut list);
-            if list.is_empty() || pos.outcome().is_some() {
+            if list.is_empty() || game_outcome(&pos).is_some() {
                 break;
             }
             pos.make(list[rng.below(list.len() as u64) as usize]);

@@ -5,6 +5,7 @@
 //! library's own, one thread, a node budget: deterministic) scores it within a window around 0. The
 //! book is an EPD file of the variant's FENs that `menagerie match --openings` reads.
 
+use crate::variants::game_outcome;
 use std::collections::HashSet;
 
 use crate::search::{self, Limits, Score, SearchControl, SearchOptions, Tt};
@@ -61,7 +62,7 @@ pub fn generate<G: Game>(
         let mut rng = Rng::derived(cfg.seed, tried as u64);
         let pos: G = random_opening(&mut rng, cfg.plies);
         let fen = pos.fen();
-        if pos.outcome().is_none() && !seen.contains(&fen) {
+        if game_outcome(&pos).is_none() && !seen.contains(&fen) {
             tt.clear();
             let control = SearchControl::default();
             let result = search::search(&pos, &limits, &options, &tt, &control, &mut |_| {});

@@ -35,6 +35,7 @@ pub mod rng;
 pub mod spec;
 pub mod stats;
 
+use crate::variants::game_outcome;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -124,13 +125,15 @@ pub fn random_opening<G: Game>(rng: &mut Rng, plies: usize) -> G {
         let mut pos = start();
         for _ in 0..plies {
             let (_, complete) = turn::play_chosen(&mut pos, |p, list| {
-                p.outcome().is_none().then(|| list[rng.below(list.len())])
+                game_outcome(p)
+                    .is_none()
+                    .then(|| list[rng.below(list.len())])
             });
             if !complete {
                 continue 'attempt;
             }
         }
-        if pos.outcome().is_some() {
+        if game_outcome(&pos).is_some() {
             continue;
         }
         return G::from_fen(&pos.fen()).unwrap_or_else(|_| start());

@@ -5,6 +5,7 @@
 //! [`crate::tools::pgn`]). Every opening is checked against the variant's rules when the book is
 //! loaded, so a bad book stops the match before the first game, with the file and line.
 
+use crate::variants::game_outcome;
 use std::path::Path;
 
 use thiserror::Error;
@@ -114,7 +115,7 @@ pub struct Openings {
 
 /// Checks that a game can go on from `pos`: not over by rule and with a legal ply.
 fn playable<G: Game>(pos: &G) -> Result<(), String> {
-    if let Some(o) = pos.outcome() {
+    if let Some(o) = game_outcome(pos) {
         return Err(format!(
             "the position is already over ({} {{{}}})",
             o.result.as_str(),
@@ -220,7 +221,7 @@ impl Openings {
                     let mut moves = Vec::new();
                     let take = plies.unwrap_or(usize::MAX);
                     for (word, line) in game.moves.iter().take(take) {
-                        if pos.outcome().is_some() {
+                        if game_outcome(&pos).is_some() {
                             return Err(at(*line, format!("move '{word}' after the game ended")));
                         }
                         let token = read_turn(&mut pos, word)

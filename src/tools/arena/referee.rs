@@ -1,8 +1,9 @@
 //! The referee: plays one game between two players on its own position of `G`, checking every turn
 //! token, keeping the clocks, and deciding the result by the rules
-//! ([`Rules::outcome`](crate::variants::Rules::outcome)), by a fault (illegal turn, crash, no
+//! ([`game_outcome`](crate::variants::game_outcome)), by a fault (illegal turn, crash, no
 //! answer, flag fall) or by adjudication at a length limit.
 
+use crate::variants::{adjudicated_outcome, game_outcome};
 use std::time::Instant;
 
 use crate::core::Color;
@@ -158,7 +159,7 @@ pub fn play_game<G: Game>(
     let mut notation: Vec<String> = Vec::new();
     let mut infos: Vec<TurnInfo> = Vec::new();
     for token in book {
-        if pos.outcome().is_some() {
+        if game_outcome(&pos).is_some() {
             break;
         }
         let Ok((next, text)) = play_turn(&pos, token) else {
@@ -195,7 +196,7 @@ pub fn play_game<G: Game>(
         };
     loop {
         // A claimable draw ends the game as a referee would on the claim.
-        if let Some(outcome) = pos.adjudicated_outcome() {
+        if let Some(outcome) = adjudicated_outcome(&pos) {
             let (result, reason) = (outcome.result, outcome.reason);
             return finish(moves, notation, infos, result, Termination::Normal, reason);
         }

@@ -26,8 +26,8 @@ use crate::variants::orthodox::{
     coordinate_token, parse_coordinates, see, square_names, ORTHODOX_PIECES,
 };
 use crate::variants::{
-    Evaluation, FenError, Game, MoveError, Notation, PieceInfo, Rules, Scope, SearchProfile,
-    VariantInfo, VariantSettings, Verdict,
+    Evaluation, FenError, Game, MoveError, Notation, Rules, Scope, SearchProfile, VariantInfo,
+    VariantSettings, Verdict,
 };
 
 /// The FEN fields a chess position sets beside its board (protocol.md 8, `variant`).
@@ -52,6 +52,8 @@ impl Rules for Chess {
         pocket: false,
         portions: 1,
         fields: &CHESS_FIELDS,
+        pieces: ORTHODOX_PIECES,
+        ..VariantInfo::DEFAULTS
     };
 
     fn startpos() -> Self {
@@ -215,8 +217,6 @@ impl Notation for Chess {
             square_names(self.checkers)
         )
     }
-
-    const PIECES: &'static [PieceInfo] = ORTHODOX_PIECES;
 }
 
 impl Evaluation for Chess {

@@ -66,6 +66,7 @@ pub const BOARD_MITOSIS: Geometry = {
     Geometry {
         files,
         ranks: 11,
+        // Ranks are labelled 0 to 10 (rules/mitosis.md 1).
         first_rank: 0,
         cells,
         light_parity: 1,
@@ -143,9 +144,13 @@ impl Rules for Mitosis {
         pocket: true,
         portions: 2,
         fields: &MITOSIS_FIELDS,
+        multi_ply_turns: true,
+        // Ranks are labelled 0 to 10 (rules/mitosis.md 1).
+        first_rank: 0,
+        pieces: PIECE_TYPES,
+        holes: &MITOSIS_HOLES,
+        ..VariantInfo::DEFAULTS
     };
-
-    const MULTI_PLY_TURNS: bool = true;
 
     fn startpos() -> Self {
         Mitosis::read_fen(START_FEN).expect("start FEN is valid")
@@ -277,67 +282,6 @@ impl Notation for Mitosis {
             self.main_count(Color::Black),
             self.clock()
         )
-    }
-
-    /// Ranks are labelled 0 to 10 (rules/mitosis.md 1).
-    const FIRST_RANK: u8 = 0;
-
-    /// rules/mitosis.md 2: majors split into their parts when captured (4); the King is not
-    /// royal (5); Rooks, Bishops and Knights also stand in the bases (1).
-    const PIECES: &'static [PieceInfo] = &[
-        PieceInfo {
-            code: "K",
-            name: "King",
-            movement: "K; not royal: no check, may stand on attacked squares; may be taken only from a square its side does not attack, and its capture removes that side's R, B and N (2, 5)",
-        },
-        PieceInfo {
-            code: "G",
-            name: "General",
-            movement: "QN; splits into R, B and N when captured (4)",
-        },
-        PieceInfo {
-            code: "Q",
-            name: "Queen",
-            movement: "Q; splits into R and B when captured (4)",
-        },
-        PieceInfo {
-            code: "C",
-            name: "Chancellor",
-            movement: "RN; splits into R and N when captured (4)",
-        },
-        PieceInfo {
-            code: "A",
-            name: "Archbishop",
-            movement: "BN; splits into B and N when captured (4)",
-        },
-        PieceInfo {
-            code: "R",
-            name: "Rook",
-            movement: "R; also out of a base, where split parts are placed (1, 4); removed when its side's King is captured (5)",
-        },
-        PieceInfo {
-            code: "B",
-            name: "Bishop",
-            movement: "B; also out of a base, where split parts are placed (1, 4); removed when its side's King is captured (5)",
-        },
-        PieceInfo {
-            code: "N",
-            name: "Knight",
-            movement: "N; also out of a base, where split parts are placed (1, 4); removed when its side's King is captured (5)",
-        },
-        PieceInfo {
-            code: "P",
-            name: "Pawn",
-            movement: "mfWcfF, mfnD and mfnH from its second rank; en passant on every square passed; promotes to R, B or N (3)",
-        },
-    ];
-
-    fn holes() -> Vec<String> {
-        let g = &BOARD_MITOSIS;
-        (0..g.num_cells())
-            .filter(|&sq| !g.is_square(sq as Square))
-            .map(|sq| g.name(sq as Square).to_string())
-            .collect()
     }
 }
 
@@ -584,3 +528,60 @@ mod geometry_tests {
         assert_eq!(rm.rider_attacks(d0, 0).count(), 10 + 2);
     }
 }
+
+/// rules/mitosis.md 2: majors split into their parts when captured (4); the King is not
+/// royal (5); Rooks, Bishops and Knights also stand in the bases (1).
+const PIECE_TYPES: &[PieceInfo] = &[
+        PieceInfo {
+            code: "K",
+            name: "King",
+            movement: "K; not royal: no check, may stand on attacked squares; may be taken only from a square its side does not attack, and its capture removes that side's R, B and N (2, 5)",
+        },
+        PieceInfo {
+            code: "G",
+            name: "General",
+            movement: "QN; splits into R, B and N when captured (4)",
+        },
+        PieceInfo {
+            code: "Q",
+            name: "Queen",
+            movement: "Q; splits into R and B when captured (4)",
+        },
+        PieceInfo {
+            code: "C",
+            name: "Chancellor",
+            movement: "RN; splits into R and N when captured (4)",
+        },
+        PieceInfo {
+            code: "A",
+            name: "Archbishop",
+            movement: "BN; splits into B and N when captured (4)",
+        },
+        PieceInfo {
+            code: "R",
+            name: "Rook",
+            movement: "R; also out of a base, where split parts are placed (1, 4); removed when its side's King is captured (5)",
+        },
+        PieceInfo {
+            code: "B",
+            name: "Bishop",
+            movement: "B; also out of a base, where split parts are placed (1, 4); removed when its side's King is captured (5)",
+        },
+        PieceInfo {
+            code: "N",
+            name: "Knight",
+            movement: "N; also out of a base, where split parts are placed (1, 4); removed when its side's King is captured (5)",
+        },
+        PieceInfo {
+            code: "P",
+            name: "Pawn",
+            movement: "mfWcfF, mfnD and mfnH from its second rank; en passant on every square passed; promotes to R, B or N (3)",
+        },
+    ];
+
+/// The cells of the 9x11 box that are not squares: the corners of ranks 0 and 10, where only
+/// the d, e and f files are squares (rules/mitosis.md 1). A unit test checks them against
+/// [`BOARD_MITOSIS`].
+const MITOSIS_HOLES: [&str; 12] = [
+    "a0", "b0", "c0", "g0", "h0", "i0", "a10", "b10", "c10", "g10", "h10", "i10",
+];

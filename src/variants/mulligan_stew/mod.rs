@@ -76,9 +76,10 @@ impl Rules for Stew {
         pocket: true,
         portions: 2,
         fields: &STEW_FIELDS,
+        multi_ply_turns: true,
+        pieces: PIECE_TYPES,
+        ..VariantInfo::DEFAULTS
     };
-
-    const MULTI_PLY_TURNS: bool = true;
 
     fn startpos() -> Self {
         fen::parse(START_FEN).expect("start FEN is valid")
@@ -240,47 +241,6 @@ impl Notation for Stew {
     fn import_move(&self, text: &str) -> Result<StewMove, MoveError> {
         notation::import(self, text)
     }
-
-    /// rules/mulligan-stew.md 3 (the pieces), 2 (two Kings, the Mage in hand, the Queen in the
-    /// pool), 4 (the pool), 5 (portions and drops) and 6 (losing the Kings).
-    const PIECES: &'static [PieceInfo] = &[
-        PieceInfo {
-            code: "K",
-            name: "King",
-            movement: "FD: a diagonal step or a two-square orthogonal jump, so it keeps its square colour; two per side; no check: Kings may be captured, and a side with no King left loses (2, 3, 6)",
-        },
-        PieceInfo {
-            code: "M",
-            name: "Mage",
-            movement:
-                "K; or swaps with any piece 1-3 squares away on a queen line, over anything; starts in hand and is dropped on an empty square of the portion's colour; captured, it goes to its owner's pool, from which a Pawn may promote to it (3, 4, 5)",
-        },
-        PieceInfo {
-            code: "Q",
-            name: "Queen",
-            movement: "Q; starts in the pool, and goes back there when captured: a Pawn may promote to it while its side has no Queen (2, 4)",
-        },
-        PieceInfo {
-            code: "R",
-            name: "Rook",
-            movement: "R; captured, it goes to its owner's pool, from which a Pawn may promote to it (4)",
-        },
-        PieceInfo {
-            code: "C",
-            name: "Cardinal",
-            movement: "BN; captured, it goes to its owner's pool, from which a Pawn may promote to it (4)",
-        },
-        PieceInfo {
-            code: "A",
-            name: "Assassin",
-            movement: "cFcnA: captures one or two squares diagonally, the middle square empty; moves, never capturing, only by teleporting to an empty square of its colour; captured, it goes to its owner's pool, from which a Pawn may promote to it (3, 4)",
-        },
-        PieceInfo {
-            code: "P",
-            name: "Pawn",
-            movement: "mfWcfF, mfjD (a leap over the occupied square ahead); no double step, no en passant; may promote from the pool on reaching the last rank, and a Pawn left there is frozen until its promotion-only move (3, 4)",
-        },
-    ];
 }
 
 impl Evaluation for Stew {
@@ -380,3 +340,44 @@ impl crate::variants::diagram::PieceMoves for Stew {
         Ok(())
     }
 }
+
+/// rules/mulligan-stew.md 3 (the pieces), 2 (two Kings, the Mage in hand, the Queen in the
+/// pool), 4 (the pool), 5 (portions and drops) and 6 (losing the Kings).
+const PIECE_TYPES: &[PieceInfo] = &[
+        PieceInfo {
+            code: "K",
+            name: "King",
+            movement: "FD: a diagonal step or a two-square orthogonal jump, so it keeps its square colour; two per side; no check: Kings may be captured, and a side with no King left loses (2, 3, 6)",
+        },
+        PieceInfo {
+            code: "M",
+            name: "Mage",
+            movement:
+                "K; or swaps with any piece 1-3 squares away on a queen line, over anything; starts in hand and is dropped on an empty square of the portion's colour; captured, it goes to its owner's pool, from which a Pawn may promote to it (3, 4, 5)",
+        },
+        PieceInfo {
+            code: "Q",
+            name: "Queen",
+            movement: "Q; starts in the pool, and goes back there when captured: a Pawn may promote to it while its side has no Queen (2, 4)",
+        },
+        PieceInfo {
+            code: "R",
+            name: "Rook",
+            movement: "R; captured, it goes to its owner's pool, from which a Pawn may promote to it (4)",
+        },
+        PieceInfo {
+            code: "C",
+            name: "Cardinal",
+            movement: "BN; captured, it goes to its owner's pool, from which a Pawn may promote to it (4)",
+        },
+        PieceInfo {
+            code: "A",
+            name: "Assassin",
+            movement: "cFcnA: captures one or two squares diagonally, the middle square empty; moves, never capturing, only by teleporting to an empty square of its colour; captured, it goes to its owner's pool, from which a Pawn may promote to it (3, 4)",
+        },
+        PieceInfo {
+            code: "P",
+            name: "Pawn",
+            movement: "mfWcfF, mfjD (a leap over the occupied square ahead); no double step, no en passant; may promote from the pool on reaching the last rank, and a Pawn left there is frozen until its promotion-only move (3, 4)",
+        },
+    ];

@@ -97,6 +97,11 @@ impl Rules for Muster {
         pocket: false,
         portions: 1,
         fields: &MUSTER_FIELDS,
+        pieces: PIECE_TYPES,
+        // The Muster before the game (rules/muster.md 3).
+        pregame: &["army"],
+        commands: &["muster"],
+        ..VariantInfo::DEFAULTS
     };
 
     fn startpos() -> Self {
@@ -274,34 +279,6 @@ impl Notation for Muster {
         )
     }
 
-    /// The orthodox pieces (rules/muster.md 1) with the generalised castling (5) and Pawn
-    /// pushes (4).
-    const PIECES: &'static [crate::variants::PieceInfo] = &[
-        crate::variants::PieceInfo {
-            code: "K",
-            name: "King",
-            movement: "K: one step in any direction; castles with an unmoved Rook that started on its rank or file, vertically too: the King moves 1, 2 or 3 squares towards a Rook 1, 2-4 or 5-7 squares away, and the Rook lands next to the King on the side the King came from (5)",
-        },
-        QUEEN,
-        crate::variants::PieceInfo {
-            code: "R",
-            name: "Rook",
-            movement: "R: any distance along files and ranks; castles with its King along a rank or a file (5)",
-        },
-        BISHOP,
-        KNIGHT,
-        crate::variants::PieceInfo {
-            code: "P",
-            name: "Pawn",
-            movement: "mfWcfF, mfnD and mfnH from its first rank, mfnD from its second rank, moved or not; en passant on every square passed; promotes to Q, R, B or N on the last rank (4)",
-        },
-    ];
-
-    /// The Muster before the game (rules/muster.md 3).
-    const PREGAME: &'static [&'static str] = &["army"];
-
-    const COMMANDS: &'static [&'static str] = &["muster"];
-
     fn variant_command(
         &self,
         line: &str,
@@ -435,3 +412,26 @@ impl crate::variants::diagram::PieceMoves for Muster {
         crate::variants::orthodox::movegen::lone_piece_moves(code, from, others, true, out)
     }
 }
+
+/// The orthodox pieces (rules/muster.md 1) with the generalised castling (5) and Pawn
+/// pushes (4).
+const PIECE_TYPES: &[crate::variants::PieceInfo] = &[
+        crate::variants::PieceInfo {
+            code: "K",
+            name: "King",
+            movement: "K: one step in any direction; castles with an unmoved Rook that started on its rank or file, vertically too: the King moves 1, 2 or 3 squares towards a Rook 1, 2-4 or 5-7 squares away, and the Rook lands next to the King on the side the King came from (5)",
+        },
+        QUEEN,
+        crate::variants::PieceInfo {
+            code: "R",
+            name: "Rook",
+            movement: "R: any distance along files and ranks; castles with its King along a rank or a file (5)",
+        },
+        BISHOP,
+        KNIGHT,
+        crate::variants::PieceInfo {
+            code: "P",
+            name: "Pawn",
+            movement: "mfWcfF, mfnD and mfnH from its first rank, mfnD from its second rank, moved or not; en passant on every square passed; promotes to Q, R, B or N on the last rank (4)",
+        },
+    ];

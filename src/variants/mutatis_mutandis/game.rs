@@ -2,7 +2,7 @@
 
 use crate::core::Color;
 use crate::variants::{
-    Evaluation, FenError, Game, MoveError, Notation, PieceInfo, PlyList, ProbeLimits, Rules, Scope,
+    Evaluation, FenError, Game, MoveError, Notation, PlyList, ProbeLimits, Rules, Scope,
     SearchProfile, VariantInfo, Verdict,
 };
 
@@ -89,6 +89,14 @@ impl Rules for Mutatis {
         pocket: false,
         portions: 2,
         fields: &MUTATIS_FIELDS,
+        compound_plies: true,
+        pieces: &super::piece::PIECE_INFO,
+        // The King, the Maoking and the Wuss (rules 5).
+        royals: &["K", "MK", "WU"],
+        // Games start from random setups (rules 3).
+        pregame: &["seed"],
+        commands: &["setup"],
+        ..VariantInfo::DEFAULTS
     };
 
     /// The example start of rules 11 ([`fen::START_FEN`]).
@@ -197,8 +205,6 @@ impl Notation for Mutatis {
         fen::write(self)
     }
 
-    const COMPOUND_PLIES: bool = true;
-
     fn parse_move(&self, token: &str) -> Result<Turn, MoveError> {
         notation::parse(self, token)
     }
@@ -221,16 +227,6 @@ impl Notation for Mutatis {
     fn display(&self) -> String {
         display(self)
     }
-
-    const PIECES: &'static [PieceInfo] = &super::piece::PIECE_INFO;
-
-    /// The King, the Maoking and the Wuss (rules 5).
-    const ROYALS: &'static [&'static str] = &["K", "MK", "WU"];
-
-    /// Games start from random setups (rules 3).
-    const PREGAME: &'static [&'static str] = &["seed"];
-
-    const COMMANDS: &'static [&'static str] = &["setup"];
 
     /// `setup [seed]`: prints `info string setup <FEN>`, a random setup of rules 3 (from the
     /// seed, or from the clock when none is given), for `position fen`.

@@ -214,6 +214,8 @@ impl Rules for Mystic {
         pocket: false,
         portions: 1,
         fields: &MYSTIC_FIELDS,
+        pieces: PIECE_TYPES,
+        ..VariantInfo::DEFAULTS
     };
 
     fn startpos() -> Self {
@@ -413,41 +415,6 @@ impl Notation for Mystic {
     fn import_move(&self, text: &str) -> Result<MysticMove, MoveError> {
         notation::import_move(self, text)
     }
-
-    /// The orthodox pieces without castling (rules/mystic.md 1, 2): the stock limits, the
-    /// purchase of Pawns (`P@sq`) and the upgrades in place.
-    const PIECES: &'static [PieceInfo] = &[
-        PieceInfo {
-            code: "K",
-            name: "King",
-            movement: "K: one step in any direction; no castling (2)",
-        },
-        PieceInfo {
-            code: "Q",
-            name: "Queen",
-            movement: "Q: any distance along files, ranks and diagonals; at most one on the board; an upgraded Rook or a promoted Pawn (1, 2)",
-        },
-        PieceInfo {
-            code: "R",
-            name: "Rook",
-            movement: "R: any distance along files and ranks; at most two; upgrades to a Queen for 4 coins after 3 purchases (1, 2)",
-        },
-        PieceInfo {
-            code: "B",
-            name: "Bishop",
-            movement: "B: any distance along diagonals; at most two; upgrades to a Rook for 2 coins after 3 purchases (1, 2)",
-        },
-        PieceInfo {
-            code: "N",
-            name: "Knight",
-            movement: "N: leaps (1,2); at most two; upgrades to a Rook for 2 coins after 3 purchases (1, 2)",
-        },
-        PieceInfo {
-            code: "P",
-            name: "Pawn",
-            movement: "mfWcfF, mfnD from its second rank (a bought Pawn too); en passant; bought for 1 coin onto an empty square of ranks 2-4 (Black 5-7), at most eight; upgrades to a Bishop or Knight for 2 coins after 3 purchases; promotes to an available N, B, R or Q (1, 2)",
-        },
-    ];
 }
 
 impl Evaluation for Mystic {
@@ -540,3 +507,38 @@ impl crate::variants::diagram::PieceMoves for Mystic {
         crate::variants::orthodox::movegen::lone_piece_moves(code, from, others, false, out)
     }
 }
+
+/// The orthodox pieces without castling (rules/mystic.md 1, 2): the stock limits, the
+/// purchase of Pawns (`P@sq`) and the upgrades in place.
+const PIECE_TYPES: &[PieceInfo] = &[
+        PieceInfo {
+            code: "K",
+            name: "King",
+            movement: "K: one step in any direction; no castling (2)",
+        },
+        PieceInfo {
+            code: "Q",
+            name: "Queen",
+            movement: "Q: any distance along files, ranks and diagonals; at most one on the board; an upgraded Rook or a promoted Pawn (1, 2)",
+        },
+        PieceInfo {
+            code: "R",
+            name: "Rook",
+            movement: "R: any distance along files and ranks; at most two; upgrades to a Queen for 4 coins after 3 purchases (1, 2)",
+        },
+        PieceInfo {
+            code: "B",
+            name: "Bishop",
+            movement: "B: any distance along diagonals; at most two; upgrades to a Rook for 2 coins after 3 purchases (1, 2)",
+        },
+        PieceInfo {
+            code: "N",
+            name: "Knight",
+            movement: "N: leaps (1,2); at most two; upgrades to a Rook for 2 coins after 3 purchases (1, 2)",
+        },
+        PieceInfo {
+            code: "P",
+            name: "Pawn",
+            movement: "mfWcfF, mfnD from its second rank (a bought Pawn too); en passant; bought for 1 coin onto an empty square of ranks 2-4 (Black 5-7), at most eight; upgrades to a Bishop or Knight for 2 coins after 3 purchases; promotes to an available N, B, R or Q (1, 2)",
+        },
+    ];
