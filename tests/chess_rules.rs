@@ -487,13 +487,16 @@ fn insufficient_material() {
 
 #[test]
 fn null_move_switch() {
-    let p = Chess::startpos();
-    assert!(p.null_move_allowed());
-    let p = pos("4k3/8/8/8/8/8/P7/4K3 w - - 0 1");
-    assert!(!p.null_move_allowed(), "pawn endings are zugzwang-prone");
+    let mut p = Chess::startpos();
+    assert!(p.make_null());
+    p.unmake();
+    let mut p = pos("4k3/8/8/8/8/8/P7/4K3 w - - 0 1");
+    let before = p.fen();
+    assert!(!p.make_null(), "pawn endings are zugzwang-prone");
+    assert_eq!(p.fen(), before, "a refused null move changes nothing");
     let mut p = pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
     let key = p.key();
-    p.make_null();
+    assert!(p.make_null());
     assert_eq!(p.side_to_move(), menagerie::core::Color::Black);
     assert_ne!(p.key(), key);
     p.unmake();

@@ -4,6 +4,7 @@
 
 use crate::common;
 use menagerie::variants::game_outcome;
+use menagerie::variants::StagedGeneration;
 
 use common::game::{
     assert_refused, assert_tokens_round_trip, assert_unwinds, legal_moves, parse, ply_tokens,
@@ -16,7 +17,7 @@ use std::collections::HashSet;
 
 use menagerie::variants::mitosis::{Mitosis, Move, BOARD_MITOSIS, START_FEN};
 use menagerie::variants::turn::{self, Extent, Reading};
-use menagerie::variants::{Evaluation, FenError, Game, GameResult, MoveError, Notation, Rules};
+use menagerie::variants::{FenError, Game, GameResult, MoveError, Notation, Rules};
 use menagerie::variants::{PlyList, Scope};
 
 fn pos(fen: &str) -> Mitosis {

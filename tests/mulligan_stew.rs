@@ -4,6 +4,7 @@
 
 use crate::common;
 use menagerie::variants::game_outcome;
+use menagerie::variants::StagedGeneration;
 
 use common::game::{
     assert_make_unmake, assert_tokens_round_trip, assert_unwinds, legal_moves, parse, play_plies,

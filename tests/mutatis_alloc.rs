@@ -7,6 +7,7 @@ use menagerie::core::Color;
 use menagerie::variants::mutatis_mutandis::{
     attacked, generate, ActionList, Board, Mutatis, Piece, State, TurnList,
 };
+use menagerie::variants::StagedGeneration;
 use menagerie::variants::{Evaluation, Notation, Rules};
 
 use crate::counting::ALLOCS;

@@ -2,6 +2,7 @@
 
 use crate::common;
 use menagerie::variants::game_outcome;
+use menagerie::variants::StagedGeneration;
 
 use common::game::{
     assert_refused, assert_tokens_round_trip, legal_moves, parse, play_plies, ply_tokens,
@@ -12,7 +13,7 @@ use menagerie::core::MoveList;
 use menagerie::perft::perft;
 use menagerie::variants::mystic::notation::{import_move, split_record};
 use menagerie::variants::mystic::{Mystic, START_FEN};
-use menagerie::variants::{Evaluation, FenError, GameResult, Notation, Rules};
+use menagerie::variants::{FenError, GameResult, Notation, Rules};
 
 fn pos(fen: &str) -> Mystic {
     parse(fen)

@@ -45,8 +45,7 @@ fn walk<G: Game>(p: &mut G, ply: usize, depth: usize) -> u64 {
         }
         p.unmake();
     }
-    if p.null_move_allowed() {
-        p.make_null();
+    if p.make_null() {
         n ^= p.key();
         p.unmake();
     }

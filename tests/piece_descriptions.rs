@@ -77,7 +77,7 @@ impl Geo {
             bases: G::INFO.name == "mitosis",
         };
         for h in G::INFO.holes {
-            let (sq, rest) = g.parse_sq(&h).expect("a hole is a square name");
+            let (sq, rest) = g.parse_sq(h).expect("a hole is a square name");
             assert!(rest.is_empty(), "{h}");
             g.holes.insert(sq);
         }

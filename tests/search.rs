@@ -391,7 +391,7 @@ mod portions {
     use menagerie::core::{Color, MoveList};
     use menagerie::variants::{
         Evaluation, FenError, Game, GameMove, MoveError, Notation, Rules, Scope, SearchProfile,
-        VariantInfo, Verdict,
+        StagedGeneration, VariantInfo, Verdict,
     };
 
     /// 0: null; 1: skip the second portion; 2: take one stone; 3: take two stones.
@@ -540,7 +540,9 @@ mod portions {
         fn eval_report(&self) -> String {
             String::new()
         }
+    }
 
+    impl StagedGeneration for TwoPortionNim {
         fn is_tactical(&self, _: Ply) -> bool {
             false
         }
@@ -747,7 +749,8 @@ mod material {
     use menagerie::core::{Color, MoveList};
     use menagerie::variants::chess::{Chess, Kind, Move};
     use menagerie::variants::{
-        Evaluation, FenError, Game, MoveError, Notation, Rules, Scope, VariantInfo, Verdict,
+        Evaluation, FenError, Game, MoveError, Notation, Rules, Scope, StagedGeneration,
+        VariantInfo, Verdict,
     };
 
     #[derive(Clone)]
@@ -799,11 +802,7 @@ mod material {
             self.0.in_check()
         }
 
-        fn null_move_allowed(&self) -> bool {
-            self.0.null_move_allowed()
-        }
-
-        fn make_null(&mut self) {
+        fn make_null(&mut self) -> bool {
             self.0.make_null()
         }
 
@@ -849,7 +848,9 @@ mod material {
         fn eval_report(&self) -> String {
             self.evaluate().to_string()
         }
+    }
 
+    impl StagedGeneration for Mat {
         fn tactical_moves(&self, list: &mut MoveList<Move>) {
             self.0.tactical_moves(list)
         }

@@ -1,10 +1,10 @@
 //! Staged generation: what the search's staged picker relies on of each variant.
 //!
-//! - A variant that splits its generation (`Evaluation::SPLIT_GENERATION`) lists exactly its
-//!   legal plies between `tactical_moves` and `quiet_moves`, each once, the first holding
-//!   exactly the plies `is_tactical` accepts.
-//! - A variant with lazy legality (`Evaluation::LAZY_LEGALITY`) lists every legal ply once in
-//!   `pseudo_tactical_moves` and `pseudo_quiet_moves`, and `is_legal` keeps exactly those.
+//! - A variant that splits its generation (`Staging::split`) lists exactly its legal plies
+//!   between `tactical_moves` and the quiet stage of `staged_moves` (its legal plies, under
+//!   lazy legality), each once, the first holding exactly the plies `is_tactical` accepts.
+//! - A variant with lazy legality (`Staging::lazy_legality`) lists every legal ply once in the
+//!   two stages of `staged_moves`, and `is_legal` keeps exactly those.
 //! - `ply_from_packed` returns the legal ply of a packing, and `None` for a packing no legal ply
 //!   has: checked on every legal ply's packing, on packings of other positions' plies (what a
 //!   key collision brings back from the TT: the expected ply is the one the notation reads
@@ -26,7 +26,9 @@ use menagerie::variants::mulligan_stew::Stew;
 use menagerie::variants::muster::Muster;
 use menagerie::variants::mutatis_mutandis::Mutatis;
 use menagerie::variants::mystic::Mystic;
-use menagerie::variants::{Evaluation, Game, GameMove, Notation, PlyList, Rules};
+use menagerie::variants::{
+    Game, GameMove, GenerationStage, Notation, PlyList, Rules, StagedGeneration,
+};
 
 /// The plies of `list` counted by packing.
 fn by_packing<M: GameMove>(list: &[M]) -> BTreeMap<u32, usize> {
@@ -37,17 +39,9 @@ fn by_packing<M: GameMove>(list: &[M]) -> BTreeMap<u32, usize> {
     m
 }
 
-/// The plies of a tactical and a quiet generator of `pos`, one after the other, after checking
+/// The plies of a tactical and a quiet list of `pos`, one after the other, after checking
 /// that the first lists only tactical plies and the second none.
-fn stages<G: Game>(
-    pos: &G,
-    tactical: fn(&G, &mut PlyList<G::Move>),
-    quiet: fn(&G, &mut PlyList<G::Move>),
-) -> Vec<G::Move> {
-    let mut t = PlyList::<G::Move>::default();
-    tactical(pos, &mut t);
-    let mut q = PlyList::<G::Move>::default();
-    quiet(pos, &mut q);
+fn stages<G: Game>(pos: &G, t: &[G::Move], q: &[G::Move]) -> Vec<G::Move> {
     let ctx = pos.fen();
     assert!(t.iter().all(|&m| pos.is_tactical(m)), "{ctx}");
     assert!(q.iter().all(|&m| !pos.is_tactical(m)), "{ctx}");
@@ -65,7 +59,7 @@ type Foreign = (u32, String);
 /// packing names the drop's file only, its rank being the mover's home row, and not the piece
 /// dropped, so the same packing is another turn in another position.)
 fn expected<G: Game>(pos: &G, legal: &[G::Move], packed: u32, token: &str) -> Option<G::Move> {
-    if G::DECODES_PACKED {
+    if G::STAGING.decodes_packed {
         legal.iter().copied().find(|m| m.pack() == packed)
     } else {
         pos.parse_move(token).ok().filter(|m| m.pack() == packed)
@@ -84,13 +78,27 @@ fn check_position<G: Game>(
 ) -> (usize, usize) {
     let legal = legal_moves(pos);
     let ctx = pos.fen();
-    if G::SPLIT_GENERATION {
-        let both = stages(pos, G::tactical_moves, G::quiet_moves);
+    let staged = |stage| {
+        let mut list = PlyList::<G::Move>::default();
+        pos.staged_moves(stage, &mut list);
+        list
+    };
+    let (tactical, quiet) = (
+        staged(GenerationStage::Tactical),
+        staged(GenerationStage::Quiet),
+    );
+    if G::STAGING.split {
+        // The legal tactical plies and the legal plies of the quiet stage partition the legal
+        // plies.
+        let mut t = PlyList::<G::Move>::default();
+        pos.tactical_moves(&mut t);
+        let q: Vec<G::Move> = quiet.iter().copied().filter(|&m| pos.is_legal(m)).collect();
+        let both = stages(pos, &t, &q);
         assert_eq!(by_packing(&both), by_packing(&legal), "stages of {ctx}");
     }
-    if G::LAZY_LEGALITY {
+    if G::STAGING.lazy_legality {
         // The pseudo-legal lists hold every legal ply once, and `is_legal` keeps exactly those.
-        let all = stages(pos, G::pseudo_tactical_moves, G::pseudo_quiet_moves);
+        let all = stages(pos, &tactical, &quiet);
         let kept: Vec<G::Move> = all.iter().copied().filter(|&m| pos.is_legal(m)).collect();
         assert_eq!(
             by_packing(&kept),
@@ -98,6 +106,15 @@ fn check_position<G: Game>(
             "lazy legality in {ctx}"
         );
         *illegal_listed += all.len() - kept.len();
+    } else {
+        // Without lazy legality the stages are legal: the default quiet stage is the legal
+        // plies the tactical stage leaves out.
+        let all = stages(pos, &tactical, &quiet);
+        assert_eq!(
+            by_packing(&all),
+            by_packing(&legal),
+            "default stages of {ctx}"
+        );
     }
     for &m in legal.iter() {
         assert_eq!(pos.ply_from_packed(m.pack()), Some(m), "decoding in {ctx}");
@@ -170,8 +187,8 @@ fn check_playouts<G: Game>(starts: Vec<G>, plies: usize, seed: u64) -> Checked {
 
 #[test]
 fn mutatis_stages_partition_and_decoding_agrees_with_generation() {
-    const { assert!(Mutatis::SPLIT_GENERATION && Mutatis::DECODES_PACKED) };
-    const { assert!(Mutatis::LAZY_LEGALITY) };
+    const { assert!(Mutatis::STAGING.split && Mutatis::STAGING.decodes_packed) };
+    const { assert!(Mutatis::STAGING.lazy_legality) };
     let starts = (0..12).filter_map(Mutatis::random_setup).collect();
     let c = check_playouts::<Mutatis>(starts, 90, 59);
     assert!(c.positions > 700, "{c:?}");
@@ -187,8 +204,9 @@ fn mutatis_stages_partition_and_decoding_agrees_with_generation() {
 /// long enough, and both answers are given many times.
 #[test]
 fn every_variant_decodes_its_packings() {
-    const { assert!(!Chess::DECODES_PACKED && !Stew::DECODES_PACKED && !Mystic::DECODES_PACKED) };
-    const { assert!(!Muster::DECODES_PACKED && !Mitosis::DECODES_PACKED) };
+    const { assert!(!Chess::STAGING.decodes_packed && !Stew::STAGING.decodes_packed) };
+    const { assert!(!Mystic::STAGING.decodes_packed && !Muster::STAGING.decodes_packed) };
+    const { assert!(!Mitosis::STAGING.decodes_packed) };
     for (name, c) in [
         ("chess", check_playouts(vec![Chess::startpos()], 80, 1)),
         ("stew", check_playouts(vec![Stew::startpos()], 80, 2)),

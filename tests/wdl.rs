@@ -5,7 +5,7 @@
 use menagerie::protocol::output::wdl;
 use menagerie::search::score::{to_protocol, MATE, MATE_BOUND};
 use menagerie::search::Score;
-use menagerie::variants::{Evaluation, Game, Rules, Variant, WdlModel};
+use menagerie::variants::{Game, Rules, Variant, WdlModel};
 
 /// The first fault of a run of `wdl`s in rising score order, each with a label: a sum other
 /// than 1000, a win share that falls or a loss share that rises.
@@ -50,10 +50,10 @@ fn wdl_sums_to_1000_and_follows_the_score_in_every_variant() {
         menagerie::with_variant!(v, G => {
             let name = G::INFO.name;
             let root = G::startpos();
-            let run = run(&G::WDL, &root);
+            let run = run(&G::SEARCH.wdl, &root);
             assert_eq!(run.len(), 2 * MATE as usize);
             if let Some(fault) = first_fault(&run) {
-                panic!("{name} {:?}: {fault}", G::WDL);
+                panic!("{name} {:?}: {fault}", G::SEARCH.wdl);
             }
             assert_eq!(to_protocol(-MATE, &root, &[]), Score::Mate(0), "{name}");
             assert_eq!(run[0].1, [0, 0, 1000], "{name}: mated");
@@ -64,7 +64,7 @@ fn wdl_sums_to_1000_and_follows_the_score_in_every_variant() {
             assert!(matches!(to_protocol(MATE_BOUND, &root, &[]), Score::Mate(n) if n > 1));
             // The model's own range: a clear edge is mostly a win, a clear deficit mostly a
             // loss, and the evaluation's largest scores come near certainty.
-            let at = |cp: i32| wdl(Score::Cp(cp), &G::WDL);
+            let at = |cp: i32| wdl(Score::Cp(cp), &G::SEARCH.wdl);
             assert!(at(1000)[0] > at(-1000)[0] && at(1000)[2] < at(-1000)[2], "{name}");
             assert!(at(MATE_BOUND - 1)[0] >= 990, "{name}: {:?}", at(MATE_BOUND - 1));
             assert!(at(-(MATE_BOUND - 1))[2] >= 990, "{name}: {:?}", at(-(MATE_BOUND - 1)));

@@ -105,7 +105,7 @@ impl Engine {
             }
         }
         let result = match command::parse(line) {
-            // A variant's own command (Notation::COMMANDS), e.g. a pre-game negotiation.
+            // A variant's own command (VariantInfo::commands), e.g. a pre-game negotiation.
             Err(command::CommandError::Unknown(_))
                 if line
                     .split_whitespace()

@@ -108,9 +108,9 @@ pub trait VariantSession: Send {
     ///
     /// Errors: the variant's message; its network is then unchanged.
     fn load_network(&mut self, path: Option<&std::path::Path>) -> Result<String, String>;
-    /// Whether `word` starts one of the variant's own commands ([`Notation::COMMANDS`]).
+    /// Whether `word` starts one of the variant's own commands ([`VariantInfo::commands`](crate::variants::VariantInfo::commands)).
     fn has_command(&self, word: &str) -> bool;
-    /// The first words of the variant's own commands ([`Notation::COMMANDS`]), for `help`.
+    /// The first words of the variant's own commands ([`VariantInfo::commands`](crate::variants::VariantInfo::commands)), for `help`.
     fn commands(&self) -> &'static [&'static str];
     /// Runs a variant command ([`Notation::variant_command`]) on the worker thread, its probes
     /// searching with this session's TT; prints the answer, or `info string error ...`.
@@ -291,7 +291,7 @@ impl<G: Game> VariantSession for Session<G> {
                 if !problems.is_empty() {
                     self.out.error(format!("{} (ignored)", problems.join("; ")));
                 }
-                let model = options.show_wdl.then_some(G::WDL);
+                let model = options.show_wdl.then_some(G::SEARCH.wdl);
                 if let Some(outcome) = game_outcome(&root) {
                     self.out
                         .send(&game_over_report(&root, &outcome, options.show_wdl));
@@ -544,7 +544,7 @@ impl<G: Game> VariantSession for Session<G> {
     }
 }
 
-/// The squares of the side to move's royal pieces ([`Notation::ROYALS`]), read from the board field
+/// The squares of the side to move's royal pieces ([`VariantInfo::royals`](crate::variants::VariantInfo::royals)), read from the board field
 /// of the position's FEN (protocol.md 4: ranks from the top, digit runs for empty cells, `*`
 /// for holes, codes of several letters in brackets), named as the board prints them.
 fn royal_squares<G: Game>(pos: &G) -> Vec<String> {

@@ -230,12 +230,11 @@ impl<G: Game> Searcher<'_, G> {
                 && !self.stack[ply].null
                 && !excluding
                 && !is_mate(beta)
-                && self.pos.null_move_allowed()
+                && self.pos.make_null()
             {
                 let r = p.nmp_base
                     + depth / p.nmp_divisor.max(1)
                     + ((static_eval - beta) / p.nmp_eval_divisor.max(1)).min(3);
-                self.pos.make_null();
                 self.stack[ply + 1] = Frame {
                     mv: G::Move::default(),
                     null: true,
@@ -289,7 +288,7 @@ impl<G: Game> Searcher<'_, G> {
                 if !self.pos.see_ge(m, rbeta - static_eval) {
                     continue;
                 }
-                if G::LAZY_LEGALITY && !self.pos.is_legal(m) {
+                if G::STAGING.lazy_legality && !self.pos.is_legal(m) {
                     continue;
                 }
                 let k = cont_key_of(&self.pos, m);
@@ -381,7 +380,7 @@ impl<G: Game> Searcher<'_, G> {
             let Some((m, ord)) = next else {
                 break;
             };
-            if G::LAZY_LEGALITY && !Picker::<G::Move>::is_tt(ord) && !self.pos.is_legal(m) {
+            if G::STAGING.lazy_legality && !Picker::<G::Move>::is_tt(ord) && !self.pos.is_legal(m) {
                 continue;
             }
             any_legal = true;

@@ -8,7 +8,7 @@
 //! The picker does a selection sort over a fixed-capacity score list: no allocation.
 
 use crate::core::MoveBuffer;
-use crate::variants::{Game, GameMove, PlyList};
+use crate::variants::{Game, GameMove, GenerationStage, PlyList};
 
 use super::history::{cont_key_of, hist_key_of, move_index, Histories, HIST_SIZE};
 use super::score::MAX_PLY;
@@ -110,9 +110,9 @@ impl<M: GameMove> Default for OrderTables<M> {
 ///
 /// A main-search node uses it in stages ([`Picker::start`], then [`Picker::next`]): the TT ply,
 /// decoded before anything is generated when the variant can
-/// ([`Evaluation::DECODES_PACKED`](crate::variants::Evaluation::DECODES_PACKED)); then, for a
+/// ([`Staging::decodes_packed`](crate::variants::Staging::decodes_packed)); then, for a
 /// variant whose generation splits
-/// ([`Evaluation::SPLIT_GENERATION`](crate::variants::Evaluation::SPLIT_GENERATION)), the
+/// ([`Staging::split`](crate::variants::Staging::split)), the
 /// tactical plies whose exchange does not lose, the quiet plies (generated only now, and
 /// scored with the histories as they stand after the plies before them), and last the losing
 /// tactical plies. A variant that does not split generates all its plies at once after the TT
@@ -218,7 +218,7 @@ impl<M: GameMove> Picker<M> {
     /// The next ply of the staged order started by [`Picker::start`] and its ordering score
     /// (see [`Picker::is_tt`] and the other tests), or `None` when all were handed out. `pos`
     /// is the node's position, unchanged between calls. With
-    /// [`Evaluation::LAZY_LEGALITY`](crate::variants::Evaluation::LAZY_LEGALITY), a ply that
+    /// [`Staging::lazy_legality`](crate::variants::Staging::lazy_legality), a ply that
     /// is not the TT ply may be illegal: the caller tests it before making it.
     #[inline(always)]
     pub fn next<G: Game<Move = M>>(
@@ -252,7 +252,7 @@ impl<M: GameMove> Picker<M> {
             match self.stage {
                 Stage::Tt => {
                     self.stage = Stage::Generate;
-                    if G::DECODES_PACKED && self.tt_packed != 0 {
+                    if G::STAGING.decodes_packed && self.tt_packed != 0 {
                         if let Some(m) = pos.ply_from_packed(self.tt_packed) {
                             self.tt_move_found = true;
                             return Some((m, TT_SCORE));
@@ -261,11 +261,15 @@ impl<M: GameMove> Picker<M> {
                 }
                 Stage::Generate => {
                     // A TT ply decoded is skipped; one not decoded is scored first.
-                    let tt = if G::DECODES_PACKED { 0 } else { self.tt_packed };
+                    let tt = if G::STAGING.decodes_packed {
+                        0
+                    } else {
+                        self.tt_packed
+                    };
                     // Splitting needs the TT ply decoded: a quiet TT ply would otherwise
                     // come after the tactical ones.
-                    if G::SPLIT_GENERATION && G::DECODES_PACKED {
-                        pos.pseudo_tactical_moves(&mut self.moves);
+                    if G::STAGING.split && G::STAGING.decodes_packed {
+                        pos.staged_moves(GenerationStage::Tactical, &mut self.moves);
                         for i in 0..self.moves.len() {
                             let m = self.moves[i];
                             let s = if self.tt_move_found && m.pack() == self.tt_packed {
@@ -306,7 +310,7 @@ impl<M: GameMove> Picker<M> {
                 }
                 Stage::GenerateQuiet => {
                     let start = self.moves.len();
-                    pos.pseudo_quiet_moves(&mut self.moves);
+                    pos.staged_moves(GenerationStage::Quiet, &mut self.moves);
                     let (tt, skip) = if self.tt_move_found {
                         (0, self.tt_packed)
                     } else {
@@ -414,13 +418,13 @@ impl<M: GameMove> Picker<M> {
 
     /// Generates the legal plies of `pos`, or only the tactical ones: those may hold illegal
     /// plies (every legal one once) with
-    /// [`Evaluation::LAZY_LEGALITY`](crate::variants::Evaluation::LAZY_LEGALITY), so the caller
-    /// tests [`Evaluation::is_legal`](crate::variants::Evaluation::is_legal) before making one.
+    /// [`Staging::lazy_legality`](crate::variants::Staging::lazy_legality), so the caller
+    /// tests [`StagedGeneration::is_legal`](crate::variants::StagedGeneration::is_legal) before making one.
     #[inline]
     pub fn generate<G: Game<Move = M>>(&mut self, pos: &G, tactical_only: bool) {
         self.moves.clear();
         if tactical_only {
-            pos.pseudo_tactical_moves(&mut self.moves);
+            pos.staged_moves(GenerationStage::Tactical, &mut self.moves);
         } else {
             pos.legal_moves(&mut self.moves);
         }
@@ -721,7 +725,7 @@ mod tests {
                     let tt_legal = list.iter().any(|m| m.pack() == tt);
                     assert_eq!(tt_legal, got[0].0.pack() == tt, "{}", pos.fen());
                     assert_eq!(tt_legal, Picker::<G::Move>::is_tt(got[0].1));
-                    if G::SPLIT_GENERATION && G::DECODES_PACKED {
+                    if G::STAGING.split && G::STAGING.decodes_packed {
                         let rest = &got[usize::from(tt_legal)..];
                         let kind = |(m, s): &(G::Move, i32)| {
                             if !pos.is_tactical(*m) {
@@ -763,7 +767,7 @@ mod tests {
                 pos.make(list[rng.below(list.len() as u64) as usize]);
             }
         }
-        assert!(!G::SPLIT_GENERATION || skips > 100, "{skips}");
+        assert!(!G::STAGING.split || skips > 100, "{skips}");
         checked
     }
 

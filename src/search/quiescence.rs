@@ -76,7 +76,7 @@ impl<G: Game> Searcher<'_, G> {
         let prev = self.stack[ply].mv;
         // In check, a variant that splits its generation hands out its evasions in stages:
         // the TT ply, the tactical ones, and the quiet ones only if no tactical one cut.
-        let staged = in_check && G::SPLIT_GENERATION && G::DECODES_PACKED;
+        let staged = in_check && G::STAGING.split && G::STAGING.decodes_packed;
         let mut picker = self.take_picker();
         let node = NodeOrder { ply, prev, conts };
         if staged {
@@ -115,7 +115,7 @@ impl<G: Game> Searcher<'_, G> {
             }
             // The list may hold illegal plies: tested only now, after the pruning that needs
             // no legality (a decoded TT ply is legal).
-            if G::LAZY_LEGALITY
+            if G::STAGING.lazy_legality
                 && !(staged && Picker::<G::Move>::is_tt(ord))
                 && !self.pos.is_legal(m)
             {
@@ -178,7 +178,7 @@ mod tests {
     use crate::search::searcher::{Counter, Shared};
     use crate::search::{negamax, params, SearchControl, Tt};
     use crate::variants::mutatis_mutandis::Mutatis;
-    use crate::variants::{Evaluation, Notation, PlyList, Rules};
+    use crate::variants::{Notation, PlyList, Rules, StagedGeneration};
 
     /// The full-window quiescence score of `pos` at ply 0, on a fresh TT (on a thread with
     /// the search threads' stack: a searcher is large).

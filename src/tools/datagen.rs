@@ -27,10 +27,10 @@
 //! chosen by a single-threaded search of `nodes` nodes with the game's own TT, cleared at the start
 //! of the game. The position before the ply is kept when it is quiet: the side to move is not in
 //! check, the best ply is not tactical
-//! ([`Evaluation::is_tactical`](crate::variants::Evaluation::is_tactical)), the search score is not
+//! ([`StagedGeneration::is_tactical`](crate::variants::StagedGeneration::is_tactical)), the search score is not
 //! a mate and below [`DECIDED_CP`], and the position is not decided by rule.
 //!
-//! A game ends by rule ([`game_outcome`](crate::variants::game_outcome)), on a mate score (the
+//! A game ends by rule ([`game_outcome`]), on a mate score (the
 //! side the search sees mated loses), by win adjudication (the score beyond [`WIN_CP`] for the same
 //! side for [`WIN_PLIES`] plies), by draw adjudication (from ply [`DRAW_FROM_PLY`], the score
 //! within [`DRAW_CP`] of 0 for [`DRAW_PLIES`] plies) or at `max_plies` (a draw).

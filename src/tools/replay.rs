@@ -152,7 +152,7 @@ pub fn check_pgn_game<G: Game>(game: &PgnGame) -> Result<PgnGameCheck, String> {
     }
     let termination = game.tag("Termination").unwrap_or("normal");
     // A draw claimable at the end (FIDE 9.2, 9.3) ends a game as the referee records it
-    // ([`adjudicated_outcome`](crate::variants::adjudicated_outcome)); moves played on after a claimable draw are legal.
+    // ([`adjudicated_outcome`]); moves played on after a claimable draw are legal.
     let over = adjudicated_outcome(&pos);
     let ending = match (Termination::from_pgn(termination), over) {
         (Some(Termination::Normal), Some(o)) if o.result.as_str() == result => o.reason,

@@ -71,7 +71,7 @@ pub trait Rules: Clone + Send + Sync + Sized + 'static {
     /// Plays a legal ply, pushing what `unmake` needs onto the position's own undo stack.
     fn make(&mut self, m: Self::Move);
 
-    /// Takes back the last ply made (by `make` or `make_null`).
+    /// Takes back the last ply made (by `make`, or a null move `make_null` made).
     fn unmake(&mut self);
 
     /// Zobrist key of everything that decides the future of the game.
@@ -92,14 +92,12 @@ pub trait Rules: Clone + Send + Sync + Sized + 'static {
         None
     }
 
-    /// Whether a null move (passing) is sound enough for null-move pruning here.
-    fn null_move_allowed(&self) -> bool {
+    /// Passes the turn (a null move) where passing is sound enough for null-move pruning
+    /// here (zugzwang unlikely, the side to move not in check, no portion or part pending),
+    /// and says whether it did: undone by `unmake` when true; false changes nothing. Default:
+    /// no null moves.
+    fn make_null(&mut self) -> bool {
         false
-    }
-
-    /// Passes the turn (only called when [`Rules::null_move_allowed`]); undone by `unmake`.
-    fn make_null(&mut self) {
-        unreachable!("make_null called on a variant without null moves")
     }
 
     /// The rule of `scope` that ends the game in this position before its legal plies are
@@ -208,7 +206,7 @@ pub trait Notation: Rules {
 }
 
 /// A variant's evaluation, and the knowledge of its positions that the search's pruning and
-/// ordering consult: which plies are tactical and in which order quiescence tries them, static
+/// ordering consult: in which order quiescence tries the tactical plies, static
 /// exchange evaluation, the keys of the history tables and of the correction history. None of
 /// these hooks changes the rules; all but [`Evaluation::eval_report`] are on the hot path and
 /// never allocate.
@@ -260,82 +258,12 @@ pub trait Evaluation: Rules {
     /// scratch. The default: nothing is kept, nothing to stop.
     fn detach_network(&mut self) {}
 
-    /// The win/draw/loss model of `UCI_ShowWDL` for this variant's scores.
-    const WDL: WdlModel = WdlModel::GENERIC;
-
     /// A hash of the part of the position whose evaluation errors tend to persist (in chess,
     /// the pawn structure), for the search's correction history: positions with the same key
     /// share a learned correction of [`Evaluation::evaluate`]. `None` (the default) turns the
     /// correction off.
     fn correction_key(&self) -> Option<u64> {
         None
-    }
-
-    /// Appends the plies quiescence search should try (captures, promotions, ...): by default
-    /// the legal plies that [`Evaluation::is_tactical`] accepts. Variants override it for speed.
-    fn tactical_moves(&self, list: &mut PlyList<Self::Move>) {
-        self.legal_moves(list);
-        list.retain(|m| self.is_tactical(*m));
-    }
-
-    /// Whether quiescence search should look at this ply (captures, promotions).
-    fn is_tactical(&self, m: Self::Move) -> bool;
-
-    /// Whether the search may generate a node's plies in two stages, [`Evaluation::tactical_moves`]
-    /// first and [`Evaluation::quiet_moves`] only when it reaches them: true when the two lists
-    /// partition [`Rules::legal_moves`] in every position (in check too), the first holding
-    /// exactly the plies [`Evaluation::is_tactical`] accepts. False (the default): one stage,
-    /// [`Rules::legal_moves`]. The search splits only when [`Evaluation::DECODES_PACKED`] is
-    /// true too, so that a quiet TT ply still comes first.
-    const SPLIT_GENERATION: bool = false;
-
-    /// Appends the legal plies that [`Evaluation::is_tactical`] rejects: by default the legal
-    /// plies filtered. Called only when [`Evaluation::SPLIT_GENERATION`] is true; such a
-    /// variant overrides it to generate them alone.
-    fn quiet_moves(&self, list: &mut PlyList<Self::Move>) {
-        self.legal_moves(list);
-        list.retain(|m| !self.is_tactical(*m));
-    }
-
-    /// Whether [`Evaluation::ply_from_packed`] is cheaper than generating every legal ply, so
-    /// that the search tries the TT ply before generating anything. False (the default): the
-    /// search finds the TT ply among the generated plies.
-    const DECODES_PACKED: bool = false;
-
-    /// The legal ply of this position whose [`GameMove::pack`] is `packed`, or `None` when no
-    /// legal ply packs so (`packed` may come from any position, through a key collision). By
-    /// default the legal plies are generated and searched. Never allocates.
-    fn ply_from_packed(&self, packed: u32) -> Option<Self::Move> {
-        let mut list = PlyList::<Self::Move>::default();
-        self.legal_moves(&mut list);
-        list.iter().copied().find(|m| m.pack() == packed)
-    }
-
-    /// Whether the search takes its tactical and quiet plies from
-    /// [`Evaluation::pseudo_tactical_moves`] and [`Evaluation::pseudo_quiet_moves`], which may
-    /// hold plies that are not legal, and tests each with [`Evaluation::is_legal`] only when it
-    /// is about to make it (so that a cut-off or a pruned ply does not pay for the legality of
-    /// the rest). False (the default): the lists are legal.
-    const LAZY_LEGALITY: bool = false;
-
-    /// [`Evaluation::tactical_moves`], with plies that may be illegal when
-    /// [`Evaluation::LAZY_LEGALITY`]: every legal one is listed once.
-    fn pseudo_tactical_moves(&self, list: &mut PlyList<Self::Move>) {
-        self.tactical_moves(list);
-    }
-
-    /// [`Evaluation::quiet_moves`], with plies that may be illegal when
-    /// [`Evaluation::LAZY_LEGALITY`]: every legal one is listed once.
-    fn pseudo_quiet_moves(&self, list: &mut PlyList<Self::Move>) {
-        self.quiet_moves(list);
-    }
-
-    /// Whether `m`, a ply of this position's [`Evaluation::pseudo_tactical_moves`] or
-    /// [`Evaluation::pseudo_quiet_moves`], is legal (for any other ply the answer is
-    /// unspecified). True by default, where those lists are legal.
-    fn is_legal(&self, m: Self::Move) -> bool {
-        let _ = m;
-        true
     }
 
     /// Ordering score of a tactical ply (e.g. MVV-LVA): higher is tried first.
@@ -376,6 +304,97 @@ pub trait Evaluation: Rules {
     }
 }
 
+/// How the search may stage the generation of a node's plies, a game's extension (Mutatis
+/// Mutandis turns every shortcut on; the other games generate legal plies in one go).
+/// [`StagedGeneration::STAGING`] says which shortcuts hold; the search tests them at compile
+/// time in each monomorphised copy.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Staging {
+    /// The two [`GenerationStage`]s of [`StagedGeneration::staged_moves`] partition the legal plies in
+    /// every position (in check too), the first holding exactly the plies
+    /// [`StagedGeneration::is_tactical`] accepts, so the search may generate the quiet plies
+    /// only when it reaches them. The search splits only when `decodes_packed` holds too, so
+    /// that a quiet TT ply still comes first.
+    pub split: bool,
+    /// [`StagedGeneration::ply_from_packed`] is cheaper than generating every legal ply, so the
+    /// search tries the TT ply before generating anything (otherwise it finds the TT ply among
+    /// the generated plies).
+    pub decodes_packed: bool,
+    /// The lists of [`StagedGeneration::staged_moves`] may hold plies that are not legal, and
+    /// the search tests each with [`StagedGeneration::is_legal`] only when it is about to make
+    /// it (so that a cut-off or a pruned ply does not pay for the legality of the rest).
+    pub lazy_legality: bool,
+}
+
+impl Staging {
+    /// No shortcut: the search generates the legal plies in one go and finds the TT ply among
+    /// them.
+    pub const NONE: Staging = Staging {
+        split: false,
+        decodes_packed: false,
+        lazy_legality: false,
+    };
+}
+
+/// One stage of a node's plies ([`StagedGeneration::staged_moves`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GenerationStage {
+    /// The plies [`StagedGeneration::is_tactical`] accepts.
+    Tactical,
+    /// The others.
+    Quiet,
+}
+
+/// Staged generation and legality: the tactical plies quiescence tries, the search's stages
+/// and its shortcuts ([`Staging`]). Every item has a default built on [`Rules::legal_moves`]
+/// but [`StagedGeneration::is_tactical`]; a game overrides them for speed. All are on the hot
+/// path and never allocate.
+pub trait StagedGeneration: Rules {
+    /// Which shortcuts the search may take (see [`Staging`]). Default: [`Staging::NONE`].
+    const STAGING: Staging = Staging::NONE;
+
+    /// Whether quiescence search should look at this ply (captures, promotions).
+    fn is_tactical(&self, m: Self::Move) -> bool;
+
+    /// Appends the legal plies quiescence search should try: by default the legal plies that
+    /// [`StagedGeneration::is_tactical`] accepts. Games override it for speed.
+    fn tactical_moves(&self, list: &mut PlyList<Self::Move>) {
+        self.legal_moves(list);
+        list.retain(|m| self.is_tactical(*m));
+    }
+
+    /// Appends the plies of `stage`: every legal one of the stage once, and with
+    /// [`Staging::lazy_legality`] possibly plies that are not legal. By default the tactical
+    /// stage is [`StagedGeneration::tactical_moves`] and the quiet stage the legal plies it
+    /// leaves out. The search asks for the quiet stage only with [`Staging::split`].
+    #[inline(always)]
+    fn staged_moves(&self, stage: GenerationStage, list: &mut PlyList<Self::Move>) {
+        match stage {
+            GenerationStage::Tactical => self.tactical_moves(list),
+            GenerationStage::Quiet => {
+                self.legal_moves(list);
+                list.retain(|m| !self.is_tactical(*m));
+            }
+        }
+    }
+
+    /// The legal ply of this position whose [`GameMove::pack`] is `packed`, or `None` when no
+    /// legal ply packs so (`packed` may come from any position, through a key collision). By
+    /// default the legal plies are generated and searched. Never allocates.
+    fn ply_from_packed(&self, packed: u32) -> Option<Self::Move> {
+        let mut list = PlyList::<Self::Move>::default();
+        self.legal_moves(&mut list);
+        list.iter().copied().find(|m| m.pack() == packed)
+    }
+
+    /// Whether `m`, a ply of this position's [`StagedGeneration::staged_moves`], is legal (for
+    /// any other ply the answer is unspecified). True by default, where those lists are legal.
+    fn is_legal(&self, m: Self::Move) -> bool {
+        let _ = m;
+        true
+    }
+}
+
 /// The search's settings for one variant: hints that change how the generic search treats the
 /// variant's positions but not its rules, and what `menagerie bench` searches. A variant
 /// overrides the fields it needs with struct-update syntax:
@@ -389,7 +408,7 @@ pub trait Evaluation: Rules {
 ///
 /// [`Game::SEARCH`] is a constant, so the search's tests of these fields fold away at compile
 /// time in each monomorphised copy.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq)]
 pub struct SearchProfile {
     /// How many quiet (non-tactical) check evasions quiescence searches at a node in check once
     /// it has a score above a mate: a search hint for variants where nearly every ply is an
@@ -421,6 +440,11 @@ pub struct SearchProfile {
     /// search, short enough to run in seconds.
     pub bench_depth: u32,
 
+    /// The win/draw/loss model of `UCI_ShowWDL` for this variant's scores (protocol.md 6):
+    /// [`WdlModel::GENERIC`] by default, a fitted one where the variant has games to fit it
+    /// to.
+    pub wdl: WdlModel,
+
     /// FENs searched by `menagerie bench` for this variant (a fixed set: its node count is the
     /// search's behaviour fingerprint). Empty means the start position alone.
     pub bench_fens: &'static [&'static str],
@@ -428,13 +452,15 @@ pub struct SearchProfile {
 
 impl SearchProfile {
     /// Every hint at its default: unlimited quiet evasions, the improving test, singular
-    /// extensions and the TT's evaluation on; bench at depth 12 from the start position.
+    /// extensions and the TT's evaluation on; bench at depth 12 from the start position; the
+    /// generic WDL model.
     pub const DEFAULT: SearchProfile = SearchProfile {
         qsearch_quiet_evasions: usize::MAX,
         improving: true,
         singular_extensions: true,
         eval_in_key: true,
         bench_depth: 12,
+        wdl: WdlModel::GENERIC,
         bench_fens: &[],
     };
 }
@@ -445,7 +471,9 @@ impl SearchProfile {
 /// notation). An explicit trait rather than a blanket impl, so that a variant states that it is
 /// complete (`impl Game for X {}` takes every default) and generic code needs one bound,
 /// `G: Game`, which brings every item of the three traits into scope.
-pub trait Game: Notation + Evaluation + crate::variants::diagram::PieceMoves {
+pub trait Game:
+    Notation + Evaluation + StagedGeneration + crate::variants::diagram::PieceMoves
+{
     /// The search's hints and the bench positions of this variant (see [`SearchProfile`]).
     /// Default: [`SearchProfile::DEFAULT`].
     const SEARCH: SearchProfile = SearchProfile::DEFAULT;

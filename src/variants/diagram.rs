@@ -25,7 +25,7 @@ pub struct Reached {
 /// What a variant tells a diagram: one piece's actions on a nearly empty board.
 pub trait PieceMoves: Notation {
     /// Appends to `out` the actions of White's piece `code` (an upper-case code of
-    /// [`Notation::PIECES`]) standing on cell `from`, on a board that holds only it and, on each
+    /// [`VariantInfo::pieces`](crate::variants::VariantInfo::pieces)) standing on cell `from`, on a board that holds only it and, on each
     /// cell of `others`, a plain piece of the variant (`true`: Black's, one the piece may capture;
     /// `false`: White's, a blocker or a screen). Cells use the index of
     /// [`crate::core::geometry`] over the `files x ranks` box of [`crate::variants::VariantInfo`].
@@ -50,7 +50,7 @@ pub trait PieceMoves: Notation {
 /// A piece's diagram (the `diagram` command's answer), squares by name in cell order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagram {
-    /// The piece's code, as [`Notation::PIECES`] writes it.
+    /// The piece's code, as [`VariantInfo::pieces`](crate::variants::VariantInfo::pieces) writes it.
     pub code: String,
     /// The square it stands on.
     pub square: String,
@@ -99,7 +99,7 @@ pub fn geometry<G: Notation>() -> Geometry {
     let mut g = Geometry::rectangle(G::INFO.files, G::INFO.ranks, 0);
     g.first_rank = G::INFO.first_rank;
     for hole in G::INFO.holes {
-        if let Ok(sq) = g.parse_square(&hole) {
+        if let Ok(sq) = g.parse_square(hole) {
             g.cells &= !(1u128 << sq);
         }
     }

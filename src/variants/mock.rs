@@ -4,7 +4,8 @@
 
 use crate::core::{Color, MoveList};
 use crate::variants::{
-    Evaluation, FenError, Game, GameMove, MoveError, Notation, Rules, Scope, VariantInfo, Verdict,
+    Evaluation, FenError, Game, GameMove, MoveError, Notation, Rules, Scope, StagedGeneration,
+    VariantInfo, Verdict,
 };
 
 /// Plies in a whole game.
@@ -155,7 +156,9 @@ impl Evaluation for TwoStep {
     fn eval_report(&self) -> String {
         format!("total {}", self.evaluate())
     }
+}
 
+impl StagedGeneration for TwoStep {
     fn is_tactical(&self, _: Pick) -> bool {
         false
     }

@@ -23,8 +23,8 @@ pub mod turn;
 
 pub use contract::{
     adjudicated_outcome, claimable_draw, debug_validate, fen_round_trip, game_outcome,
-    split_record_words, Evaluation, Game, GameMove, Notation, PlyList, ProbeLimits, Rules,
-    SearchProfile, PROBE_MATE,
+    split_record_words, Evaluation, Game, GameMove, GenerationStage, Notation, PlyList,
+    ProbeLimits, Rules, SearchProfile, StagedGeneration, Staging, PROBE_MATE,
 };
 
 use crate::core::Color;
@@ -98,10 +98,10 @@ pub enum Scope {
     /// (protocol.md 7) and what ends a multi-ply turn early.
     Wins,
     /// Every rule that ends the game by itself (draws by repetition or a move counter that
-    /// need no claim included): what [`game_outcome`](crate::variants::game_outcome) reports.
+    /// need no claim included): what [`game_outcome`] reports.
     Game,
     /// The game's rules and the draws the player to move may claim (FIDE 9.2, 9.3): what a
-    /// referee records ([`adjudicated_outcome`](crate::variants::adjudicated_outcome)).
+    /// referee records ([`adjudicated_outcome`]).
     Claims,
     /// The rules the search applies at a node this many plies from the root: the game's and
     /// the claimable ones, with a repetition of a position reached inside the tree counting

@@ -771,8 +771,7 @@ pub(crate) fn assert_kept_sums_match<G: NetInputs>(
             tally(&pos, m);
             pos.make(m);
             made += 1;
-            if made % null_every == 0 && pos.null_move_allowed() {
-                pos.make_null();
+            if made % null_every == 0 && pos.make_null() {
                 check(&pos);
                 pos.unmake();
             }

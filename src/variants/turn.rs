@@ -138,7 +138,7 @@ pub enum Reading {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Extent {
     /// The whole turn: it must end exactly with the text's last portion (the referee, game
-    /// records). A turn also ends where the game does ([`game_outcome`](crate::variants::game_outcome): the player to move
+    /// records). A turn also ends where the game does ([`game_outcome`]: the player to move
     /// has no legal ply to go on with, or a rule of the game ended it).
     Whole,
     /// The turn or its first portions (protocol.md 3: `position ... moves` may give the
@@ -198,7 +198,7 @@ impl From<TurnError> for MoveError {
 /// portions are read ([`Reading`]) on the position each applies to and played in order; every
 /// portion after the first must belong to the same turn ([`is_over`]), and with [`Extent::Whole`]
 /// the turn (or the game) must end with the last one. For a variant with
-/// [`Notation::COMPOUND_PLIES`](crate::variants::Notation::COMPOUND_PLIES) the whole text is one
+/// [`VariantInfo::compound_plies`](crate::variants::VariantInfo::compound_plies) the whole text is one
 /// ply (its token may itself hold `;`). The protocol's `position` and `go searchmoves`, the
 /// referee, game records and opening books all read turns here. On error `pos` may be partly
 /// changed: callers work on a copy.

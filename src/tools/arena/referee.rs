@@ -1,6 +1,6 @@
 //! The referee: plays one game between two players on its own position of `G`, checking every turn
 //! token, keeping the clocks, and deciding the result by the rules
-//! ([`game_outcome`](crate::variants::game_outcome)), by a fault (illegal turn, crash, no
+//! ([`game_outcome`]), by a fault (illegal turn, crash, no
 //! answer, flag fall) or by adjudication at a length limit.
 
 use crate::variants::{adjudicated_outcome, game_outcome};

@@ -26,8 +26,8 @@ use crate::variants::orthodox::{
     coordinate_token, parse_coordinates, see, square_names, ORTHODOX_PIECES,
 };
 use crate::variants::{
-    Evaluation, FenError, Game, MoveError, Notation, Rules, Scope, SearchProfile, VariantInfo,
-    VariantSettings, Verdict,
+    Evaluation, FenError, Game, MoveError, Notation, Rules, Scope, SearchProfile, StagedGeneration,
+    VariantInfo, VariantSettings, Verdict,
 };
 
 /// The FEN fields a chess position sets beside its board (protocol.md 8, `variant`).
@@ -97,12 +97,12 @@ impl Rules for Chess {
         self.board.gives_check(self.stm, m)
     }
 
-    fn null_move_allowed(&self) -> bool {
-        self.checkers == 0 && self.board.has_pieces(self.stm)
-    }
-
-    fn make_null(&mut self) {
-        self.make_null_move();
+    fn make_null(&mut self) -> bool {
+        let sound = self.checkers == 0 && self.board.has_pieces(self.stm);
+        if sound {
+            self.make_null_move();
+        }
+        sound
     }
 
     /// FIDE 5.1.1 checkmate and 5.2.1 stalemate come first ([`Rules::no_moves_verdict`]);
@@ -242,26 +242,9 @@ impl Evaluation for Chess {
         crate::variants::network::set_eval_file::<Self>(path)
     }
 
-    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 800 self-play games (400
-    /// distinct) at 4000 nodes from a 400-opening book, with the sixth network (94238 scored
-    /// turns; protocol.md section 6).
-    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 159.0, b: 170.0 };
-
     #[inline]
     fn correction_key(&self) -> Option<u64> {
         Some(self.board.pawn_hash())
-    }
-
-    #[inline(always)]
-    fn tactical_moves(&self, list: &mut MoveList<Move>) {
-        self.generate_tactical(list);
-    }
-
-    #[inline(always)]
-    fn is_tactical(&self, m: Move) -> bool {
-        // A Chess960 castling may land the King on its own Rook's square: not a capture.
-        (!self.board.piece_at(m.to()).is_none() && m.kind() != MoveKind::Castle)
-            || matches!(m.kind(), MoveKind::EnPassant | MoveKind::PromoQueen)
     }
 
     #[inline]
@@ -288,6 +271,19 @@ impl Evaluation for Chess {
     }
 }
 
+impl StagedGeneration for Chess {
+    #[inline(always)]
+    fn tactical_moves(&self, list: &mut MoveList<Move>) {
+        self.generate_tactical(list);
+    }
+    #[inline(always)]
+    fn is_tactical(&self, m: Move) -> bool {
+        // A Chess960 castling may land the King on its own Rook's square: not a capture.
+        (!self.board.piece_at(m.to()).is_none() && m.kind() != MoveKind::Castle)
+            || matches!(m.kind(), MoveKind::EnPassant | MoveKind::PromoQueen)
+    }
+}
+
 impl Game for Chess {
     const SEARCH: SearchProfile = SearchProfile {
         // The bench positions: openings, middlegames with both castlings, tactics, endgames with
@@ -306,6 +302,10 @@ impl Game for Chess {
             "r1b1k2r/ppppnppp/2n2q2/2b5/3NP3/2P1B3/PP3PPP/RN1QKB1R w KQkq - 0 1",
             "3r2k1/pp3ppp/2p5/4N3/2P1n3/1P4P1/P4P1P/3R2K1 b - - 0 24",
         ],
+        // `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 800 self-play games (400
+        // distinct) at 4000 nodes from a 400-opening book, with the sixth network (94238 scored
+        // turns; protocol.md section 6).
+        wdl: crate::variants::WdlModel { a: 159.0, b: 170.0 },
         ..SearchProfile::DEFAULT
     };
 

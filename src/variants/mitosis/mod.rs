@@ -43,7 +43,7 @@ use crate::core::geometry::Geometry;
 use crate::core::{Bitboard, Color, MoveList, Square};
 use crate::variants::{
     Evaluation, FenError, Game, MoveError, Notation, PieceInfo, Rules, Scope, SearchProfile,
-    Terminal, VariantInfo, Verdict,
+    StagedGeneration, Terminal, VariantInfo, Verdict,
 };
 use position::{BASE_SQUARES, MAIN, TABLES};
 
@@ -186,16 +186,19 @@ impl Rules for Mitosis {
 
     /// Null moves only without pending parts and with some pieces besides pawns and King
     /// (zugzwang then is rare: the no-legal-move rule needs every piece blocked).
-    fn null_move_allowed(&self) -> bool {
-        let us = self.stm();
-        self.pending().is_empty()
-            && (self.color_bb(us) & !(self.pieces(us, Kind::Pawn) | self.pieces(us, Kind::King)))
+    fn make_null(&mut self) -> bool {
+        let sound = {
+            let us = self.stm();
+            self.pending().is_empty()
+                && (self.color_bb(us)
+                    & !(self.pieces(us, Kind::Pawn) | self.pieces(us, Kind::King)))
                 .count()
-                >= 2
-    }
-
-    fn make_null(&mut self) {
-        Mitosis::make_null(self);
+                    >= 2
+        };
+        if sound {
+            Mitosis::make_null(self);
+        }
+        sound
     }
 
     /// rules/mitosis.md 6, in order: the bare rule, the one-piece wins and the draws of
@@ -312,10 +315,6 @@ impl Evaluation for Mitosis {
         crate::variants::network::set_eval_file::<Self>(path)
     }
 
-    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 200 self-play games at 4000 nodes
-    /// from a 200-opening book (39944 scored turns; protocol.md section 6).
-    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 49.0, b: 421.0 };
-
     /// The pawn structure: a hash of both sides' pawns.
     #[inline]
     fn correction_key(&self) -> Option<u64> {
@@ -326,19 +325,6 @@ impl Evaluation for Mitosis {
         Some(crate::core::zobrist::mix64(
             half(w) ^ half(b).rotate_left(17),
         ))
-    }
-
-    fn tactical_moves(&self, list: &mut MoveList<Move>) {
-        if self.pending().is_empty() {
-            self.board_moves(list, true);
-        } else {
-            self.legal_placements(list);
-        }
-    }
-
-    /// Captures, promotions, and placements (a pending node has nothing else).
-    fn is_tactical(&self, m: Move) -> bool {
-        m.is_placement() || m.promotion().is_some() || m.is_ep() || self.piece_at(m.to()).is_some()
     }
 
     /// MVV-LVA on the evaluator's split-aware values.
@@ -403,6 +389,20 @@ impl Evaluation for Mitosis {
     }
 }
 
+impl StagedGeneration for Mitosis {
+    fn tactical_moves(&self, list: &mut MoveList<Move>) {
+        if self.pending().is_empty() {
+            self.board_moves(list, true);
+        } else {
+            self.legal_placements(list);
+        }
+    }
+    /// Captures, promotions, and placements (a pending node has nothing else).
+    fn is_tactical(&self, m: Move) -> bool {
+        m.is_placement() || m.promotion().is_some() || m.is_ep() || self.piece_at(m.to()).is_some()
+    }
+}
+
 impl Game for Mitosis {
     const SEARCH: SearchProfile = SearchProfile {
         // Singular extensions are off in Mitosis: they lost in its matches (docs/experiments.md,
@@ -419,6 +419,9 @@ impl Game for Mitosis {
             "***1n1***/k8/9/5Q3/9/9/9/7p1/9/4K4/***3***[rb] b - - 0 1",
             "***3***/4k4/2p6/9/3r5/5P3/9/2B6/4K4/9/***3***[-] w - - 0 30",
         ],
+        // `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 200 self-play games at 4000 nodes
+        // from a 200-opening book (39944 scored turns; protocol.md section 6).
+        wdl: crate::variants::WdlModel { a: 49.0, b: 421.0 },
         ..SearchProfile::DEFAULT
     };
 }
@@ -481,54 +484,6 @@ impl crate::variants::diagram::PieceMoves for Mitosis {
     }
 }
 
-#[cfg(test)]
-mod geometry_tests {
-    use super::BOARD_MITOSIS;
-    use crate::core::attacks::{RayTable, ORTHOGONAL};
-    use crate::core::{Bitboard, SquareError};
-
-    #[test]
-    fn cells_and_names() {
-        // rules/mitosis.md 1: 9x9 plus d0-f0 and d10-f10; corners light.
-        let g = BOARD_MITOSIS;
-        assert_eq!(g.squares().count(), 81 + 6);
-        for name in ["d0", "e0", "f0", "d10", "e10", "f10", "a1", "i9"] {
-            let sq = g.parse_square(name).unwrap();
-            assert_eq!(g.name(sq).to_string(), name);
-        }
-        for bad in ["a0", "c0", "g10", "i10"] {
-            assert_eq!(
-                g.parse_square(bad),
-                Err(SquareError::OffBoard(bad.to_string()))
-            );
-        }
-        assert!(g.is_light(g.parse_square("a1").unwrap()));
-        assert!(g.is_light(g.parse_square("i9").unwrap()));
-        assert_eq!(
-            g.parse_square_prefix("d10d9").unwrap(),
-            (g.parse_square("d10").unwrap(), 3)
-        );
-        assert_eq!(
-            g.parse_square_prefix("e1e0").unwrap(),
-            (g.parse_square("e1").unwrap(), 2)
-        );
-    }
-
-    #[test]
-    fn rook_rays_reach_the_bases() {
-        // On the raw geometry a rook on e0 (base) sees e1..e10 and d0, f0; the base rules that
-        // forbid ending in a base are the variant's (rules/mitosis.md 1).
-        let m = BOARD_MITOSIS;
-        let rm = RayTable::<u128>::new(&m, &ORTHOGONAL);
-        let e0 = m.parse_square("e0").unwrap();
-        assert_eq!(rm.rider_attacks(e0, 0).count(), 10 + 2);
-        let d0 = m.parse_square("d0").unwrap();
-        assert!(rm.rider_attacks(e0, 0).has(d0 as usize));
-        // Rays stop at cells that are not squares: nothing west of d0.
-        assert_eq!(rm.rider_attacks(d0, 0).count(), 10 + 2);
-    }
-}
-
 /// rules/mitosis.md 2: majors split into their parts when captured (4); the King is not
 /// royal (5); Rooks, Bishops and Knights also stand in the bases (1).
 const PIECE_TYPES: &[PieceInfo] = &[
@@ -585,3 +540,51 @@ const PIECE_TYPES: &[PieceInfo] = &[
 const MITOSIS_HOLES: [&str; 12] = [
     "a0", "b0", "c0", "g0", "h0", "i0", "a10", "b10", "c10", "g10", "h10", "i10",
 ];
+
+#[cfg(test)]
+mod geometry_tests {
+    use super::BOARD_MITOSIS;
+    use crate::core::attacks::{RayTable, ORTHOGONAL};
+    use crate::core::{Bitboard, SquareError};
+
+    #[test]
+    fn cells_and_names() {
+        // rules/mitosis.md 1: 9x9 plus d0-f0 and d10-f10; corners light.
+        let g = BOARD_MITOSIS;
+        assert_eq!(g.squares().count(), 81 + 6);
+        for name in ["d0", "e0", "f0", "d10", "e10", "f10", "a1", "i9"] {
+            let sq = g.parse_square(name).unwrap();
+            assert_eq!(g.name(sq).to_string(), name);
+        }
+        for bad in ["a0", "c0", "g10", "i10"] {
+            assert_eq!(
+                g.parse_square(bad),
+                Err(SquareError::OffBoard(bad.to_string()))
+            );
+        }
+        assert!(g.is_light(g.parse_square("a1").unwrap()));
+        assert!(g.is_light(g.parse_square("i9").unwrap()));
+        assert_eq!(
+            g.parse_square_prefix("d10d9").unwrap(),
+            (g.parse_square("d10").unwrap(), 3)
+        );
+        assert_eq!(
+            g.parse_square_prefix("e1e0").unwrap(),
+            (g.parse_square("e1").unwrap(), 2)
+        );
+    }
+
+    #[test]
+    fn rook_rays_reach_the_bases() {
+        // On the raw geometry a rook on e0 (base) sees e1..e10 and d0, f0; the base rules that
+        // forbid ending in a base are the variant's (rules/mitosis.md 1).
+        let m = BOARD_MITOSIS;
+        let rm = RayTable::<u128>::new(&m, &ORTHOGONAL);
+        let e0 = m.parse_square("e0").unwrap();
+        assert_eq!(rm.rider_attacks(e0, 0).count(), 10 + 2);
+        let d0 = m.parse_square("d0").unwrap();
+        assert!(rm.rider_attacks(e0, 0).has(d0 as usize));
+        // Rays stop at cells that are not squares: nothing west of d0.
+        assert_eq!(rm.rider_attacks(d0, 0).count(), 10 + 2);
+    }
+}

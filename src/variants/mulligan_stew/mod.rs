@@ -24,7 +24,7 @@ pub use position::Stew;
 use crate::core::{Color, MoveList};
 use crate::variants::{
     Evaluation, FenError, Game, MoveError, Notation, PieceInfo, Rules, Scope, SearchProfile,
-    Terminal, VariantInfo, Verdict,
+    StagedGeneration, Terminal, VariantInfo, Verdict,
 };
 
 /// The 200-ply clock (rules 6): a draw when the clock is at least this at an L portion.
@@ -111,12 +111,12 @@ impl Rules for Stew {
 
     /// A null move passes a whole turn, so only at the start of an L portion (never in the
     /// middle of a turn).
-    fn null_move_allowed(&self) -> bool {
-        !self.portion_d && self.decided_now().is_none()
-    }
-
-    fn make_null(&mut self) {
-        self.make_null_turn();
+    fn make_null(&mut self) -> bool {
+        let sound = !self.portion_d && self.decided_now().is_none();
+        if sound {
+            self.make_null_turn();
+        }
+        sound
     }
 
     /// rules 6: a side without Kings has lost, even in the middle of a turn (every scope);
@@ -270,19 +270,6 @@ impl Evaluation for Stew {
         crate::variants::network::set_eval_file::<Self>(path)
     }
 
-    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 200 self-play games at 4000 nodes
-    /// from a 200-opening book (9104 scored turns; protocol.md section 6).
-    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 308.0, b: 455.0 };
-
-    fn tactical_moves(&self, list: &mut MoveList<StewMove>) {
-        self.generate(list, true);
-    }
-
-    /// Captures, promotions and promotion-only moves.
-    fn is_tactical(&self, m: StewMove) -> bool {
-        self.is_tactical_move(m)
-    }
-
     /// MVV-LVA, with King captures first (they can end the game, rules 6).
     fn tactical_order(&self, m: StewMove) -> i32 {
         let victim = self.piece_at(m.to());
@@ -307,6 +294,16 @@ impl Evaluation for Stew {
     }
 }
 
+impl StagedGeneration for Stew {
+    fn tactical_moves(&self, list: &mut MoveList<StewMove>) {
+        self.generate(list, true);
+    }
+    /// Captures, promotions and promotion-only moves.
+    fn is_tactical(&self, m: StewMove) -> bool {
+        self.is_tactical_move(m)
+    }
+}
+
 impl Game for Stew {
     const SEARCH: SearchProfile = SearchProfile {
         // The start, the example game's middle, a D portion, and an endgame with a frozen Pawn.
@@ -317,6 +314,9 @@ impl Game for Stew {
             "rakkac/pppppp/6/6/1M4/PPPPPP/RAKKAC[m] w - - 0 1 pool:Q/q portion:D moved:b3",
             "2k3/1P3k/6/6/2a3/3K2/1K4[-] w - - 0 30 pool:QR/a",
         ],
+        // `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 200 self-play games at 4000 nodes
+        // from a 200-opening book (9104 scored turns; protocol.md section 6).
+        wdl: crate::variants::WdlModel { a: 308.0, b: 455.0 },
         ..SearchProfile::DEFAULT
     };
 }

@@ -29,7 +29,7 @@ use crate::variants::orthodox::{
 };
 use crate::variants::{
     Evaluation, FenError, Game, MoveError, Notation, ProbeLimits, Rules, Scope, SearchProfile,
-    VariantInfo, VariantSettings, Verdict,
+    StagedGeneration, VariantInfo, VariantSettings, Verdict,
 };
 
 /// Why the game is over when the side not to move starts in check (rules/muster.md 3, D3).
@@ -140,12 +140,12 @@ impl Rules for Muster {
         self.checkers != 0
     }
 
-    fn null_move_allowed(&self) -> bool {
-        self.checkers == 0 && self.board.has_pieces(self.stm)
-    }
-
-    fn make_null(&mut self) {
-        self.make_null_move();
+    fn make_null(&mut self) -> bool {
+        let sound = self.checkers == 0 && self.board.has_pieces(self.stm);
+        if sound {
+            self.make_null_move();
+        }
+        sound
     }
 
     /// rules/muster.md 3 D3 (a start with the side not to move in check is won at once by
@@ -321,32 +321,10 @@ impl Evaluation for Muster {
         crate::variants::network::set_eval_file::<Self>(path)
     }
 
-    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 200 self-play games at 4000 nodes
-    /// from a 200-opening book (25514 scored turns; protocol.md section 6).
-    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 179.0, b: 176.0 };
-
     /// The pawn structure ([`crate::variants::orthodox::Board::pawn_hash`]).
     #[inline]
     fn correction_key(&self) -> Option<u64> {
         Some(self.board.pawn_hash())
-    }
-
-    #[inline(always)]
-    fn tactical_moves(&self, list: &mut MoveList<Move>) {
-        if !self.king_lost() {
-            self.generate_tactical(list);
-        }
-    }
-
-    /// Captures (en passant included) and queen promotions; never castling, though a short
-    /// castling lands on the own rook (rules/muster.md 5.2).
-    #[inline(always)]
-    fn is_tactical(&self, m: Move) -> bool {
-        match m.kind() {
-            MoveKind::Castle => false,
-            MoveKind::EnPassant | MoveKind::PromoQueen => true,
-            _ => !self.board.piece_at(m.to()).is_none(),
-        }
     }
 
     #[inline]
@@ -371,6 +349,25 @@ impl Evaluation for Muster {
     }
 }
 
+impl StagedGeneration for Muster {
+    #[inline(always)]
+    fn tactical_moves(&self, list: &mut MoveList<Move>) {
+        if !self.king_lost() {
+            self.generate_tactical(list);
+        }
+    }
+    /// Captures (en passant included) and queen promotions; never castling, though a short
+    /// castling lands on the own rook (rules/muster.md 5.2).
+    #[inline(always)]
+    fn is_tactical(&self, m: Move) -> bool {
+        match m.kind() {
+            MoveKind::Castle => false,
+            MoveKind::EnPassant | MoveKind::PromoQueen => true,
+            _ => !self.board.piece_at(m.to()).is_none(),
+        }
+    }
+}
+
 impl Game for Muster {
     const SEARCH: SearchProfile = SearchProfile {
         // Regular armies, Kiwipete-like castling positions, unusual armies (rank-1 pawns, many
@@ -383,6 +380,9 @@ impl Game for Muster {
             "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w a1h1a8h8 - 0 1",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
         ],
+        // `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 200 self-play games at 4000 nodes
+        // from a 200-opening book (25514 scored turns; protocol.md section 6).
+        wdl: crate::variants::WdlModel { a: 179.0, b: 176.0 },
         ..SearchProfile::DEFAULT
     };
 

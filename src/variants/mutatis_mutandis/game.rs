@@ -2,8 +2,8 @@
 
 use crate::core::Color;
 use crate::variants::{
-    Evaluation, FenError, Game, MoveError, Notation, PlyList, ProbeLimits, Rules, Scope,
-    SearchProfile, VariantInfo, Verdict,
+    Evaluation, FenError, Game, GenerationStage, MoveError, Notation, PlyList, ProbeLimits, Rules,
+    Scope, SearchProfile, StagedGeneration, Staging, VariantInfo, Verdict,
 };
 
 use super::board::{iter, square_name, Board};
@@ -140,18 +140,20 @@ impl Rules for Mutatis {
 
     /// A pass is sound enough when the side has more than its royals, pawns and two other
     /// pieces (zugzwang is then rare).
-    fn null_move_allowed(&self) -> bool {
-        let b = &self.board;
-        let own = b.color_bb(self.side);
-        let pawns = own
-            & (b.state_bb(super::piece::State::Pawn)
-                | b.state_bb(super::piece::State::BerolinaPawn)
-                | b.state_bb(super::piece::State::ScorpionPawn));
-        (own & !pawns & !royals(b, self.side)).count_ones() > 2
-    }
-
-    fn make_null(&mut self) {
-        self.make_null_turn();
+    fn make_null(&mut self) -> bool {
+        let sound = {
+            let b = &self.board;
+            let own = b.color_bb(self.side);
+            let pawns = own
+                & (b.state_bb(super::piece::State::Pawn)
+                    | b.state_bb(super::piece::State::BerolinaPawn)
+                    | b.state_bb(super::piece::State::ScorpionPawn));
+            (own & !pawns & !royals(b, self.side)).count_ones() > 2
+        };
+        if sound {
+            self.make_null_turn();
+        }
+        sound
     }
 
     /// rules 5: the 50-move rule and threefold repetition (the search: any repetition
@@ -282,52 +284,6 @@ impl Evaluation for Mutatis {
         crate::variants::network::set_eval_file::<Self>(path)
     }
 
-    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 200 self-play games at 4000 nodes
-    /// from a 200-opening book (14750 scored turns; protocol.md section 6).
-    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 0.0, b: 668.0 };
-
-    fn tactical_moves(&self, list: &mut PlyList<Turn>) {
-        self.generate_turns(list, TurnKinds::Tactical);
-    }
-
-    /// The tactical and quiet turns partition the legal ones (`TurnKinds`), so the search
-    /// generates the quiet turns only when it reaches them.
-    const SPLIT_GENERATION: bool = true;
-
-    fn quiet_moves(&self, list: &mut PlyList<Turn>) {
-        self.generate_turns(list, TurnKinds::Quiet);
-    }
-
-    /// Decoding judges only the actions of one piece, where generating judges every action
-    /// with every drop square.
-    const DECODES_PACKED: bool = true;
-
-    fn ply_from_packed(&self, packed: u32) -> Option<Turn> {
-        self.turn_from_packed(packed)
-    }
-
-    /// Royal safety, the costly part of a turn's legality (every action replayed on a scratch
-    /// board and the royals' attackers generated), is judged only for the turns the search
-    /// is about to make.
-    const LAZY_LEGALITY: bool = true;
-
-    fn pseudo_tactical_moves(&self, list: &mut PlyList<Turn>) {
-        self.pseudo_turns(list, TurnKinds::Tactical);
-    }
-
-    fn pseudo_quiet_moves(&self, list: &mut PlyList<Turn>) {
-        self.pseudo_turns(list, TurnKinds::Quiet);
-    }
-
-    fn is_legal(&self, m: Turn) -> bool {
-        self.turn_is_legal(&m)
-    }
-
-    /// Captures (any mechanism), promotions and conversions.
-    fn is_tactical(&self, m: Turn) -> bool {
-        is_tactical_action(&m.action)
-    }
-
     /// Most valuable victims first (own pieces removed count against), promotion and
     /// conversion gains, least valuable actor first.
     fn tactical_order(&self, m: Turn) -> i32 {
@@ -349,6 +305,46 @@ impl Evaluation for Mutatis {
     }
 }
 
+impl StagedGeneration for Mutatis {
+    /// Every shortcut: the tactical and quiet turns partition the legal ones (`TurnKinds`),
+    /// so the search generates the quiet turns only when it reaches them; decoding judges only
+    /// the actions of one piece, where generating judges every action with every drop square;
+    /// and royal safety, the costly part of a turn's legality (every action replayed on a
+    /// scratch board and the royals' attackers generated), is judged only for the turns the
+    /// search is about to make.
+    const STAGING: Staging = Staging {
+        split: true,
+        decodes_packed: true,
+        lazy_legality: true,
+    };
+
+    /// Captures (any mechanism), promotions and conversions.
+    fn is_tactical(&self, m: Turn) -> bool {
+        is_tactical_action(&m.action)
+    }
+
+    fn tactical_moves(&self, list: &mut PlyList<Turn>) {
+        self.generate_turns(list, TurnKinds::Tactical);
+    }
+
+    #[inline]
+    fn staged_moves(&self, stage: GenerationStage, list: &mut PlyList<Turn>) {
+        let kinds = match stage {
+            GenerationStage::Tactical => TurnKinds::Tactical,
+            GenerationStage::Quiet => TurnKinds::Quiet,
+        };
+        self.pseudo_turns(list, kinds);
+    }
+
+    fn ply_from_packed(&self, packed: u32) -> Option<Turn> {
+        self.turn_from_packed(packed)
+    }
+
+    fn is_legal(&self, m: Turn) -> bool {
+        self.turn_is_legal(&m)
+    }
+}
+
 impl Game for Mutatis {
     const SEARCH: SearchProfile = SearchProfile {
         // Capture-check chains are long here and nearly every ply evades: two quiet evasions.
@@ -356,6 +352,9 @@ impl Game for Mutatis {
         // Turns here have tens of actions times the drop squares: 5 plies take a few seconds.
         bench_depth: 5,
         bench_fens: BENCH,
+        // `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 200 self-play games at 4000 nodes
+        // from a 200-opening book (14750 scored turns; protocol.md section 6).
+        wdl: crate::variants::WdlModel { a: 0.0, b: 668.0 },
         ..SearchProfile::DEFAULT
     };
 }

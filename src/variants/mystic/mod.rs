@@ -21,7 +21,7 @@ use crate::variants::orthodox::rules::{self, DEAD_POSITION, FIFTY_MOVES_AND_THRE
 use crate::variants::orthodox::{attacks, coordinate_token, see, Kind, Move, MoveKind, Piece};
 use crate::variants::{
     Evaluation, FenError, Game, GameMove, MoveError, Notation, PieceInfo, Rules, Scope,
-    VariantInfo, Verdict,
+    SearchProfile, StagedGeneration, VariantInfo, Verdict,
 };
 
 /// The start position (rules/mystic.md 4).
@@ -258,14 +258,16 @@ impl Rules for Mystic {
         }
     }
 
-    fn null_move_allowed(&self) -> bool {
-        // Zugzwang is rare while a side can spend coins; with no pieces but pawns it is not.
-        let us = self.side_to_move();
-        !self.in_check() && (self.coins[us.index()] > 0 || self.board.has_pieces(us))
-    }
-
-    fn make_null(&mut self) {
-        self.make_null_ply();
+    fn make_null(&mut self) -> bool {
+        let sound = {
+            // Zugzwang is rare while a side can spend coins; with no pieces but pawns it is not.
+            let us = self.side_to_move();
+            !self.in_check() && (self.coins[us.index()] > 0 || self.board.has_pieces(us))
+        };
+        if sound {
+            self.make_null_ply();
+        }
+        sound
     }
 
     /// rules/mystic.md 3: checkmate and stalemate first (every action counts:
@@ -444,30 +446,10 @@ impl Evaluation for Mystic {
         crate::variants::network::set_eval_file::<Self>(path)
     }
 
-    /// `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 200 self-play games at 4000 nodes
-    /// from a 200-opening book (22962 scored turns; protocol.md section 6).
-    const WDL: crate::variants::WdlModel = crate::variants::WdlModel { a: 573.0, b: 368.0 };
-
     /// The pawn structure ([`crate::variants::orthodox::Board::pawn_hash`]).
     #[inline]
     fn correction_key(&self) -> Option<u64> {
         Some(self.board.pawn_hash())
-    }
-
-    fn tactical_moves(&self, list: &mut MoveList<MysticMove>) {
-        self.generate(list, true);
-    }
-
-    /// Captures, queen promotions and the R -> Q upgrade (see `tactical_moves`).
-    fn is_tactical(&self, m: MysticMove) -> bool {
-        match m.as_placement() {
-            Some((sq, piece)) => piece.kind() == Kind::Queen && !self.board.piece_at(sq).is_none(),
-            None => {
-                let mv = m.as_move();
-                !self.board.piece_at(mv.to()).is_none()
-                    || matches!(mv.kind(), MoveKind::EnPassant | MoveKind::PromoQueen)
-            }
-        }
     }
 
     fn tactical_order(&self, m: MysticMove) -> i32 {
@@ -483,7 +465,31 @@ impl Evaluation for Mystic {
     }
 }
 
+impl StagedGeneration for Mystic {
+    fn tactical_moves(&self, list: &mut MoveList<MysticMove>) {
+        self.generate(list, true);
+    }
+    /// Captures, queen promotions and the R -> Q upgrade (see `tactical_moves`).
+    fn is_tactical(&self, m: MysticMove) -> bool {
+        match m.as_placement() {
+            Some((sq, piece)) => piece.kind() == Kind::Queen && !self.board.piece_at(sq).is_none(),
+            None => {
+                let mv = m.as_move();
+                !self.board.piece_at(mv.to()).is_none()
+                    || matches!(mv.kind(), MoveKind::EnPassant | MoveKind::PromoQueen)
+            }
+        }
+    }
+}
+
 impl Game for Mystic {
+    const SEARCH: SearchProfile = SearchProfile {
+        // `UCI_ShowWDL` model fitted by `scripts/fit_wdl.py` to 200 self-play games at 4000 nodes
+        // from a 200-opening book (22962 scored turns; protocol.md section 6).
+        wdl: crate::variants::WdlModel { a: 573.0, b: 368.0 },
+        ..SearchProfile::DEFAULT
+    };
+
     /// The board's bitboards and key, the incremental key against one computed from scratch,
     /// and the FEN read back.
     fn validate(&self) -> Result<(), String> {
