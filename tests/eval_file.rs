@@ -36,11 +36,11 @@ fn network_file(dir: &std::path::Path, bias: i32) -> std::path::PathBuf {
     path
 }
 
-/// The `Network correction` figure of `eval`, if the report has one.
-fn correction(e: &mut Engine) -> Option<i32> {
+/// The `Network residual` figure of `eval`, if the report has one.
+fn residual(e: &mut Engine) -> Option<i32> {
     e.command("eval")
         .iter()
-        .find_map(|l| l.strip_prefix("Network correction (EvalFile, side to move): "))
+        .find_map(|l| l.strip_prefix("Network residual (EvalFile, side to move): "))
         .map(|v| v.trim().parse().unwrap())
 }
 
@@ -52,13 +52,13 @@ fn a_network_file_changes_the_evaluation_and_bad_ones_change_nothing() {
     let mut e = Engine::start_variant("mystic");
     e.command("position startpos moves e1d1");
     // Mystic starts with its compiled-in network; <none> takes it away.
-    let default = correction(&mut e).expect("the compiled-in network");
+    let default = residual(&mut e).expect("the compiled-in network");
     let answer = e.command("setoption name EvalFile value <none>");
     assert_eq!(
         answer,
         ["info string mystic: hand-written evaluation, no network"]
     );
-    assert_eq!(correction(&mut e), None);
+    assert_eq!(residual(&mut e), None);
     let answer = e.command(&format!("setoption name EvalFile value {}", good.display()));
     assert_eq!(
         answer,
@@ -68,7 +68,7 @@ fn a_network_file_changes_the_evaluation_and_bad_ones_change_nothing() {
             Mystic::INPUTS
         )]
     );
-    let with = correction(&mut e).expect("a correction with a network");
+    let with = residual(&mut e).expect("a residual with a network");
     assert_ne!(with, 0);
     // Refused files: one error line each, the network stays.
     let text = dir.join("text.nnv");
@@ -89,7 +89,7 @@ fn a_network_file_changes_the_evaluation_and_bad_ones_change_nothing() {
             "{answer:?}"
         );
         assert!(answer[0].contains(why), "{answer:?}");
-        assert_eq!(correction(&mut e), Some(with));
+        assert_eq!(residual(&mut e), Some(with));
     }
     // The search plays with it: a bestmove comes, and back to none.
     e.go("go depth 3", Duration::from_secs(30));
@@ -98,7 +98,7 @@ fn a_network_file_changes_the_evaluation_and_bad_ones_change_nothing() {
         answer,
         ["info string mystic: hand-written evaluation, no network"]
     );
-    assert_eq!(correction(&mut e), None);
+    assert_eq!(residual(&mut e), None);
     // <default> puts the compiled-in network back.
     let answer = e.command("setoption name EvalFile value <default>");
     assert_eq!(
@@ -108,7 +108,7 @@ fn a_network_file_changes_the_evaluation_and_bad_ones_change_nothing() {
             Mystic::INPUTS
         )]
     );
-    assert_eq!(correction(&mut e), Some(default));
+    assert_eq!(residual(&mut e), Some(default));
     // Another variant with network inputs refuses Mystic's file as another variant's.
     e.send("setoption name UCI_Variant value mulliganstew");
     let answer = e.command(&format!("setoption name EvalFile value {}", good.display()));
@@ -125,7 +125,7 @@ fn a_network_file_changes_the_evaluation_and_bad_ones_change_nothing() {
     let chess_line = |e: &mut Engine| {
         e.command("eval")
             .into_iter()
-            .find(|l| l.starts_with("Network correction: "))
+            .find(|l| l.starts_with("Network residual: "))
             .expect("chess's eval reports the network")
     };
     let with_net = chess_line(&mut e);
@@ -142,7 +142,7 @@ fn a_network_file_changes_the_evaluation_and_bad_ones_change_nothing() {
     );
     let without = chess_line(&mut e);
     assert!(
-        without.starts_with("Network correction: 0 cp") && without.contains("no network"),
+        without.starts_with("Network residual: 0 cp") && without.contains("no network"),
         "{without}"
     );
     e.go("go depth 4", Duration::from_secs(30));

@@ -46,6 +46,7 @@ mod chess_rules;
 mod ci_scripts;
 mod claimable_draws;
 mod datagen_cli;
+mod design_doc;
 mod diagrams;
 mod eval_file;
 mod fuzz_protocol;

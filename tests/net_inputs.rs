@@ -16,7 +16,7 @@ use menagerie::variants::{Game, Notation, PlyList, Scope};
 
 /// The inputs of `pos` from `perspective`, sorted, after checking them: below `INPUTS`, no
 /// duplicates, at most `MAX_ACTIVE` (pushing more would already have panicked).
-fn checked<G: NetInputs>(pos: &G, perspective: Color) -> Vec<u32> {
+fn checked<G: Game>(pos: &G, perspective: Color) -> Vec<u32> {
     let mut list = InputList::new();
     pos.inputs(perspective, &mut list);
     let fen = pos.fen();
@@ -67,7 +67,7 @@ fn positions<G: Game>(games: u64, plies: usize, mut visit: impl FnMut(&G)) {
 
 /// Checks both perspectives' inputs over the bench positions and `games` random playouts;
 /// returns the most inputs a perspective had.
-fn inputs_are_sound<G: NetInputs>(games: u64, plies: usize) -> usize {
+fn inputs_are_sound<G: Game>(games: u64, plies: usize) -> usize {
     let mut most = 0;
     let mut seen = 0;
     positions::<G>(games, plies, |pos| {
@@ -135,7 +135,7 @@ fn mirror_square(sq: &str, low: u32, high: u32) -> String {
 }
 
 /// White's perspective of `a` is Black's of `b` and the other way round.
-fn assert_symmetric<G: NetInputs>(a: &G, b: &G) {
+fn assert_symmetric<G: Game>(a: &G, b: &G) {
     for side in Color::ALL {
         assert_eq!(
             checked(a, side),
@@ -368,13 +368,13 @@ fn mutatis_inputs_are_colour_symmetric() {
 
 /// A variant's compiled-in network (`src/variants/<variant>/network.nnv`): it parses for the
 /// variant's name and inputs, the slot holds it from the first use, and the evaluation that
-/// the search uses (`Evaluation::evaluate`: the hand-written score plus the correction, read
+/// the search uses (`Evaluation::evaluate`: the hand-written score plus the residual, read
 /// from the sums the position keeps through make/unmake) is, in every position, the variant's
 /// hand-written evaluation `hand` plus the output of a copy of the network parsed here from
 /// the file's bytes and summed from scratch: two computations apart from the engine's. The
-/// correction is not zero in most positions, so an evaluation without it (or with another
+/// residual is not zero in most positions, so an evaluation without it (or with another
 /// network) fails. Only reads the slot, which other tests of this process play with.
-fn compiled_in_network_corrects<G: NetInputs>(hand: fn(&G) -> i32) {
+fn compiled_in_network_corrects<G: Game>(hand: fn(&G) -> i32) {
     let name = G::INFO.name;
     let net = G::slot()
         .default_net()

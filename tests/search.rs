@@ -389,6 +389,7 @@ mod portions {
     //! A toy game with two-ply turns: Mulligan-Stew-like portions exercise the rule that a
     //! ply keeping the side to move is not negated.
     use menagerie::core::{Color, MoveList};
+    use menagerie::variants::network::{InputList, NetAccumulator, NetInputs, NetSlot};
     use menagerie::variants::{
         Evaluation, FenError, Game, GameMove, MoveError, Notation, Rules, Scope, SearchProfile,
         StagedGeneration, VariantInfo, Verdict,
@@ -414,6 +415,7 @@ mod portions {
         pub portion: u8,
         pub last_mover: Option<Color>,
         history: Vec<(u8, Color, u8, Option<Color>)>,
+        acc: NetAccumulator,
     }
 
     impl TwoPortionNim {
@@ -424,6 +426,7 @@ mod portions {
                 portion: 0,
                 last_mover: None,
                 history: Vec::new(),
+                acc: NetAccumulator::default(),
             }
         }
     }
@@ -549,6 +552,26 @@ mod portions {
     }
 
     impl menagerie::variants::diagram::PieceMoves for TwoPortionNim {}
+
+    /// No network: no inputs, an empty slot.
+    impl NetInputs for TwoPortionNim {
+        const INPUTS: usize = 1;
+
+        fn inputs(&self, _: Color, _: &mut InputList) {}
+
+        fn slot() -> &'static NetSlot {
+            static SLOT: NetSlot = NetSlot::new();
+            &SLOT
+        }
+
+        fn accumulator(&self) -> &NetAccumulator {
+            &self.acc
+        }
+
+        fn accumulator_mut(&mut self) -> &mut NetAccumulator {
+            &mut self.acc
+        }
+    }
 
     impl Game for TwoPortionNim {
         const SEARCH: SearchProfile = SearchProfile {
@@ -748,6 +771,7 @@ mod material {
     //! whatever the state of the real evaluator.
     use menagerie::core::{Color, MoveList};
     use menagerie::variants::chess::{Chess, Kind, Move};
+    use menagerie::variants::network::{InputList, NetAccumulator, NetInputs, NetSlot};
     use menagerie::variants::{
         Evaluation, FenError, Game, MoveError, Notation, Rules, Scope, StagedGeneration,
         VariantInfo, Verdict,
@@ -861,6 +885,28 @@ mod material {
     }
 
     impl menagerie::variants::diagram::PieceMoves for Mat {}
+
+    /// Chess's inputs and sums, with an empty slot of its own: the material count plays alone.
+    impl NetInputs for Mat {
+        const INPUTS: usize = Chess::INPUTS;
+
+        fn inputs(&self, perspective: Color, out: &mut InputList) {
+            self.0.inputs(perspective, out)
+        }
+
+        fn slot() -> &'static NetSlot {
+            static SLOT: NetSlot = NetSlot::new();
+            &SLOT
+        }
+
+        fn accumulator(&self) -> &NetAccumulator {
+            self.0.accumulator()
+        }
+
+        fn accumulator_mut(&mut self) -> &mut NetAccumulator {
+            self.0.accumulator_mut()
+        }
+    }
 
     impl Game for Mat {}
 }

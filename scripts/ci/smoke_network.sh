@@ -24,8 +24,8 @@ answer=$(printf 'setoption name UCI_Variant value mystic\nsetoption name EvalFil
     "$dir/net.nnv" | "$bin/menagerie" 2>&1)
 echo "$answer" | grep -q "info string mystic: network $dir/net.nnv" \
     || { echo "smoke_network: EvalFile did not load the network:" >&2; echo "$answer" >&2; exit 1; }
-echo "$answer" | grep -q "^Network correction (EvalFile, side to move): " \
-    || { echo "smoke_network: no network correction in eval" >&2; exit 1; }
+echo "$answer" | grep -q "^Network residual (EvalFile, side to move): " \
+    || { echo "smoke_network: no network residual in eval" >&2; exit 1; }
 echo "$answer" | grep -q "^bestmove " \
     || { echo "smoke_network: no bestmove with the network" >&2; exit 1; }
 echo "smoke_network: $(grep -o "[0-9]* training" "$dir/train.txt") positions trained on, network loaded and searched"

@@ -114,7 +114,7 @@ fn run_datagen(args: &DatagenArgs) -> Result<String, String> {
     if args.eval_file != "<default>" {
         let net = (args.eval_file != "<none>").then(|| std::path::Path::new(&args.eval_file));
         menagerie::with_variant!(variant, G => {
-            use menagerie::variants::Evaluation;
+            use menagerie::variants::network::NetInputs;
             G::load_network(net)
         })
         .map_err(|e| format!("--eval-file: {e}"))?;

@@ -159,7 +159,7 @@ pub fn bench(args: &BenchArgs) -> ExitCode {
     if let (Some(v), true) = (args.variant, args.eval_file != "<default>") {
         let net = (args.eval_file != "<none>").then(|| std::path::Path::new(&args.eval_file));
         let loaded = menagerie::with_variant!(v, G => {
-            use menagerie::variants::Evaluation;
+            use menagerie::variants::network::NetInputs;
             G::load_network(net)
         });
         if let Err(e) = loaded {

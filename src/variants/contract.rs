@@ -238,26 +238,6 @@ pub trait Evaluation: Rules {
     /// The evaluation broken into its terms, as printed by the `eval` command (protocol.md 6).
     fn eval_report(&self) -> String;
 
-    /// `EvalFile` (protocol.md 1): puts the network file at `path` in the variant's network
-    /// slot, or empties the slot for `None` (the hand-written evaluation alone); returns a line
-    /// saying what is in use. The default: the variant has no network inputs.
-    ///
-    /// Errors: the file cannot be read, is not this variant's network, or the variant has no
-    /// network inputs; the slot is then unchanged.
-    fn load_network(path: Option<&std::path::Path>) -> Result<String, String> {
-        let _ = path;
-        Err(format!(
-            "{} has no network inputs in this build",
-            Self::INFO.name
-        ))
-    }
-
-    /// Stops keeping the network's sums through make/unmake on this position (its copy of
-    /// them, [`crate::variants::network::NetAccumulator::detach`]): for walks that never
-    /// evaluate, such as perft. An evaluation afterwards is still right, computed from
-    /// scratch. The default: nothing is kept, nothing to stop.
-    fn detach_network(&mut self) {}
-
     /// A hash of the part of the position whose evaluation errors tend to persist (in chess,
     /// the pawn structure), for the search's correction history: positions with the same key
     /// share a learned correction of [`Evaluation::evaluate`]. `None` (the default) turns the
@@ -470,9 +450,13 @@ impl SearchProfile {
 /// consistency check [`Game::validate`] (which reads the key of the rules against the FEN of the
 /// notation). An explicit trait rather than a blanket impl, so that a variant states that it is
 /// complete (`impl Game for X {}` takes every default) and generic code needs one bound,
-/// `G: Game`, which brings every item of the three traits into scope.
+/// `G: Game`, which brings every item of its supertraits into scope.
 pub trait Game:
-    Notation + Evaluation + StagedGeneration + crate::variants::diagram::PieceMoves
+    Notation
+    + Evaluation
+    + StagedGeneration
+    + crate::variants::network::NetInputs
+    + crate::variants::diagram::PieceMoves
 {
     /// The search's hints and the bench positions of this variant (see [`SearchProfile`]).
     /// Default: [`SearchProfile::DEFAULT`].

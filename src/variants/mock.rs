@@ -3,6 +3,7 @@
 //! the game ends after [`PLIES`] plies, won by the side with the larger total.
 
 use crate::core::{Color, MoveList};
+use crate::variants::network::{InputList, NetAccumulator, NetInputs, NetSlot};
 use crate::variants::{
     Evaluation, FenError, Game, GameMove, MoveError, Notation, Rules, Scope, StagedGeneration,
     VariantInfo, Verdict,
@@ -26,6 +27,7 @@ impl GameMove for Pick {
 #[derive(Clone, Debug, Default)]
 pub struct TwoStep {
     picks: Vec<u8>,
+    acc: NetAccumulator,
 }
 
 impl TwoStep {
@@ -161,6 +163,26 @@ impl Evaluation for TwoStep {
 impl StagedGeneration for TwoStep {
     fn is_tactical(&self, _: Pick) -> bool {
         false
+    }
+}
+
+/// No network: no inputs, an empty slot.
+impl NetInputs for TwoStep {
+    const INPUTS: usize = 1;
+
+    fn inputs(&self, _: Color, _: &mut InputList) {}
+
+    fn slot() -> &'static NetSlot {
+        static SLOT: NetSlot = NetSlot::new();
+        &SLOT
+    }
+
+    fn accumulator(&self) -> &NetAccumulator {
+        &self.acc
+    }
+
+    fn accumulator_mut(&mut self) -> &mut NetAccumulator {
+        &mut self.acc
     }
 }
 

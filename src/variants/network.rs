@@ -12,7 +12,7 @@
 //! move's first), in units of `out_scale` centipawns. Integer arithmetic throughout, so every
 //! machine gives the same score. The first layer is summed in `i32` (no overflow whatever the
 //! number of men; at most [`MAX_ACTIVE`] inputs): from scratch at each evaluation
-//! ([`Network::evaluate`], [`correction`]), or kept through make/unmake by a
+//! ([`Network::evaluate`], [`residual_from_scratch`]), or kept through make/unmake by a
 //! [`NetAccumulator`] in the variants whose make reports what changes (every variant's now),
 //! with the same result.
 //!
@@ -33,7 +33,7 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 use arrayvec::ArrayVec;
 
 use crate::core::Color;
-use crate::variants::Game;
+use crate::variants::{Evaluation, Rules};
 
 /// Width of the hidden layer per perspective.
 pub const HIDDEN: usize = 32;
@@ -49,8 +49,11 @@ pub const MAGIC: &[u8; 4] = b"MNV1";
 /// The active inputs of one perspective, each below [`NetInputs::INPUTS`].
 pub type InputList = ArrayVec<u32, MAX_ACTIVE>;
 
-/// A variant's network inputs and the slot of its network.
-pub trait NetInputs: Game {
+/// A variant's network: its inputs, the slot `EvalFile` fills, and the sums its positions
+/// keep. Every game implements it ([`crate::variants::Game`] requires it); the glue between the
+/// protocol and the slot (`EvalFile`, perft's release of the sums) is written once, as the
+/// defaults below.
+pub trait NetInputs: Rules {
     /// Number of inputs per perspective.
     const INPUTS: usize;
 
@@ -68,6 +71,29 @@ pub trait NetInputs: Game {
     #[inline(always)]
     fn volatile_inputs(&self) -> VolatileInputs {
         VolatileInputs::new()
+    }
+
+    /// The network's sums this position keeps through make/unmake.
+    fn accumulator(&self) -> &NetAccumulator;
+
+    /// The same, to update ([`open_ply`], [`NetAccumulator::add`], [`NetAccumulator::pop`]).
+    fn accumulator_mut(&mut self) -> &mut NetAccumulator;
+
+    /// `EvalFile` (protocol.md 1): puts the network file at `path` in the variant's slot, or
+    /// empties the slot for `None` (the hand-written evaluation alone), or takes the
+    /// compiled-in network for [`DEFAULT_FILE`]; returns a line saying what is in use.
+    ///
+    /// Errors: the file cannot be read or is not this variant's network of this shape; the
+    /// slot is then unchanged.
+    fn load_network(path: Option<&std::path::Path>) -> Result<String, String> {
+        set_eval_file::<Self>(path)
+    }
+
+    /// Stops keeping the network's sums through make/unmake on this position
+    /// ([`NetAccumulator::detach`]): for walks that never evaluate, such as perft. An
+    /// evaluation afterwards is still right, computed from scratch.
+    fn detach_network(&mut self) {
+        self.accumulator_mut().detach();
     }
 }
 
@@ -209,7 +235,7 @@ impl Network {
         sums
     }
 
-    /// The output for first-layer sums `sums` with `stm` to move: the correction in
+    /// The output for first-layer sums `sums` with `stm` to move: the residual in
     /// centipawns from the side to move's view (truncated towards zero).
     #[inline]
     pub fn output(&self, sums: &Sums, stm: Color) -> i32 {
@@ -224,7 +250,7 @@ impl Network {
         (sum * i64::from(self.out_scale) / i64::from(QA * QB)) as i32
     }
 
-    /// The correction for `pos`, in centipawns from the side to move's view (truncated
+    /// The residual for `pos`, in centipawns from the side to move's view (truncated
     /// towards zero), summed from scratch. Never allocates.
     pub fn evaluate<G: NetInputs>(&self, pos: &G) -> i32 {
         self.output(&self.sums(pos), pos.side_to_move())
@@ -268,7 +294,7 @@ pub type Sums = [[i32; HIDDEN]; 2];
 ///    [`NetAccumulator::add`] / [`NetAccumulator::sub`] for each input the ply sets or clears
 ///    (what [`NetInputs::inputs`] would list, in both colours' views);
 /// 2. in unmake: [`NetAccumulator::pop`]; a null move pushes and pops alone;
-/// 3. in the evaluation: [`correction_from`].
+/// 3. in the evaluation: [`residual`].
 #[derive(Clone, Default)]
 pub struct NetAccumulator {
     /// Per ply since the position the accumulator was made for (that one first).
@@ -279,6 +305,16 @@ pub struct NetAccumulator {
     changes: Vec<Change>,
     /// Set by [`NetAccumulator::detach`]: no sums are kept, whatever the slot holds.
     detached: bool,
+}
+
+impl std::fmt::Debug for NetAccumulator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetAccumulator")
+            .field("plies", &self.plies.len())
+            .field("changes", &self.changes.len())
+            .field("detached", &self.detached)
+            .finish()
+    }
 }
 
 /// What a [`NetAccumulator`] knows of one ply.
@@ -359,7 +395,7 @@ impl NetAccumulator {
     /// (perft): [`open_ply`] then does nothing, [`NetAccumulator::pop`] only drops what make
     /// recorded, and [`NetAccumulator::recording`] is false (chess's make asks
     /// [`NetAccumulator::is_detached`] and records nothing). An evaluation stays right:
-    /// [`correction_from`] then computes the network's sums from scratch.
+    /// [`residual`] then computes the network's sums from scratch.
     pub fn detach(&mut self) {
         if let Some(top) = self.plies.last_mut() {
             top.net = None;
@@ -419,7 +455,7 @@ impl NetAccumulator {
     /// network. Without one (the slot was empty when the ply was opened) make may skip its
     /// records: no network ever reads them, since [`open_ply`] computes the sums afresh once
     /// a network is loaded, and a position whose sums are of no network is evaluated from
-    /// scratch ([`correction_from`]).
+    /// scratch ([`residual`]).
     #[inline(always)]
     pub fn recording(&self) -> bool {
         self.plies.last().is_some_and(|p| p.net.is_some())
@@ -457,19 +493,20 @@ impl NetAccumulator {
     }
 }
 
-/// Opens a ply in the sums `acc(pos)` keeps for `pos` (step 1 of [`NetAccumulator`]'s use):
-/// afresh first when `EvalFile` put another network in the slot since, then
-/// [`NetAccumulator::push`]. Called by make before anything changes, and by a null move.
+/// Opens a ply in the sums `pos` keeps ([`NetInputs::accumulator_mut`]; step 1 of
+/// [`NetAccumulator`]'s use): afresh first when `EvalFile` put another network in the slot
+/// since, then [`NetAccumulator::push`]. Called by make before anything changes, and by a null
+/// move.
 #[inline(always)]
-pub fn open_ply<G: NetInputs>(pos: &mut G, acc: impl Fn(&mut G) -> &mut NetAccumulator) {
-    if acc(pos).detached {
+pub fn open_ply<G: NetInputs>(pos: &mut G) {
+    if pos.accumulator().detached {
         return;
     }
-    if acc(pos).stale::<G>() {
+    if pos.accumulator().stale::<G>() {
         let fresh = NetAccumulator::fresh(&*pos);
-        acc(pos).refresh(fresh);
+        pos.accumulator_mut().refresh(fresh);
     }
-    acc(pos).push();
+    pos.accumulator_mut().push();
 }
 
 /// Whether two slots' contents are the same network (networks are never freed, so the
@@ -499,12 +536,14 @@ fn apply_changes(net: Option<&Network>, changes: &[Change], sums: &mut Sums) {
     }
 }
 
-/// The network correction of `pos`, whose sums `acc` keeps ([`correction`]'s value): read
-/// from `acc` (the last ply's changes applied to a copy of its parent's sums when it was not
-/// computed yet, and the volatile inputs added) when they are of the slot's network, else
-/// summed from scratch.
+/// The network's residual of `pos` in centipawns from the side to move's view (what it adds
+/// to the hand-written evaluation; 0 when the slot is empty), [`residual_from_scratch`]'s
+/// value: read from the sums the position keeps (the last ply's changes applied to a copy of
+/// its parent's sums when it was not computed yet, and the volatile inputs added) when they
+/// are of the slot's network, else summed from scratch.
 #[inline]
-pub fn correction_from<G: NetInputs>(pos: &G, acc: &NetAccumulator) -> i32 {
+pub fn residual<G: NetInputs>(pos: &G) -> i32 {
+    let acc = pos.accumulator();
     let Some(net) = G::slot().get() else {
         return 0;
     };
@@ -626,10 +665,10 @@ impl Default for NetSlot {
     }
 }
 
-/// The network correction of `pos` in centipawns from the side to move's view: 0 when the
-/// variant's slot is empty.
+/// The network's residual of `pos` in centipawns from the side to move's view, summed from
+/// scratch: 0 when the variant's slot is empty.
 #[inline]
-pub fn correction<G: NetInputs>(pos: &G) -> i32 {
+pub fn residual_from_scratch<G: NetInputs>(pos: &G) -> i32 {
     match G::slot().get() {
         Some(net) => net.evaluate(pos),
         None => 0,
@@ -637,21 +676,21 @@ pub fn correction<G: NetInputs>(pos: &G) -> i32 {
 }
 
 /// The `eval` report `report` of `pos` ([`crate::variants::Evaluation::eval_report`]), with
-/// the network's correction and the final evaluation appended when a network is loaded (as is
+/// the network's residual and the final evaluation appended when a network is loaded (as is
 /// when the slot is empty).
-pub fn with_correction<G: NetInputs>(pos: &G, mut report: String) -> String {
+pub fn with_residual<G: NetInputs + Evaluation>(pos: &G, mut report: String) -> String {
     if G::slot().get().is_some() {
         report.push_str(&format!(
-            "\nNetwork correction (EvalFile, side to move): {}\n\
+            "\nNetwork residual (EvalFile, side to move): {}\n\
              Final evaluation with the network (side to move): {}\n",
-            correction(pos),
+            residual_from_scratch(pos),
             pos.evaluate()
         ));
     }
     report
 }
 
-/// `EvalFile` for a variant with network inputs ([`crate::variants::Evaluation::load_network`]):
+/// `EvalFile` for a variant ([`NetInputs::load_network`]):
 /// loads `path` into `G`'s slot, or empties it for `None`; returns the line saying what is in
 /// use.
 ///
@@ -706,19 +745,18 @@ pub fn load<G: NetInputs>(path: &std::path::Path) -> Result<(), String> {
 /// Test support: plays `games` random games of at most `plies` plies from `start(game)`, with
 /// a ply made and taken back unevaluated before each ply kept (as a pruned move is) and a null
 /// move every `null_every` plies where allowed, then takes every ply back. At each position it
-/// asserts that the inputs make recorded in the position's accumulator (`acc`), from those of
+/// asserts that the inputs make recorded in the position's accumulator, from those of
 /// the start, are the position's inputs less the volatile ones, in both views; and, when the
-/// slot holds a network, that the correction read from the kept sums is the correction from
+/// slot holds a network, that the residual read from the kept sums is the residual from
 /// scratch. `tally` sees each kept ply before it is made (to count the kinds of ply the games
 /// covered). Seeds: `seed + game`.
 #[cfg(test)]
-pub(crate) fn assert_kept_sums_match<G: NetInputs>(
+pub(crate) fn assert_kept_sums_match<G: crate::variants::Game>(
     games: u64,
     plies: usize,
     seed: u64,
     null_every: usize,
     start: impl Fn(u64) -> G,
-    acc: impl Fn(&G) -> &NetAccumulator,
     mut tally: impl FnMut(&G, G::Move),
 ) {
     use crate::core::zobrist::SplitMix64;
@@ -742,19 +780,14 @@ pub(crate) fn assert_kept_sums_match<G: NetInputs>(
         let check = |pos: &G| {
             for view in Color::ALL {
                 assert_eq!(
-                    acc(pos).recorded_inputs(&root[view.index()], view),
+                    pos.accumulator().recorded_inputs(&root[view.index()], view),
                     kept_inputs(pos, view),
                     "{view:?}'s view of {}",
                     pos.fen()
                 );
             }
             if let Some(net) = G::slot().get() {
-                assert_eq!(
-                    correction_from(pos, acc(pos)),
-                    net.evaluate(pos),
-                    "{}",
-                    pos.fen()
-                );
+                assert_eq!(residual(pos), net.evaluate(pos), "{}", pos.fen());
             }
         };
         let mut made = 0;

@@ -191,7 +191,7 @@ fn start_values<G: Game>(path: Option<&PathBuf>) -> Result<G::EvalParams, String
     Ok(p)
 }
 
-fn run_net<G: menagerie::variants::network::NetInputs>(a: &NetArgs) -> Result<(), String> {
+fn run_net<G: menagerie::variants::Game>(a: &NetArgs) -> Result<(), String> {
     use menagerie_tuning::net::{load_net_data, losses_csv, train, NetConfig};
     if let Some(t) = a.threads {
         rayon::ThreadPoolBuilder::new()

@@ -23,7 +23,8 @@ use std::path::PathBuf;
 
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::tools::datafile;
-use menagerie::variants::network::{NetInputs, Network, HIDDEN, QA, QB};
+use menagerie::variants::network::{Network, HIDDEN, QA, QB};
+use menagerie::variants::Game;
 use rayon::prelude::*;
 
 use crate::sigmoid;
@@ -105,7 +106,7 @@ pub struct Trained {
 ///
 /// Errors: a file that cannot be read or is another variant's; a FEN the engine refuses. As a
 /// message naming the file.
-pub fn load_net_data<G: NetInputs>(paths: &[PathBuf]) -> Result<Vec<NetSample>, String> {
+pub fn load_net_data<G: Game>(paths: &[PathBuf]) -> Result<Vec<NetSample>, String> {
     // The hand-written evaluation alone: the network this build plays with is left out.
     G::slot().set(None);
     let params = G::eval_params();
@@ -318,7 +319,7 @@ fn fit_k(samples: &[NetSample], value: impl Fn(&NetSample) -> f32 + Sync) -> f64
 /// Trains a network for `G` on `samples`, printing each epoch's losses through `report`.
 ///
 /// Errors: no training or no validation positions.
-pub fn train<G: NetInputs>(
+pub fn train<G: Game>(
     samples: &[NetSample],
     cfg: &NetConfig,
     report: &mut dyn FnMut(&str),
@@ -514,6 +515,7 @@ mod tests {
     use super::*;
     use menagerie::tools::datagen::{self, DatagenConfig, Format, Shard};
     use menagerie::variants::mystic::Mystic;
+    use menagerie::variants::network::NetInputs;
     use menagerie::variants::{Notation, Rules};
 
     /// A small Mystic self-play file (seeded), its path.

@@ -1,6 +1,6 @@
 //! The chess evaluation: the hand-written evaluation of the orthodox board
 //! ([`crate::variants::orthodox::eval`], with chess's tuned parameters [`params::DEFAULT`]),
-//! plus the residual network's correction ([`super::network`], weighted by `net_permille`) and the
+//! plus the network's residual ([`super::network`], weighted by `net_permille`) and the
 //! known endgames' scale ([`super::endgame`]).
 
 use super::position::Chess;
@@ -19,7 +19,7 @@ use self::params::EvalParams;
 pub fn evaluate_with(pos: &Chess, p: &EvalParams) -> i32 {
     let mut v = evaluate_board(pos.board(), pos.stm, p);
     if p.net_permille != 0 {
-        v += pos.nn_correction() * p.net_permille / 1000;
+        v += crate::variants::network::residual(pos) * p.net_permille / 1000;
     }
     match super::endgame::scale(pos.board(), pos.stm) {
         Some(s) => v * s / 64,
@@ -41,15 +41,15 @@ pub fn report(pos: &Chess) -> String {
     report_with(pos, &DEFAULT_PARAMS)
 }
 
-/// [`report`] with explicit parameters, then the residual network's correction
+/// [`report`] with explicit parameters, then the network's residual
 /// ([`super::network`], weighted by `net_permille`) and the score the search uses.
 /// A position of a known endgame ([`super::endgame::scale`]) gets one more line: the scale
 /// and the score the search uses.
 pub fn report_with(pos: &Chess, params: &EvalParams) -> String {
     let mut out = report_board(pos.board(), pos.stm, params);
-    let net = crate::variants::network::correction(pos);
+    let net = crate::variants::network::residual_from_scratch(pos);
     out.push_str(&format!(
-        "\nNetwork correction: {net} cp (side to move) x {}/1000{}",
+        "\nNetwork residual: {net} cp (side to move) x {}/1000{}",
         params.net_permille,
         if <Chess as crate::variants::network::NetInputs>::slot()
             .get()

@@ -220,10 +220,6 @@ impl Notation for Chess {
 }
 
 impl Evaluation for Chess {
-    fn detach_network(&mut self) {
-        self.acc.detach();
-    }
-
     type EvalParams = eval::params::EvalParams;
 
     fn evaluate(&self) -> i32 {
@@ -236,10 +232,6 @@ impl Evaluation for Chess {
 
     fn eval_report(&self) -> String {
         eval::report(self)
-    }
-
-    fn load_network(path: Option<&std::path::Path>) -> Result<String, String> {
-        crate::variants::network::set_eval_file::<Self>(path)
     }
 
     #[inline]

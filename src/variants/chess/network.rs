@@ -5,7 +5,7 @@
 //!
 //! Make records the men that move, land and go through the orthodox make's
 //! [`crate::variants::orthodox::inputs::BoardUpdate`] hook into the position's
-//! [`crate::variants::network::NetAccumulator`]. The evaluation adds the correction weighted
+//! [`crate::variants::network::NetAccumulator`]. The evaluation adds the residual weighted
 //! by `net_permille` ([`super::eval`]).
 //!
 //! The compiled-in network (`network.nnv`, chess's fourth network: self-play positions scored
@@ -14,7 +14,7 @@
 //! positions with the output the trainer's integer model gave (`tuning/nnue/train.py`).
 
 use crate::core::Color;
-use crate::variants::network::{DefaultNet, InputList, NetInputs, NetSlot};
+use crate::variants::network::{DefaultNet, InputList, NetAccumulator, NetInputs, NetSlot};
 use crate::variants::orthodox::inputs::{board_inputs, BOARD_INPUTS};
 
 use super::Chess;
@@ -41,6 +41,14 @@ impl NetInputs for Chess {
     fn slot() -> &'static NetSlot {
         &SLOT
     }
+
+    fn accumulator(&self) -> &NetAccumulator {
+        &self.acc
+    }
+
+    fn accumulator_mut(&mut self) -> &mut NetAccumulator {
+        &mut self.acc
+    }
 }
 
 #[cfg(test)]
@@ -66,10 +74,10 @@ mod tests {
         }
     }
 
-    /// The search score is the hand-written one plus the correction times `net_permille`
+    /// The search score is the hand-written one plus the residual times `net_permille`
     /// (none without the `nnue` feature).
     #[test]
-    fn the_search_score_adds_the_weighted_correction() {
+    fn the_search_score_adds_the_weighted_residual() {
         let hce = eval::params::EvalParams {
             net_permille: 0,
             ..DEFAULT
@@ -132,7 +140,7 @@ mod tests {
             kinds[i] += 1;
         };
         let start = |game: u64| Chess::from_fen(fens[game as usize % fens.len()]).unwrap();
-        assert_kept_sums_match(60, 40, 0x4348_4553, 5, start, |p| &p.acc, tally);
+        assert_kept_sums_match(60, 40, 0x4348_4553, 5, start, tally);
         assert!(kinds.iter().all(|&n| n > 0), "{kinds:?}");
     }
 

@@ -5,7 +5,7 @@
 
 use super::castling::{self, CastlingSetup};
 use crate::core::Color;
-use crate::variants::network::{correction_from, NetAccumulator};
+use crate::variants::network::NetAccumulator;
 use crate::variants::orthodox::inputs::make_recorded;
 use crate::variants::orthodox::{
     attacks, fen, make, Board, Kind, Move, MoveKind, Piece, KEYS, NO_EP,
@@ -74,13 +74,6 @@ impl Chess {
         &self.board
     }
 
-    /// The network's correction ([`super::network`]) from the kept sums, in centipawns from
-    /// the side to move's view; 0 without a network.
-    #[inline]
-    pub fn nn_correction(&self) -> i32 {
-        correction_from(self, &self.acc)
-    }
-
     /// Castling rights as bits [`WK`] | [`WQ`] | [`BK`] | [`BQ`].
     pub fn castling_rights(&self) -> u8 {
         self.castling
@@ -141,7 +134,7 @@ impl Chess {
             self.state_key ^= keys.ep_file[(self.ep & 7) as usize];
             self.ep = NO_EP;
         }
-        crate::variants::network::open_ply(self, |p| &mut p.acc);
+        crate::variants::network::open_ply(self);
         let setup = &self.castling_setup;
         let made = make_recorded(
             &mut self.board,
@@ -194,7 +187,7 @@ impl Chess {
         self.state_key ^= KEYS.side;
         self.checkers = 0;
         self.stack.push(undo);
-        crate::variants::network::open_ply(self, |p| &mut p.acc);
+        crate::variants::network::open_ply(self);
     }
 
     /// Takes back the last move (or null move).

@@ -289,30 +289,22 @@ impl Notation for Mitosis {
 }
 
 impl Evaluation for Mitosis {
-    fn detach_network(&mut self) {
-        self.acc.detach();
-    }
-
     type EvalParams = eval::MitosisParams;
 
-    /// The hand-written evaluation plus the network's correction, when `EvalFile` loaded
+    /// The hand-written evaluation plus the network's residual, when `EvalFile` loaded
     /// one ([`crate::variants::network`]).
     fn evaluate(&self) -> i32 {
-        eval::evaluate(self) + crate::variants::network::correction_from(self, &self.acc)
+        eval::evaluate(self) + crate::variants::network::residual(self)
     }
 
-    /// The hand-written evaluation with `p`, plus the network's correction as in
+    /// The hand-written evaluation with `p`, plus the network's residual as in
     /// [`Evaluation::evaluate`] (the trainer empties the slot to read the evaluation alone).
     fn evaluate_with(&self, p: &eval::MitosisParams) -> i32 {
-        eval::evaluate_with(self, p) + crate::variants::network::correction_from(self, &self.acc)
+        eval::evaluate_with(self, p) + crate::variants::network::residual(self)
     }
 
     fn eval_report(&self) -> String {
-        crate::variants::network::with_correction(self, eval::report(self))
-    }
-
-    fn load_network(path: Option<&std::path::Path>) -> Result<String, String> {
-        crate::variants::network::set_eval_file::<Self>(path)
+        crate::variants::network::with_residual(self, eval::report(self))
     }
 
     /// The pawn structure: a hash of both sides' pawns.

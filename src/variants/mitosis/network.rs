@@ -17,7 +17,9 @@
 //! (`network.manifest.md`) gives the commands, seeds and hashes that rebuild it.
 
 use crate::core::Color;
-use crate::variants::network::{DefaultNet, InputList, NetInputs, NetSlot, VolatileInputs};
+use crate::variants::network::{
+    DefaultNet, InputList, NetAccumulator, NetInputs, NetSlot, VolatileInputs,
+};
 use crate::variants::orthodox::inputs::thermometer;
 
 use super::position::{CELLS, FILES};
@@ -92,6 +94,14 @@ impl NetInputs for Mitosis {
         &SLOT
     }
 
+    fn accumulator(&self) -> &NetAccumulator {
+        &self.acc
+    }
+
+    fn accumulator_mut(&mut self) -> &mut NetAccumulator {
+        &mut self.acc
+    }
+
     /// The pending parts: they change with the side to move at every ply, and are none in
     /// most positions.
     #[inline(always)]
@@ -140,7 +150,7 @@ mod tests {
             0 => Mitosis::from_fen(m3).expect("M3 after e2e5"),
             _ => Mitosis::startpos(),
         };
-        assert_kept_sums_match(40, 200, 0x4d49_544f, 6, start, |p| &p.acc, tally);
+        assert_kept_sums_match(40, 200, 0x4d49_544f, 6, start, tally);
         let seen = [placements, king_captures, promotions, ep];
         assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
     }

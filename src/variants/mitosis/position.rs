@@ -545,7 +545,7 @@ impl Mitosis {
 
     /// Plays a placement or board move (legal in this position).
     pub fn make(&mut self, m: Move) {
-        crate::variants::network::open_ply(self, |p| &mut p.acc);
+        crate::variants::network::open_ply(self);
         let keys = &*KEYS;
         let mut undo = Undo {
             mv: m,
@@ -643,7 +643,7 @@ impl Mitosis {
 
     /// Passes the turn (null move for the search); undone by `unmake`.
     pub fn make_null(&mut self) {
-        crate::variants::network::open_ply(self, |p| &mut p.acc);
+        crate::variants::network::open_ply(self);
         let keys = &*KEYS;
         self.stack.push(Undo {
             mv: Move::default(),

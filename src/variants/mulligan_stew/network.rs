@@ -88,6 +88,14 @@ impl NetInputs for Stew {
         &SLOT
     }
 
+    fn accumulator(&self) -> &NetAccumulator {
+        &self.acc
+    }
+
+    fn accumulator_mut(&mut self) -> &mut NetAccumulator {
+        &mut self.acc
+    }
+
     /// Who is to play a D portion, and the `moved` square: they change at every portion.
     #[inline(always)]
     fn volatile_inputs(&self) -> VolatileInputs {
@@ -173,7 +181,7 @@ mod tests {
             }
         };
         let start = |_| Stew::startpos();
-        assert_kept_sums_match(32, 160, 0x5354_4557, 5, start, |p| &p.acc, tally);
+        assert_kept_sums_match(32, 160, 0x5354_4557, 5, start, tally);
         let kinds = [
             Action::Normal,
             Action::Promotion,

@@ -277,7 +277,7 @@ impl Stew {
     /// ours, the clock counts plies since the last irreversible portion, and the turn passes
     /// after the D portion, or at once when the L portion took the last enemy King (rules 6).
     pub(crate) fn make_move(&mut self, m: StewMove) {
-        crate::variants::network::open_ply(self, |p| &mut p.acc);
+        crate::variants::network::open_ply(self);
         // Without a network the records are skipped (`NetAccumulator::recording`), in a copy
         // of make without them.
         if self.acc.recording() {
@@ -416,7 +416,7 @@ impl Stew {
     /// Passes a whole turn (both portions skipped in one ply, for null-move pruning at the
     /// start of an L portion); undone by [`Stew::unmake_move`].
     pub(crate) fn make_null_turn(&mut self) {
-        crate::variants::network::open_ply(self, |p| &mut p.acc);
+        crate::variants::network::open_ply(self);
         let key = self.key();
         self.stack.push(Undo {
             mv: StewMove::SKIP,

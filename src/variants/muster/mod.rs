@@ -289,10 +289,6 @@ impl Notation for Muster {
 }
 
 impl Evaluation for Muster {
-    fn detach_network(&mut self) {
-        self.acc.detach();
-    }
-
     /// The orthodox parameter set, with Muster's own values ([`eval::MUSTER_PARAMS`]).
     type EvalParams = crate::variants::orthodox::eval::params::EvalParams;
 
@@ -300,25 +296,21 @@ impl Evaluation for Muster {
         &eval::MUSTER_PARAMS
     }
 
-    /// The hand-written evaluation plus the network's correction, when `EvalFile` loaded
+    /// The hand-written evaluation plus the network's residual, when `EvalFile` loaded
     /// one ([`crate::variants::network`]).
     fn evaluate(&self) -> i32 {
-        eval::evaluate(self) + crate::variants::network::correction_from(self, &self.acc)
+        eval::evaluate(self) + crate::variants::network::residual(self)
     }
 
-    /// The hand-written evaluation with `p`, plus the network's correction as in
+    /// The hand-written evaluation with `p`, plus the network's residual as in
     /// [`Evaluation::evaluate`] (the trainer empties the slot to read the evaluation alone).
     fn evaluate_with(&self, p: &Self::EvalParams) -> i32 {
         crate::variants::orthodox::eval::evaluate_board(&self.board, self.stm, p)
-            + crate::variants::network::correction_from(self, &self.acc)
+            + crate::variants::network::residual(self)
     }
 
     fn eval_report(&self) -> String {
-        crate::variants::network::with_correction(self, eval::report(self))
-    }
-
-    fn load_network(path: Option<&std::path::Path>) -> Result<String, String> {
-        crate::variants::network::set_eval_file::<Self>(path)
+        crate::variants::network::with_residual(self, eval::report(self))
     }
 
     /// The pawn structure ([`crate::variants::orthodox::Board::pawn_hash`]).

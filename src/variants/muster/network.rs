@@ -14,7 +14,7 @@
 //! seeds and hashes that rebuild it.
 
 use crate::core::Color;
-use crate::variants::network::{DefaultNet, InputList, NetInputs, NetSlot};
+use crate::variants::network::{DefaultNet, InputList, NetAccumulator, NetInputs, NetSlot};
 use crate::variants::orthodox::inputs::{board_inputs, BOARD_INPUTS};
 
 use super::Muster;
@@ -56,6 +56,14 @@ impl NetInputs for Muster {
     fn slot() -> &'static NetSlot {
         &SLOT
     }
+
+    fn accumulator(&self) -> &NetAccumulator {
+        &self.acc
+    }
+
+    fn accumulator_mut(&mut self) -> &mut NetAccumulator {
+        &mut self.acc
+    }
 }
 
 #[cfg(test)]
@@ -75,7 +83,7 @@ mod tests {
             captures += usize::from(!pos.board.piece_at(m.to()).is_none());
         };
         let start = |_| Muster::startpos();
-        assert_kept_sums_match(24, 160, 0x4d55_5354, 7, start, |p| &p.acc, tally);
+        assert_kept_sums_match(24, 160, 0x4d55_5354, 7, start, tally);
         assert!(castles > 0 && captures > 0);
     }
 }

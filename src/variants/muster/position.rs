@@ -312,7 +312,7 @@ impl Muster {
         let from = m.from();
         let to = m.to();
         let us = self.stm;
-        crate::variants::network::open_ply(self, |p| &mut p.acc);
+        crate::variants::network::open_ply(self);
         let mut undo = self.undo_record(m);
         let victim = self.ep_victim;
         self.clear_en_passant();
@@ -376,7 +376,7 @@ impl Muster {
 
     /// Passes the move (null-move pruning; never when in check). Undone by `unmake_move`.
     pub fn make_null_move(&mut self) {
-        crate::variants::network::open_ply(self, |p| &mut p.acc);
+        crate::variants::network::open_ply(self);
         let undo = self.undo_record(Move::NULL);
         self.clear_en_passant();
         self.halfmove += 1;

@@ -78,6 +78,14 @@ impl NetInputs for Mutatis {
     fn slot() -> &'static NetSlot {
         &SLOT
     }
+
+    fn accumulator(&self) -> &NetAccumulator {
+        &self.acc
+    }
+
+    fn accumulator_mut(&mut self) -> &mut NetAccumulator {
+        &mut self.acc
+    }
 }
 
 /// The inputs of `side`'s reserve, schedule and cornering flags (rules 8, 9, 10), as a set of
@@ -163,7 +171,7 @@ mod tests {
             captures += usize::from(t.action.captures != 0);
             promotions += usize::from(pos.promoting_piece(&t.action).is_some());
         };
-        assert_kept_sums_match(12, 120, 0x4d55_5441, 7, random_setup, |p| &p.acc, tally);
+        assert_kept_sums_match(12, 120, 0x4d55_5441, 7, random_setup, tally);
         assert!(
             drops > 0 && captures > 0 && promotions > 0,
             "{drops} {captures} {promotions}"

@@ -610,7 +610,7 @@ impl Mutatis {
     /// then the flags, en passant, swap ban and clocks (rules 2, 4, 8, 9, 10, 5).
     pub(crate) fn make_turn(&mut self, a: Action, drop: Square) {
         let us = self.side;
-        crate::variants::network::open_ply(self, |p| &mut p.acc);
+        crate::variants::network::open_ply(self);
         // Without a network the records are skipped (`NetAccumulator::recording`).
         let record = self.acc.recording();
         let sides_before = if record {
@@ -771,7 +771,7 @@ impl Mutatis {
 
     /// Passes the turn (null move, for the search): side, en passant and swap ban change.
     pub(crate) fn make_null_turn(&mut self) {
-        crate::variants::network::open_ply(self, |p| &mut p.acc);
+        crate::variants::network::open_ply(self);
         let record = self.acc.recording();
         let sides_before = if record {
             network::all_side_offsets(self)

@@ -4,7 +4,7 @@
 //! manifest (`network.manifest.md`) gives the commands, seeds and hashes that rebuild it.
 
 use crate::core::Color;
-use crate::variants::network::{DefaultNet, InputList, NetInputs, NetSlot};
+use crate::variants::network::{DefaultNet, InputList, NetAccumulator, NetInputs, NetSlot};
 use crate::variants::orthodox::inputs::{board_inputs, thermometer, BOARD_INPUTS};
 
 use super::Mystic;
@@ -58,6 +58,14 @@ impl NetInputs for Mystic {
     fn slot() -> &'static NetSlot {
         &SLOT
     }
+
+    fn accumulator(&self) -> &NetAccumulator {
+        &self.acc
+    }
+
+    fn accumulator_mut(&mut self) -> &mut NetAccumulator {
+        &mut self.acc
+    }
 }
 
 #[cfg(test)]
@@ -75,17 +83,17 @@ mod tests {
             .expect("network.nnv parses");
         assert_eq!(net.variant, "mystic");
         assert_eq!(net.w1.len(), Mystic::INPUTS);
-        // It corrects: some bench position gets a non-zero correction.
+        // It corrects: some bench position gets a non-zero residual.
         let fens = [
             crate::variants::mystic::START_FEN,
             "4k3/8/8/3q4/8/8/2P5/4K3 b - - 7 30 coins:11/6 bought:1/0",
             "r3k3/pp6/8/8/8/8/PPP5/R3K2R w - - 0 12 coins:3/5 bought:3/2",
         ];
-        let corrections: Vec<i32> = fens
+        let residuals: Vec<i32> = fens
             .iter()
             .map(|f| net.evaluate(&Mystic::from_fen(f).unwrap()))
             .collect();
-        assert!(corrections.iter().any(|&c| c != 0), "{corrections:?}");
+        assert!(residuals.iter().any(|&c| c != 0), "{residuals:?}");
         // The slot holds it from the first use, and the evaluation the search uses is the
         // hand-written score plus this copy's output from scratch, in each position and after
         // each of its legal plies (whose sums the position keeps through make).
@@ -100,23 +108,23 @@ mod tests {
                 if let Some(m) = m {
                     pos.make(m);
                 }
-                let (hand, correction) = (
+                let (hand, residual) = (
                     crate::variants::mystic::eval::evaluate(&pos),
                     net.evaluate(&pos),
                 );
                 assert_eq!(
                     pos.evaluate(),
-                    hand + correction,
-                    "{}: hand-written {hand}, network {correction}",
+                    hand + residual,
+                    "{}: hand-written {hand}, network {residual}",
                     pos.fen()
                 );
-                checked += usize::from(correction != 0);
+                checked += usize::from(residual != 0);
                 if m.is_some() {
                     pos.unmake();
                 }
             }
         }
-        assert!(checked > 20, "{checked} positions with a correction");
+        assert!(checked > 20, "{checked} positions with a residual");
     }
 
     /// The sums kept through make/unmake are the sums from scratch, over random games with
@@ -133,7 +141,7 @@ mod tests {
             None => {}
         };
         let start = |_| Mystic::startpos();
-        assert_kept_sums_match(24, 120, 0x4d59_5354, 7, start, |p| &p.acc, tally);
+        assert_kept_sums_match(24, 120, 0x4d59_5354, 7, start, tally);
         assert!(purchases > 0 && upgrades > 0 && captures > 0);
     }
 }

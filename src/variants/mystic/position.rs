@@ -159,7 +159,7 @@ impl Mystic {
     /// (valid for one ply only).
     #[inline(always)]
     fn begin_ply(&mut self, mv: MysticMove) {
-        crate::variants::network::open_ply(self, |p| &mut p.acc);
+        crate::variants::network::open_ply(self);
         self.stack.push(Undo {
             mv,
             captured: Piece::NONE,

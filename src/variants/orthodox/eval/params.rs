@@ -340,10 +340,10 @@ crate::tunables! {
         pawnless_margin: i32 = 370, (0, 1000, 10);
         /// Endgame scale (out of 64) with one bishop each on opposite colours and no other pieces.
         scale_opposite_bishops: i32 = 28, (0, 64, 1);
-        /// Weight of the residual network's correction ([`crate::variants::chess::network`]),
+        /// Weight of the network's residual ([`crate::variants::chess::network`]),
         /// permille: in builds with the `nnue` feature chess adds `net * net_permille / 1000`
         /// to the hand-written score (0: the hand-written evaluation alone; without the
-        /// feature there is no correction). The other variants on the orthodox board do not
+        /// feature there is no residual). The other variants on the orthodox board do not
         /// read it.
         net_permille: i32 = 1000, (0, 2000, 20);
     }
