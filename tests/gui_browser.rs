@@ -2389,6 +2389,10 @@ fn sounds_follow_the_game_and_the_switch_mutes_them() {
         assert_eq!(got.last().unwrap()["kind"], kind, "{token}: {got:?}");
         assert_eq!(got.last().unwrap()["heard"], true);
     }
+    // The switch is a drawn speaker (no font glyph to go missing), crossed out when muted.
+    let icon = "return document.querySelector('#sound-toggle svg').innerHTML";
+    let on_icon = b.js(icon).as_str().unwrap_or_default().to_string();
+    assert!(on_icon.contains("<path"), "{on_icon}");
     // Muted: still noted, not heard; the switch is remembered by the next page.
     b.click("#sound-toggle");
     b.until("muted", || {
@@ -2396,6 +2400,11 @@ fn sounds_follow_the_game_and_the_switch_mutes_them() {
             == "true")
             .then_some(())
     });
+    let off_icon = b.js(icon).as_str().unwrap_or_default().to_string();
+    assert!(
+        off_icon.contains("<path") && off_icon != on_icon,
+        "{off_icon}"
+    );
     play("g1e2");
     let got = heard(expected.len() + 1);
     assert_eq!(got.last().unwrap()["kind"], "move");

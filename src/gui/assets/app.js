@@ -47,8 +47,16 @@ async function main() {
   });
   // Sounds on or off: kept in localStorage.
   const sound = document.getElementById('sound-toggle');
+  // A speaker drawn in SVG (no font has to hold a glyph for it): with sound waves when on,
+  // crossed out when off.
+  const speaker = on => '<svg viewBox="0 0 24 24" aria-hidden="true" '
+    + 'fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round">'
+    + '<path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor"/>'
+    + (on ? '<path d="M16 9a4 4 0 0 1 0 6M18.5 6.5a7.5 7.5 0 0 1 0 11"/>'
+          : '<path d="M16 9l5 6M21 9l-5 6"/>')
+    + '</svg>';
   const showSound = () => {
-    sound.textContent = '♪';
+    sound.innerHTML = speaker(soundOn());
     sound.title = soundOn() ? 'Sounds on (click to mute)' : 'Sounds off (click to hear them)';
     sound.setAttribute('aria-pressed', String(!soundOn()));
   };
