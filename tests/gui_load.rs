@@ -38,15 +38,14 @@ const SLOWEST_MS: u128 = 1000;
 const THINK_MS: (u64, u64) = (20, 120);
 /// The seed of the turns.
 const SEED: u64 = 0x6c6f_6164;
-/// The variants the games cycle through (each starts without a pre-game choice but the seed).
-const VARIANTS: [&str; 6] = [
-    "chess",
-    "mulliganstew",
-    "mystic",
-    "muster",
-    "mitosis",
-    "mutatismutandis",
-];
+/// The variants the games cycle through: every one of the registry (each starts without a
+/// pre-game choice but the seed).
+fn variant_names() -> Vec<&'static str> {
+    menagerie::variants::Variant::ALL
+        .iter()
+        .map(|v| v.name())
+        .collect()
+}
 
 /// How long the load runs, in seconds.
 fn seconds() -> u64 {
@@ -216,7 +215,8 @@ fn drive(
     let mut rng = Rng(SEED ^ ((k as u64) << 8) ^ u64::from(engine));
     let mut round = 0u64;
     while Instant::now() < until {
-        let variant = VARIANTS[(k + round as usize) % VARIANTS.len()];
+        let names = variant_names();
+        let variant = names[(k + round as usize) % names.len()];
         round += 1;
         let Some((id, seat)) = create(&mut c, variant, engine, rng.next()) else {
             return;

@@ -46,16 +46,10 @@ fn review(s: &Server, id: &str, nodes: u64) -> Value {
 #[test]
 fn every_variant_reviews_one_entry_per_turn() {
     let s = Server::start(&temp_dir("gui-review-all"), &[], &[]);
-    for (k, variant) in [
-        "chess",
-        "mulliganstew",
-        "mutatismutandis",
-        "mystic",
-        "muster",
-        "mitosis",
-    ]
-    .into_iter()
-    .enumerate()
+    for (k, variant) in menagerie::variants::Variant::ALL
+        .iter()
+        .map(|v| v.name())
+        .enumerate()
     {
         let id = played(&s, variant, 6, 40 + k as u64);
         let (_, st) = s.get(&format!("/api/games/{id}"));

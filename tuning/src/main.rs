@@ -246,21 +246,9 @@ fn run_net<G: menagerie::variants::Game>(a: &NetArgs) -> Result<(), String> {
 }
 
 /// Trains a network for any variant from its self-play data (chess's compiled-in network came
-/// by another route, Stockfish's labels: docs/tuning.md). The match is exhaustive, so a
-/// variant added to the registry must be given its arm here.
+/// by another route, Stockfish's labels: docs/tuning.md), for every variant of the registry.
 fn run_net_variant(a: &NetArgs) -> Result<(), String> {
-    use menagerie::variants::{
-        chess::Chess, mitosis::Mitosis, mulligan_stew::Stew, muster::Muster,
-        mutatis_mutandis::Mutatis, mystic::Mystic,
-    };
-    match a.variant {
-        Variant::Mystic => run_net::<Mystic>(a),
-        Variant::Muster => run_net::<Muster>(a),
-        Variant::MulliganStew => run_net::<Stew>(a),
-        Variant::Mitosis => run_net::<Mitosis>(a),
-        Variant::MutatisMutandis => run_net::<Mutatis>(a),
-        Variant::Chess => run_net::<Chess>(a),
-    }
+    menagerie::with_variant!(a.variant, G => run_net::<G>(a))
 }
 
 fn run_loss<G: Game>(a: &LossArgs) -> Result<(), String> {

@@ -12,7 +12,7 @@ use crate::client::{AsyncEngine, EngineFault, PositionReport, Pregame};
 use crate::gui::error::ApiError;
 use crate::gui::record::{Clock, Colour, Outcome, Player};
 use crate::gui::slot::{ArmySpec, StartSpec};
-use crate::variants::turn::normalize_pgn;
+use crate::tools::pgn::normalize_pgn;
 
 impl Driver {
     pub(super) async fn init(&mut self, spec: StartSpec) -> Result<Value, ApiError> {

@@ -8,3 +8,8 @@ pub mod write;
 
 pub use read::{parse_pgn, read_turn, PgnError, PgnGame};
 pub use write::{push_movetext, push_tag, today};
+
+/// A PGN move word without the marks writers vary (check and annotation marks, `=` before a
+/// promotion letter, castling with zeros): the comparison [`read::read_turn`] makes, offered
+/// here to readers of PGN that know no rules, as the GUI's import.
+pub use crate::variants::turn::normalize_pgn;
