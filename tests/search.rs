@@ -1,5 +1,6 @@
-//! Search tests on orthodox chess (mates, stalemate, repetition, limits, threads) and on two
-//! toy games, one of them with two-ply turns, checked against brute-force minimax.
+//! Search tests on orthodox chess (mates, stalemate, repetition, limits, threads), on chess
+//! with a plain material evaluation, and on the crate's mock game with two-ply turns
+//! ([`TwoStep`]), whose exact values are known.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -9,6 +10,7 @@ use std::time::Duration;
 use menagerie::search::clock::{ManualClock, TickingClock};
 use menagerie::search::{search, Limits, Score, SearchControl, SearchOptions, SearchResult, Tt};
 use menagerie::variants::chess::Chess;
+use menagerie::variants::mock::TwoStep;
 use menagerie::variants::{Game, Notation, Rules};
 
 /// The tests of this file run one at a time: several of them time the search or race its
@@ -385,210 +387,12 @@ fn search_among_keeps_to_the_allowed_moves() {
     }
 }
 
-mod portions {
-    //! A toy game with two-ply turns: Mulligan-Stew-like portions exercise the rule that a
-    //! ply keeping the side to move is not negated.
-    use menagerie::core::{Color, MoveList};
-    use menagerie::variants::network::{InputList, NetAccumulator, NetInputs, NetSlot};
-    use menagerie::variants::{
-        Evaluation, FenError, Game, GameMove, MoveError, Notation, Rules, Scope, SearchProfile,
-        StagedGeneration, VariantInfo, Verdict,
-    };
-
-    /// 0: null; 1: skip the second portion; 2: take one stone; 3: take two stones.
-    #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-    pub struct Ply(u8);
-
-    impl GameMove for Ply {
-        type List<T: Copy + Send + Sync> = menagerie::core::MoveList<T>;
-        fn pack(self) -> u32 {
-            self.0 as u32
-        }
-    }
-
-    /// Pile of stones; a turn is a first portion taking 1-2 stones and a second portion taking
-    /// 1-2 or skipping. Whoever takes the last stone wins: piles that are multiples of 5 lose.
-    #[derive(Clone, Debug)]
-    pub struct TwoPortionNim {
-        pub pile: u8,
-        pub side: Color,
-        pub portion: u8,
-        pub last_mover: Option<Color>,
-        history: Vec<(u8, Color, u8, Option<Color>)>,
-        acc: NetAccumulator,
-    }
-
-    impl TwoPortionNim {
-        pub fn new(pile: u8) -> Self {
-            TwoPortionNim {
-                pile,
-                side: Color::White,
-                portion: 0,
-                last_mover: None,
-                history: Vec::new(),
-                acc: NetAccumulator::default(),
-            }
-        }
-    }
-
-    impl Rules for TwoPortionNim {
-        type Move = Ply;
-
-        const INFO: VariantInfo = VariantInfo {
-            name: "nim2",
-            files: 1,
-            ranks: 1,
-            pocket: false,
-            portions: 2,
-            fields: &[],
-            multi_ply_turns: true,
-            pieces: &[],
-            ..VariantInfo::DEFAULTS
-        };
-
-        fn startpos() -> Self {
-            Self::new(10)
-        }
-
-        fn side_to_move(&self) -> Color {
-            self.side
-        }
-
-        fn legal_moves(&self, list: &mut MoveList<Ply>) {
-            if self.pile == 0 {
-                return;
-            }
-            if self.portion == 1 {
-                list.push(Ply(1));
-            }
-            list.push(Ply(2));
-            if self.pile >= 2 {
-                list.push(Ply(3));
-            }
-        }
-
-        fn make(&mut self, m: Ply) {
-            self.history
-                .push((self.pile, self.side, self.portion, self.last_mover));
-            self.pile -= m.0.saturating_sub(1);
-            if m.0 > 1 {
-                self.last_mover = Some(self.side);
-            }
-            if self.portion == 0 {
-                self.portion = 1;
-            } else {
-                self.portion = 0;
-                self.side = !self.side;
-            }
-        }
-
-        fn unmake(&mut self) {
-            let (p, s, po, l) = self.history.pop().expect("a ply to take back");
-            (self.pile, self.side, self.portion, self.last_mover) = (p, s, po, l);
-        }
-
-        fn key(&self) -> u64 {
-            (self.pile as u64) << 8
-                | (self.side.index() as u64) << 1
-                | self.portion as u64
-                | 0x5151 << 32
-        }
-
-        fn verdict(&self, _: Scope) -> Option<Verdict> {
-            (self.pile == 0).then(|| {
-                if self.last_mover == Some(self.side) {
-                    Verdict::win("last stone")
-                } else {
-                    Verdict::loss("last stone")
-                }
-            })
-        }
-
-        fn no_moves_verdict(&self) -> Verdict {
-            Verdict::loss("no stone")
-        }
-    }
-
-    impl Notation for TwoPortionNim {
-        fn from_fen(fen: &str) -> Result<Self, FenError> {
-            fen.parse()
-                .map(Self::new)
-                .map_err(|_| FenError::new("pile", "not a number"))
-        }
-
-        fn fen(&self) -> String {
-            self.pile.to_string()
-        }
-
-        fn parse_move(&self, token: &str) -> Result<Ply, MoveError> {
-            Err(MoveError::Illegal(token.to_string()))
-        }
-
-        fn move_token(&self, m: Ply) -> String {
-            format!("{}", m.0)
-        }
-
-        fn display(&self) -> String {
-            self.fen()
-        }
-    }
-
-    impl Evaluation for TwoPortionNim {
-        type EvalParams = menagerie::core::tunables::NoParams;
-
-        fn evaluate(&self) -> i32 {
-            0
-        }
-
-        fn eval_report(&self) -> String {
-            String::new()
-        }
-    }
-
-    impl StagedGeneration for TwoPortionNim {
-        fn is_tactical(&self, _: Ply) -> bool {
-            false
-        }
-    }
-
-    impl menagerie::variants::diagram::PieceMoves for TwoPortionNim {}
-
-    /// No network: no inputs, an empty slot.
-    impl NetInputs for TwoPortionNim {
-        const INPUTS: usize = 1;
-
-        fn inputs(&self, _: Color, _: &mut InputList) {}
-
-        fn slot() -> &'static NetSlot {
-            static SLOT: NetSlot = NetSlot::new();
-            &SLOT
-        }
-
-        fn accumulator(&self) -> &NetAccumulator {
-            &self.acc
-        }
-
-        fn accumulator_mut(&mut self) -> &mut NetAccumulator {
-            &mut self.acc
-        }
-    }
-
-    impl Game for TwoPortionNim {
-        const SEARCH: SearchProfile = SearchProfile {
-            // A flat evaluation: nothing to improve on.
-            improving: false,
-            ..SearchProfile::DEFAULT
-        };
-    }
-}
-
 #[test]
 fn two_ply_turns_keep_the_sign() {
     let _serial = serial();
-    use portions::TwoPortionNim;
     for threads in [1, 2] {
         for pile in 1..=13u8 {
-            let pos = TwoPortionNim::new(pile);
+            let pos = TwoStep::new(pile);
             let tt = Tt::new(1);
             let options = SearchOptions {
                 threads,
@@ -639,7 +443,7 @@ fn two_ply_turns_keep_the_sign() {
                     q.make(s);
                 }
                 if q.side_to_move() != pos.side_to_move() {
-                    assert_eq!(q.pile % 5, 0, "pile {pile}: pv {:?}", r.pv);
+                    assert_eq!(q.pile() % 5, 0, "pile {pile}: pv {:?}", r.pv);
                 }
             }
         }

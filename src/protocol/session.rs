@@ -878,15 +878,14 @@ mod tests {
     #[test]
     fn game_over_lines() {
         let mut pos = TwoStep::startpos();
-        for _ in 0..3 {
-            pos.make(Pick(2));
-            pos.make(Pick(1));
+        for m in [Pick(2), Pick(2), Pick(2), Pick(2), Pick(1), Pick(1)] {
+            pos.make(m);
         }
-        // White (turns 1 and 3) picked 6, Black 3; Black is to move and has lost.
+        // White's third turn took the last of the 10 stones; Black is to move and has lost.
         let outcome = game_outcome(&pos).expect("over");
         assert_eq!(
             game_over_report(&pos, &outcome, false),
-            "info depth 0 score mate 0\ninfo string result 1-0 {all picks made}\nbestmove (none)"
+            "info depth 0 score mate 0\ninfo string result 1-0 {last stone}\nbestmove (none)"
         );
         assert!(game_over_report(&pos, &outcome, true)
             .starts_with("info depth 0 score mate 0 wdl 0 0 1000\n"));

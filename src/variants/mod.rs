@@ -11,8 +11,8 @@ pub mod contract;
 pub mod diagram;
 pub mod fen_board;
 pub mod mitosis;
-#[cfg(test)]
-pub(crate) mod mock;
+#[doc(hidden)]
+pub mod mock;
 pub mod mulligan_stew;
 pub mod muster;
 pub mod mutatis_mutandis;

@@ -586,7 +586,7 @@ mod tests {
     fn legal_turns_are_whole_turns() {
         assert_eq!(
             legal_tokens(&TwoStep::startpos()),
-            vec!["p1;p1", "p1;p2", "p2;p1", "p2;p2"]
+            vec!["p1;pass", "p1;p1", "p1;p2", "p2;pass", "p2;p1", "p2;p2"]
         );
         assert_eq!(legal_lines(&TwoStep::startpos(), false).len(), 2);
         assert_eq!(
