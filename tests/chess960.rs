@@ -10,8 +10,8 @@ use std::collections::HashSet;
 
 use common::game::{assert_make_unmake, legal_moves, parse, play_plies, ply_tokens};
 use common::{bestmove, Engine, SEARCH};
-use menagerie::core::zobrist::SplitMix64;
 use menagerie::variants::chess::{Chess, MoveKind, START_FEN};
+use menagerie::variants::playout::{Next, Playout};
 use menagerie::variants::{MoveError, Notation, Rules, VariantSettings};
 
 const ON: VariantSettings = VariantSettings { chess960: true };
@@ -257,7 +257,7 @@ fn every_start_position_plays_with_unique_tokens_and_exact_unmake() {
     // FEN fields in both spellings agree; random playouts from every 960 start keep the
     // incremental key exact, unmake restores FEN and key, and tokens are unique and read
     // back, in both notations.
-    let mut rng = SplitMix64::new(960);
+    let mut playout = Playout::new(960, 60);
     let mut castled = 0;
     for n in 0..960 {
         let fen = start960(n);
@@ -288,11 +288,19 @@ fn every_start_position_plays_with_unique_tokens_and_exact_unmake() {
 
         let settings = if n % 2 == 0 { ON } else { OFF };
         let mut p = pos(&fen, settings);
-        let mut history = Vec::new();
-        for _ in 0..60 {
-            let list = legal_moves(&p);
-            if list.is_empty() {
-                break;
+        let mut history: Vec<(String, u64)> = Vec::new();
+        playout.run(&mut p, |p, at| {
+            if let Some(m) = at.last {
+                assert_eq!(
+                    p.key(),
+                    p.compute_key(),
+                    "after {m:?} in {}",
+                    history.last().unwrap().0
+                );
+            }
+            let list = at.legal;
+            if at.at_end {
+                return Next::Stop;
             }
             let mut seen = HashSet::new();
             for &m in list.iter() {
@@ -301,27 +309,20 @@ fn every_start_position_plays_with_unique_tokens_and_exact_unmake() {
                 assert_eq!(p.parse_move(&t), Ok(m), "{t} in {}", p.fen());
             }
             if n % 40 == 0 {
-                assert_make_unmake(&mut p, &list, Chess::compute_key, |_| {});
+                assert_make_unmake(p, list, Chess::compute_key, |_| {});
             }
+            history.push((p.fen(), p.key()));
             let castles: Vec<_> = list
                 .iter()
                 .filter(|m| m.kind() == MoveKind::Castle)
                 .collect();
-            let m = if !castles.is_empty() && rng.below(2) == 0 {
+            if !castles.is_empty() && at.rng.below(2) == 0 {
                 castled += 1;
-                *castles[rng.below(castles.len() as u64) as usize]
+                Next::Play(*castles[at.rng.below(castles.len() as u64) as usize])
             } else {
-                list[rng.below(list.len() as u64) as usize]
-            };
-            history.push((p.fen(), p.key()));
-            p.make(m);
-            assert_eq!(
-                p.key(),
-                p.compute_key(),
-                "after {m:?} in {}",
-                history.last().unwrap().0
-            );
-        }
+                Next::Random
+            }
+        });
         while let Some((fen, key)) = history.pop() {
             p.unmake();
             assert_eq!((p.fen(), p.key()), (fen, key), "start {n}");

@@ -1,9 +1,9 @@
 //! Orthodox chess rules (FIDE Laws): FEN, move tokens, make/unmake, and every way a game ends.
 
-use menagerie::core::zobrist::SplitMix64;
 use menagerie::core::MoveList;
 use menagerie::variants::chess::{Chess, Move, START_FEN};
 use menagerie::variants::orthodox::MoveKind;
+use menagerie::variants::playout::{Next, Playout};
 use menagerie::variants::Scope;
 use menagerie::variants::{adjudicated_outcome, claimable_draw, game_outcome};
 use menagerie::variants::{Evaluation, FenError, GameResult, MoveError, Notation, Rules, Terminal};
@@ -117,28 +117,33 @@ fn bad_fens_name_the_field() {
 
 #[test]
 fn move_tokens_parse_back_and_are_unique() {
-    let mut rng = SplitMix64::new(42);
-    let mut p = Chess::startpos();
-    let mut checked = 0;
-    for _ in 0..3000 {
-        let mut l = MoveList::new();
-        p.legal_moves(&mut l);
-        if l.is_empty() || p.halfmove_clock() >= 100 {
-            p = Chess::startpos();
-            continue;
-        }
-        let mut tokens: Vec<String> = Vec::new();
-        for &m in &l {
-            let t = p.move_token(m);
-            assert_eq!(p.parse_move(&t), Ok(m), "{t} in {}", p.fen());
-            tokens.push(t);
-        }
-        let n = tokens.len();
-        tokens.sort();
-        tokens.dedup();
-        assert_eq!(tokens.len(), n, "tokens unique in {}", p.fen());
-        checked += n;
-        p.make(l[rng.below(l.len() as u64) as usize]);
+    // 3000 positions of playouts from the start, one after the other (a new one when a game
+    // ends).
+    let mut playout = Playout::new(42, usize::MAX);
+    let (mut checked, mut positions) = (0, 0);
+    while positions < 3000 {
+        let mut p = Chess::startpos();
+        playout.run(&mut p, |p, at| {
+            if positions == 3000 {
+                return Next::Stop;
+            }
+            positions += 1;
+            if at.legal.is_empty() || p.halfmove_clock() >= 100 {
+                return Next::Stop;
+            }
+            let mut tokens: Vec<String> = Vec::new();
+            for &m in at.legal.iter() {
+                let t = p.move_token(m);
+                assert_eq!(p.parse_move(&t), Ok(m), "{t} in {}", p.fen());
+                tokens.push(t);
+            }
+            let n = tokens.len();
+            tokens.sort();
+            tokens.dedup();
+            assert_eq!(tokens.len(), n, "tokens unique in {}", p.fen());
+            checked += n;
+            Next::Random
+        });
     }
     assert!(checked > 50_000);
 }
@@ -170,7 +175,7 @@ fn malformed_and_illegal_tokens() {
 /// incremental key equals the key computed from scratch.
 #[test]
 fn make_unmake_property() {
-    let mut rng = SplitMix64::new(7);
+    let mut playout = Playout::new(7, 200);
     for game in 0..60 {
         let mut p = if game % 2 == 0 {
             Chess::startpos()
@@ -179,14 +184,23 @@ fn make_unmake_property() {
         };
         let mut fens = vec![p.fen()];
         let mut keys = vec![p.key()];
-        for _ in 0..200 {
-            let mut l = MoveList::new();
-            p.legal_moves(&mut l);
-            if l.is_empty() {
-                break;
+        playout.run(&mut p, |p, at| {
+            if at.last.is_some() {
+                // The FEN printed and re-read gives the same key.
+                assert_eq!(
+                    Chess::from_fen(&p.fen()).unwrap().key(),
+                    p.key(),
+                    "{}",
+                    p.fen()
+                );
+                fens.push(p.fen());
+                keys.push(p.key());
+            }
+            if at.legal.is_empty() {
+                return Next::Stop;
             }
             // Every move: make, check the key, unmake, check restoration.
-            for &m in &l {
+            for &m in at.legal.iter() {
                 p.make(m);
                 assert_eq!(
                     p.key(),
@@ -198,17 +212,8 @@ fn make_unmake_property() {
                 assert_eq!(p.fen(), *fens.last().unwrap());
                 assert_eq!(p.key(), *keys.last().unwrap());
             }
-            p.make(l[rng.below(l.len() as u64) as usize]);
-            // The FEN printed and re-read gives the same key.
-            assert_eq!(
-                Chess::from_fen(&p.fen()).unwrap().key(),
-                p.key(),
-                "{}",
-                p.fen()
-            );
-            fens.push(p.fen());
-            keys.push(p.key());
-        }
+            Next::Random
+        });
         while fens.len() > 1 {
             p.unmake();
             fens.pop();
@@ -223,7 +228,7 @@ fn make_unmake_property() {
 /// `in_check` after the ply is made, and must answer for every ply but castling and en passant.
 #[test]
 fn gives_check_matches_in_check_after_make() {
-    let mut rng = SplitMix64::new(11);
+    let mut playout = Playout::new(11, 120);
     let (mut checks, mut answered) = (0, 0);
     for game in 0..80 {
         let mut p = match game % 4 {
@@ -233,13 +238,8 @@ fn gives_check_matches_in_check_after_make() {
             2 => pos("4k3/1P4P1/8/4N3/8/2B5/8/R3K2R w KQ - 0 1"),
             _ => pos("1r2k2r/2P5/8/3pP3/8/2b5/4R3/R3K1B1 w Qk d6 0 1"),
         };
-        for _ in 0..120 {
-            let mut l = MoveList::new();
-            p.legal_moves(&mut l);
-            if l.is_empty() {
-                break;
-            }
-            for &m in &l {
+        playout.run(&mut p, |p, at| {
+            for &m in at.legal.iter() {
                 let hint = p.gives_check(m);
                 p.make(m);
                 let check = p.in_check();
@@ -258,8 +258,8 @@ fn gives_check_matches_in_check_after_make() {
                     ),
                 }
             }
-            p.make(l[rng.below(l.len() as u64) as usize]);
-        }
+            Next::Random
+        });
     }
     assert!(
         checks > 500 && answered > 10_000,

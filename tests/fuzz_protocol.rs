@@ -29,6 +29,7 @@ use std::time::{Duration, Instant};
 
 use common::{Engine, QUICK, SEARCH};
 
+use menagerie::variants::playout::{Next, Playout};
 use menagerie::variants::turn::{self, Extent, Reading};
 use menagerie::variants::{Game, Notation, Variant};
 
@@ -73,23 +74,31 @@ fn position_of<G: Game>(fen: Option<&str>, moves: &[String]) -> Option<G> {
 /// The last accepted `position` command: its FEN (`None`: startpos) and turns.
 type Spec = (Option<String>, Vec<String>);
 
-/// `count` random legal turn tokens from the start (fewer when the game ends), by the library.
+/// `count` random legal turn tokens from the start (fewer when the game ends), by the library:
+/// a seeded playout (its seed drawn from `rng`) cut after its `count`-th turn.
 fn random_game<G: Game>(rng: &mut Rng, count: usize) -> Vec<String> {
-    let mut pos = G::startpos();
-    let mut tokens = Vec::new();
-    for _ in 0..count {
-        if game_outcome(&pos).is_some() {
-            break;
+    let start = G::startpos();
+    let mut pos = start.clone();
+    let (mut plies, mut turns) = (Vec::new(), 0);
+    let mut side = pos.side_to_move();
+    Playout::new(rng.next(), count * turn::MAX_TURN_PLIES).run(&mut pos, |p, at| {
+        let turn_start = match at.last {
+            None => true,
+            Some(m) => {
+                plies.push(m);
+                turn::is_over(p, side)
+            }
+        };
+        side = p.side_to_move();
+        if turn_start {
+            turns += usize::from(at.last.is_some());
+            if turns == count || game_outcome(p).is_some() {
+                return Next::Stop;
+            }
         }
-        let legal = turn::legal_tokens(&pos);
-        if legal.is_empty() {
-            break;
-        }
-        let t = rng.pick(&legal).clone();
-        turn::play(&mut pos, &t, Reading::Token, Extent::Start).expect("a listed turn is legal");
-        tokens.push(t);
-    }
-    tokens
+        Next::Random
+    });
+    turn::whole_tokens(&start, &plies)
 }
 
 /// Whether `token` is one whole legal turn of `pos` (played on it when so).

@@ -7,12 +7,12 @@ use menagerie::variants::game_outcome;
 use menagerie::variants::StagedGeneration;
 
 use common::game::{
-    assert_refused, assert_tokens_round_trip, assert_unwinds, legal_moves, parse, ply_tokens,
-    sorted_words,
+    assert_refused, assert_tokens_round_trip, assert_unwinds, parse, ply_tokens, sorted_words,
 };
 use common::{assert_game_over, bestmove, Engine, SEARCH};
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::perft::{perft_turns, Unit};
+use menagerie::variants::playout::{Next, Playout};
 use std::collections::HashSet;
 
 use menagerie::variants::mitosis::{Mitosis, Move, BOARD_MITOSIS, START_FEN};
@@ -553,21 +553,27 @@ fn malformed_and_illegal_tokens() {
 /// a board move of the same side (design.md "When a variant is done", 3 and 5).
 #[test]
 fn random_playouts_round_trip() {
-    let mut rng = SplitMix64::new(0x5eed);
+    let mut playout = Playout::new(0x5eed, 120);
     let starts = [START_FEN, M1, M2, M4_AFTER, M5_AFTER, M6];
     let mut plies_done = 0;
     for game in 0..60 {
         let mut p = pos(starts[game % starts.len()]);
         let mut history: Vec<(String, u64)> = Vec::new();
-        for _ in 0..120 {
-            if p.verdict(Scope::Wins).map(|v| v.terminal).is_some() || p.clock() >= 100 {
-                break;
+        let mut side = p.side_to_move();
+        plies_done += playout.run(&mut p, |p, at| {
+            if at.last.is_some_and(|m| m.is_placement()) {
+                assert_eq!(p.side_to_move(), side);
+                assert!(
+                    !at.legal.is_empty(),
+                    "a placement must be followed by a board move"
+                );
             }
-            let list = legal_moves(&p);
-            if list.is_empty() {
-                break;
+            side = p.side_to_move();
+            if p.verdict(Scope::Wins).map(|v| v.terminal).is_some() || p.clock() >= 100 || at.at_end
+            {
+                return Next::Stop;
             }
-            assert_tokens_round_trip(&p, &list);
+            assert_tokens_round_trip(p, at.legal);
             assert_eq!(p.key(), p.compute_key(), "{}", p.fen());
             assert_eq!(
                 pos(&p.fen()).key(),
@@ -575,21 +581,9 @@ fn random_playouts_round_trip() {
                 "FEN keeps the key: {}",
                 p.fen()
             );
-            let m = list[rng.below(list.len() as u64) as usize];
             history.push((p.fen(), p.key()));
-            let side = p.side_to_move();
-            let placement = m.is_placement();
-            p.make(m);
-            plies_done += 1;
-            if placement {
-                assert_eq!(p.side_to_move(), side);
-                let after = legal_moves(&p);
-                assert!(
-                    !after.is_empty(),
-                    "a placement must be followed by a board move"
-                );
-            }
-        }
+            Next::Random
+        });
         assert_unwinds(&mut p, history, &format!("game {game}"));
     }
     assert!(plies_done > 3000, "{plies_done}");
@@ -630,18 +624,37 @@ fn assert_notation_round_trip(p: &Mitosis, list: &PlyList<Move>) {
 /// that turn through PGN reading.
 #[test]
 fn notation_is_unique_and_reads_back_along_random_playouts() {
-    let mut rng = SplitMix64::new(0x5a11);
+    let mut playout = Playout::new(0x5a11, 120);
     let starts = [START_FEN, M1, M2, M4_AFTER, M5_AFTER, MIDGAME];
     let (mut positions, mut placements, mut disambiguated) = (0, 0, 0);
     for game in 0..60 {
         let mut p = pos(starts[game % starts.len()]);
         let mut turn_start = (p.clone(), Vec::new());
-        for _ in 0..120 {
-            if game_outcome(&p).is_some() {
-                break;
+        let mut side = p.side_to_move();
+        playout.run(&mut p, |p, at| {
+            if let Some(m) = at.last {
+                turn_start.1.push(m);
+                if turn::is_over(p, side) {
+                    // The turn's movetext (portions joined by `;`) plays back as the same
+                    // plies.
+                    let (before, plies) =
+                        std::mem::replace(&mut turn_start, (p.clone(), Vec::new()));
+                    let text = turn::notation(&before, &plies);
+                    let mut replay = before.clone();
+                    assert_eq!(
+                        turn::play(&mut replay, &text, Reading::Pgn, Extent::Whole),
+                        Ok(plies),
+                        "{text} in {}",
+                        before.fen()
+                    );
+                }
             }
-            let list = legal_moves(&p);
-            assert_notation_round_trip(&p, &list);
+            side = p.side_to_move();
+            if game_outcome(p).is_some() {
+                return Next::Stop;
+            }
+            let list = at.legal;
+            assert_notation_round_trip(p, list);
             positions += 1;
             placements += usize::from(list.iter().any(|m| m.is_placement()));
             // A piece's move whose notation holds more than its letter, `x` and destination.
@@ -655,23 +668,8 @@ fn notation_is_unique_and_reads_back_along_random_playouts() {
                         && w.replace('x', "").len() > 1 + dest.len()
                 })
                 .count();
-            let m = list[rng.below(list.len() as u64) as usize];
-            let side = p.side_to_move();
-            p.make(m);
-            turn_start.1.push(m);
-            if turn::is_over(&p, side) {
-                // The turn's movetext (portions joined by `;`) plays back as the same plies.
-                let (before, plies) = std::mem::replace(&mut turn_start, (p.clone(), Vec::new()));
-                let text = turn::notation(&before, &plies);
-                let mut replay = before.clone();
-                assert_eq!(
-                    turn::play(&mut replay, &text, Reading::Pgn, Extent::Whole),
-                    Ok(plies),
-                    "{text} in {}",
-                    before.fen()
-                );
-            }
-        }
+            Next::Random
+        });
     }
     assert!(positions > 3000, "{positions}");
     assert!(placements > 50, "placement positions: {placements}");
@@ -1253,15 +1251,15 @@ mod brute {
 /// random positions (tokens and count).
 #[test]
 fn generator_matches_the_brute_force_reference() {
-    let mut rng = SplitMix64::new(77);
+    let mut playout = Playout::new(77, 100);
     let starts = [START_FEN, M1, M2, M3, M4, M5, M6];
     let mut checked = 0;
     let mut pending = 0;
     for game in 0..70 {
         let mut p = pos(starts[game % starts.len()]);
-        for _ in 0..100 {
+        playout.run(&mut p, |p, at| {
             if p.verdict(Scope::Wins).map(|v| v.terminal).is_some() {
-                break;
+                return Next::Stop;
             }
             let mut want: Vec<String> = brute::Board::from_fen(&p.fen())
                 .turns()
@@ -1269,22 +1267,25 @@ fn generator_matches_the_brute_force_reference() {
                 .map(|(t, _)| t)
                 .collect();
             want.sort();
-            assert_eq!(turns(&p), want, "{}", p.fen());
+            assert_eq!(turns(p), want, "{}", p.fen());
             checked += 1;
             pending += usize::from(!p.pending().is_empty());
-            let list = legal_moves(&p);
-            if list.is_empty() {
-                break;
+            if at.at_end {
+                return Next::Stop;
             }
             // Prefer captures now and then, to reach splits, King losses and endings.
-            let caps: Vec<_> = list.iter().copied().filter(|&m| p.is_tactical(m)).collect();
-            let m = if !caps.is_empty() && rng.below(3) == 0 {
-                caps[rng.below(caps.len() as u64) as usize]
+            let caps: Vec<_> = at
+                .legal
+                .iter()
+                .copied()
+                .filter(|&m| p.is_tactical(m))
+                .collect();
+            if !caps.is_empty() && at.rng.below(3) == 0 {
+                Next::Play(caps[at.rng.below(caps.len() as u64) as usize])
             } else {
-                list[rng.below(list.len() as u64) as usize]
-            };
-            p.make(m);
-        }
+                Next::Random
+            }
+        });
     }
     assert!(
         checked > 1000 && pending > 20,

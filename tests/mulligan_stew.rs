@@ -16,6 +16,7 @@ use menagerie::core::MoveList;
 use menagerie::perft::perft;
 use menagerie::variants::mulligan_stew::notation::{import, split_record};
 use menagerie::variants::mulligan_stew::{Stew, START_FEN};
+use menagerie::variants::playout::{Next, Playout};
 use menagerie::variants::Scope;
 use menagerie::variants::{Evaluation, GameResult, MoveError, Notation, Rules, Terminal};
 
@@ -708,26 +709,27 @@ fn tokens_and_lenient_swaps() {
 /// (design.md "When a variant is done", items 3 and 5).
 #[test]
 fn tokens_round_trip_and_make_unmake() {
-    let mut rng = SplitMix64::new(5);
+    let mut playout = Playout::new(5, 160);
     let mut plies = 0;
     for game in 0..60 {
         let mut p = Stew::startpos();
         let mut history = Vec::new();
-        for _ in 0..160 {
-            let l = legal_moves(&p);
+        plies += playout.run(&mut p, |p, at| {
+            let l = at.legal;
             if l.is_empty() {
                 assert!(p.verdict(Scope::Wins).map(|v| v.terminal).is_some());
-                break;
+                return Next::Stop;
             }
-            assert_tokens_round_trip(&p, &l);
-            assert_make_unmake(&mut p, &l, Stew::compute_key, |p| {
+            if at.at_end {
+                return Next::Stop;
+            }
+            assert_tokens_round_trip(p, l);
+            assert_make_unmake(p, l, Stew::compute_key, |p| {
                 assert_eq!(pos(&p.fen()).key(), p.key(), "FEN keeps the key");
             });
-            let m = l[rng.below(l.len() as u64) as usize];
             history.push((p.fen(), p.key()));
-            p.make(m);
-            plies += 1;
-        }
+            Next::Random
+        });
         // Unwind the whole game.
         assert_unwinds(&mut p, history, &format!("game {game}"));
     }
@@ -1019,14 +1021,14 @@ pub(crate) fn flip(fen: &str) -> String {
 /// the same evaluation from the side to move (rules 1-5 are symmetric under the flip).
 #[test]
 fn colour_flip_symmetry() {
-    let mut rng = SplitMix64::new(23);
+    let mut playout = Playout::new(23, 120);
     let mut checked = 0;
     for _ in 0..30 {
         let mut p = Stew::startpos();
-        for _ in 0..120 {
-            let l = legal_moves(&p);
+        playout.run(&mut p, |p, at| {
+            let l = at.legal;
             if l.is_empty() {
-                break;
+                return Next::Stop;
             }
             let q = pos(&flip(&p.fen()));
             assert_eq!(flip(&q.fen()), p.fen());
@@ -1038,8 +1040,8 @@ fn colour_flip_symmetry() {
                 q.verdict(Scope::Wins).map(|v| v.terminal)
             );
             checked += 1;
-            p.make(l[rng.below(l.len() as u64) as usize]);
-        }
+            Next::Random
+        });
     }
     assert!(checked > 2000, "{checked}");
 }

@@ -16,6 +16,7 @@ use menagerie::perft::perft;
 use menagerie::variants::chess::{Chess, Kind, MoveKind};
 use menagerie::variants::muster::pregame::{choose, expected_score, propose};
 use menagerie::variants::muster::{Army, Muster, START_FEN};
+use menagerie::variants::playout::{Next, Playout};
 use menagerie::variants::Scope;
 use menagerie::variants::{Evaluation, GameResult, Notation, ProbeLimits, Rules};
 
@@ -503,26 +504,26 @@ const ARMY_FENS: &[&str] = &[
 #[test]
 fn make_unmake_restores_fen_and_key_and_tokens_round_trip() {
     // design.md "When a variant is done" 3 and 5.
-    let mut rng = SplitMix64::new(0x5eed_3a57);
+    let mut playout = Playout::new(0x5eed_3a57, 120);
     let mut plies = 0;
     for &fen in ARMY_FENS {
         for _game in 0..12 {
             let mut p = pos(fen);
             let mut history = Vec::new();
-            for _ in 0..120 {
-                let list = legal_moves(&p);
-                if list.is_empty() || game_outcome(&p).is_some() {
-                    break;
+            plies += playout.run(&mut p, |p, at| {
+                if at.last.is_some() {
+                    // The FEN reproduces the position's legal moves.
+                    assert_eq!(ply_tokens(&pos(&p.fen())), ply_tokens(p), "{}", p.fen());
                 }
-                assert_tokens_round_trip(&p, &list);
-                assert_make_unmake(&mut p, &list, Muster::compute_key, |_| {});
-                let m = list[rng.below(list.len() as u64) as usize];
+                let list = at.legal;
+                if at.at_end || game_outcome(p).is_some() {
+                    return Next::Stop;
+                }
+                assert_tokens_round_trip(p, list);
+                assert_make_unmake(p, list, Muster::compute_key, |_| {});
                 history.push((p.fen(), p.key()));
-                p.make(m);
-                plies += 1;
-                // The FEN reproduces the position's legal moves.
-                assert_eq!(ply_tokens(&pos(&p.fen())), ply_tokens(&p), "{}", p.fen());
-            }
+                Next::Random
+            });
             assert_unwinds(&mut p, history, fen);
         }
     }
@@ -534,17 +535,16 @@ fn legal_moves_never_leave_the_king_attacked() {
     // rules/muster.md 7: a move may not leave one's own King attacked; and every pseudo-move
     // that is legal is generated (checked against orthodox legality on the same board for the
     // moves both rule sets share).
-    let mut rng = SplitMix64::new(7);
+    let mut playout = Playout::new(7, 80);
     for &fen in ARMY_FENS {
         for _ in 0..8 {
             let mut p = pos(fen);
-            for _ in 0..80 {
-                let list = legal_moves(&p);
-                if list.is_empty() || p.verdict(Scope::Wins).map(|v| v.terminal).is_some() {
-                    break;
+            playout.run(&mut p, |p, at| {
+                if at.legal.is_empty() || p.verdict(Scope::Wins).map(|v| v.terminal).is_some() {
+                    return Next::Stop;
                 }
                 let us = p.side_to_move();
-                for &m in &list {
+                for &m in at.legal.iter() {
                     p.make(m);
                     let b = p.board();
                     assert_eq!(
@@ -555,9 +555,8 @@ fn legal_moves_never_leave_the_king_attacked() {
                     );
                     p.unmake();
                 }
-                let m = list[rng.below(list.len() as u64) as usize];
-                p.make(m);
-            }
+                Next::Random
+            });
         }
     }
 }
@@ -1015,7 +1014,8 @@ mod reference {
 fn the_generator_agrees_with_a_naive_reference() {
     // rules/muster.md 4 and 5 read independently: the legal token sets agree along random
     // playouts from unusual armies and from the worked examples.
-    let mut rng = SplitMix64::new(0xfeed);
+    let plies = 100;
+    let mut playout = Playout::new(0xfeed, plies);
     let mut checked = 0;
     let extra = [
         "4k3/8/8/8/8/8/8/3RKR2 w d1f1 - 0 1",
@@ -1030,19 +1030,20 @@ fn the_generator_agrees_with_a_naive_reference() {
     for &fen in ARMY_FENS.iter().chain(extra.iter()) {
         for _ in 0..10 {
             let mut p = pos(fen);
-            for _ in 0..100 {
-                if p.verdict(Scope::Wins).map(|v| v.terminal).is_some() {
-                    break;
+            playout.run(&mut p, |p, at| {
+                if at.ply == plies || p.verdict(Scope::Wins).map(|v| v.terminal).is_some() {
+                    return Next::Stop;
                 }
-                let mine = ply_tokens(&p);
-                assert_eq!(mine, reference::moves(&p), "{}", p.fen());
+                let mine = ply_tokens(p);
+                assert_eq!(mine, reference::moves(p), "{}", p.fen());
                 checked += 1;
                 if mine.is_empty() {
-                    break;
+                    return Next::Stop;
                 }
-                let t = &mine[rng.below(mine.len() as u64) as usize];
-                play_plies(&mut p, t);
-            }
+                // A token of the sorted list.
+                let t = &mine[at.rng.below(mine.len() as u64) as usize];
+                Next::Play(p.parse_move(t).expect("a listed token"))
+            });
         }
     }
     assert!(checked > 5000, "{checked}");

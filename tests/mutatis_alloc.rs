@@ -7,6 +7,7 @@ use menagerie::core::Color;
 use menagerie::variants::mutatis_mutandis::{
     attacked, generate, ActionList, Board, Mutatis, Piece, State, TurnList,
 };
+use menagerie::variants::playout::{Next, Playout};
 use menagerie::variants::StagedGeneration;
 use menagerie::variants::{Evaluation, Notation, Rules};
 
@@ -64,19 +65,14 @@ fn generation_does_not_allocate() {
 #[test]
 fn game_turns_do_not_allocate() {
     // Positions along random playouts from seeded setups (built outside the measurement).
-    let mut rng = SplitMix64::new(11);
+    let mut playout = Playout::new(11, 60);
     let mut positions: Vec<Mutatis> = Vec::new();
     for seed in 0..6 {
         let mut p = Mutatis::random_setup(seed).unwrap();
-        for _ in 0..60 {
+        playout.run(&mut p, |p, _| {
             positions.push(Mutatis::from_fen(&p.fen()).unwrap());
-            let mut l = TurnList::new();
-            p.legal_moves(&mut l);
-            if l.is_empty() {
-                break;
-            }
-            p.make(l[rng.below(l.len() as u64) as usize]);
-        }
+            Next::Random
+        });
     }
     // Tables and keys are built on first use: once before measuring.
     let mut warm = positions[0].clone();

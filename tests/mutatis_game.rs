@@ -25,6 +25,7 @@ use menagerie::variants::mutatis_mutandis::turn::MAX_TURNS;
 use menagerie::variants::mutatis_mutandis::{
     attacked, generate, Action, ActionList, DropWindow, Mutatis, State, Turn,
 };
+use menagerie::variants::playout::{Next, Playout};
 use menagerie::variants::turn::{self, Extent, Reading};
 use menagerie::variants::{Notation, Rules};
 
@@ -164,29 +165,27 @@ fn key_from_scratch(p: &Mutatis) -> u64 {
 #[test]
 fn random_playouts_keep_every_invariant() {
     // design.md items 3, 5, 7; rules 4, 5, 8, 9, 11.
-    let mut rng = SplitMix64::new(0x6d6d);
+    let mut playout = Playout::new(0x6d6d, 90);
     let (mut positions, mut most, mut drops_seen, mut ended) = (0, 0, 0, 0);
     for seed in 0..24u64 {
         let mut p = Mutatis::random_setup(seed).unwrap();
-        for _ply in 0..90 {
-            let list = legal_moves(&p);
+        playout.run(&mut p, |p, at| {
+            let list = at.legal;
             most = most.max(list.len());
             let tokens: BTreeSet<String> = list.iter().map(|&m| p.move_token(m)).collect();
             assert_eq!(tokens.len(), list.len(), "duplicate tokens in {}", p.fen());
-            assert_eq!(tokens, reference_turns(&p), "legal turns of {}", p.fen());
-            assert_tokens_round_trip(&p, &list);
-            assert_make_unmake(&mut p, &list, key_from_scratch, |_| {});
+            assert_eq!(tokens, reference_turns(p), "legal turns of {}", p.fen());
+            assert_tokens_round_trip(p, list);
+            assert_make_unmake(p, list, key_from_scratch, |_| {});
             positions += 1;
             drops_seen += list.iter().filter(|t| t.has_drop()).count().min(1);
             if list.is_empty() {
-                let o = game_outcome(&p).expect("no legal turn ends the game (rules 5)");
+                let o = game_outcome(p).expect("no legal turn ends the game (rules 5)");
                 assert!(["checkmate", "wuss mate", "stalemate"].contains(&o.reason.as_str()));
                 ended += 1;
-                break;
             }
-            let m = list[rng.below(list.len() as u64) as usize];
-            p.make(m);
-        }
+            Next::Random
+        });
     }
     assert!(positions > 1500, "{positions}");
     assert!(drops_seen > 100, "drop windows reached: {drops_seen}");
@@ -202,15 +201,15 @@ fn random_playouts_keep_every_invariant() {
 /// back as that turn.
 #[test]
 fn notation_is_unique_and_reads_back_along_random_playouts() {
-    let mut rng = SplitMix64::new(0x5a12);
+    let mut playout = Playout::new(0x5a12, 90);
     let (mut positions, mut turns, mut drops, mut coded, mut checks) = (0, 0, 0, 0, 0);
     let clock = std::time::Instant::now();
     for seed in 0..36u64 {
         let mut p = Mutatis::random_setup(500 + seed).unwrap();
-        for _ply in 0..90 {
-            let list = legal_moves(&p);
+        playout.run(&mut p, |p, at| {
+            let list = at.legal;
             if list.is_empty() {
-                break;
+                return Next::Stop;
             }
             let mut seen = HashSet::new();
             for &m in list.iter() {
@@ -221,7 +220,7 @@ fn notation_is_unique_and_reads_back_along_random_playouts() {
                     p.fen()
                 );
                 assert_eq!(
-                    turn::read_pgn_ply(&p, &written),
+                    turn::read_pgn_ply(p, &written),
                     Ok(m),
                     "{written} in {}",
                     p.fen()
@@ -230,7 +229,7 @@ fn notation_is_unique_and_reads_back_along_random_playouts() {
                 p.make(m);
                 let mark = if !p.in_check() {
                     ""
-                } else if legal_moves(&p).is_empty() {
+                } else if legal_moves(p).is_empty() {
                     "#"
                 } else {
                     "+"
@@ -248,9 +247,8 @@ fn notation_is_unique_and_reads_back_along_random_playouts() {
             }
             positions += 1;
             turns += list.len();
-            let m = list[rng.below(list.len() as u64) as usize];
-            p.make(m);
-        }
+            Next::Random
+        });
     }
     assert!(positions > 2500, "{positions}");
     assert!(

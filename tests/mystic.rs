@@ -4,15 +4,13 @@ use crate::common;
 use menagerie::variants::game_outcome;
 use menagerie::variants::StagedGeneration;
 
-use common::game::{
-    assert_refused, assert_tokens_round_trip, legal_moves, parse, play_plies, ply_tokens,
-};
+use common::game::{assert_refused, assert_tokens_round_trip, parse, play_plies, ply_tokens};
 use common::{run_binary, run_binary_ok};
-use menagerie::core::zobrist::SplitMix64;
 use menagerie::core::MoveList;
 use menagerie::perft::perft;
 use menagerie::variants::mystic::notation::{import_move, split_record};
 use menagerie::variants::mystic::{Mystic, START_FEN};
+use menagerie::variants::playout::{Next, Playout};
 use menagerie::variants::{FenError, GameResult, Notation, Rules};
 
 fn pos(fen: &str) -> Mystic {
@@ -281,32 +279,33 @@ fn stalemate_and_checkmate_count_every_action() {
 
 #[test]
 fn tokens_round_trip_and_make_unmake() {
-    let mut rng = SplitMix64::new(11);
+    let mut playout = Playout::new(11, 120);
     for _ in 0..30 {
         let mut p = Mystic::startpos();
         let mut fens = vec![p.fen()];
-        for _ in 0..120 {
-            let l = legal_moves(&p);
-            if l.is_empty() {
-                break;
+        playout.run(&mut p, |p, at| {
+            if at.last.is_some() {
+                assert_eq!(
+                    Mystic::from_fen(&p.fen()).unwrap().key(),
+                    p.key(),
+                    "{}",
+                    p.fen()
+                );
+                fens.push(p.fen());
             }
-            assert_tokens_round_trip(&p, &l);
-            for &m in &l {
+            let l = at.legal;
+            if l.is_empty() {
+                return Next::Stop;
+            }
+            assert_tokens_round_trip(p, l);
+            for &m in l.iter() {
                 p.make(m);
                 assert_eq!(p.key(), p.compute_key(), "{}", p.fen());
                 p.unmake();
                 assert_eq!(&p.fen(), fens.last().unwrap());
             }
-            let m = l[rng.below(l.len() as u64) as usize];
-            p.make(m);
-            assert_eq!(
-                Mystic::from_fen(&p.fen()).unwrap().key(),
-                p.key(),
-                "{}",
-                p.fen()
-            );
-            fens.push(p.fen());
-        }
+            Next::Random
+        });
         while fens.len() > 1 {
             p.unmake();
             fens.pop();
@@ -382,13 +381,13 @@ fn replay_subcommand_prints_fens_and_result() {
 fn tactical_moves_are_legal_and_tactical() {
     // Quiescence's generator: a subset of the legal actions, each one `is_tactical`, and
     // every legal move when in check (so drops that block a check are tried).
-    let mut rng = SplitMix64::new(5);
+    let mut playout = Playout::new(5, 100);
     for _ in 0..20 {
         let mut p = Mystic::startpos();
-        for _ in 0..100 {
-            let legal = legal_moves(&p);
+        playout.run(&mut p, |p, at| {
+            let legal = at.legal;
             if legal.is_empty() {
-                break;
+                return Next::Stop;
             }
             let mut tactical = MoveList::new();
             p.tactical_moves(&mut tactical);
@@ -401,8 +400,8 @@ fn tactical_moves_are_legal_and_tactical() {
             if p.in_check() {
                 assert_eq!(tactical.len(), legal.len(), "{}", p.fen());
             }
-            p.make(legal[rng.below(legal.len() as u64) as usize]);
-        }
+            Next::Random
+        });
     }
     let q = pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 coins:4/0 bought:3/3");
     let mut tactical = MoveList::new();
@@ -421,17 +420,15 @@ fn tactical_moves_are_legal_and_tactical() {
 /// board plies (but castling and en passant) always answer.
 #[test]
 fn gives_check_matches_in_check_after_make() {
-    let mut rng = SplitMix64::new(23);
+    let mut playout = Playout::new(23, 160);
     let (mut checks, mut answered) = (0, 0);
     for _ in 0..60 {
         let mut p = Mystic::startpos();
-        for _ in 0..160 {
-            let mut l = MoveList::new();
-            p.legal_moves(&mut l);
-            if l.is_empty() || p.verdict(menagerie::variants::Scope::Game).is_some() {
-                break;
+        playout.run(&mut p, |p, at| {
+            if at.legal.is_empty() || p.verdict(menagerie::variants::Scope::Game).is_some() {
+                return Next::Stop;
             }
-            for &m in &l {
+            for &m in at.legal.iter() {
                 let hint = p.gives_check(m);
                 p.make(m);
                 let check = p.in_check();
@@ -453,8 +450,8 @@ fn gives_check_matches_in_check_after_make() {
                     );
                 }
             }
-            p.make(l[rng.below(l.len() as u64) as usize]);
-        }
+            Next::Random
+        });
     }
     assert!(
         checks > 100 && answered > 5_000,

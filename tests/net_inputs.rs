@@ -4,7 +4,6 @@
 //! perspective of a position is Black's perspective of the colour-flipped position, and the
 //! other way round.
 
-use menagerie::core::zobrist::SplitMix64;
 use menagerie::core::Color;
 use menagerie::variants::mitosis::Mitosis;
 use menagerie::variants::mulligan_stew::Stew;
@@ -12,6 +11,7 @@ use menagerie::variants::muster::Muster;
 use menagerie::variants::mutatis_mutandis::Mutatis;
 use menagerie::variants::mystic::Mystic;
 use menagerie::variants::network::{InputList, NetInputs, MAX_ACTIVE};
+use menagerie::variants::playout::{Next, Playout};
 use menagerie::variants::{Game, Notation, PlyList, Rules, Scope, Variant};
 
 /// The inputs of `pos` from `perspective`, sorted, after checking them: below `INPUTS`, no
@@ -47,21 +47,11 @@ fn positions<G: Game>(games: u64, plies: usize, mut visit: impl FnMut(&G)) {
         visit(&G::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}")));
     }
     for game in 0..games {
-        let mut rng = SplitMix64::new(0x4e45_5449_4e50 + game);
         let mut pos = G::random_setup(game).unwrap_or_else(G::startpos);
-        for _ in 0..plies {
-            visit(&pos);
-            if pos.verdict(Scope::Game).is_some() {
-                break;
-            }
-            let mut list = PlyList::<G::Move>::default();
-            pos.legal_moves(&mut list);
-            if list.is_empty() {
-                break;
-            }
-            let m = list[rng.below(list.len() as u64) as usize];
-            pos.make(m);
-        }
+        Playout::new(0x4e45_5449_4e50 + game, plies).run(&mut pos, |pos, _| {
+            visit(pos);
+            Next::stop_if(pos.verdict(Scope::Game).is_some())
+        });
     }
 }
 

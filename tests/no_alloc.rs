@@ -4,8 +4,7 @@
 //! setups and bench positions. A counting global allocator observes this thread's allocations.
 //! (Mutatis Mutandis's own generator is checked in more detail in `mutatis_alloc.rs`.)
 
-use menagerie::core::zobrist::SplitMix64;
-use menagerie::core::MoveBuffer;
+use menagerie::variants::playout::{Next, Playout};
 use menagerie::variants::{Game, PlyList, Scope, Variant};
 
 use crate::counting::ALLOCS;
@@ -63,20 +62,19 @@ fn count<G: Game>() -> (usize, u64) {
             .iter()
             .map(|f| G::from_fen(f).expect("bench FEN")),
     );
-    let mut rng = SplitMix64::new(16);
+    let mut playout = Playout::new(16, 60);
     let mut positions: Vec<G> = Vec::new();
     for (i, start) in starts.iter().enumerate() {
         let mut p = start.clone();
-        let mut list = PlyList::<G::Move>::default();
-        for _ in 0..if i == 0 { 60 } else { 12 } {
-            positions.push(G::from_fen(&p.fen()).expect("own FEN"));
-            list.clear();
-            p.legal_moves(&mut list);
-            if list.is_empty() || p.verdict(Scope::Wins).is_some() {
-                break;
+        // 60 plies from the first start, 12 from the others.
+        let plies = if i == 0 { 60 } else { 12 };
+        playout.run(&mut p, |p, at| {
+            if at.ply == plies {
+                return Next::Stop;
             }
-            p.make(list[rng.below(list.len() as u64) as usize]);
-        }
+            positions.push(G::from_fen(&p.fen()).expect("own FEN"));
+            Next::stop_if(p.verdict(Scope::Wins).is_some())
+        });
     }
     // Tables and keys are built on first use: one walk before measuring.
     let mut sum = walk(&mut positions[0].clone(), 1, 3);

@@ -4,12 +4,12 @@
 //! a notation of its own, and reading it back gives the ply; and hand-checked forms of each
 //! orthodox variant and of Mulligan Stew.
 
-use menagerie::core::zobrist::SplitMix64;
 use menagerie::variants::chess::Chess;
 use menagerie::variants::game_outcome;
 use menagerie::variants::mulligan_stew::Stew;
 use menagerie::variants::muster::Muster;
 use menagerie::variants::mystic::Mystic;
+use menagerie::variants::playout::{Next, Playout};
 use menagerie::variants::turn::{normalize_pgn, read_pgn_ply};
 use menagerie::variants::{Game, Notation, PlyList, Rules, Variant};
 
@@ -24,15 +24,14 @@ fn round_trip<G: Game>(games: u64, plies: usize) -> usize {
             .iter()
             .map(|f| G::from_fen(f).expect("bench FEN")),
     );
-    let mut rng = SplitMix64::new(79);
+    let mut playout = Playout::new(79, plies);
     let mut checked = 0;
     for game in 0..games {
         let mut pos = starts[game as usize % starts.len()].clone();
-        for _ in 0..plies {
-            let mut list = PlyList::<G::Move>::default();
-            pos.legal_moves(&mut list);
-            if list.is_empty() || game_outcome(&pos).is_some() {
-                break;
+        playout.run(&mut pos, |pos, at| {
+            let list = at.legal;
+            if at.at_end || game_outcome(pos).is_some() {
+                return Next::Stop;
             }
             let mut written: Vec<String> = list
                 .iter()
@@ -41,7 +40,7 @@ fn round_trip<G: Game>(games: u64, plies: usize) -> usize {
             for &m in list.iter() {
                 let text = pos.pgn_move(m);
                 assert_eq!(
-                    read_pgn_ply(&pos, &text),
+                    read_pgn_ply(pos, &text),
                     Ok(m),
                     "{}: '{text}' ({}) in {}",
                     G::INFO.name,
@@ -60,9 +59,8 @@ fn round_trip<G: Game>(games: u64, plies: usize) -> usize {
                 pos.fen()
             );
             checked += 1;
-            let m = list[(rng.next_u64() % list.len() as u64) as usize];
-            pos.make(m);
-        }
+            Next::Play(list[(at.rng.next_u64() % list.len() as u64) as usize])
+        });
     }
     checked
 }

@@ -10,10 +10,9 @@
 //! - the position is valid (`Game::validate`: the FEN reads back with the same key, and the
 //!   variant's own invariants).
 
-use menagerie::core::zobrist::SplitMix64;
-use menagerie::core::MoveBuffer;
 use menagerie::search::score::MATE;
 use menagerie::search::{search, Limits, Score, SearchControl, SearchOptions, Tt};
+use menagerie::variants::playout::{Next, Playout};
 use menagerie::variants::{adjudicated_outcome, claimable_draw, game_outcome};
 use menagerie::variants::{Game, GameResult, PlyList, Scope, Terminal, Variant};
 
@@ -166,7 +165,7 @@ fn playouts<G: Game>(games: u64, plies: usize) -> (usize, usize) {
         .map(|f| G::from_fen(f).expect("ending FEN"))
         .collect();
     let tt = Tt::new(1);
-    let mut rng = SplitMix64::new(16);
+    let mut playout = Playout::new(16, plies);
     let (mut checked, mut ended) = (0, 0);
     for p in &endings {
         assert!(
@@ -178,24 +177,28 @@ fn playouts<G: Game>(games: u64, plies: usize) -> (usize, usize) {
     }
     for g in 0..games {
         let mut p = starts[(g as usize) % starts.len()].clone();
-        let mut list = PlyList::<G::Move>::default();
-        for ply in 0..plies {
+        playout.run(&mut p, |p, at| {
             checked += 1;
-            if check(&p, &tt, ply % 16 == 0) {
+            if check(p, &tt, at.ply % 16 == 0) {
                 ended += 1;
-                break;
+                return Next::Stop;
             }
-            list.clear();
-            p.legal_moves(&mut list);
-            let captures: Vec<G::Move> =
-                list.iter().copied().filter(|&m| p.is_tactical(m)).collect();
-            let m = if !captures.is_empty() && rng.below(3) != 0 {
-                captures[rng.below(captures.len() as u64) as usize]
+            if at.at_end {
+                return Next::Stop;
+            }
+            // Captures two times in three where there are some.
+            let captures: Vec<G::Move> = at
+                .legal
+                .iter()
+                .copied()
+                .filter(|&m| p.is_tactical(m))
+                .collect();
+            if !captures.is_empty() && at.rng.below(3) != 0 {
+                Next::Play(captures[at.rng.below(captures.len() as u64) as usize])
             } else {
-                list[rng.below(list.len() as u64) as usize]
-            };
-            p.make(m);
-        }
+                Next::Random
+            }
+        });
     }
     (checked, ended)
 }

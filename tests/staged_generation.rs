@@ -22,6 +22,7 @@ use crate::common::{bestmove, Engine, SEARCH};
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::variants::chess::Chess;
 use menagerie::variants::mutatis_mutandis::Mutatis;
+use menagerie::variants::playout::{Next, Playout};
 use menagerie::variants::{
     Game, GameMove, GenerationStage, Notation, PlyList, Rules, StagedGeneration, Variant,
 };
@@ -152,22 +153,21 @@ struct Checked {
 
 /// Random playouts from `starts`, `plies` long, checking every position.
 fn check_playouts<G: Game>(starts: Vec<G>, plies: usize, seed: u64) -> Checked {
-    let mut rng = SplitMix64::new(seed);
+    let mut playout = Playout::new(seed, plies);
     let mut foreign = Vec::new();
     let mut c = Checked::default();
     for mut pos in starts {
-        for _ in 0..plies {
+        playout.run(&mut pos, |pos, at| {
+            if at.ply == plies {
+                return Next::Stop;
+            }
             let (legal_here, not_here) =
-                check_position(&pos, &mut foreign, &mut rng, &mut c.illegal_listed);
+                check_position(pos, &mut foreign, at.rng, &mut c.illegal_listed);
             c.foreign_legal += legal_here;
             c.foreign_illegal += not_here;
             c.positions += 1;
-            let legal = legal_moves(&pos);
-            if legal.is_empty() || game_outcome(&pos).is_some() {
-                break;
-            }
-            pos.make(legal[rng.below(legal.len() as u64) as usize]);
-        }
+            Next::stop_if(game_outcome(pos).is_some())
+        });
     }
     c
 }

@@ -2,28 +2,23 @@
 //! named, ranged, and `evaluate_with` on the set in play equal to `evaluate`.
 
 use menagerie::core::tunables::{TunableValue, Tunables};
-use menagerie::core::zobrist::SplitMix64;
 use menagerie::variants::game_outcome;
-use menagerie::variants::{Game, PlyList, Variant};
+use menagerie::variants::playout::{Next, Playout};
+use menagerie::variants::{Game, Variant};
 
-/// Positions of seeded random playouts of `G` (from its random setups where it has them).
+/// Positions of seeded random playouts of `G` (from its random setups where it has them): the
+/// positions after each ply, until the game ends.
 fn playout_positions<G: Game>(games: u64, plies: usize) -> Vec<G> {
-    let mut rng = SplitMix64::new(15);
+    let mut playout = Playout::new(15, plies);
     let mut out = Vec::new();
     for g in 0..games {
         let mut pos = G::random_setup(g).unwrap_or_else(G::startpos);
-        for _ in 0..plies {
-            if game_outcome(&pos).is_some() {
-                break;
+        playout.run(&mut pos, |pos, at| {
+            if at.ply > 0 {
+                out.push(pos.clone());
             }
-            let mut list = PlyList::<G::Move>::default();
-            pos.legal_moves(&mut list);
-            if list.is_empty() {
-                break;
-            }
-            pos.make(list[rng.below(list.len() as u64) as usize]);
-            out.push(pos.clone());
-        }
+            Next::stop_if(game_outcome(pos).is_some())
+        });
     }
     out
 }

@@ -590,6 +590,7 @@ mod tests {
     use crate::core::zobrist::SplitMix64;
     use crate::search::history::NO_CONT;
     use crate::variants::chess::Chess;
+    use crate::variants::playout::{Next, Playout};
     use crate::variants::{Evaluation, Game, Notation, Rules};
 
     type Tables = OrderTables<<Chess as Rules>::Move>;
@@ -637,37 +638,36 @@ mod tests {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "2r3k1/1q3ppp/p2p4/1p1Pp3/4P1n1/P1N2N2/1PQ2PPP/2R3K1 b - - 0 1",
         ];
-        let mut rng = SplitMix64::new(7);
+        let mut playout = Playout::new(7, 40);
         let mut tables = OrderTables::new();
         let mut checked = 0;
         for fen in fens {
             let mut pos = Chess::from_fen(fen).unwrap();
-            for _ in 0..40 {
-                let mut list = PlyList::<<Chess as Rules>::Move>::default();
-                pos.legal_moves(&mut list);
-                if list.is_empty() {
-                    break;
+            playout.run(&mut pos, |pos, at| {
+                let (list, rng) = (at.legal, &mut *at.rng);
+                if at.at_end {
+                    return Next::Stop;
                 }
                 let tt_move = list[rng.below(list.len() as u64) as usize].pack();
                 let quiet = list[rng.below(list.len() as u64) as usize];
                 tables.hist.update_history(
                     pos.side_to_move().index(),
-                    hist_key_of(&pos, quiet),
+                    hist_key_of(pos, quiet),
                     500,
                     16384,
                 );
-                let expected = eager_order(&pos, tt_move, &tables);
+                let expected = eager_order(pos, tt_move, &tables);
                 let mut picker = Picker::new();
-                picker.generate(&pos, false);
-                picker.score(&pos, tt_move, &tables, 0, Default::default(), [NO_CONT; 3]);
+                picker.generate(pos, false);
+                picker.score(pos, tt_move, &tables, 0, Default::default(), [NO_CONT; 3]);
                 let mut got = Vec::new();
-                while let Some((m, _)) = picker.pick(&pos) {
+                while let Some((m, _)) = picker.pick(pos) {
                     got.push(pos.move_token(m));
                 }
                 assert_eq!(got, expected, "{}", pos.fen());
                 checked += 1;
-                pos.make(list[rng.below(list.len() as u64) as usize]);
-            }
+                Next::Random
+            });
         }
         assert!(checked > 60);
     }
@@ -677,22 +677,21 @@ mod tests {
     /// that do not lose their exchange before every quiet ply, and the losing ones after;
     /// [`Picker::skip_quiet`] at the first quiet ply leaves exactly the losing ones.
     fn staged_hands_out_every_ply_once<G: Game>(starts: Vec<G>, plies: usize) -> usize {
-        let mut rng = SplitMix64::new(59);
+        let mut playout = Playout::new(59, plies);
         let mut skips = 0;
         let mut tables = OrderTables::<G::Move>::new();
         let mut checked = 0;
         for mut pos in starts {
-            for _ in 0..plies {
-                let mut list = PlyList::<G::Move>::default();
-                pos.legal_moves(&mut list);
-                if list.is_empty() {
-                    break;
+            playout.run(&mut pos, |pos, at| {
+                let (list, rng) = (at.legal, &mut *at.rng);
+                if at.at_end {
+                    return Next::Stop;
                 }
                 let quiet = list[rng.below(list.len() as u64) as usize];
                 if !pos.is_tactical(quiet) {
                     tables.hist.update_history(
                         pos.side_to_move().index(),
-                        hist_key_of(&pos, quiet),
+                        hist_key_of(pos, quiet),
                         700,
                         16384,
                     );
@@ -712,7 +711,7 @@ mod tests {
                     let mut picker = Picker::new();
                     picker.start(tt);
                     let mut got = Vec::new();
-                    while let Some(x) = picker.next(&pos, &tables, &node) {
+                    while let Some(x) = picker.next(pos, &tables, &node) {
                         got.push(x);
                     }
                     // Lazy legality: the caller drops what `is_legal` refuses (never the TT ply).
@@ -743,7 +742,7 @@ mod tests {
                         picker.start(tt);
                         let mut after = Vec::new();
                         let mut skipped = false;
-                        while let Some((m, s)) = picker.next(&pos, &tables, &node) {
+                        while let Some((m, s)) = picker.next(pos, &tables, &node) {
                             if !skipped && !pos.is_tactical(m) && !Picker::<G::Move>::is_tt(s) {
                                 picker.skip_quiet();
                                 skipped = true;
@@ -764,8 +763,8 @@ mod tests {
                     }
                     checked += 1;
                 }
-                pos.make(list[rng.below(list.len() as u64) as usize]);
-            }
+                Next::Random
+            });
         }
         assert!(!G::STAGING.split || skips > 100, "{skips}");
         checked

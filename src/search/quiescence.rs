@@ -173,12 +173,12 @@ mod tests {
     use std::sync::atomic::AtomicBool;
 
     use super::*;
-    use crate::core::zobrist::SplitMix64;
     use crate::search::score::mated_in;
     use crate::search::searcher::{Counter, Shared};
     use crate::search::{negamax, params, SearchControl, Tt};
     use crate::variants::mutatis_mutandis::Mutatis;
-    use crate::variants::{Notation, PlyList, Rules, StagedGeneration};
+    use crate::variants::playout::{Next, Playout};
+    use crate::variants::{Notation, Rules, StagedGeneration};
 
     /// The full-window quiescence score of `pos` at ply 0, on a fresh TT (on a thread with
     /// the search threads' stack: a searcher is large).
@@ -219,26 +219,21 @@ mod tests {
         let mated = Mutatis::from_fen("7k/8/8/8/8/8/1r6/r6K w - - 0 1").unwrap();
         assert!(mated.in_check());
         assert_eq!(qsearch_score(&mated), mated_in(0));
-        let mut rng = SplitMix64::new(7);
+        let mut playout = Playout::new(7, 120);
         let (mut in_check, mut quiet_only) = (0, 0);
         for seed in 0..8 {
             let Some(mut pos) = Mutatis::random_setup(seed) else {
                 continue;
             };
-            for _ in 0..120 {
-                let mut list = PlyList::<<Mutatis as Rules>::Move>::default();
-                pos.legal_moves(&mut list);
-                if list.is_empty() {
-                    break;
-                }
-                if pos.in_check() {
+            playout.run(&mut pos, |pos, at| {
+                if !at.legal.is_empty() && pos.in_check() {
                     in_check += 1;
-                    quiet_only += usize::from(list.iter().all(|&m| !pos.is_tactical(m)));
-                    let s = qsearch_score(&pos);
+                    quiet_only += usize::from(at.legal.iter().all(|&m| !pos.is_tactical(m)));
+                    let s = qsearch_score(pos);
                     assert!(s > mated_in(0), "{} {s}", pos.fen());
                 }
-                pos.make(list[rng.below(list.len() as u64) as usize]);
-            }
+                Next::Random
+            });
         }
         assert!(in_check >= 20 && quiet_only >= 3, "{in_check} {quiet_only}");
     }

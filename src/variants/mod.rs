@@ -19,6 +19,8 @@ pub mod mutatis_mutandis;
 pub mod mystic;
 pub mod network;
 pub mod orthodox;
+#[doc(hidden)]
+pub mod playout;
 pub mod turn;
 
 pub use contract::{
@@ -640,10 +642,10 @@ mod tests {
             );
         }
         let mut seen = std::collections::BTreeSet::new();
-        let mut rng = crate::core::zobrist::SplitMix64::new(80);
+        let mut playout = playout::Playout::new(80, 160);
         for game in 0..24 {
             let mut pos = G::random_setup(game).unwrap_or_else(G::startpos);
-            for _ in 0..160 {
+            playout.run(&mut pos, |pos, _| {
                 let fen = pos.fen();
                 let words: Vec<&str> = fen.split_whitespace().collect();
                 assert!(words.len() >= 6, "{}: {fen}", G::INFO.name);
@@ -667,16 +669,8 @@ mod tests {
                     );
                     seen.insert(key);
                 }
-                if game_outcome(&pos).is_some() {
-                    break;
-                }
-                let mut list = PlyList::<G::Move>::default();
-                pos.legal_moves(&mut list);
-                if list.is_empty() {
-                    break;
-                }
-                pos.make(list[rng.below(list.len() as u64) as usize]);
-            }
+                playout::Next::stop_if(game_outcome(pos).is_some())
+            });
         }
         // Every described tag turns up in play: none is described for nothing.
         for key in described.iter().filter(|k| k.starts_with("tag:")) {

@@ -759,8 +759,8 @@ pub(crate) fn assert_kept_sums_match<G: crate::variants::Game>(
     start: impl Fn(u64) -> G,
     mut tally: impl FnMut(&G, G::Move),
 ) {
-    use crate::core::zobrist::SplitMix64;
-    use crate::variants::{PlyList, Scope};
+    use crate::variants::playout::{Next, Playout};
+    use crate::variants::Scope;
     // The inputs of `pos` in `view` that make records (the volatile ones left out), sorted.
     let kept_inputs = |pos: &G, view: Color| {
         let mut list = InputList::new();
@@ -774,7 +774,7 @@ pub(crate) fn assert_kept_sums_match<G: crate::variants::Game>(
         kept
     };
     for game in 0..games {
-        let mut rng = SplitMix64::new(seed + game);
+        let mut playout = Playout::new(seed + game, plies);
         let mut pos = start(game);
         let root = Color::ALL.map(|view| kept_inputs(&pos, view));
         let check = |pos: &G| {
@@ -790,25 +790,22 @@ pub(crate) fn assert_kept_sums_match<G: crate::variants::Game>(
                 assert_eq!(residual(pos), net.evaluate(pos), "{}", pos.fen());
             }
         };
-        let mut made = 0;
-        for _ in 0..plies {
-            check(&pos);
-            let mut list = PlyList::<G::Move>::default();
-            pos.legal_moves(&mut list);
-            if list.is_empty() || pos.verdict(Scope::Game).is_some() {
-                break;
-            }
-            pos.make(list[rng.below(list.len() as u64) as usize]);
-            pos.unmake();
-            let m = list[rng.below(list.len() as u64) as usize];
-            tally(&pos, m);
-            pos.make(m);
-            made += 1;
-            if made % null_every == 0 && pos.make_null() {
-                check(&pos);
+        let made = playout.run(&mut pos, |pos, at| {
+            if at.ply > 0 && at.ply % null_every == 0 && pos.make_null() {
+                check(pos);
                 pos.unmake();
             }
-        }
+            check(pos);
+            if at.at_end || pos.verdict(Scope::Game).is_some() {
+                return Next::Stop;
+            }
+            let list = at.legal;
+            pos.make(list[at.rng.below(list.len() as u64) as usize]);
+            pos.unmake();
+            let m = list[at.rng.below(list.len() as u64) as usize];
+            tally(pos, m);
+            Next::Play(m)
+        });
         for _ in 0..made {
             pos.unmake();
             check(&pos);

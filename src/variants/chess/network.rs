@@ -149,30 +149,23 @@ mod tests {
     /// network in the slot); its evaluation stays the attached copy's.
     #[test]
     fn a_detached_position_keeps_no_sums_and_evaluates_alike() {
-        use crate::core::zobrist::SplitMix64;
-        use crate::variants::PlyList;
+        use crate::variants::playout::{Next, Playout};
         let with_net = Chess::slot().get().is_some();
-        let mut rng = SplitMix64::new(0x4445_5441);
+        let mut playout = Playout::new(0x4445_5441, 12);
         for fen in Chess::SEARCH.bench_fens {
             let mut kept = Chess::from_fen(fen).unwrap();
             let mut detached = kept.clone();
             detached.detach_network();
-            let mut made = 0;
-            for _ in 0..12 {
-                let mut list = PlyList::<Move>::default();
-                kept.legal_moves(&mut list);
-                if list.is_empty() {
-                    break;
+            let made = playout.run(&mut kept, |kept, at| {
+                if let Some(m) = at.last {
+                    detached.make(m);
+                    assert_eq!(kept.acc.recording(), with_net, "{}", kept.fen());
+                    assert!(!detached.acc.recording(), "{}", detached.fen());
+                    assert_eq!(detached.acc.sums_kept(), 1, "{}", detached.fen());
+                    assert_eq!(detached.evaluate(), kept.evaluate(), "{}", kept.fen());
                 }
-                let m = list[rng.below(list.len() as u64) as usize];
-                kept.make(m);
-                detached.make(m);
-                made += 1;
-                assert_eq!(kept.acc.recording(), with_net, "{}", kept.fen());
-                assert!(!detached.acc.recording(), "{}", detached.fen());
-                assert_eq!(detached.acc.sums_kept(), 1, "{}", detached.fen());
-                assert_eq!(detached.evaluate(), kept.evaluate(), "{}", kept.fen());
-            }
+                Next::Random
+            });
             for _ in 0..made {
                 kept.unmake();
                 detached.unmake();

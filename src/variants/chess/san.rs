@@ -69,25 +69,18 @@ mod tests {
 
     #[test]
     fn sans_are_unique_along_random_playouts() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        use crate::variants::playout::{Next, Playout};
+        let mut playout = Playout::new(0x9E37_79B9_7F4A_7C15, 80);
         for game in 0..40 {
             let mut pos = Chess::startpos();
-            for _ in 0..80 {
-                let mut list = MoveList::new();
-                pos.generate_legal(&mut list);
-                if list.is_empty() {
-                    break;
-                }
-                let mut sans: Vec<String> = list.iter().map(|&m| san(&pos, m)).collect();
+            playout.run(&mut pos, |pos, at| {
+                let mut sans: Vec<String> = at.legal.iter().map(|&m| san(pos, m)).collect();
                 sans.sort();
                 let n = sans.len();
                 sans.dedup();
                 assert_eq!(sans.len(), n, "game {game}: {}", pos.fen());
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                pos.make_move(list[(seed % n as u64) as usize]);
-            }
+                Next::Random
+            });
         }
     }
 }

@@ -758,7 +758,7 @@ mod tests {
     /// generation, which reorders them: not compared.)
     #[test]
     fn the_tactical_list_keeps_the_full_lists_order() {
-        use crate::core::zobrist::SplitMix64;
+        use crate::variants::playout::{Next, Playout};
         fn tactical_of<const JUDGE: bool>(pos: &Mutatis) -> (TurnList, TurnList) {
             let mut all = TurnList::new();
             pos.generate_turns_judged::<{ super::super::turn::MAX_TURNS }, JUDGE>(
@@ -773,26 +773,21 @@ mod tests {
             );
             (all, tactical)
         }
-        let mut rng = SplitMix64::new(61);
+        let mut playout = Playout::new(61, 80);
         let (mut compared, mut tactical_turns) = (0, 0);
         for seed in 0..10 {
             let mut pos = crate::variants::mutatis_mutandis::setup::random_setup(seed);
-            for _ in 0..80 {
+            playout.run(&mut pos, |pos, _| {
                 if pos.drop_window(pos.side) != DropWindow::Mandatory {
-                    let (all, tactical) = tactical_of::<false>(&pos);
+                    let (all, tactical) = tactical_of::<false>(pos);
                     assert_eq!(all, tactical, "unjudged, {}", pos.fen());
-                    let (all, tactical) = tactical_of::<true>(&pos);
+                    let (all, tactical) = tactical_of::<true>(pos);
                     assert_eq!(all, tactical, "judged, {}", pos.fen());
                     compared += 1;
                     tactical_turns += tactical.len();
                 }
-                let mut legal = TurnList::new();
-                pos.generate_turns(&mut legal, TurnKinds::All);
-                if legal.is_empty() {
-                    break;
-                }
-                pos.make(legal[rng.below(legal.len() as u64) as usize]);
-            }
+                Next::Random
+            });
         }
         assert!(
             compared > 500 && tactical_turns > 1000,

@@ -372,21 +372,15 @@ mod tests {
 
     #[test]
     fn matches_swap_list_reference_on_random_positions() {
-        use crate::core::zobrist::SplitMix64;
-        use crate::core::MoveList;
-        let mut rng = SplitMix64::new(7);
+        use crate::variants::playout::{Next, Playout};
+        let mut playout = Playout::new(7, 60);
         let mut checked = 0;
         for fen in crate::variants::orthodox::eval::tests::FENS {
             for _game in 0..6 {
                 let mut pos = Chess::from_fen(fen).unwrap();
-                for _ply in 0..60 {
-                    let mut list = MoveList::new();
-                    pos.legal_moves(&mut list);
-                    if list.is_empty() {
-                        break;
-                    }
-                    for &m in list.iter() {
-                        let v = see_value(&pos, m);
+                playout.run(&mut pos, |pos, at| {
+                    for &m in at.legal.iter() {
+                        let v = see_value(pos, m);
                         // A King's capture onto a defended square is illegal and never
                         // generated, so the reference's King rule only applies to recaptures.
                         for t in [v - 1, v, v + 1, 0, -100, 100] {
@@ -399,9 +393,8 @@ mod tests {
                         }
                         checked += 1;
                     }
-                    let m = list[rng.below(list.len() as u64) as usize];
-                    pos.make(m);
-                }
+                    Next::Random
+                });
             }
         }
         assert!(checked > 10_000, "{checked}");

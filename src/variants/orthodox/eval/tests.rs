@@ -232,24 +232,21 @@ fn parameters_round_trip_and_are_named_uniquely() {
     assert_eq!(evaluate_with(&start, &q), evaluate(&start) + 7);
 }
 
-/// Positions reached by seeded random playouts from [`FENS`] (for symmetry and speed tests).
+/// Positions reached by seeded random playouts from [`FENS`] (for symmetry and speed tests):
+/// the positions after each ply.
 fn playout_positions(games_per_fen: usize, plies: usize) -> Vec<Chess> {
-    use crate::core::zobrist::SplitMix64;
-    use crate::core::MoveList;
-    let mut rng = SplitMix64::new(2024);
+    use crate::variants::playout::{Next, Playout};
+    let mut playout = Playout::new(2024, plies);
     let mut out = Vec::new();
     for fen in FENS {
         for _ in 0..games_per_fen {
             let mut p = pos(fen);
-            for _ in 0..plies {
-                let mut list = MoveList::new();
-                p.generate_legal(&mut list);
-                if list.is_empty() {
-                    break;
+            playout.run(&mut p, |p, at| {
+                if at.ply > 0 {
+                    out.push(p.clone());
                 }
-                p.make_move(list[rng.below(list.len() as u64) as usize]);
-                out.push(p.clone());
-            }
+                Next::Random
+            });
         }
     }
     out
