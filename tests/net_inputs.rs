@@ -12,7 +12,7 @@ use menagerie::variants::mutatis_mutandis::Mutatis;
 use menagerie::variants::mystic::Mystic;
 use menagerie::variants::network::{InputList, NetInputs, MAX_ACTIVE};
 use menagerie::variants::playout::{Next, Playout};
-use menagerie::variants::{Game, Notation, PlyList, Rules, Scope, Variant};
+use menagerie::variants::{Game, Notation, Rules, Scope, Variant};
 
 /// The inputs of `pos` from `perspective`, sorted, after checking them: below `INPUTS`, no
 /// duplicates, at most `MAX_ACTIVE` (pushing more would already have panicked).
