@@ -160,15 +160,16 @@ fn pgn_openings_give_book_turns_then_the_players() {
 /// and the same first turns (protocol turn tokens in the movetext).
 #[test]
 fn the_runners_pgn_is_a_book() {
-    use menagerie::variants::mulligan_stew::Stew;
+    use menagerie::variants::mulligan_stew::MulliganStew;
     // One game at a time: the PGN is in game order (it is in the order games finish).
     let mut cfg = config(4);
     cfg.concurrency = 1;
-    let (report, pgn) = run_pgn::<Stew>(&cfg);
+    let (report, pgn) = run_pgn::<MulliganStew>(&cfg);
     let dir = scratch("pgn-book");
     let file = dir.join("stew.pgn");
     std::fs::write(&file, &pgn).unwrap();
-    let openings = Openings::load::<Stew>(&file, None, OpeningsOrder::Sequential, Some(3)).unwrap();
+    let openings =
+        Openings::load::<MulliganStew>(&file, None, OpeningsOrder::Sequential, Some(3)).unwrap();
     assert_eq!(openings.format, OpeningsFormat::Pgn);
     assert_eq!(openings.list.len(), 4);
     for (o, g) in openings.list.iter().zip(&report.games) {
@@ -521,7 +522,7 @@ fn book_command_writes_a_balanced_book() {
 fn a_match_that_would_replay_its_games_is_warned_about() {
     use menagerie::tools::arena::repeated_games_warning;
     use menagerie::variants::chess::Chess;
-    use menagerie::variants::mutatis_mutandis::Mutatis;
+    use menagerie::variants::mutatis_mutandis::MutatisMutandis;
     let book = |n: usize| {
         let text: String = (0..n)
             .map(|_| "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n")
@@ -554,7 +555,7 @@ fn a_match_that_would_replay_its_games_is_warned_about() {
     assert!(repeated_games_warning::<Chess>(&cfg)
         .unwrap()
         .contains("only 2 "));
-    assert_eq!(repeated_games_warning::<Mutatis>(&cfg), None);
+    assert_eq!(repeated_games_warning::<MutatisMutandis>(&cfg), None);
 }
 
 /// A game the referee ended on a claimable draw (threefold repetition, FIDE 9.2) checks as a

@@ -1052,7 +1052,7 @@ fn requests_from_a_fuzzer_change_no_game() {
     let port = addr.rsplit(':').next().unwrap().to_string();
 
     // The games: two people at chess, a person against the engine after a few turns, Mulligan
-    // Stew between two people, and a chess game that is over.
+    // Mulligan Stew between two people, and a chess game that is over.
     let mut games = Vec::new();
     let (a, a_seats) = create(
         &s,

@@ -15,7 +15,7 @@ use menagerie::perft::{perft_turns, Unit};
 use menagerie::variants::playout::{Next, Playout};
 use std::collections::HashSet;
 
-use menagerie::variants::mitosis::{Mitosis, Move, BOARD_MITOSIS, START_FEN};
+use menagerie::variants::mitosis::{Mitosis, MitosisMove, BOARD_MITOSIS, START_FEN};
 use menagerie::variants::turn::{self, Extent, Reading};
 use menagerie::variants::{FenError, Game, GameResult, MoveError, Notation, Rules};
 use menagerie::variants::{PlyList, Scope};
@@ -600,7 +600,7 @@ fn san_of(fen: &str, token: &str) -> String {
 
 /// Checks the notation of every legal ply of `p`: unique after `normalize_pgn`, and read back
 /// by `read_pgn_ply` (PGN import) and `import_move` (`menagerie replay`) as that ply.
-fn assert_notation_round_trip(p: &Mitosis, list: &PlyList<Move>) {
+fn assert_notation_round_trip(p: &Mitosis, list: &PlyList<MitosisMove>) {
     let mut seen = HashSet::new();
     for &m in list.iter() {
         let written = p.pgn_move(m);

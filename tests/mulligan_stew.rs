@@ -15,20 +15,20 @@ use menagerie::core::zobrist::SplitMix64;
 use menagerie::core::MoveList;
 use menagerie::perft::perft;
 use menagerie::variants::mulligan_stew::notation::{import, split_record};
-use menagerie::variants::mulligan_stew::{Stew, START_FEN};
+use menagerie::variants::mulligan_stew::{MulliganStew, START_FEN};
 use menagerie::variants::playout::{Next, Playout};
 use menagerie::variants::Scope;
 use menagerie::variants::{Evaluation, GameResult, MoveError, Notation, Rules, Terminal};
 
-fn pos(fen: &str) -> Stew {
+fn pos(fen: &str) -> MulliganStew {
     parse(fen)
 }
 
-fn has(p: &Stew, t: &str) -> bool {
+fn has(p: &MulliganStew, t: &str) -> bool {
     ply_tokens(p).iter().any(|x| x == t)
 }
 
-fn played(fen: &str, moves: &str) -> Stew {
+fn played(fen: &str, moves: &str) -> MulliganStew {
     let mut p = pos(fen);
     play_plies(&mut p, moves);
     p
@@ -93,7 +93,7 @@ const FINAL_BOARD: &str = "2pkA1/2p2p/4p1/r1PP2/5P/PcmPa1/RA1p1C";
 #[test]
 fn start_position_and_fen_round_trip() {
     // rules/mulligan-stew.md 2, 7
-    assert_eq!(Stew::startpos().fen(), START_FEN);
+    assert_eq!(MulliganStew::startpos().fen(), START_FEN);
     for fen in GAME_FENS {
         assert_eq!(pos(fen).fen(), *fen);
     }
@@ -219,7 +219,7 @@ fn bad_fens_name_the_field() {
         ),
     ];
     for (fen, field) in cases {
-        match Stew::from_fen(fen) {
+        match MulliganStew::from_fen(fen) {
             Err(e) => assert_eq!(e.field, field, "{fen}: {e}"),
             Ok(_) => panic!("accepted bad FEN {fen}"),
         }
@@ -250,7 +250,7 @@ fn garbage_never_panics() {
             }
         }
         let text: String = s.into_iter().collect();
-        if let Ok(q) = Stew::from_fen(&text) {
+        if let Ok(q) = MulliganStew::from_fen(&text) {
             let _ = legal_moves(&q);
             let _ = q.fen();
         }
@@ -316,7 +316,7 @@ fn mage_steps_captures_and_swaps() {
 #[test]
 fn mage_drop_on_the_portion_colour() {
     // rules/mulligan-stew.md 3: drop on any empty square of the current portion's colour.
-    let p = Stew::startpos();
+    let p = MulliganStew::startpos();
     let drops: Vec<String> = ply_tokens(&p)
         .into_iter()
         .filter(|t| t.starts_with("M@"))
@@ -479,7 +479,7 @@ fn captures_fill_the_owners_pool() {
 fn portions_light_then_dark() {
     // rules/mulligan-stew.md 5: the L portion moves a piece on a light square, the D portion
     // one on a dark square; the side changes after the D portion.
-    let p = Stew::startpos();
+    let p = MulliganStew::startpos();
     let light = menagerie::variants::mulligan_stew::board::BOARD_6X7;
     for t in ply_tokens(&p) {
         if let Some(sq) = t.get(..2).filter(|_| !t.starts_with("M@")) {
@@ -549,7 +549,7 @@ fn forced_skip_only_without_moves() {
     );
     assert!(!has(&p2, "0000"));
     assert!(matches!(
-        Stew::startpos().parse_move("0000"),
+        MulliganStew::startpos().parse_move("0000"),
         Err(MoveError::Illegal(_))
     ));
     // Whether D has a move is decided after the L move.
@@ -626,7 +626,7 @@ fn king_capture_in_l_ends_the_game_at_once() {
 #[test]
 fn example_game_ends_when_whites_second_king_falls() {
     // rules/mulligan-stew.md 10: the game ends 0-1 after R:a4++ (a D-portion capture).
-    let mut p = Stew::startpos();
+    let mut p = MulliganStew::startpos();
     play_plies(&mut p, GAME_TOKENS);
     assert_eq!(p.fen().split('[').next().unwrap(), FINAL_BOARD);
     let o = game_outcome(&p).unwrap();
@@ -712,7 +712,7 @@ fn tokens_round_trip_and_make_unmake() {
     let mut playout = Playout::new(5, 160);
     let mut plies = 0;
     for game in 0..60 {
-        let mut p = Stew::startpos();
+        let mut p = MulliganStew::startpos();
         let mut history = Vec::new();
         plies += playout.run(&mut p, |p, at| {
             let l = at.legal;
@@ -724,7 +724,7 @@ fn tokens_round_trip_and_make_unmake() {
                 return Next::Stop;
             }
             assert_tokens_round_trip(p, l);
-            assert_make_unmake(p, l, Stew::compute_key, |p| {
+            assert_make_unmake(p, l, MulliganStew::compute_key, |p| {
                 assert_eq!(pos(&p.fen()).key(), p.key(), "FEN keeps the key");
             });
             history.push((p.fen(), p.key()));
@@ -742,7 +742,7 @@ fn tokens_round_trip_and_make_unmake() {
 #[test]
 fn example_game_checkpoints() {
     // rules/mulligan-stew.md 10: every FEN before each portion.
-    let mut p = Stew::startpos();
+    let mut p = MulliganStew::startpos();
     let toks: Vec<&str> = GAME_TOKENS.split_whitespace().collect();
     assert_eq!(toks.len(), 32);
     for (i, t) in toks.iter().enumerate() {
@@ -758,7 +758,7 @@ fn seed_notation_imports_to_the_canonical_tokens() {
     // rules/mulligan-stew.md 8 "Importing the seed's notation".
     let words = split_record(GAME_RECORD);
     assert_eq!(words.len(), 32);
-    let mut p = Stew::startpos();
+    let mut p = MulliganStew::startpos();
     for (w, t) in words.iter().zip(GAME_TOKENS.split_whitespace()) {
         let m = import(&p, w).unwrap_or_else(|e| panic!("{w} in {}: {e}", p.fen()));
         assert_eq!(p.move_token(m), t, "{w}");
@@ -775,7 +775,7 @@ fn seed_notation_imports_to_the_canonical_tokens() {
     assert_eq!(p.move_token(import(&p, "=Rb7").unwrap()), "b7b7r");
     assert_eq!(split_record("1. =R b7, Kd3"), ["=Rb7", "Kd3"]);
     // Errors.
-    let p = Stew::startpos();
+    let p = MulliganStew::startpos();
     assert!(matches!(
         import(&p, "Kz9"),
         Err(MoveError::Malformed { .. })
@@ -819,7 +819,7 @@ fn replay_subcommand_prints_fens_and_result() {
 
 #[test]
 fn tactical_moves_are_legal_and_tactical() {
-    let mut p = Stew::startpos();
+    let mut p = MulliganStew::startpos();
     play_plies(
         &mut p,
         &GAME_TOKENS
@@ -1024,7 +1024,7 @@ fn colour_flip_symmetry() {
     let mut playout = Playout::new(23, 120);
     let mut checked = 0;
     for _ in 0..30 {
-        let mut p = Stew::startpos();
+        let mut p = MulliganStew::startpos();
         playout.run(&mut p, |p, at| {
             let l = at.legal;
             if l.is_empty() {

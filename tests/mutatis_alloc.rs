@@ -5,7 +5,7 @@
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::core::Color;
 use menagerie::variants::mutatis_mutandis::{
-    attacked, generate, ActionList, Board, Mutatis, Piece, State, TurnList,
+    attacked, generate, ActionList, Board, MutatisMoveList, MutatisMutandis, Piece, State,
 };
 use menagerie::variants::playout::{Next, Playout};
 use menagerie::variants::StagedGeneration;
@@ -66,17 +66,17 @@ fn generation_does_not_allocate() {
 fn game_turns_do_not_allocate() {
     // Positions along random playouts from seeded setups (built outside the measurement).
     let mut playout = Playout::new(11, 60);
-    let mut positions: Vec<Mutatis> = Vec::new();
+    let mut positions: Vec<MutatisMutandis> = Vec::new();
     for seed in 0..6 {
-        let mut p = Mutatis::random_setup(seed).unwrap();
+        let mut p = MutatisMutandis::random_setup(seed).unwrap();
         playout.run(&mut p, |p, _| {
-            positions.push(Mutatis::from_fen(&p.fen()).unwrap());
+            positions.push(MutatisMutandis::from_fen(&p.fen()).unwrap());
             Next::Random
         });
     }
     // Tables and keys are built on first use: once before measuring.
     let mut warm = positions[0].clone();
-    let mut l = TurnList::new();
+    let mut l = MutatisMoveList::new();
     warm.legal_moves(&mut l);
     warm.make(l[0]);
     warm.unmake();
@@ -84,9 +84,9 @@ fn game_turns_do_not_allocate() {
     let before = ALLOCS.with(|c| c.get());
     let mut n = 0u64;
     for p in positions.iter_mut() {
-        let mut l = TurnList::new();
+        let mut l = MutatisMoveList::new();
         p.legal_moves(&mut l);
-        let mut t = TurnList::new();
+        let mut t = MutatisMoveList::new();
         p.tactical_moves(&mut t);
         n += (l.len() + t.len()) as u64;
         n ^= p.evaluate() as u64 ^ p.key();

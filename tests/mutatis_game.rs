@@ -19,11 +19,11 @@ use menagerie::core::zobrist::SplitMix64;
 use menagerie::core::Color;
 use menagerie::variants::mutatis_mutandis::action::{ActionKind, NO_SQUARE};
 use menagerie::variants::mutatis_mutandis::legal::royals;
+use menagerie::variants::mutatis_mutandis::moves::MAX_MOVES;
 use menagerie::variants::mutatis_mutandis::position::{corner_plan, flag, home_bb};
 use menagerie::variants::mutatis_mutandis::setup::FAMILY_BASES;
-use menagerie::variants::mutatis_mutandis::turn::MAX_TURNS;
 use menagerie::variants::mutatis_mutandis::{
-    attacked, generate, Action, ActionList, DropWindow, Mutatis, State, Turn,
+    attacked, generate, Action, ActionList, DropWindow, MutatisMove, MutatisMutandis, State,
 };
 use menagerie::variants::playout::{Next, Playout};
 use menagerie::variants::turn::{self, Extent, Reading};
@@ -33,14 +33,14 @@ fn bit(sq: u8) -> u64 {
     1u64 << sq
 }
 
-fn royal_attacked(p: &Mutatis, c: Color) -> bool {
+fn royal_attacked(p: &MutatisMutandis, c: Color) -> bool {
     let b = p.board();
     (0..64u8).any(|sq| royals(b, c) & bit(sq) != 0 && attacked(b, sq))
 }
 
 /// Cornering actions by rules 9 checked square by square (the table's squares come from
 /// `corner_plan`, tested row by row in tests/mutatis_rules.rs).
-fn reference_corners(p: &Mutatis) -> Vec<Action> {
+fn reference_corners(p: &MutatisMutandis) -> Vec<Action> {
     let us = p.side_to_move();
     let b = p.board();
     let (fk, fa, fh) = flag::of(us.index());
@@ -93,7 +93,7 @@ fn reference_corners(p: &Mutatis) -> Vec<Action> {
 
 /// The legal turns of `p` by rules 4, 5, 8 and 9 the slow way: every candidate turn is made on
 /// a copy of the position and every royal tested; tokens returned sorted.
-fn reference_turns(p: &Mutatis) -> BTreeSet<String> {
+fn reference_turns(p: &MutatisMutandis) -> BTreeSet<String> {
     let us = p.side_to_move();
     let b = p.board();
     let mut actions = ActionList::new();
@@ -120,7 +120,7 @@ fn reference_turns(p: &Mutatis) -> BTreeSet<String> {
         if a.captures & own_royals != 0 {
             continue;
         }
-        let bare = Turn::new(a, NO_SQUARE);
+        let bare = MutatisMove::new(a, NO_SQUARE);
         let mut q = p.clone();
         q.make(bare);
         if !royal_attacked(&q, us) {
@@ -141,7 +141,7 @@ fn reference_turns(p: &Mutatis) -> BTreeSet<String> {
             if home_bb(us) & bit(s) == 0 || q.board().piece(s).is_some() {
                 continue;
             }
-            let t = Turn::new(a, s);
+            let t = MutatisMove::new(a, s);
             let mut r = p.clone();
             r.make(t);
             if !royal_attacked(&r, us) {
@@ -156,8 +156,8 @@ fn reference_turns(p: &Mutatis) -> BTreeSet<String> {
     }
 }
 
-fn key_from_scratch(p: &Mutatis) -> u64 {
-    Mutatis::from_fen(&p.fen())
+fn key_from_scratch(p: &MutatisMutandis) -> u64 {
+    MutatisMutandis::from_fen(&p.fen())
         .unwrap_or_else(|e| panic!("reached position does not read back: {}: {e}", p.fen()))
         .key()
 }
@@ -168,7 +168,7 @@ fn random_playouts_keep_every_invariant() {
     let mut playout = Playout::new(0x6d6d, 90);
     let (mut positions, mut most, mut drops_seen, mut ended) = (0, 0, 0, 0);
     for seed in 0..24u64 {
-        let mut p = Mutatis::random_setup(seed).unwrap();
+        let mut p = MutatisMutandis::random_setup(seed).unwrap();
         playout.run(&mut p, |p, at| {
             let list = at.legal;
             most = most.max(list.len());
@@ -190,7 +190,7 @@ fn random_playouts_keep_every_invariant() {
     assert!(positions > 1500, "{positions}");
     assert!(drops_seen > 100, "drop windows reached: {drops_seen}");
     // The turn list's capacity stays far above what play produces.
-    assert!(most < MAX_TURNS / 4, "{most} turns in one position");
+    assert!(most < MAX_MOVES / 4, "{most} turns in one position");
     eprintln!(
         "{positions} positions, most turns {most}, drop positions {drops_seen}, ended {ended}"
     );
@@ -205,7 +205,7 @@ fn notation_is_unique_and_reads_back_along_random_playouts() {
     let (mut positions, mut turns, mut drops, mut coded, mut checks) = (0, 0, 0, 0, 0);
     let clock = std::time::Instant::now();
     for seed in 0..36u64 {
-        let mut p = Mutatis::random_setup(500 + seed).unwrap();
+        let mut p = MutatisMutandis::random_setup(500 + seed).unwrap();
         playout.run(&mut p, |p, at| {
             let list = at.legal;
             if list.is_empty() {
@@ -268,7 +268,7 @@ fn random_setups_follow_rules_3_and_are_reproducible() {
     // (7 on the home row, 13 in the reserve, base states), 8 Pawns, every flag set.
     let mut king_files = [0u32; 8];
     for seed in 0..200u64 {
-        let p = Mutatis::random_setup(seed).unwrap();
+        let p = MutatisMutandis::random_setup(seed).unwrap();
         assert_eq!(p.fen().split(' ').nth(2), Some("KAHkah"));
         for c in Color::ALL {
             let b = p.board();
@@ -297,19 +297,19 @@ fn random_setups_follow_rules_3_and_are_reproducible() {
     assert!(king_files.iter().all(|&n| n > 10), "{king_files:?}");
     // The same seed gives the same setup on every machine (SplitMix64, fixed algorithm).
     assert_eq!(
-        Mutatis::random_setup(7).unwrap().fen(),
+        MutatisMutandis::random_setup(7).unwrap().fen(),
         "[ll][ma][pv][ch][cr]k[hn][gr]/pppppppp/8/8/8/8/PPPPPPPP/[OX][AR][DA]K[HN][NW][WI][LL] w KAHkah - 0 1 reserve:DK.GR.CR.PV.CH.AM.C.IM.NR.N.R.MA.Q/ox.nr.q.r.c.nw.da.am.im.wi.n.dk.ar drops:0/0 swapban:-"
     );
     assert_ne!(
-        Mutatis::random_setup(7).unwrap().fen(),
-        Mutatis::random_setup(8).unwrap().fen()
+        MutatisMutandis::random_setup(7).unwrap().fen(),
+        MutatisMutandis::random_setup(8).unwrap().fen()
     );
 }
 
 #[test]
 fn setup_from_the_command_line_and_the_protocol() {
     // `menagerie setup` and the protocol's `setup` agree with the library.
-    let want = Mutatis::random_setup(12345).unwrap().fen();
+    let want = MutatisMutandis::random_setup(12345).unwrap().fen();
     let out = run_binary_ok(
         &["setup", "--variant", "mutatismutandis", "--seed", "12345"],
         b"",
@@ -384,7 +384,7 @@ fn perft_and_turn_tokens_through_the_protocol() {
     // A whole turn token is played as one turn.
     e.send("position fen [ll]3k3/1p[wi]2p2/2[sw]2[im]2/[ad]2[CH]1[sh][cp]1/3[SW]4/2[OX]1[AC]3/1p1P2[MA]1/4K2R w KH - 0 11 reserve:N.GR/q.am drops:0/0 swapban:- moves d2d3;N@a1");
     let fen = e.fen();
-    let mut want = Mutatis::from_fen("[ll]3k3/1p[wi]2p2/2[sw]2[im]2/[ad]2[CH]1[sh][cp]1/3[SW]4/2[OX]1[AC]3/1p1P2[MA]1/4K2R w KH - 0 11 reserve:N.GR/q.am drops:0/0 swapban:-").unwrap();
+    let mut want = MutatisMutandis::from_fen("[ll]3k3/1p[wi]2p2/2[sw]2[im]2/[ad]2[CH]1[sh][cp]1/3[SW]4/2[OX]1[AC]3/1p1P2[MA]1/4K2R w KH - 0 11 reserve:N.GR/q.am drops:0/0 swapban:-").unwrap();
     turn::play(&mut want, "d2d3;N@a1", Reading::Token, Extent::Start).unwrap();
     assert_eq!(fen, want.fen());
     assert!(
@@ -406,7 +406,7 @@ fn self_play_from_twenty_random_setups() {
     let mut e = Engine::start_variant("mutatismutandis");
     let (mut turns_played, mut finished) = (0, 0);
     for seed in 0..20u64 {
-        let start = Mutatis::random_setup(1000 + seed).unwrap();
+        let start = MutatisMutandis::random_setup(1000 + seed).unwrap();
         let mut pos = start.clone();
         let mut turns: Vec<String> = Vec::new();
         e.send("ucinewgame");
@@ -484,7 +484,7 @@ fn the_arena_gives_each_pair_its_own_seeded_setup() {
         shard: None,
     };
     let starts = |cfg: &MatchConfig| -> Vec<(usize, bool, String)> {
-        let report = run_match::<Mutatis>(cfg, &mut |_, _| {}, None).unwrap();
+        let report = run_match::<MutatisMutandis>(cfg, &mut |_, _| {}, None).unwrap();
         let mut v: Vec<_> = report
             .games
             .iter()
@@ -495,7 +495,7 @@ fn the_arena_gives_each_pair_its_own_seeded_setup() {
     };
     let games = starts(&cfg);
     assert_eq!(games.len(), 6);
-    let standard = Mutatis::startpos().fen();
+    let standard = MutatisMutandis::startpos().fen();
     for pair in games.chunks(2) {
         assert_eq!(
             pair[0].2, pair[1].2,
@@ -506,7 +506,7 @@ fn the_arena_gives_each_pair_its_own_seeded_setup() {
             pair[0].2, standard,
             "a random setup, not the fixed example start"
         );
-        let p = Mutatis::from_fen(&pair[0].2).unwrap();
+        let p = MutatisMutandis::from_fen(&pair[0].2).unwrap();
         assert_eq!(
             p.fullmove(),
             1,
@@ -579,7 +579,7 @@ fn turns_in_check_agree_with_the_reference() {
             "{} w - - 0 {full} reserve:SH.IM.N/r drops:0/0 swapban:-",
             b.fen_board()
         );
-        let Ok(p) = Mutatis::from_fen(&fen) else {
+        let Ok(p) = MutatisMutandis::from_fen(&fen) else {
             continue;
         };
         if !royal_attacked(&p, Color::White) {

@@ -6,15 +6,15 @@ use menagerie::variants::game_outcome;
 
 use common::game::{legal_moves, parse, ply_tokens};
 
-use menagerie::variants::mutatis_mutandis::{Mutatis, START_FEN};
+use menagerie::variants::mutatis_mutandis::{MutatisMutandis, START_FEN};
 use menagerie::variants::{GameResult, MoveError, Notation, Rules};
 
-fn pos(fen: &str) -> Mutatis {
-    parse::<Mutatis>(fen)
+fn pos(fen: &str) -> MutatisMutandis {
+    parse::<MutatisMutandis>(fen)
 }
 
 /// The position after playing the turn `token` on `fen`.
-fn after(fen: &str, token: &str) -> Mutatis {
+fn after(fen: &str, token: &str) -> MutatisMutandis {
     let mut p = pos(fen);
     let m = p
         .parse_move(token)
@@ -24,25 +24,25 @@ fn after(fen: &str, token: &str) -> Mutatis {
 }
 
 /// The FEN code on `square` of `p` (`"-"` when empty), as the board field writes it.
-fn at(p: &Mutatis, square: &str) -> String {
+fn at(p: &MutatisMutandis, square: &str) -> String {
     let sq = menagerie::variants::mutatis_mutandis::board::parse_square(square).unwrap();
     p.board()
         .piece(sq)
         .map_or("-".to_string(), |pc| pc.to_string())
 }
 
-fn field(p: &Mutatis, i: usize) -> String {
+fn field(p: &MutatisMutandis, i: usize) -> String {
     p.fen().split(' ').nth(i).unwrap().to_string()
 }
 
-fn tag(p: &Mutatis, key: &str) -> String {
+fn tag(p: &MutatisMutandis, key: &str) -> String {
     p.fen()
         .split(' ')
         .find_map(|w| w.strip_prefix(&format!("{key}:")).map(str::to_string))
         .unwrap()
 }
 
-fn has(p: &Mutatis, token: &str) -> bool {
+fn has(p: &MutatisMutandis, token: &str) -> bool {
     ply_tokens(p).iter().any(|t| t == token)
 }
 
@@ -168,7 +168,7 @@ fn drop_fen(stm: char, full: u32, drops: u32) -> String {
     )
 }
 
-fn drop_kinds(p: &Mutatis) -> (usize, usize) {
+fn drop_kinds(p: &MutatisMutandis) -> (usize, usize) {
     let t = ply_tokens(p);
     let with = t.iter().filter(|t| t.contains('@')).count();
     (with, t.len() - with)
@@ -638,7 +638,7 @@ fn unreachable_flags_and_drop_counters_are_refused() {
              pieces of a reserve",
         ),
     ] {
-        let e = Mutatis::from_fen(fen)
+        let e = MutatisMutandis::from_fen(fen)
             .err()
             .unwrap_or_else(|| panic!("accepted: {fen}"));
         assert_eq!(e.to_string(), format!("bad FEN: {why}"), "{fen}");
@@ -657,14 +657,16 @@ fn unreachable_flags_and_drop_counters_are_refused() {
             "{fen}"
         );
     }
-    assert!(Mutatis::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 7 reserve:AM/am drops:1/1").is_err());
+    assert!(
+        MutatisMutandis::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 7 reserve:AM/am drops:1/1").is_err()
+    );
 }
 
 #[test]
 fn malformed_fens_name_the_field_at_fault() {
     // rules 11; design.md "Errors and input".
     let ok = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
-    assert!(Mutatis::from_fen(ok).is_ok());
+    assert!(MutatisMutandis::from_fen(ok).is_ok());
     for (fen, field) in [
         ("4k3/8/8/8/8/8/8 w - - 0 1", "board"),
         ("4k3/8/8/8/8/8/8/4K4 w - - 0 1", "board"),
@@ -690,7 +692,7 @@ fn malformed_fens_name_the_field_at_fault() {
         ("4k3/8/8/8/8/8/8/4K3 w - - 0 1 drops:0/0 drops:0/0", "tag"),
         ("4k3/8/8/8/8/8/8/r3K3 b - - 0 1", "side to move"),
     ] {
-        match Mutatis::from_fen(fen) {
+        match MutatisMutandis::from_fen(fen) {
             Ok(_) => panic!("accepted: {fen}"),
             Err(e) => assert_eq!(e.field, field, "{fen}: {e}"),
         }

@@ -6,9 +6,9 @@
 
 use menagerie::core::Color;
 use menagerie::variants::mitosis::Mitosis;
-use menagerie::variants::mulligan_stew::Stew;
+use menagerie::variants::mulligan_stew::MulliganStew;
 use menagerie::variants::muster::Muster;
-use menagerie::variants::mutatis_mutandis::Mutatis;
+use menagerie::variants::mutatis_mutandis::MutatisMutandis;
 use menagerie::variants::mystic::Mystic;
 use menagerie::variants::network::{InputList, NetInputs, MAX_ACTIVE};
 use menagerie::variants::playout::{Next, Playout};
@@ -81,9 +81,9 @@ fn inputs_are_in_range_distinct_and_few() {
         [
             Mystic::INPUTS,
             Muster::INPUTS,
-            Stew::INPUTS,
+            MulliganStew::INPUTS,
             Mitosis::INPUTS,
-            Mutatis::INPUTS
+            MutatisMutandis::INPUTS
         ],
         [814, 896, 664, 1794, 6520]
     );
@@ -192,16 +192,18 @@ fn muster_inputs_are_colour_symmetric() {
 #[test]
 fn mulligan_stew_inputs_are_colour_symmetric() {
     let mut n = 0;
-    positions::<Stew>(4, 80, |pos| {
+    positions::<MulliganStew>(4, 80, |pos| {
         let flipped = crate::mulligan_stew::flip(&pos.fen());
-        let b = Stew::from_fen(&flipped).unwrap_or_else(|e| panic!("{flipped}: {e}"));
+        let b = MulliganStew::from_fen(&flipped).unwrap_or_else(|e| panic!("{flipped}: {e}"));
         assert_symmetric(pos, &b);
         n += 1;
     });
     assert!(n > 100);
     // The pair of the evaluation's symmetry test (tests/mulligan_stew.rs).
-    let a = Stew::from_fen("r1mka1/p1p2p/p3p1/2Pp2/A2cPP/PPKPa1/RA1M1C[-] w - - 4 6 pool:Q/q");
-    let b = Stew::from_fen("ra1m1c/ppkpA1/a2Cpp/2pP2/P3P1/P1P2P/R1MKA1[-] b - - 4 6 pool:Q/q");
+    let a =
+        MulliganStew::from_fen("r1mka1/p1p2p/p3p1/2Pp2/A2cPP/PPKPa1/RA1M1C[-] w - - 4 6 pool:Q/q");
+    let b =
+        MulliganStew::from_fen("ra1m1c/ppkpA1/a2Cpp/2pP2/P3P1/P1P2P/R1MKA1[-] b - - 4 6 pool:Q/q");
     assert_symmetric(&a.unwrap(), &b.unwrap());
 }
 
@@ -358,8 +360,8 @@ fn mutatis_inputs_are_colour_symmetric() {
         "4k3/8/8/3[gr]4/8/8/4P3/R3K3 b AK - 3 30 reserve:NR.DA/q drops:2/1 swapban:-",
     ] {
         let flipped = flip_mutatis(fen);
-        let a = Mutatis::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        let b = Mutatis::from_fen(&flipped).unwrap_or_else(|e| panic!("{flipped}: {e}"));
+        let a = MutatisMutandis::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let b = MutatisMutandis::from_fen(&flipped).unwrap_or_else(|e| panic!("{flipped}: {e}"));
         assert_symmetric(&a, &b);
     }
 }
@@ -403,8 +405,8 @@ fn compiled_in_network_corrects<G: Game>(hand: fn(&G) -> i32) {
 fn the_variants_with_a_network_play_with_it() {
     use menagerie::variants::{mitosis, mulligan_stew, muster, mutatis_mutandis, mystic};
     compiled_in_network_corrects::<Mystic>(mystic::eval::evaluate);
-    compiled_in_network_corrects::<Stew>(mulligan_stew::eval::evaluate);
+    compiled_in_network_corrects::<MulliganStew>(mulligan_stew::eval::evaluate);
     compiled_in_network_corrects::<Mitosis>(mitosis::eval::evaluate);
-    compiled_in_network_corrects::<Mutatis>(mutatis_mutandis::eval::evaluate);
+    compiled_in_network_corrects::<MutatisMutandis>(mutatis_mutandis::eval::evaluate);
     compiled_in_network_corrects::<Muster>(muster::eval::evaluate);
 }

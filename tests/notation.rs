@@ -6,7 +6,7 @@
 
 use menagerie::variants::chess::Chess;
 use menagerie::variants::game_outcome;
-use menagerie::variants::mulligan_stew::Stew;
+use menagerie::variants::mulligan_stew::MulliganStew;
 use menagerie::variants::muster::Muster;
 use menagerie::variants::mystic::Mystic;
 use menagerie::variants::playout::{Next, Playout};
@@ -139,9 +139,9 @@ fn mystic_purchases_upgrades_and_sans() {
 fn mulligan_stew_portions() {
     // docs/rules/mulligan-stew.md "Notation": the Mage's drop as a move, pieces by their
     // letters.
-    let start = Stew::startpos().fen();
+    let start = MulliganStew::startpos().fen();
     assert_eq!(
-        written::<Stew>(&start, &["M@b3", "c1c3", "e6e5", "f6f5"]),
+        written::<MulliganStew>(&start, &["M@b3", "c1c3", "e6e5", "f6f5"]),
         ["Mb3", "Kc3", "e5", "f5"]
     );
 }

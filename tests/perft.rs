@@ -6,9 +6,9 @@
 use menagerie::perft::{divide, perft, perft_turns, Unit};
 use menagerie::variants::chess::Chess;
 use menagerie::variants::mitosis::Mitosis;
-use menagerie::variants::mulligan_stew::Stew;
+use menagerie::variants::mulligan_stew::MulliganStew;
 use menagerie::variants::muster::Muster;
-use menagerie::variants::mutatis_mutandis::Mutatis;
+use menagerie::variants::mutatis_mutandis::MutatisMutandis;
 use menagerie::variants::mystic::Mystic;
 use menagerie::variants::{Game, Notation, Rules};
 
@@ -130,14 +130,14 @@ fn mulliganstew_suite() {
     } else {
         None
     };
-    run_suite::<Stew>("mulliganstew.perft", Unit::Ply, limit);
+    run_suite::<MulliganStew>("mulliganstew.perft", Unit::Ply, limit);
 }
 
 /// Mulligan Stew in turns (protocol.md 5): depth 1 and 2 from the start are the ply figures
 /// of depth 2 and 4 (rules/mulligan-stew.md 10: every turn there has both portions).
 #[test]
 fn mulliganstew_turns() {
-    let pos = Stew::startpos();
+    let pos = MulliganStew::startpos();
     let one = divide(&pos, 1, Unit::Turn, 1);
     assert_eq!(one.len(), 426);
     assert!(one.iter().any(|(t, _)| t == "M@b3;c1c3"), "{one:?}");
@@ -183,14 +183,14 @@ fn muster_suite_full_depth() {
 /// (action plus optional drop), including the drop and mandatory-drop positions.
 #[test]
 fn mutatismutandis_suite() {
-    run_suite::<Mutatis>("mutatismutandis.perft", Unit::Turn, None);
+    run_suite::<MutatisMutandis>("mutatismutandis.perft", Unit::Turn, None);
 }
 
 /// Mutatis Mutandis divide: the rules' special-pieces position, where White's drop is
 /// mandatory (rules 8), has only turns with a drop, and its threads agree.
 #[test]
 fn mutatismutandis_divide_mandatory_drop() {
-    let pos = Mutatis::from_fen("[ll]3k3/1p[wi]2p2/2[sw]2[im]2/[ad]2[CH]1[sh][cp]1/3[SW]4/2[OX]1[AC]3/1p1P2[MA]1/4K2R w KH - 0 11 reserve:N.GR/q.am drops:0/0 swapban:-").unwrap();
+    let pos = MutatisMutandis::from_fen("[ll]3k3/1p[wi]2p2/2[sw]2[im]2/[ad]2[CH]1[sh][cp]1/3[SW]4/2[OX]1[AC]3/1p1P2[MA]1/4K2R w KH - 0 11 reserve:N.GR/q.am drops:0/0 swapban:-").unwrap();
     let one = divide(&pos, 2, Unit::Turn, 1);
     assert_eq!(one, divide(&pos, 2, Unit::Turn, 2));
     assert_eq!(one.len(), 426);

@@ -44,9 +44,9 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use common::game::legal_moves;
 use menagerie::variants::chess::Chess;
 use menagerie::variants::mitosis::Mitosis;
-use menagerie::variants::mulligan_stew::Stew;
+use menagerie::variants::mulligan_stew::MulliganStew;
 use menagerie::variants::muster::Muster;
-use menagerie::variants::mutatis_mutandis::Mutatis;
+use menagerie::variants::mutatis_mutandis::MutatisMutandis;
 use menagerie::variants::mystic::Mystic;
 use menagerie::variants::{Game, Notation, PieceInfo, Rules, Variant};
 
@@ -470,7 +470,7 @@ fn betza_parts(movement: &str) -> Option<Vec<Part>> {
 // Movements in words
 // ------------------------------------------------------------------------------------------
 
-/// A movement that Betza does not write, read from the words of a description (Mutatis
+/// A movement that Betza does not write, read from the words of a description (Mutatis Mutandis
 /// Mutandis, rules 6.1): each is a set of paths of leaps on which only the landing squares
 /// matter (every landing before the last must be empty) unless it says otherwise.
 #[derive(Clone, Debug, PartialEq)]
@@ -1383,7 +1383,7 @@ fn muster_descriptions_match_the_engine() {
 /// Mulligan Stew: every piece's description states the squares it lands on.
 #[test]
 fn mulligan_stew_descriptions_match_the_engine() {
-    check_variant::<Stew>();
+    check_variant::<MulliganStew>();
 }
 
 /// Mitosis: every piece's description states the squares it lands on.
@@ -1395,7 +1395,7 @@ fn mitosis_descriptions_match_the_engine() {
 /// Mutatis Mutandis: each of the 49 states' description states the squares it lands on.
 #[test]
 fn mutatis_mutandis_descriptions_match_the_engine() {
-    check_variant::<Mutatis>();
+    check_variant::<MutatisMutandis>();
 }
 
 /// No variant is left out of the tests above.
@@ -1405,9 +1405,9 @@ fn every_variant_is_checked() {
         Chess::INFO.name,
         Mystic::INFO.name,
         Muster::INFO.name,
-        Stew::INFO.name,
+        MulliganStew::INFO.name,
         Mitosis::INFO.name,
-        Mutatis::INFO.name,
+        MutatisMutandis::INFO.name,
     ];
     tested.sort();
     let mut all: Vec<&str> = Variant::ALL
@@ -1659,7 +1659,7 @@ fn castles<G: Game>(geo: &Geo, pos: &mut G, king: Sq, rooks: &[Sq]) -> Vec<Strin
 /// The special moves of each variant's rules are in its pieces' words, and where a position
 /// shows them the engine agrees: castling (chess, Muster's vertical castling, none in
 /// Mystic), the promotion choices of every Pawn, Mystic's purchases and upgrades, Mulligan
-/// Stew's drops, swaps and pool, Mitosis's splitting and King, and the state each Mutatis
+/// Stew's drops, swaps and pool, Mitosis's splitting and King, and the state each Mutatis Mutandis
 /// Mutandis piece becomes (`State::next`) and its royalty (`State::is_royal`).
 #[test]
 fn special_moves_are_described() {
@@ -1731,7 +1731,7 @@ fn special_moves_are_described() {
     );
     has(description::<Mitosis>("P"), &["every square passed"]);
     has(
-        description::<Stew>("P"),
+        description::<MulliganStew>("P"),
         &["no double step", "no en passant", "pool"],
     );
 
@@ -1763,13 +1763,19 @@ fn special_moves_are_described() {
     );
 
     // Mulligan Stew (rules/mulligan-stew.md 2-6).
-    has(description::<Stew>("K"), &["two per side", "no check"]);
     has(
-        description::<Stew>("M"),
+        description::<MulliganStew>("K"),
+        &["two per side", "no check"],
+    );
+    has(
+        description::<MulliganStew>("M"),
         &["swaps", "1-3 squares", "in hand", "dropped"],
     );
-    has(description::<Stew>("Q"), &["pool"]);
-    has(description::<Stew>("A"), &["teleporting", "of its colour"]);
+    has(description::<MulliganStew>("Q"), &["pool"]);
+    has(
+        description::<MulliganStew>("A"),
+        &["teleporting", "of its colour"],
+    );
 
     // Mitosis (rules/mitosis.md 4, 5).
     has(description::<Mitosis>("K"), &["not royal", "R, B and N"]);
@@ -1787,8 +1793,8 @@ fn special_moves_are_described() {
 
     // Mutatis Mutandis: every state says what it becomes and whether it is royal, as the
     // engine has it.
-    assert_eq!(Mutatis::INFO.pieces.len(), 49);
-    for p in Mutatis::INFO.pieces {
+    assert_eq!(MutatisMutandis::INFO.pieces.len(), 49);
+    for p in MutatisMutandis::INFO.pieces {
         let state = State::from_code(p.code).unwrap();
         let becomes = format!("becomes {}", state.next().code());
         assert!(

@@ -1033,7 +1033,7 @@ fn histories_are_kept_between_searches_and_cleared_with_the_tt() {
     assert_eq!(tt.histories.take(0).corrections_in_use(), 0);
 
     let tt = Tt::new(16);
-    let stew = menagerie::variants::mulligan_stew::Stew::startpos();
+    let stew = menagerie::variants::mulligan_stew::MulliganStew::startpos();
     search_to_depth(&stew, 4, &tt);
     assert_eq!(tt.histories.take(0).corrections_in_use(), 0);
 }

@@ -21,7 +21,7 @@ use crate::common::{bestmove, Engine, SEARCH};
 
 use menagerie::core::zobrist::SplitMix64;
 use menagerie::variants::chess::Chess;
-use menagerie::variants::mutatis_mutandis::Mutatis;
+use menagerie::variants::mutatis_mutandis::MutatisMutandis;
 use menagerie::variants::playout::{Next, Playout};
 use menagerie::variants::{
     Game, GameMove, GenerationStage, Notation, PlyList, Rules, StagedGeneration, Variant,
@@ -174,10 +174,10 @@ fn check_playouts<G: Game>(starts: Vec<G>, plies: usize, seed: u64) -> Checked {
 
 #[test]
 fn mutatis_stages_partition_and_decoding_agrees_with_generation() {
-    const { assert!(Mutatis::STAGING.split && Mutatis::STAGING.decodes_packed) };
-    const { assert!(Mutatis::STAGING.lazy_legality) };
-    let starts = (0..12).filter_map(Mutatis::random_setup).collect();
-    let c = check_playouts::<Mutatis>(starts, 90, 59);
+    const { assert!(MutatisMutandis::STAGING.split && MutatisMutandis::STAGING.decodes_packed) };
+    const { assert!(MutatisMutandis::STAGING.lazy_legality) };
+    let starts = (0..12).filter_map(MutatisMutandis::random_setup).collect();
+    let c = check_playouts::<MutatisMutandis>(starts, 90, 59);
     assert!(c.positions > 700, "{c:?}");
     // The pseudo-legal lists do hold illegal turns, so `is_legal` is exercised both ways.
     assert!(c.illegal_listed > 1000, "{c:?}");
@@ -239,7 +239,7 @@ fn every_variant_decodes_its_packings() {
 #[test]
 fn mutatis_search_sees_a_stalemate_below_the_root() {
     let fen = "7k/8/8/8/8/8/2q5/K7 b - - 0 1";
-    let pos = Mutatis::from_fen(fen).unwrap();
+    let pos = MutatisMutandis::from_fen(fen).unwrap();
     let mut stalemating = Vec::new();
     for m in legal_moves(&pos).iter().copied() {
         let mut after = pos.clone();

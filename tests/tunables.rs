@@ -99,11 +99,13 @@ fn parameters_reach_the_evaluation() {
     parameter_moves_the_evaluation::<menagerie::variants::muster::Muster>("material[0].eg");
     parameter_moves_the_evaluation::<menagerie::variants::mystic::Mystic>("coin_before_unlock");
     parameter_moves_the_evaluation::<menagerie::variants::mystic::Mystic>("board.tempo.mg");
-    parameter_moves_the_evaluation::<menagerie::variants::mulligan_stew::Stew>("pawn");
+    parameter_moves_the_evaluation::<menagerie::variants::mulligan_stew::MulliganStew>("pawn");
     parameter_moves_the_evaluation::<menagerie::variants::mitosis::Mitosis>("value[8]");
-    parameter_moves_the_evaluation::<menagerie::variants::mutatis_mutandis::Mutatis>("tempo");
+    parameter_moves_the_evaluation::<menagerie::variants::mutatis_mutandis::MutatisMutandis>(
+        "tempo",
+    );
     // Piece values reach `evaluate_with` through a table made from its set, not the default's.
-    parameter_moves_the_evaluation::<menagerie::variants::mutatis_mutandis::Mutatis>(
+    parameter_moves_the_evaluation::<menagerie::variants::mutatis_mutandis::MutatisMutandis>(
         "next_share_permille",
     );
 }

@@ -772,9 +772,9 @@ mod tests {
 
     #[test]
     fn staged_order_hands_out_every_ply_once() {
-        use crate::variants::mutatis_mutandis::Mutatis;
-        let starts = (0..6).filter_map(Mutatis::random_setup).collect();
-        assert!(staged_hands_out_every_ply_once::<Mutatis>(starts, 70) > 600);
+        use crate::variants::mutatis_mutandis::MutatisMutandis;
+        let starts = (0..6).filter_map(MutatisMutandis::random_setup).collect();
+        assert!(staged_hands_out_every_ply_once::<MutatisMutandis>(starts, 70) > 600);
         let fens = [
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             crate::variants::chess::START_FEN,
@@ -833,8 +833,9 @@ mod tests {
             }
             compared
         }
-        use crate::variants::mutatis_mutandis::Mutatis;
-        let setups: Vec<Mutatis> = (0..4).filter_map(Mutatis::random_setup).collect();
+        use crate::variants::mutatis_mutandis::MutatisMutandis;
+        let setups: Vec<MutatisMutandis> =
+            (0..4).filter_map(MutatisMutandis::random_setup).collect();
         assert!(check(&setups, true) > 100);
         let fens = [
             crate::variants::chess::START_FEN,

@@ -176,7 +176,7 @@ mod tests {
     use crate::search::score::mated_in;
     use crate::search::searcher::{Counter, Shared};
     use crate::search::{negamax, params, SearchControl, Tt};
-    use crate::variants::mutatis_mutandis::Mutatis;
+    use crate::variants::mutatis_mutandis::MutatisMutandis;
     use crate::variants::playout::{Next, Playout};
     use crate::variants::{Notation, Rules, StagedGeneration};
 
@@ -216,13 +216,13 @@ mod tests {
     /// quiet or both (random playouts from random setups).
     #[test]
     fn staged_evasions_tell_mate_from_escape() {
-        let mated = Mutatis::from_fen("7k/8/8/8/8/8/1r6/r6K w - - 0 1").unwrap();
+        let mated = MutatisMutandis::from_fen("7k/8/8/8/8/8/1r6/r6K w - - 0 1").unwrap();
         assert!(mated.in_check());
         assert_eq!(qsearch_score(&mated), mated_in(0));
         let mut playout = Playout::new(7, 120);
         let (mut in_check, mut quiet_only) = (0, 0);
         for seed in 0..8 {
-            let Some(mut pos) = Mutatis::random_setup(seed) else {
+            let Some(mut pos) = MutatisMutandis::random_setup(seed) else {
                 continue;
             };
             playout.run(&mut pos, |pos, at| {

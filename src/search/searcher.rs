@@ -114,7 +114,7 @@ pub struct Searcher<'a, G: Game> {
     /// The principal variation found below each ply (triangular table).
     pv: Vec<[G::Move; MAX_PLY + 1]>,
     /// Pickers not in use, for the nodes to take ([`Searcher::take_picker`]) rather than hold
-    /// one in their stack frame: a variant's move list may be large (112 KiB for Mutatis
+    /// one in their stack frame: a variant's move list may be large (112 KiB for Mutatis Mutandis
     /// Mutandis), and a frame that large is probed page by page at every node.
     spare_pickers: Vec<Box<Picker<G::Move>>>,
     /// The length of each ply's row of `pv`.

@@ -552,7 +552,7 @@ fn write_binary(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::mulligan_stew::Stew;
+    use crate::variants::mulligan_stew::MulliganStew;
     use crate::variants::Notation;
 
     fn cfg(games: u64, threads: usize, shard: Shard) -> DatagenConfig {
@@ -569,7 +569,7 @@ mod tests {
 
     fn text(c: &DatagenConfig) -> String {
         let mut out = Vec::new();
-        run::<Stew>(c, &mut out, &mut |_| {}).unwrap();
+        run::<MulliganStew>(c, &mut out, &mut |_| {}).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -598,7 +598,7 @@ mod tests {
         for line in one.lines().filter(|l| !l.starts_with('#')) {
             let f: Vec<&str> = line.split(" | ").collect();
             assert_eq!(f.len(), 3, "{line}");
-            assert!(Stew::from_fen(f[0]).is_ok(), "{line}");
+            assert!(MulliganStew::from_fen(f[0]).is_ok(), "{line}");
             assert!(f[1].parse::<i32>().unwrap().abs() < DECIDED_CP);
             assert!(["1", "0.5", "0"].contains(&f[2]), "{line}");
             n += 1;
@@ -614,7 +614,7 @@ mod tests {
         let mut c = c.clone();
         c.format = Format::Binary;
         let mut out = Vec::new();
-        let summary = run::<Stew>(&c, &mut out, &mut |_| {}).unwrap();
+        let summary = run::<MulliganStew>(&c, &mut out, &mut |_| {}).unwrap();
         (out, summary)
     }
 
@@ -635,7 +635,7 @@ mod tests {
         let mut at = 0;
         for line in lines {
             let f: Vec<&str> = line.split(" | ").collect();
-            let key = Stew::from_fen(f[0]).unwrap().key();
+            let key = MulliganStew::from_fen(f[0]).unwrap().key();
             if !keys.insert(key) {
                 continue;
             }

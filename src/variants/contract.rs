@@ -284,7 +284,7 @@ pub trait Evaluation: Rules {
     }
 }
 
-/// How the search may stage the generation of a node's plies, a game's extension (Mutatis
+/// How the search may stage the generation of a node's plies, a game's extension (Mutatis Mutandis
 /// Mutandis turns every shortcut on; the other games generate legal plies in one go).
 /// [`StagedGeneration::STAGING`] says which shortcuts hold; the search tests them at compile
 /// time in each monomorphised copy.

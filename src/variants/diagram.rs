@@ -65,7 +65,7 @@ pub struct Diagram {
     /// The squares of [`Diagram::captures`] it captures on only by hopping a screen (a piece
     /// between, as a cannon's).
     pub hops: Vec<String>,
-    /// The code of the piece it becomes after it acts, where the variant says so (Mutatis
+    /// The code of the piece it becomes after it acts, where the variant says so (Mutatis Mutandis
     /// Mutandis, rules 2).
     pub becomes: Option<String>,
 }

@@ -196,7 +196,7 @@ pub struct VariantInfo {
     /// bracketed hand, so those variants say `pocket 0` although they drop pieces.
     pub pocket: bool,
     /// The most portions a turn token joins with `;` (1 for orthodox chess, 2 for Mulligan
-    /// Stew and for Mutatis Mutandis's action and drop).
+    /// Mulligan Stew and for Mutatis Mutandis's action and drop).
     pub portions: u8,
     /// The FEN's fields after the board and the side to move that a position of the variant
     /// can set, in FEN order, for a GUI's board editor (the `field` lines of the `variant`
@@ -421,9 +421,9 @@ macro_rules! variant_registry {
             /// Orthodox chess (FIDE rules).
             Chess => $crate::variants::chess::Chess, "standard", "normal", "fromposition";
             /// Mulligan Stew Chess (rules/mulligan-stew.md).
-            MulliganStew => $crate::variants::mulligan_stew::Stew;
+            MulliganStew => $crate::variants::mulligan_stew::MulliganStew;
             /// Mutatis Mutandis (rules/mutatis-mutandis.md).
-            MutatisMutandis => $crate::variants::mutatis_mutandis::Mutatis;
+            MutatisMutandis => $crate::variants::mutatis_mutandis::MutatisMutandis;
             /// Mystic Chess (rules/mystic.md).
             Mystic => $crate::variants::mystic::Mystic;
             /// Muster Chess (rules/muster.md).
@@ -692,7 +692,7 @@ mod tests {
             chess::Chess::INFO.fields[0].line(),
             "info string field castling text | Castling rights (KQkq, or -)"
         );
-        let reserve = mutatis_mutandis::Mutatis::INFO
+        let reserve = mutatis_mutandis::MutatisMutandis::INFO
             .fields
             .iter()
             .find(|f| f.key == "tag:reserve");

@@ -4,7 +4,7 @@ use menagerie::variants::chess::eval::params::{EvalParams, DEFAULT};
 use menagerie::variants::chess::Chess;
 use menagerie::variants::game_outcome;
 use menagerie::variants::mulligan_stew::eval::StewParams;
-use menagerie::variants::mulligan_stew::Stew;
+use menagerie::variants::mulligan_stew::MulliganStew;
 use menagerie::variants::{PlyList, Rules};
 
 /// Positions of seeded random chess playouts (varied material).
@@ -139,7 +139,7 @@ fn data_lines_parse_and_errors_name_the_line() {
         \n\
         # game 1 result 1/2-1/2\n\
         2kk2/6/6/6/6/6/2KK2[M] b - - 0 1 pool:-/- | -10 | 0.5\n";
-    let s = parse_data::<Stew>(text, "a.txt", 5).unwrap();
+    let s = parse_data::<MulliganStew>(text, "a.txt", 5).unwrap();
     assert_eq!(s.len(), 2);
     assert_eq!((s[0].result, s[0].score, s[0].game), (1.0, 35, 5));
     assert_eq!((s[1].result, s[1].score, s[1].game), (0.5, -10, 6));
@@ -158,7 +158,7 @@ fn data_lines_parse_and_errors_name_the_line() {
         ),
         ("2kk2/6/6 w - - 0 1 | 3 | 1", "bad FEN"),
     ] {
-        let Err(e) = parse_data::<Stew>(&format!("# game\n{bad}\n"), "b.txt", 0) else {
+        let Err(e) = parse_data::<MulliganStew>(&format!("# game\n{bad}\n"), "b.txt", 0) else {
             panic!("{bad} accepted");
         };
         assert_eq!((e.file.as_str(), e.line), ("b.txt", 2), "{e}");
@@ -197,7 +197,7 @@ fn values_files_round_trip() {
 
 #[test]
 fn a_missing_file_is_named() {
-    let Err(e) = load_data::<Stew>(&["no/such/file.txt".into()]) else {
+    let Err(e) = load_data::<MulliganStew>(&["no/such/file.txt".into()]) else {
         panic!("a missing file loaded");
     };
     assert!(e.to_string().starts_with("no/such/file.txt: "), "{e}");

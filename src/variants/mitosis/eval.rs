@@ -20,7 +20,7 @@
 //! matches).
 
 use super::position::{Mitosis, BASES, MAIN, TABLES};
-use super::rules::{adjudicate, Verdict, CLOCK_LIMIT};
+use super::rules::{adjudicate, Decision, CLOCK_LIMIT};
 use super::types::{Kind, Parts};
 use crate::core::{Bitboard, Color};
 
@@ -195,9 +195,9 @@ fn endgame(pos: &Mitosis, p: &MitosisParams) -> i32 {
     let weight = ((lim - total).max(0) * 100 / lim).min(100);
     let verdict = adjudicate(pos).0;
     let sign = match verdict {
-        Verdict::Win(Color::White) => 1,
-        Verdict::Win(Color::Black) => -1,
-        Verdict::Draw => 0,
+        Decision::Win(Color::White) => 1,
+        Decision::Win(Color::Black) => -1,
+        Decision::Draw => 0,
     };
     let count = pos.main_count(Color::White) as i32 - pos.main_count(Color::Black) as i32;
     let mut e = (count * p.endgame_count + sign * p.endgame_rank) * weight / 100;

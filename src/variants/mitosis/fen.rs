@@ -3,7 +3,7 @@
 use super::position::{
     base_mask, pawn_start_row, promotion_row, Mitosis, BASES, BASE_SQUARES, FILES, MAIN,
 };
-use super::types::{Kind, Move, Parts, Piece};
+use super::types::{Kind, MitosisMove, MitosisPiece, Parts};
 use super::BOARD_MITOSIS;
 use crate::core::{Bitboard, Color, MoveList, Square};
 use crate::variants::{FenError, MoveError};
@@ -137,7 +137,7 @@ impl Mitosis {
         for (i, k) in Parts::KINDS.iter().enumerate() {
             if self.pending.0 & (1 << i) != 0 {
                 s.push(
-                    Piece {
+                    MitosisPiece {
                         color: self.stm,
                         kind: *k,
                     }
@@ -164,7 +164,7 @@ impl Mitosis {
 
     /// The token of a ply (protocol.md 3, rules/mitosis.md 7): `e2e5`, `e8e9r`, or placement
     /// legs in base-file order `R@d10,B@f10`.
-    pub fn token(&self, m: Move) -> String {
+    pub fn token(&self, m: MitosisMove) -> String {
         if m.is_placement() {
             let base = BASE_SQUARES[self.stm.index()];
             let mut legs: Vec<String> = Vec::with_capacity(3);
@@ -191,7 +191,11 @@ impl Mitosis {
     ///
     /// Errors: [`MoveError::Malformed`] for a token of no known shape, [`MoveError::Illegal`]
     /// when no legal ply has it.
-    pub fn parse_token(&self, token: &str, legal: &MoveList<Move>) -> Result<Move, MoveError> {
+    pub fn parse_token(
+        &self,
+        token: &str,
+        legal: &MoveList<MitosisMove>,
+    ) -> Result<MitosisMove, MoveError> {
         let malformed = |reason: String| MoveError::Malformed {
             token: token.to_string(),
             reason,
@@ -227,7 +231,7 @@ impl Mitosis {
                 }
                 slots[i] = Some(kind);
             }
-            Move::placement(slots)
+            MitosisMove::placement(slots)
         } else {
             if !token.is_ascii() {
                 return Err(malformed("not ASCII".into()));
@@ -362,7 +366,7 @@ fn parse_board(pos: &mut Mitosis, board: &str) -> Result<(), FenError> {
                         return Err(FenError::new("board", format!("{color:?} has two Kings")));
                     }
                 }
-                pos.put(sq, Piece { color, kind });
+                pos.put(sq, MitosisPiece { color, kind });
             }
             file += 1;
             j += 1;
@@ -459,7 +463,7 @@ fn parse_ep(pos: &Mitosis, text: &str) -> Result<u128, FenError> {
             .iter()
             .all(|&s| MAIN.has(s) && pos.piece_at(s as Square).is_none())
         && pos.piece_at(victim as Square)
-            == Some(Piece {
+            == Some(MitosisPiece {
                 color: pusher,
                 kind: Kind::Pawn,
             });

@@ -37,7 +37,7 @@ pub mod types;
 
 pub use fen::START_FEN;
 pub use position::Mitosis;
-pub use types::{Kind, Move, Parts, Piece};
+pub use types::{Kind, MitosisMove, MitosisPiece, Parts};
 
 use crate::core::geometry::Geometry;
 use crate::core::{Bitboard, Color, MoveList, Square};
@@ -77,7 +77,7 @@ impl Mitosis {
     /// Appends the legal placements of the pending components (rules/mitosis.md 4, 6): all of
     /// them when the side to move has a board move already, else those after which a placed
     /// piece can move (placed pieces only add moves: base pieces block no line).
-    fn legal_placements(&self, list: &mut MoveList<Move>) {
+    fn legal_placements(&self, list: &mut MoveList<MitosisMove>) {
         let mut scratch = MoveList::new();
         self.board_moves(&mut scratch, false);
         let any_board_move = !scratch.is_empty();
@@ -135,7 +135,7 @@ const MITOSIS_FIELDS: [crate::variants::FenField; 3] = [
 ];
 
 impl Rules for Mitosis {
-    type Move = Move;
+    type Move = MitosisMove;
 
     const INFO: VariantInfo = VariantInfo {
         name: "mitosis",
@@ -161,7 +161,7 @@ impl Rules for Mitosis {
         self.stm()
     }
 
-    fn legal_moves(&self, list: &mut MoveList<Move>) {
+    fn legal_moves(&self, list: &mut MoveList<MitosisMove>) {
         if self.pending().is_empty() {
             self.board_moves(list, false);
         } else {
@@ -170,7 +170,7 @@ impl Rules for Mitosis {
     }
 
     #[inline(always)]
-    fn make(&mut self, m: Move) {
+    fn make(&mut self, m: MitosisMove) {
         Mitosis::make(self, m);
     }
 
@@ -208,7 +208,7 @@ impl Rules for Mitosis {
     fn verdict(&self, scope: Scope) -> Option<Verdict> {
         let stm = self.stm();
         if let Some((v, reason)) = rules::material_verdict(self) {
-            if scope == Scope::Wins && v == rules::Verdict::Draw {
+            if scope == Scope::Wins && v == rules::Decision::Draw {
                 return None;
             }
             return Some(verdict(v.terminal(stm), reason, ""));
@@ -237,18 +237,18 @@ impl Notation for Mitosis {
     }
 
     /// Tokens of rules/mitosis.md 7: `e2e5`, `d0d4`, `e8e9r`, placements `R@d10,B@f10`.
-    fn parse_move(&self, token: &str) -> Result<Move, MoveError> {
+    fn parse_move(&self, token: &str) -> Result<MitosisMove, MoveError> {
         let mut list = MoveList::new();
         self.legal_moves(&mut list);
         self.parse_token(token, &list)
     }
 
-    fn move_token(&self, m: Move) -> String {
+    fn move_token(&self, m: MitosisMove) -> String {
         self.token(m)
     }
 
     /// SAN with placements (rules/mitosis.md 9): `e5`, `Gde3`, `Rxf7`, `e9=R`, `R@d10,B@f10`.
-    fn pgn_move(&self, m: Move) -> String {
+    fn pgn_move(&self, m: MitosisMove) -> String {
         san::san(self, m)
     }
 
@@ -258,7 +258,7 @@ impl Notation for Mitosis {
     }
 
     /// A token or the notation of [`Notation::pgn_move`] ([`san::import_move`]).
-    fn import_move(&self, text: &str) -> Result<Move, MoveError> {
+    fn import_move(&self, text: &str) -> Result<MitosisMove, MoveError> {
         san::import_move(self, text)
     }
 
@@ -320,7 +320,7 @@ impl Evaluation for Mitosis {
     }
 
     /// MVV-LVA on the evaluator's split-aware values.
-    fn tactical_order(&self, m: Move) -> i32 {
+    fn tactical_order(&self, m: MitosisMove) -> i32 {
         if m.is_placement() {
             return 0;
         }
@@ -337,7 +337,7 @@ impl Evaluation for Mitosis {
     /// A one-exchange static exchange test: the captured piece's net value (a King counts with
     /// the minors its loss removes, rules/mitosis.md 5.2), minus the mover's net value when the
     /// opponent attacks the target square (its King included), against `threshold`.
-    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+    fn see_ge(&self, m: MitosisMove, threshold: i32) -> bool {
         if m.is_placement() {
             return true;
         }
@@ -382,7 +382,7 @@ impl Evaluation for Mitosis {
 }
 
 impl StagedGeneration for Mitosis {
-    fn tactical_moves(&self, list: &mut MoveList<Move>) {
+    fn tactical_moves(&self, list: &mut MoveList<MitosisMove>) {
         if self.pending().is_empty() {
             self.board_moves(list, true);
         } else {
@@ -390,7 +390,7 @@ impl StagedGeneration for Mitosis {
         }
     }
     /// Captures, promotions, and placements (a pending node has nothing else).
-    fn is_tactical(&self, m: Move) -> bool {
+    fn is_tactical(&self, m: MitosisMove) -> bool {
         m.is_placement() || m.promotion().is_some() || m.is_ep() || self.piece_at(m.to()).is_some()
     }
 }
@@ -445,7 +445,7 @@ impl crate::variants::diagram::PieceMoves for Mitosis {
         let mut pos = Mitosis::empty();
         pos.put(
             from as usize,
-            Piece {
+            MitosisPiece {
                 color: Color::White,
                 kind,
             },
@@ -454,7 +454,7 @@ impl crate::variants::diagram::PieceMoves for Mitosis {
             let color = if enemy { Color::Black } else { Color::White };
             pos.put(
                 sq as usize,
-                Piece {
+                MitosisPiece {
                     color,
                     kind: Kind::Knight,
                 },

@@ -23,7 +23,7 @@ use crate::variants::network::{
 use crate::variants::orthodox::inputs::thermometer;
 
 use super::position::{CELLS, FILES};
-use super::types::{Kind, Parts, Piece};
+use super::types::{Kind, MitosisPiece, Parts};
 use super::Mitosis;
 
 /// Ranks of the box, bases included.
@@ -52,7 +52,7 @@ static SLOT: NetSlot = NetSlot::with_default(DefaultNet {
 
 /// The inputs of man `p` on cell `sq`, in White's and Black's views.
 #[inline(always)]
-pub(super) fn man_inputs(p: Piece, sq: usize) -> [u32; 2] {
+pub(super) fn man_inputs(p: MitosisPiece, sq: usize) -> [u32; 2] {
     Color::ALL.map(|view| {
         let rel = usize::from(p.color != view);
         ((rel * 9 + p.kind.index()) * CELLS) as u32 + relative(sq as u32, view)
@@ -123,7 +123,7 @@ impl NetInputs for Mitosis {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::mitosis::types::Move;
+    use crate::variants::mitosis::types::MitosisMove;
     use crate::variants::network::assert_kept_sums_match;
     use crate::variants::{Notation, Rules};
 
@@ -133,7 +133,7 @@ mod tests {
     #[test]
     fn the_kept_sums_are_the_sums_from_scratch() {
         let (mut placements, mut king_captures, mut promotions, mut ep) = (0, 0, 0, 0);
-        let tally = |pos: &Mitosis, m: Move| {
+        let tally = |pos: &Mitosis, m: MitosisMove| {
             if m.is_placement() {
                 placements += 1;
                 return;

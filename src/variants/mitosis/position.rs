@@ -8,7 +8,7 @@
 use std::sync::LazyLock;
 
 use super::network;
-use super::types::{Kind, Move, Parts, Piece};
+use super::types::{Kind, MitosisMove, MitosisPiece, Parts};
 use super::BOARD_MITOSIS;
 use crate::core::attacks::{LeaperTable, RayTable, DIAGONAL, KING, KNIGHT, ORTHOGONAL};
 use crate::core::{zobrist, Bitboard, Color, MoveList, Square};
@@ -211,7 +211,7 @@ static KEYS: LazyLock<Keys> = LazyLock::new(|| {
 /// What `unmake` needs to restore a ply.
 #[derive(Copy, Clone, Debug)]
 struct Undo {
-    mv: Move,
+    mv: MitosisMove,
     /// Mailbox code of the captured piece (0: none).
     captured: u8,
     /// Cell of the captured piece (differs from `to` for en passant).
@@ -269,7 +269,7 @@ impl Mitosis {
 
     /// Puts `p` on the empty cell `sq` (key updated).
     #[inline(always)]
-    pub(super) fn put(&mut self, sq: usize, p: Piece) {
+    pub(super) fn put(&mut self, sq: usize, p: MitosisPiece) {
         let b = 1u128 << sq;
         self.pieces[p.color.index()][p.kind.index()] |= b;
         self.colors[p.color.index()] |= b;
@@ -279,8 +279,8 @@ impl Mitosis {
 
     /// Removes the piece on `sq` (which must hold one) and returns it (key updated).
     #[inline(always)]
-    pub(super) fn take(&mut self, sq: usize) -> Piece {
-        let p = Piece::from_code(self.mailbox[sq]);
+    pub(super) fn take(&mut self, sq: usize) -> MitosisPiece {
+        let p = MitosisPiece::from_code(self.mailbox[sq]);
         let b = 1u128 << sq;
         self.pieces[p.color.index()][p.kind.index()] ^= b;
         self.colors[p.color.index()] ^= b;
@@ -291,14 +291,14 @@ impl Mitosis {
 
     /// [`Mitosis::put`] in make: the man's network inputs recorded as set.
     #[inline(always)]
-    fn land(&mut self, sq: usize, p: Piece) {
+    fn land(&mut self, sq: usize, p: MitosisPiece) {
         self.put(sq, p);
         self.acc.add(network::man_inputs(p, sq));
     }
 
     /// [`Mitosis::take`] in make: the man's network inputs recorded as cleared.
     #[inline(always)]
-    fn lift(&mut self, sq: usize) -> Piece {
+    fn lift(&mut self, sq: usize) -> MitosisPiece {
         let p = self.take(sq);
         self.acc.sub(network::man_inputs(p, sq));
         p
@@ -306,9 +306,9 @@ impl Mitosis {
 
     /// The piece on cell `sq`, if any.
     #[inline(always)]
-    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+    pub fn piece_at(&self, sq: Square) -> Option<MitosisPiece> {
         let c = self.mailbox[sq as usize];
-        (c != 0).then(|| Piece::from_code(c))
+        (c != 0).then(|| MitosisPiece::from_code(c))
     }
 
     /// The pieces of `side` and `kind` (main board and base).
@@ -429,7 +429,7 @@ impl Mitosis {
 
     /// Appends the legal board moves of the side to move (rules/mitosis.md 1-3, 5.1), ignoring
     /// pending components. With `tactical_only`, only captures and promotions.
-    pub fn board_moves(&self, list: &mut MoveList<Move>, tactical_only: bool) {
+    pub fn board_moves(&self, list: &mut MoveList<MitosisMove>, tactical_only: bool) {
         let t = &*TABLES;
         let us = self.stm;
         let them = !us;
@@ -446,14 +446,19 @@ impl Mitosis {
                     a &= !their_king;
                 }
                 for to in a.iter() {
-                    list.push(Move::board(from as Square, to as Square, None, false));
+                    list.push(MitosisMove::board(
+                        from as Square,
+                        to as Square,
+                        None,
+                        false,
+                    ));
                 }
             }
         }
         self.pawn_moves(list, tactical_only);
     }
 
-    fn pawn_moves(&self, list: &mut MoveList<Move>, tactical_only: bool) {
+    fn pawn_moves(&self, list: &mut MoveList<MitosisMove>, tactical_only: bool) {
         let t = &*TABLES;
         let us = self.stm;
         let them = !us;
@@ -463,13 +468,18 @@ impl Mitosis {
         let step: i32 = if us == Color::White { 9 } else { -9 };
         let promo_row = promotion_row(us) as usize;
         let start_row = pawn_start_row(us) as usize;
-        let push = |list: &mut MoveList<Move>, from: usize, to: usize, ep: bool| {
+        let push = |list: &mut MoveList<MitosisMove>, from: usize, to: usize, ep: bool| {
             if to / FILES == promo_row {
                 for k in [Kind::Rook, Kind::Bishop, Kind::Knight] {
-                    list.push(Move::board(from as Square, to as Square, Some(k), ep));
+                    list.push(MitosisMove::board(
+                        from as Square,
+                        to as Square,
+                        Some(k),
+                        ep,
+                    ));
                 }
             } else {
-                list.push(Move::board(from as Square, to as Square, None, ep));
+                list.push(MitosisMove::board(from as Square, to as Square, None, ep));
             }
         };
         for from in self.pieces(us, Kind::Pawn).iter() {
@@ -509,7 +519,7 @@ impl Mitosis {
     /// Appends every distinct placement of the pending components (rules/mitosis.md 4 \[D3\]):
     /// `min(free squares, components)` distinct kinds on distinct free base squares, without
     /// checking that a board move follows.
-    pub fn placements(&self, list: &mut MoveList<Move>) {
+    pub fn placements(&self, list: &mut MoveList<MitosisMove>) {
         let pending = self.pending;
         if pending.is_empty() {
             return;
@@ -538,13 +548,13 @@ impl Mitosis {
                 *slot = Some(Parts::KINDS[(v - 1) as usize]);
             }
             if ok && n == want {
-                list.push(Move::placement(slots));
+                list.push(MitosisMove::placement(slots));
             }
         }
     }
 
     /// Plays a placement or board move (legal in this position).
-    pub fn make(&mut self, m: Move) {
+    pub fn make(&mut self, m: MitosisMove) {
         crate::variants::network::open_ply(self);
         let keys = &*KEYS;
         let mut undo = Undo {
@@ -563,7 +573,7 @@ impl Mitosis {
             let base = BASE_SQUARES[us.index()];
             for (i, sq) in base.iter().enumerate() {
                 if let Some(kind) = m.slot(i) {
-                    self.land(*sq as usize, Piece { color: us, kind });
+                    self.land(*sq as usize, MitosisPiece { color: us, kind });
                 }
             }
             self.key ^= keys.pending[self.pending.0 as usize];
@@ -646,7 +656,7 @@ impl Mitosis {
         crate::variants::network::open_ply(self);
         let keys = &*KEYS;
         self.stack.push(Undo {
-            mv: Move::default(),
+            mv: MitosisMove::default(),
             captured: 0,
             captured_sq: 0,
             pending: self.pending,
@@ -693,12 +703,12 @@ impl Mitosis {
             }
             self.put(from, mover);
             if u.captured != 0 {
-                self.put(u.captured_sq as usize, Piece::from_code(u.captured));
+                self.put(u.captured_sq as usize, MitosisPiece::from_code(u.captured));
                 for (i, kind) in Parts::KINDS.iter().enumerate() {
                     for sq in u.lost_minors[i].iter() {
                         self.put(
                             sq,
-                            Piece {
+                            MitosisPiece {
                                 color: !us,
                                 kind: *kind,
                             },

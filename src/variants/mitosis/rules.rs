@@ -13,28 +13,28 @@ pub const CLOCK_LIMIT: u16 = 100;
 
 /// A decision by rule, from no side's point of view.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum Decision {
     /// The side wins.
     Win(Color),
     /// Drawn.
     Draw,
 }
 
-impl Verdict {
+impl Decision {
     /// The decision seen from `side` (the side to move, for the search).
     pub fn terminal(self, side: Color) -> Terminal {
         match self {
-            Verdict::Win(w) if w == side => Terminal::Win,
-            Verdict::Win(_) => Terminal::Loss,
-            Verdict::Draw => Terminal::Draw,
+            Decision::Win(w) if w == side => Terminal::Win,
+            Decision::Win(_) => Terminal::Loss,
+            Decision::Draw => Terminal::Draw,
         }
     }
 
     /// The PGN-style result.
     pub fn result(self) -> GameResult {
         match self {
-            Verdict::Win(w) => GameResult::win_for(w),
-            Verdict::Draw => GameResult::Draw,
+            Decision::Win(w) => GameResult::win_for(w),
+            Decision::Draw => GameResult::Draw,
         }
     }
 }
@@ -49,16 +49,16 @@ fn lone_piece(pos: &Mitosis, side: Color) -> Kind {
 
 /// Rules 6.1 (bare) and 6.2 (one piece each), and the draw when neither side has a piece on
 /// the main board, with the rule's name; `None` while play continues.
-pub fn material_verdict(pos: &Mitosis) -> Option<(Verdict, &'static str)> {
+pub fn material_verdict(pos: &Mitosis) -> Option<(Decision, &'static str)> {
     let nw = pos.main_count(Color::White);
     let nb = pos.main_count(Color::Black);
     for (x, y, side_y) in [(nw, nb, Color::Black), (nb, nw, Color::White)] {
         if (x <= 1 && y >= 2) || (x == 0 && y == 1) {
-            return Some((Verdict::Win(side_y), "bare rule"));
+            return Some((Decision::Win(side_y), "bare rule"));
         }
     }
     if nw == 0 && nb == 0 {
-        return Some((Verdict::Draw, "no pieces on the board"));
+        return Some((Decision::Draw, "no pieces on the board"));
     }
     if nw == 1 && nb == 1 {
         let (pw, pb) = (lone_piece(pos, Color::White), lone_piece(pos, Color::Black));
@@ -71,16 +71,16 @@ pub fn material_verdict(pos: &Mitosis) -> Option<(Verdict, &'static str)> {
         return match (pw == Kind::Pawn, pb == Kind::Pawn) {
             (false, false) => Some(match pw.cmp(&pb) {
                 // A lower index ranks higher.
-                Ordering::Less => (Verdict::Win(Color::White), "one piece each: higher rank"),
-                Ordering::Greater => (Verdict::Win(Color::Black), "one piece each: higher rank"),
-                Ordering::Equal => (Verdict::Draw, "one piece each: same piece"),
+                Ordering::Less => (Decision::Win(Color::White), "one piece each: higher rank"),
+                Ordering::Greater => (Decision::Win(Color::Black), "one piece each: higher rank"),
+                Ordering::Equal => (Decision::Draw, "one piece each: same piece"),
             }),
             (true, false) if strong(pb) => Some((
-                Verdict::Win(Color::Black),
+                Decision::Win(Color::Black),
                 "one piece each: pawn against a major or King",
             )),
             (false, true) if strong(pw) => Some((
-                Verdict::Win(Color::White),
+                Decision::Win(Color::White),
                 "one piece each: pawn against a major or King",
             )),
             _ => None,
@@ -92,12 +92,12 @@ pub fn material_verdict(pos: &Mitosis) -> Option<(Verdict, &'static str)> {
 /// The adjudication of rules 6.3/6.4: more main-board pieces wins; equal counts compare the
 /// rank-sorted lists (first difference decides); identical lists draw. Returns the verdict and
 /// which comparison decided it.
-pub fn adjudicate(pos: &Mitosis) -> (Verdict, &'static str) {
+pub fn adjudicate(pos: &Mitosis) -> (Decision, &'static str) {
     let nw = pos.main_count(Color::White);
     let nb = pos.main_count(Color::Black);
     match nw.cmp(&nb) {
-        Ordering::Greater => return (Verdict::Win(Color::White), "more pieces"),
-        Ordering::Less => return (Verdict::Win(Color::Black), "more pieces"),
+        Ordering::Greater => return (Decision::Win(Color::White), "more pieces"),
+        Ordering::Less => return (Decision::Win(Color::Black), "more pieces"),
         Ordering::Equal => {}
     }
     // Equal lengths: the first kind (highest rank first) with different counts decides, in
@@ -108,10 +108,10 @@ pub fn adjudicate(pos: &Mitosis) -> (Verdict, &'static str) {
             pos.main_kind_count(Color::Black, k),
         );
         match w.cmp(&b) {
-            Ordering::Greater => return (Verdict::Win(Color::White), "higher ranks"),
-            Ordering::Less => return (Verdict::Win(Color::Black), "higher ranks"),
+            Ordering::Greater => return (Decision::Win(Color::White), "higher ranks"),
+            Ordering::Less => return (Decision::Win(Color::Black), "higher ranks"),
             Ordering::Equal => {}
         }
     }
-    (Verdict::Draw, "identical armies")
+    (Decision::Draw, "identical armies")
 }

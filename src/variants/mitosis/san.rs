@@ -7,7 +7,7 @@
 //! marks: the King is not royal (rules 5.3). Not a hot path: it generates the legal board moves
 //! when another piece of the same kind could reach the same square.
 
-use super::types::{Kind, Move};
+use super::types::{Kind, MitosisMove};
 use super::{Mitosis, BOARD_MITOSIS};
 use crate::core::{Bitboard, MoveList, Square};
 use crate::variants::turn::read_pgn_ply;
@@ -15,7 +15,7 @@ use crate::variants::{split_record_words, MoveError};
 
 /// The notation of `m`, a legal ply of `pos`: `e4`, `dxe5`, `Nf3`, `Rdd5`, `R0d4`, `Gxf7`,
 /// `e9=R`, or a placement's token `R@d10,B@f10`.
-pub fn san(pos: &Mitosis, m: Move) -> String {
+pub fn san(pos: &Mitosis, m: MitosisMove) -> String {
     if m.is_placement() {
         return pos.token(m);
     }
@@ -97,7 +97,7 @@ pub fn split_record(text: &str) -> Vec<String> {
 /// [`san`] (`e4`, `Nxf7`, `e9=R`), check and annotation marks ignored.
 ///
 /// Errors: [`MoveError::Illegal`] when the text names no legal ply, or several.
-pub fn import_move(pos: &Mitosis, text: &str) -> Result<Move, MoveError> {
+pub fn import_move(pos: &Mitosis, text: &str) -> Result<MitosisMove, MoveError> {
     read_pgn_ply(pos, text).map_err(MoveError::Illegal)
 }
 

@@ -175,14 +175,14 @@ impl Parts {
 
 /// A piece: a side and a kind. Coded as `1 + side * 9 + kind` in the mailbox (0 = empty).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Piece {
+pub struct MitosisPiece {
     /// Its owner.
     pub color: Color,
     /// Its kind.
     pub kind: Kind,
 }
 
-impl Piece {
+impl MitosisPiece {
     /// The mailbox code (1..=18).
     #[inline(always)]
     pub const fn code(self) -> u8 {
@@ -191,9 +191,9 @@ impl Piece {
 
     /// The piece of a non-zero mailbox code.
     #[inline(always)]
-    pub const fn from_code(code: u8) -> Piece {
+    pub const fn from_code(code: u8) -> MitosisPiece {
         let c = code - 1;
-        Piece {
+        MitosisPiece {
             color: if c >= 9 { Color::Black } else { Color::White },
             kind: Kind::ALL[(c % 9) as usize],
         }
@@ -215,27 +215,27 @@ impl Piece {
 /// - a placement (bit 31 set): bits 0-1, 2-3, 4-5 the minor placed on the d, e, f base square
 ///   of the side to move (0 none, 1 R, 2 B, 3 N) (rules/mitosis.md 4 \[D4\]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Move(pub u32);
+pub struct MitosisMove(pub u32);
 
 const PLACEMENT: u32 = 1 << 31;
 const EP: u32 = 1 << 16;
 
-impl Move {
+impl MitosisMove {
     /// A board move from `from` to `to` (cell indices), with an optional promotion kind
     /// (R, B or N) and the en passant flag.
     #[inline(always)]
-    pub const fn board(from: Square, to: Square, promo: Option<Kind>, ep: bool) -> Move {
+    pub const fn board(from: Square, to: Square, promo: Option<Kind>, ep: bool) -> MitosisMove {
         let p = match promo {
             Some(Kind::Rook) => 1,
             Some(Kind::Bishop) => 2,
             Some(Kind::Knight) => 3,
             _ => 0,
         };
-        Move(from as u32 | (to as u32) << 7 | p << 14 | if ep { EP } else { 0 })
+        MitosisMove(from as u32 | (to as u32) << 7 | p << 14 | if ep { EP } else { 0 })
     }
 
     /// A placement: `slots[i]` is the minor placed on base file d+i (`None`: nothing there).
-    pub const fn placement(slots: [Option<Kind>; 3]) -> Move {
+    pub const fn placement(slots: [Option<Kind>; 3]) -> MitosisMove {
         let mut bits = PLACEMENT;
         let mut i = 0;
         while i < 3 {
@@ -248,7 +248,7 @@ impl Move {
             bits |= v << (2 * i);
             i += 1;
         }
-        Move(bits)
+        MitosisMove(bits)
     }
 
     /// Whether this is a placement ply.
@@ -298,7 +298,7 @@ impl Move {
     }
 }
 
-impl GameMove for Move {
+impl GameMove for MitosisMove {
     type List<T: Copy + Send + Sync> = crate::core::MoveList<T>;
     #[inline(always)]
     fn pack(self) -> u32 {

@@ -12,7 +12,7 @@
 //! Every parameter is declared once in [`StewParams`] (centipawns).
 
 use super::board::{attacks, last_rank, Kind, LIGHT, TABLES};
-use super::position::Stew;
+use super::position::MulliganStew;
 use crate::core::{Color, Square};
 use crate::variants::Rules;
 
@@ -115,7 +115,7 @@ struct Maps {
     assassin_targets: [i32; 2],
 }
 
-fn maps(pos: &Stew) -> Maps {
+fn maps(pos: &MulliganStew) -> Maps {
     let t = &*TABLES;
     let occ = pos.occupied();
     let mut zone = [0u64; 2];
@@ -162,7 +162,7 @@ fn maps(pos: &Stew) -> Maps {
 /// How many of `side`'s Kings the enemy can capture in one turn using the portions it has
 /// (`light`, `dark`): one piece from a light square and one from a dark square (rules 5).
 /// Also the number of `side`'s Kings attacked at all.
-fn king_danger(pos: &Stew, m: &Maps, side: Color, light: bool, dark: bool) -> (u32, u32) {
+fn king_danger(pos: &MulliganStew, m: &Maps, side: Color, light: bool, dark: bool) -> (u32, u32) {
     let kings = pos.pieces(side, Kind::King);
     let e = (!side).index();
     let hit_light = kings & m.light[e];
@@ -182,7 +182,7 @@ fn king_danger(pos: &Stew, m: &Maps, side: Color, light: bool, dark: bool) -> (u
 /// The terms of `side` (the side to move and its portion decide who threatens whom).
 // Inlined into `evaluate`, where the parameters are the static in play and fold to constants.
 #[inline(always)]
-fn terms_with(pos: &Stew, p: &StewParams, m: &Maps, side: Color) -> Terms {
+fn terms_with(pos: &MulliganStew, p: &StewParams, m: &Maps, side: Color) -> Terms {
     let stm = pos.side_to_move();
     let d = pos.is_d_portion();
     let mut t = Terms::default();
@@ -254,14 +254,14 @@ fn terms_with(pos: &Stew, p: &StewParams, m: &Maps, side: Color) -> Terms {
 }
 
 /// The terms of `side`, in centipawns (positive = good for `side`).
-pub fn terms(pos: &Stew, side: Color) -> Terms {
+pub fn terms(pos: &MulliganStew, side: Color) -> Terms {
     terms_with(pos, &STEW_PARAMS, &maps(pos), side)
 }
 
 /// Static evaluation with the parameters `p`, in centipawns from the side to move's point of
 /// view.
 #[inline(always)]
-pub fn evaluate_with(pos: &Stew, p: &StewParams) -> i32 {
+pub fn evaluate_with(pos: &MulliganStew, p: &StewParams) -> i32 {
     let us = pos.side_to_move();
     let m = maps(pos);
     terms_with(pos, p, &m, us).total() - terms_with(pos, p, &m, !us).total()
@@ -269,12 +269,12 @@ pub fn evaluate_with(pos: &Stew, p: &StewParams) -> i32 {
 
 /// Static evaluation in centipawns from the side to move's point of view.
 #[inline]
-pub fn evaluate(pos: &Stew) -> i32 {
+pub fn evaluate(pos: &MulliganStew) -> i32 {
     evaluate_with(pos, &STEW_PARAMS)
 }
 
 /// The evaluation term by term, for the `eval` command.
-pub fn report(pos: &Stew) -> String {
+pub fn report(pos: &MulliganStew) -> String {
     let w = terms(pos, Color::White);
     let b = terms(pos, Color::Black);
     let mut s = String::from("Mulligan Stew terms (centipawns)       white    black      net\n");
@@ -305,8 +305,8 @@ mod tests {
     use super::*;
     use crate::variants::Notation;
 
-    fn pos(fen: &str) -> Stew {
-        Stew::from_fen(fen).unwrap()
+    fn pos(fen: &str) -> MulliganStew {
+        MulliganStew::from_fen(fen).unwrap()
     }
 
     fn danger(fen: &str, side: Color) -> (u32, u32) {

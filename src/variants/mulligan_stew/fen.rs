@@ -3,7 +3,7 @@
 
 use super::board::BOARD_6X7;
 use super::board::{Kind, Piece, NO_SQ, NSQ};
-use super::position::{Stew, MAX_POOL};
+use super::position::{MulliganStew, MAX_POOL};
 use crate::core::Color;
 use crate::variants::fen_board::parse_board_rows;
 use crate::variants::FenError;
@@ -11,7 +11,7 @@ use crate::variants::FenError;
 /// The start position (rules 2, 7).
 pub const START_FEN: &str = "rakkac/pppppp/6/6/6/PPPPPP/RAKKAC[Mm] w - - 0 1 pool:Q/q";
 
-fn parse_board(pos: &mut Stew, text: &str) -> Result<(), FenError> {
+fn parse_board(pos: &mut MulliganStew, text: &str) -> Result<(), FenError> {
     parse_board_rows(text, 6, 7, |rank, file, c| {
         let kind = Kind::from_letter(c).ok_or_else(|| format!("unknown piece letter '{c}'"))?;
         let side = if c.is_ascii_uppercase() {
@@ -70,7 +70,7 @@ pub const MAX_BOARD_PIECES: u32 = 16;
 /// rules 4, the Mage is never duplicated) and [`MAX_BOARD_PIECES`] pieces on the board.
 /// Other counts are not limited, so positions such as a Queen on the board with another in
 /// the pool (rules 4: the Queen check) can be set up.
-fn check_piece_set(pos: &Stew) -> Result<(), FenError> {
+fn check_piece_set(pos: &MulliganStew) -> Result<(), FenError> {
     for side in Color::ALL {
         let kings = pos.pieces(side, Kind::King).count_ones();
         if kings > 2 {
@@ -103,7 +103,7 @@ fn check_piece_set(pos: &Stew) -> Result<(), FenError> {
 ///
 /// Errors: a [`FenError`] naming the field (`board`, `hand`, `side to move`, `castling`,
 /// `en passant`, `clock`, `fullmove`, `pool`, `portion`, `moved`, `tags`) and the reason.
-pub fn parse(fen: &str) -> Result<Stew, FenError> {
+pub fn parse(fen: &str) -> Result<MulliganStew, FenError> {
     let fields: Vec<&str> = fen.split_whitespace().collect();
     if fields.len() < 2 {
         return Err(FenError::new(
@@ -114,7 +114,7 @@ pub fn parse(fen: &str) -> Result<Stew, FenError> {
             ),
         ));
     }
-    let mut pos = Stew::empty();
+    let mut pos = MulliganStew::empty();
     let (board, hand) = match fields[0].find('[') {
         Some(i) if fields[0].ends_with(']') => {
             (&fields[0][..i], &fields[0][i + 1..fields[0].len() - 1])
@@ -260,7 +260,7 @@ pub fn parse(fen: &str) -> Result<Stew, FenError> {
 }
 
 /// The canonical FEN (rules 7).
-pub fn write(pos: &Stew) -> String {
+pub fn write(pos: &MulliganStew) -> String {
     let mut s = String::new();
     for rank in (0..7).rev() {
         let mut empty = 0;

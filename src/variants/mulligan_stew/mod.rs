@@ -18,8 +18,8 @@ pub mod position;
 
 pub use board::{Kind, Piece};
 pub use fen::START_FEN;
-pub use moves::{Action, StewMove};
-pub use position::Stew;
+pub use moves::{Action, MulliganStewMove};
+pub use position::MulliganStew;
 
 use crate::core::{Color, MoveList};
 use crate::variants::{
@@ -30,7 +30,7 @@ use crate::variants::{
 /// The 200-ply clock (rules 6): a draw when the clock is at least this at an L portion.
 pub const CLOCK_LIMIT: u16 = 200;
 
-impl Stew {
+impl MulliganStew {
     /// A decided game seen from the side to move (rules 6): a side without Kings has lost.
     #[inline(always)]
     fn decided_now(&self) -> Option<Terminal> {
@@ -66,8 +66,8 @@ const STEW_FIELDS: [crate::variants::FenField; 5] = [
     },
 ];
 
-impl Rules for Stew {
-    type Move = StewMove;
+impl Rules for MulliganStew {
+    type Move = MulliganStewMove;
 
     const INFO: VariantInfo = VariantInfo {
         name: "mulliganstew",
@@ -90,12 +90,12 @@ impl Rules for Stew {
         self.side
     }
 
-    fn legal_moves(&self, list: &mut MoveList<StewMove>) {
+    fn legal_moves(&self, list: &mut MoveList<MulliganStewMove>) {
         self.generate(list, false);
     }
 
     #[inline(always)]
-    fn make(&mut self, m: StewMove) {
+    fn make(&mut self, m: MulliganStewMove) {
         self.make_move(m);
     }
 
@@ -106,7 +106,7 @@ impl Rules for Stew {
 
     #[inline(always)]
     fn key(&self) -> u64 {
-        Stew::key(self)
+        MulliganStew::key(self)
     }
 
     /// A null move passes a whole turn, so only at the start of an L portion (never in the
@@ -162,7 +162,7 @@ impl Rules for Stew {
     }
 }
 
-impl Notation for Stew {
+impl Notation for MulliganStew {
     /// rules 7; see [`fen::parse`].
     fn from_fen(fen: &str) -> Result<Self, FenError> {
         fen::parse(fen)
@@ -172,16 +172,16 @@ impl Notation for Stew {
         fen::write(self)
     }
 
-    fn parse_move(&self, token: &str) -> Result<StewMove, MoveError> {
+    fn parse_move(&self, token: &str) -> Result<MulliganStewMove, MoveError> {
         notation::parse(self, token)
     }
 
-    fn move_token(&self, m: StewMove) -> String {
+    fn move_token(&self, m: MulliganStewMove) -> String {
         notation::token(m)
     }
 
     /// The seed's notation in SAN's form ([`notation::written`]).
-    fn pgn_move(&self, m: StewMove) -> String {
+    fn pgn_move(&self, m: MulliganStewMove) -> String {
         notation::written(self, m)
     }
 
@@ -210,7 +210,7 @@ impl Notation for Stew {
         s.push_str(&format!(
             "Fen: {}\nKey: {:016X}\nTurn: {} portion {}{}\nHand: white {} black {}\nPool: {}\n",
             self.fen(),
-            Stew::key(self),
+            MulliganStew::key(self),
             if self.side == Color::White {
                 "white"
             } else {
@@ -238,12 +238,12 @@ impl Notation for Stew {
         notation::split_record(text)
     }
 
-    fn import_move(&self, text: &str) -> Result<StewMove, MoveError> {
+    fn import_move(&self, text: &str) -> Result<MulliganStewMove, MoveError> {
         notation::import(self, text)
     }
 }
 
-impl Evaluation for Stew {
+impl Evaluation for MulliganStew {
     type EvalParams = eval::StewParams;
 
     /// The hand-written evaluation plus the network's residual, when `EvalFile` loaded
@@ -263,7 +263,7 @@ impl Evaluation for Stew {
     }
 
     /// MVV-LVA, with King captures first (they can end the game, rules 6).
-    fn tactical_order(&self, m: StewMove) -> i32 {
+    fn tactical_order(&self, m: MulliganStewMove) -> i32 {
         let victim = self.piece_at(m.to());
         let gain = match m.action() {
             Some(Action::Promotion) | Some(Action::PromoteInPlace) => eval::value(m.promo()),
@@ -286,17 +286,17 @@ impl Evaluation for Stew {
     }
 }
 
-impl StagedGeneration for Stew {
-    fn tactical_moves(&self, list: &mut MoveList<StewMove>) {
+impl StagedGeneration for MulliganStew {
+    fn tactical_moves(&self, list: &mut MoveList<MulliganStewMove>) {
         self.generate(list, true);
     }
     /// Captures, promotions and promotion-only moves.
-    fn is_tactical(&self, m: StewMove) -> bool {
+    fn is_tactical(&self, m: MulliganStewMove) -> bool {
         self.is_tactical_move(m)
     }
 }
 
-impl Game for Stew {
+impl Game for MulliganStew {
     const SEARCH: SearchProfile = SearchProfile {
         // The start, the example game's middle, a D portion, and an endgame with a frozen Pawn.
         bench_fens: &[
@@ -313,7 +313,7 @@ impl Game for Stew {
     };
 }
 
-impl crate::variants::diagram::PieceMoves for Stew {
+impl crate::variants::diagram::PieceMoves for MulliganStew {
     fn piece_moves(
         code: &str,
         from: crate::core::Square,
@@ -328,7 +328,7 @@ impl crate::variants::diagram::PieceMoves for Stew {
         if from as usize >= board::NSQ {
             return Err(format!("cell {from} is off the 6x7 board"));
         }
-        Stew::lone_piece_moves(kind, from, others, out);
+        MulliganStew::lone_piece_moves(kind, from, others, out);
         Ok(())
     }
 }

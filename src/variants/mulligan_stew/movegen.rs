@@ -3,26 +3,26 @@
 //! piece moved in the L portion (D4) and the forced skip (D3).
 
 use super::board::{colour_of, last_rank, ride, Kind, NO_SQ, TABLES};
-use super::moves::StewMove;
-use super::position::Stew;
+use super::moves::MulliganStewMove;
+use super::position::MulliganStew;
 use crate::core::{Color, MoveList, Square};
 
 /// Pushes a move from `from` to each square of `targets`.
 #[inline(always)]
-fn push_all(list: &mut MoveList<StewMove>, from: Square, mut targets: u64) {
+fn push_all(list: &mut MoveList<MulliganStewMove>, from: Square, mut targets: u64) {
     while targets != 0 {
         let to = targets.trailing_zeros() as Square;
         targets &= targets - 1;
-        list.push(StewMove::normal(from, to));
+        list.push(MulliganStewMove::normal(from, to));
     }
 }
 
-impl Stew {
+impl MulliganStew {
     /// Appends the portions of the current position: every legal portion, or with
     /// `tactical_only` the captures, promotions and promotion-only moves. When nothing at all
     /// is legal (and not `tactical_only`) the single portion is the skip `0000` (rules 5).
     /// A decided position (a side without Kings, rules 6) has none.
-    pub(crate) fn generate(&self, list: &mut MoveList<StewMove>, tactical_only: bool) {
+    pub(crate) fn generate(&self, list: &mut MoveList<MulliganStewMove>, tactical_only: bool) {
         let us = self.side;
         if self.kingless(us) || self.kingless(!us) {
             return;
@@ -58,11 +58,11 @@ impl Stew {
             while drops != 0 {
                 let to = drops.trailing_zeros() as Square;
                 drops &= drops - 1;
-                list.push(StewMove::drop(to));
+                list.push(MulliganStewMove::drop(to));
             }
         }
         if !tactical_only && list.len() == before {
-            list.push(StewMove::SKIP);
+            list.push(MulliganStewMove::SKIP);
         }
     }
 
@@ -73,7 +73,7 @@ impl Stew {
     #[allow(clippy::too_many_arguments)]
     fn piece_portions(
         &self,
-        list: &mut MoveList<StewMove>,
+        list: &mut MoveList<MulliganStewMove>,
         from: Square,
         kind: Kind,
         own: u64,
@@ -107,7 +107,7 @@ impl Stew {
                     while partners != 0 {
                         let to = partners.trailing_zeros() as Square;
                         partners &= partners - 1;
-                        list.push(StewMove::swap(from, to));
+                        list.push(MulliganStewMove::swap(from, to));
                     }
                 }
             }
@@ -140,7 +140,7 @@ impl Stew {
     ) {
         use super::board::Piece;
         use super::moves::Action;
-        let mut pos = Stew::empty();
+        let mut pos = MulliganStew::empty();
         pos.pool = [[1; 5]; 2];
         pos.put(from, Piece::new(Color::White, kind));
         for &(sq, enemy) in others {
@@ -173,7 +173,7 @@ impl Stew {
     #[inline]
     fn pawn_moves(
         &self,
-        list: &mut MoveList<StewMove>,
+        list: &mut MoveList<MulliganStewMove>,
         from: Square,
         us: Color,
         enemy: u64,
@@ -185,7 +185,7 @@ impl Stew {
         if fb & last != 0 {
             for kind in Kind::POOL {
                 if self.can_promote_to(us, kind) {
-                    list.push(StewMove::in_place(from, kind));
+                    list.push(MulliganStewMove::in_place(from, kind));
                 }
             }
             return;
@@ -208,21 +208,21 @@ impl Stew {
             let capture = enemy & (1u64 << to) != 0;
             if (1u64 << to) & last != 0 {
                 if capture || !tactical_only {
-                    list.push(StewMove::normal(from, to));
+                    list.push(MulliganStewMove::normal(from, to));
                 }
                 for kind in Kind::POOL {
                     if self.can_promote_to(us, kind) {
-                        list.push(StewMove::promotion(from, to, kind));
+                        list.push(MulliganStewMove::promotion(from, to, kind));
                     }
                 }
             } else if capture || !tactical_only {
-                list.push(StewMove::normal(from, to));
+                list.push(MulliganStewMove::normal(from, to));
             }
         }
     }
 
     /// Whether `m` captures, promotes or is a promotion-only move (what quiescence searches).
-    pub(crate) fn is_tactical_move(&self, m: StewMove) -> bool {
+    pub(crate) fn is_tactical_move(&self, m: MulliganStewMove) -> bool {
         use super::moves::Action;
         match m.action() {
             Some(Action::Normal) => !self.board[m.to() as usize].is_none(),

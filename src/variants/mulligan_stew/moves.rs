@@ -10,12 +10,12 @@ pub enum Action {
     /// A move or capture (steps, leaps, teleports, rider moves), a Pawn staying a Pawn on its
     /// last rank included: `c1c3`.
     Normal,
-    /// A Pawn move onto its last rank that promotes to the pool piece of [`StewMove::promo`]:
+    /// A Pawn move onto its last rank that promotes to the pool piece of [`MulliganStewMove::promo`]:
     /// `c6c7q`.
     Promotion,
     /// The promotion-only move of a Pawn frozen on its last rank: `c7c7r` (rules 3, 4).
     PromoteInPlace,
-    /// The Mage dropped from the hand onto [`StewMove::to`]: `M@b3`.
+    /// The Mage dropped from the hand onto [`MulliganStewMove::to`]: `M@b3`.
     Drop,
     /// The Mage on `from` swaps with the piece on `to`: `b3d1,d1b3`.
     Swap,
@@ -24,9 +24,9 @@ pub enum Action {
 }
 
 /// A portion (one ply), packed in 18 bits: from (6), to (6), action (3), promotion kind (3).
-/// `StewMove::default()` (all zero) is the null move, never legal.
+/// `MulliganStewMove::default()` (all zero) is the null move, never legal.
 #[derive(Copy, Clone, PartialEq, Eq, Default, Hash, Debug)]
-pub struct StewMove(pub u32);
+pub struct MulliganStewMove(pub u32);
 
 const NORMAL: u32 = 1;
 const PROMOTION: u32 = 2;
@@ -35,44 +35,44 @@ const DROP: u32 = 4;
 const SWAP: u32 = 5;
 const SKIP: u32 = 6;
 
-impl StewMove {
+impl MulliganStewMove {
     #[inline(always)]
-    const fn raw(action: u32, from: Square, to: Square, promo: Kind) -> StewMove {
-        StewMove(from as u32 | (to as u32) << 6 | action << 12 | (promo as u32) << 15)
+    const fn raw(action: u32, from: Square, to: Square, promo: Kind) -> MulliganStewMove {
+        MulliganStewMove(from as u32 | (to as u32) << 6 | action << 12 | (promo as u32) << 15)
     }
 
     /// A move or capture from `from` to `to`.
     #[inline(always)]
-    pub const fn normal(from: Square, to: Square) -> StewMove {
+    pub const fn normal(from: Square, to: Square) -> MulliganStewMove {
         Self::raw(NORMAL, from, to, Kind::King)
     }
 
     /// A Pawn move onto its last rank promoting to `kind`.
     #[inline(always)]
-    pub const fn promotion(from: Square, to: Square, kind: Kind) -> StewMove {
+    pub const fn promotion(from: Square, to: Square, kind: Kind) -> MulliganStewMove {
         Self::raw(PROMOTION, from, to, kind)
     }
 
     /// The promotion-only move of the Pawn on `sq` to `kind`.
     #[inline(always)]
-    pub const fn in_place(sq: Square, kind: Kind) -> StewMove {
+    pub const fn in_place(sq: Square, kind: Kind) -> MulliganStewMove {
         Self::raw(IN_PLACE, sq, sq, kind)
     }
 
     /// The Mage drop on `sq`.
     #[inline(always)]
-    pub const fn drop(sq: Square) -> StewMove {
+    pub const fn drop(sq: Square) -> MulliganStewMove {
         Self::raw(DROP, 0, sq, Kind::King)
     }
 
     /// The swap of the Mage on `mage` with the piece on `partner`.
     #[inline(always)]
-    pub const fn swap(mage: Square, partner: Square) -> StewMove {
+    pub const fn swap(mage: Square, partner: Square) -> MulliganStewMove {
         Self::raw(SWAP, mage, partner, Kind::King)
     }
 
     /// The skipped portion `0000`.
-    pub const SKIP: StewMove = Self::raw(SKIP, 0, 0, Kind::King);
+    pub const SKIP: MulliganStewMove = Self::raw(SKIP, 0, 0, Kind::King);
 
     /// The origin square (the Mage's square for a swap; 0 for drops and skips).
     #[inline(always)]
@@ -107,7 +107,7 @@ impl StewMove {
     }
 }
 
-impl GameMove for StewMove {
+impl GameMove for MulliganStewMove {
     type List<T: Copy + Send + Sync> = crate::core::MoveList<T>;
     #[inline(always)]
     fn pack(self) -> u32 {

@@ -23,7 +23,7 @@ use crate::variants::network::{
 use crate::variants::orthodox::inputs::thermometer;
 
 use super::board::{Kind, Piece, NO_SQ, NSQ};
-use super::Stew;
+use super::MulliganStew;
 
 /// Files and ranks of the board.
 const FILES: u32 = 6;
@@ -50,11 +50,11 @@ fn relative(sq: u32, perspective: Color) -> u32 {
 /// Stew's compiled-in network (`network.nnv`; how it was made: `network.manifest.md`).
 static SLOT: NetSlot = NetSlot::with_default(DefaultNet {
     variant: "mulliganstew",
-    inputs: Stew::INPUTS,
+    inputs: MulliganStew::INPUTS,
     bytes: include_bytes!("network.nnv"),
 });
 
-impl NetInputs for Stew {
+impl NetInputs for MulliganStew {
     const INPUTS: usize = (MOVED + NSQ as u32) as usize;
 
     fn inputs(&self, perspective: Color, out: &mut InputList) {
@@ -161,7 +161,7 @@ pub(super) fn record_state_changes(before: &State, after: &State, acc: &mut NetA
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::mulligan_stew::moves::{Action, StewMove};
+    use crate::variants::mulligan_stew::moves::{Action, MulliganStewMove};
     use crate::variants::network::assert_kept_sums_match;
     use crate::variants::Rules;
 
@@ -171,7 +171,7 @@ mod tests {
     fn the_kept_sums_are_the_sums_from_scratch() {
         let mut seen = [0usize; 6];
         let mut captures = 0;
-        let tally = |pos: &Stew, m: StewMove| {
+        let tally = |pos: &MulliganStew, m: MulliganStewMove| {
             let action = m.action().unwrap_or(Action::Skip);
             seen[action as usize] += 1;
             if matches!(action, Action::Normal | Action::Promotion)
@@ -180,7 +180,7 @@ mod tests {
                 captures += 1;
             }
         };
-        let start = |_| Stew::startpos();
+        let start = |_| MulliganStew::startpos();
         assert_kept_sums_match(32, 160, 0x5354_4557, 5, start, tally);
         let kinds = [
             Action::Normal,

@@ -4,8 +4,8 @@
 
 use super::board::Kind;
 use super::board::BOARD_6X7;
-use super::moves::{Action, StewMove};
-use super::position::Stew;
+use super::moves::{Action, MulliganStewMove};
+use super::position::MulliganStew;
 use crate::core::{MoveList, Square};
 use crate::variants::MoveError;
 
@@ -15,7 +15,7 @@ fn name(sq: Square) -> String {
 
 /// The canonical token of a portion (rules 8): `c1c3`, `c6c7q`, `c7c7r`, `M@b3`,
 /// `b3d1,d1b3`, `0000`.
-pub fn token(m: StewMove) -> String {
+pub fn token(m: MulliganStewMove) -> String {
     let (f, t) = (m.from(), m.to());
     match m.action() {
         Some(Action::Normal) => format!("{}{}", name(f), name(t)),
@@ -39,7 +39,7 @@ pub fn token(m: StewMove) -> String {
 /// `M<to>@<X><from>` (the Mage goes to `<to>`, the piece X there, letter left out for a Pawn,
 /// to `<from>`: `Md1@Kb3`); the forced skip `--`; `+` after the capture of a King and `++`
 /// after the capture of the last one.
-pub fn written(pos: &Stew, m: StewMove) -> String {
+pub fn written(pos: &MulliganStew, m: MulliganStewMove) -> String {
     let (from, to) = (m.from(), m.to());
     let mut list = MoveList::new();
     pos.generate(&mut list, false);
@@ -146,11 +146,11 @@ fn square(token: &str, s: &str) -> Result<Square, MoveError> {
 ///
 /// Errors: [`MoveError::Malformed`] for a token of no known shape, [`MoveError::Illegal`] when
 /// no legal portion has it.
-pub fn parse(pos: &Stew, tok: &str) -> Result<StewMove, MoveError> {
+pub fn parse(pos: &MulliganStew, tok: &str) -> Result<MulliganStewMove, MoveError> {
     let wanted = if tok == "0000" {
-        StewMove::SKIP
+        MulliganStewMove::SKIP
     } else if let Some(sq) = tok.strip_prefix("M@") {
-        StewMove::drop(square(tok, sq)?)
+        MulliganStewMove::drop(square(tok, sq)?)
     } else if let Some((a, b)) = tok.split_once(',') {
         if a.len() != 4 || b.len() != 4 || !a.is_ascii() || !b.is_ascii() {
             return Err(malformed(tok, "a swap is written <from><to>,<to><from>"));
@@ -163,7 +163,7 @@ pub fn parse(pos: &Stew, tok: &str) -> Result<StewMove, MoveError> {
                 "the partner's leg must go back the Mage's way: <from><to>,<to><from>",
             ));
         }
-        StewMove::swap(f, t)
+        MulliganStewMove::swap(f, t)
     } else {
         if !tok.is_ascii() || !(4..=5).contains(&tok.len()) {
             return Err(malformed(
@@ -173,15 +173,15 @@ pub fn parse(pos: &Stew, tok: &str) -> Result<StewMove, MoveError> {
         }
         let (f, t) = (square(tok, &tok[..2])?, square(tok, &tok[2..4])?);
         match tok.as_bytes().get(4) {
-            None => StewMove::normal(f, t),
+            None => MulliganStewMove::normal(f, t),
             Some(&c) => {
                 let kind = Kind::from_letter(c as char)
                     .filter(|k| k.pool_index().is_some() && c.is_ascii_lowercase())
                     .ok_or_else(|| malformed(tok, "promotion letter must be q, r, c, a or m"))?;
                 if f == t {
-                    StewMove::in_place(f, kind)
+                    MulliganStewMove::in_place(f, kind)
                 } else {
-                    StewMove::promotion(f, t, kind)
+                    MulliganStewMove::promotion(f, t, kind)
                 }
             }
         }
@@ -193,7 +193,7 @@ pub fn parse(pos: &Stew, tok: &str) -> Result<StewMove, MoveError> {
     }
     // Lenient swap: the Mage's leg alone.
     if wanted.action() == Some(Action::Normal) {
-        let swap = StewMove::swap(wanted.from(), wanted.to());
+        let swap = MulliganStewMove::swap(wanted.from(), wanted.to());
         if list.contains(&swap) {
             return Ok(swap);
         }
@@ -222,7 +222,7 @@ pub fn split_record(text: &str) -> Vec<String> {
 ///
 /// Errors: [`MoveError::Malformed`] for an unreadable string, [`MoveError::Illegal`] when no
 /// legal portion fits, [`MoveError::Ambiguous`] when several do.
-pub fn import(pos: &Stew, text: &str) -> Result<StewMove, MoveError> {
+pub fn import(pos: &MulliganStew, text: &str) -> Result<MulliganStewMove, MoveError> {
     let mut s = text;
     if let Some(i) = s.find("(=") {
         s = s[i + 2..].trim_end_matches(')');
@@ -242,7 +242,7 @@ pub fn import(pos: &Stew, text: &str) -> Result<StewMove, MoveError> {
             .and_then(Kind::from_letter)
             .ok_or_else(|| malformed(text, "expected =<piece><square>"))?;
         let sq = square(text, &rest[1..])?;
-        let m = StewMove::in_place(sq, kind);
+        let m = MulliganStewMove::in_place(sq, kind);
         return if list.contains(&m) {
             Ok(m)
         } else {
@@ -255,7 +255,7 @@ pub fn import(pos: &Stew, text: &str) -> Result<StewMove, MoveError> {
             let to = square(text, to)?;
             let from = from.trim_start_matches(|c: char| c.is_ascii_uppercase());
             let from = square(text, from)?;
-            let m = StewMove::swap(from, to);
+            let m = MulliganStewMove::swap(from, to);
             return if list.contains(&m) {
                 Ok(m)
             } else {
@@ -289,14 +289,14 @@ pub fn import(pos: &Stew, text: &str) -> Result<StewMove, MoveError> {
     };
     let to = square(text, dest)?;
     if kind == Kind::Mage && !capture && pos.in_hand(us) {
-        let m = StewMove::drop(to);
+        let m = MulliganStewMove::drop(to);
         return if list.contains(&m) {
             Ok(m)
         } else {
             Err(MoveError::Illegal(text.to_string()))
         };
     }
-    let mut found: Option<StewMove> = None;
+    let mut found: Option<MulliganStewMove> = None;
     for &m in &list {
         let ok_action = match m.action() {
             Some(Action::Normal) => promo.is_none(),

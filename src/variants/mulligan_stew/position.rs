@@ -7,7 +7,7 @@
 use std::sync::LazyLock;
 
 use super::board::{Kind, Piece, DARK, LIGHT, NO_SQ, NSQ};
-use super::moves::{Action, StewMove};
+use super::moves::{Action, MulliganStewMove};
 use super::network;
 use crate::core::{repetition, zobrist, Color, Square};
 use crate::variants::network::NetAccumulator;
@@ -63,7 +63,7 @@ pub(crate) static KEYS: LazyLock<Keys> = LazyLock::new(|| {
 /// What `unmake` needs to take a ply back.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Undo {
-    pub mv: StewMove,
+    pub mv: MulliganStewMove,
     /// What stood on `from` and `to` before the ply.
     pub from_piece: Piece,
     pub to_piece: Piece,
@@ -82,7 +82,7 @@ pub(crate) struct Undo {
 /// side, portion, `moved` square, clock and fullmove number, plus the undo stack and the key
 /// history for repetition.
 #[derive(Clone)]
-pub struct Stew {
+pub struct MulliganStew {
     pub(crate) board: [Piece; NSQ],
     pub(crate) by_color: [u64; 2],
     pub(crate) by_kind: [u64; 7],
@@ -104,10 +104,10 @@ pub struct Stew {
     pub(crate) acc: NetAccumulator,
 }
 
-impl Stew {
+impl MulliganStew {
     /// An empty board, White to move in the L portion, empty hands and pools.
-    pub(crate) fn empty() -> Stew {
-        Stew {
+    pub(crate) fn empty() -> MulliganStew {
+        MulliganStew {
             board: [Piece::NONE; NSQ],
             by_color: [0; 2],
             by_kind: [0; 7],
@@ -276,7 +276,7 @@ impl Stew {
     /// Plays a legal portion (rules 3-5): captures fill the owner's pool, promotions empty
     /// ours, the clock counts plies since the last irreversible portion, and the turn passes
     /// after the D portion, or at once when the L portion took the last enemy King (rules 6).
-    pub(crate) fn make_move(&mut self, m: StewMove) {
+    pub(crate) fn make_move(&mut self, m: MulliganStewMove) {
         crate::variants::network::open_ply(self);
         // Without a network the records are skipped (`NetAccumulator::recording`), in a copy
         // of make without them.
@@ -287,10 +287,10 @@ impl Stew {
         }
     }
 
-    /// [`Stew::make_move`] after its ply is opened, recording the network's inputs when
+    /// [`MulliganStew::make_move`] after its ply is opened, recording the network's inputs when
     /// `RECORD`.
     #[inline(always)]
-    fn make_portion<const RECORD: bool>(&mut self, m: StewMove) {
+    fn make_portion<const RECORD: bool>(&mut self, m: MulliganStewMove) {
         let us = self.side;
         let (from, to) = (m.from(), m.to());
         let action = m.action().unwrap_or(Action::Skip);
@@ -379,7 +379,7 @@ impl Stew {
         }
     }
 
-    /// [`Stew::remove`] in make: the network's accumulator records it when `RECORD`.
+    /// [`MulliganStew::remove`] in make: the network's accumulator records it when `RECORD`.
     #[inline(always)]
     fn lift<const RECORD: bool>(&mut self, sq: Square, p: Piece) {
         self.remove(sq, p);
@@ -388,7 +388,7 @@ impl Stew {
         }
     }
 
-    /// [`Stew::put`] in make: the network's accumulator records it when `RECORD`.
+    /// [`MulliganStew::put`] in make: the network's accumulator records it when `RECORD`.
     #[inline(always)]
     fn land<const RECORD: bool>(&mut self, sq: Square, p: Piece) {
         self.put(sq, p);
@@ -414,12 +414,12 @@ impl Stew {
     }
 
     /// Passes a whole turn (both portions skipped in one ply, for null-move pruning at the
-    /// start of an L portion); undone by [`Stew::unmake_move`].
+    /// start of an L portion); undone by [`MulliganStew::unmake_move`].
     pub(crate) fn make_null_turn(&mut self) {
         crate::variants::network::open_ply(self);
         let key = self.key();
         self.stack.push(Undo {
-            mv: StewMove::SKIP,
+            mv: MulliganStewMove::SKIP,
             from_piece: Piece::NONE,
             to_piece: Piece::NONE,
             side: self.side,

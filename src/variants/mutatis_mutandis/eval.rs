@@ -23,7 +23,7 @@ use super::board::{bit, iter, rank_of, Bb, Board};
 use super::generate::{attacked, reach_of};
 use super::legal::{royal_attacked, royals};
 use super::piece::{State, STATE_COUNT};
-use super::position::{DropWindow, Mutatis};
+use super::position::{DropWindow, MutatisMutandis};
 use super::tables::tables;
 
 crate::tunables! {
@@ -200,7 +200,7 @@ impl SideScan {
 /// `value` of its state. Fills the caller's scan in place: returned, the scan (the pressure
 /// list holds [`MAX_ROYALS`] slots) was copied whole at every evaluation.
 fn scan(
-    pos: &Mutatis,
+    pos: &MutatisMutandis,
     us: Color,
     p: &EvalParams,
     value: impl Fn(State) -> i32,
@@ -266,7 +266,7 @@ fn scan(
 /// Royal safety of `us` (rules 5) given the enemy's pressure on each royal's zone (in the
 /// order of [`royals`]): attacked royals, enemy pieces reaching the royals' neighbourhoods, a
 /// Wuss on the board.
-fn royal_safety(pos: &Mutatis, us: Color, enemy_pressure: &[i32], p: &EvalParams) -> i32 {
+fn royal_safety(pos: &MutatisMutandis, us: Color, enemy_pressure: &[i32], p: &EvalParams) -> i32 {
     let b = &pos.board;
     let mine = royals(b, us);
     // Only the side to move can have a royal attacked: the turn before was legal (rules 5),
@@ -289,14 +289,18 @@ fn royal_safety(pos: &Mutatis, us: Color, enemy_pressure: &[i32], p: &EvalParams
 }
 
 /// Both sides' terms on `pos` with parameters `p`: `[White, Blue]`.
-pub fn terms(pos: &Mutatis, p: &EvalParams) -> [Terms; 2] {
+pub fn terms(pos: &MutatisMutandis, p: &EvalParams) -> [Terms; 2] {
     terms_valued(pos, p, |s| piece_value(p, s))
 }
 
 /// [`terms`] with `value`, a piece's worth in a state under `p` ([`piece_value`]): from
 /// [`PIECE_VALUES`] in the search, computed from `p` for any other set.
 #[inline(always)]
-fn terms_valued(pos: &Mutatis, p: &EvalParams, value: impl Fn(State) -> i32 + Copy) -> [Terms; 2] {
+fn terms_valued(
+    pos: &MutatisMutandis,
+    p: &EvalParams,
+    value: impl Fn(State) -> i32 + Copy,
+) -> [Terms; 2] {
     let (mut w, mut b) = (SideScan::new(), SideScan::new());
     scan(pos, Color::White, p, value, &mut w);
     scan(pos, Color::Black, p, value, &mut b);
@@ -309,13 +313,17 @@ fn terms_valued(pos: &Mutatis, p: &EvalParams, value: impl Fn(State) -> i32 + Co
 
 /// Static evaluation with parameters `p`, centipawns from the side to move's point of view.
 #[inline]
-pub fn evaluate_with(pos: &Mutatis, p: &EvalParams) -> i32 {
+pub fn evaluate_with(pos: &MutatisMutandis, p: &EvalParams) -> i32 {
     evaluate_valued(pos, p, |s| piece_value(p, s))
 }
 
 /// [`evaluate_with`] given `value` (as [`terms_valued`] takes it).
 #[inline(always)]
-fn evaluate_valued(pos: &Mutatis, p: &EvalParams, value: impl Fn(State) -> i32 + Copy) -> i32 {
+fn evaluate_valued(
+    pos: &MutatisMutandis,
+    p: &EvalParams,
+    value: impl Fn(State) -> i32 + Copy,
+) -> i32 {
     let [w, b] = terms_valued(pos, p, value);
     let white = w.total() - b.total();
     (if pos.side == Color::White {
@@ -327,12 +335,12 @@ fn evaluate_valued(pos: &Mutatis, p: &EvalParams, value: impl Fn(State) -> i32 +
 
 /// Static evaluation with [`PARAMS`] (centipawns, side to move's point of view).
 #[inline]
-pub fn evaluate(pos: &Mutatis) -> i32 {
+pub fn evaluate(pos: &MutatisMutandis) -> i32 {
     evaluate_valued(pos, &PARAMS, |s| PIECE_VALUES[s.index()])
 }
 
 /// The evaluation term by term (the `eval` command, protocol.md 6).
-pub fn report(pos: &Mutatis) -> String {
+pub fn report(pos: &MutatisMutandis) -> String {
     let [w, b] = terms(pos, &PARAMS);
     let mut s = String::from("Mutatis Mutandis terms (centipawns)    white     blue      net\n");
     let rows: [(&str, i32, i32); 7] = [

@@ -8,7 +8,7 @@
 //! King-family piece in state `K` on its home row, `A`/`H` a piece of that side on the
 //! corner), more drops made plus reserve pieces than a setup's reserve holds, more drops than
 //! the windows passed by the full move number allow (rules 8), and a position with more
-//! legal turns than the turn list holds ([`super::turn::MAX_TURNS`]).
+//! legal turns than the turn list holds ([`super::moves::MAX_MOVES`]).
 
 use std::fmt::Write as _;
 
@@ -18,7 +18,7 @@ use crate::variants::FenError;
 use super::board::{bit, forward, parse_square, rank_of, square_name, step, Board};
 use super::legal::royal_attacked;
 use super::piece::{Piece, State};
-use super::position::{flag, home_bb, Mutatis, Reserve};
+use super::position::{flag, home_bb, MutatisMutandis, Reserve};
 use super::setup::RESERVE_LEN;
 
 /// The example start of rules 11, the `startpos` of the protocol (a fixed, documented default;
@@ -61,7 +61,7 @@ fn parse_reserve(text: &str, color: Color) -> Result<Vec<State>, FenError> {
 ///
 /// Errors: a [`FenError`] naming the field (`board`, `side to move`, `corner`, `en passant`,
 /// `halfmove clock`, `fullmove number`, `reserve`, `drops`, `swapban`, `tag`) and the reason.
-pub fn parse(fen: &str) -> Result<Mutatis, FenError> {
+pub fn parse(fen: &str) -> Result<MutatisMutandis, FenError> {
     let mut fields = Vec::new();
     let mut tags = Vec::new();
     for w in fen.split_whitespace() {
@@ -89,7 +89,7 @@ pub fn parse(fen: &str) -> Result<Mutatis, FenError> {
         ));
     }
     let board = Board::from_fen_board(fields[0]).map_err(|e| err("board", e.to_string()))?;
-    let mut pos = Mutatis::empty();
+    let mut pos = MutatisMutandis::empty();
     pos.board = board;
     for c in Color::ALL {
         let kings = pos.board.pieces(c, State::King) | pos.board.pieces(c, State::Maoking);
@@ -285,7 +285,7 @@ pub fn parse(fen: &str) -> Result<Mutatis, FenError> {
             "board",
             format!(
                 "the position has more legal turns than the engine can list ({})",
-                super::turn::MAX_TURNS
+                super::moves::MAX_MOVES
             ),
         ));
     }
@@ -365,7 +365,7 @@ fn write_reserve(s: &mut String, r: &Reserve, color: Color) {
 }
 
 /// The canonical FEN of `pos` (rules 11).
-pub fn write(pos: &Mutatis) -> String {
+pub fn write(pos: &MutatisMutandis) -> String {
     let mut s = pos.board.fen_board();
     s.push(' ');
     s.push(pos.side.fen_char());

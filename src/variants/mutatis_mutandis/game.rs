@@ -8,10 +8,10 @@ use crate::variants::{
 
 use super::board::{iter, square_name, Board};
 use super::eval::{self, PIECE_VALUES};
-use super::legal::{is_tactical_action, royals, TurnKinds};
+use super::legal::{is_tactical_action, royals, MoveKinds};
+use super::moves::{MutatisMove, MutatisMoveList};
 use super::piece::{Piece, State};
-use super::position::{DropWindow, Mutatis};
-use super::turn::{Turn, TurnList};
+use super::position::{DropWindow, MutatisMutandis};
 use super::{fen, notation, san, see, setup};
 use super::{Action, ActionSink};
 use crate::core::Square;
@@ -28,7 +28,7 @@ const BENCH: &[&str] = &[
     "[ll]3k3/1p[wi]2p2/2[sw]2[im]2/[ad]2[CH]1[sh][cp]1/3[SW]4/2[OX]1[AC]3/1p1P2[MA]1/4K2R w KH - 0 11 reserve:N.GR/q.am drops:0/0 swapban:-",
 ];
 
-impl Mutatis {
+impl MutatisMutandis {
     /// The game's verdict after checkmate, Wuss mate and stalemate (rules 5): threefold
     /// repetition, then the 50-move rule; `None` with no legal turn (the caller's
     /// [`Rules::no_moves_verdict`]) or none due.
@@ -38,8 +38,8 @@ impl Mutatis {
     #[cold]
     #[inline(never)]
     fn game_verdict(&self) -> Option<Verdict> {
-        let mut list = TurnList::new();
-        self.generate_turns(&mut list, TurnKinds::All);
+        let mut list = MutatisMoveList::new();
+        self.generate_turns(&mut list, MoveKinds::All);
         if list.is_empty() {
             None
         } else if self.repetitions(2) >= 2 {
@@ -79,8 +79,8 @@ const MUTATIS_FIELDS: [crate::variants::FenField; 7] = [
     },
 ];
 
-impl Rules for Mutatis {
-    type Move = Turn;
+impl Rules for MutatisMutandis {
+    type Move = MutatisMove;
 
     const INFO: VariantInfo = VariantInfo {
         name: "mutatismutandis",
@@ -114,12 +114,12 @@ impl Rules for Mutatis {
         self.side
     }
 
-    fn legal_moves(&self, list: &mut PlyList<Turn>) {
-        self.generate_turns(list, TurnKinds::All);
+    fn legal_moves(&self, list: &mut PlyList<MutatisMove>) {
+        self.generate_turns(list, MoveKinds::All);
     }
 
     #[inline(always)]
-    fn make(&mut self, m: Turn) {
+    fn make(&mut self, m: MutatisMove) {
         self.make_turn(m.action, m.drop);
     }
 
@@ -130,7 +130,7 @@ impl Rules for Mutatis {
 
     #[inline(always)]
     fn key(&self) -> u64 {
-        Mutatis::key(self)
+        MutatisMutandis::key(self)
     }
 
     /// A royal piece of the side to move is attacked (rules 5): check, or an attacked Wuss.
@@ -197,7 +197,7 @@ impl Rules for Mutatis {
     }
 }
 
-impl Notation for Mutatis {
+impl Notation for MutatisMutandis {
     /// rules 11; see [`fen::parse`].
     fn from_fen(text: &str) -> Result<Self, FenError> {
         fen::parse(text)
@@ -207,22 +207,22 @@ impl Notation for Mutatis {
         fen::write(self)
     }
 
-    fn parse_move(&self, token: &str) -> Result<Turn, MoveError> {
+    fn parse_move(&self, token: &str) -> Result<MutatisMove, MoveError> {
         notation::parse(self, token)
     }
 
-    fn move_token(&self, m: Turn) -> String {
+    fn move_token(&self, m: MutatisMove) -> String {
         notation::token(self, &m)
     }
 
     /// SAN-style (rules/mutatis-mutandis.md 12): `N11c3`, `exd5`, `e8=AM`, `SWd1,Rb3`, `O-O`,
     /// `e4;AM@c1`, with `+` or `#` ([`san::san`]).
-    fn pgn_move(&self, m: Turn) -> String {
+    fn pgn_move(&self, m: MutatisMove) -> String {
         san::san(self, &m)
     }
 
     /// A token or the notation of [`Notation::pgn_move`] ([`san::import_move`]).
-    fn import_move(&self, text: &str) -> Result<Turn, MoveError> {
+    fn import_move(&self, text: &str) -> Result<MutatisMove, MoveError> {
         san::import_move(self, text)
     }
 
@@ -257,7 +257,7 @@ impl Notation for Mutatis {
     }
 }
 
-impl Evaluation for Mutatis {
+impl Evaluation for MutatisMutandis {
     type EvalParams = eval::EvalParams;
 
     /// The hand-written evaluation plus the network's residual, when `EvalFile` loaded
@@ -278,7 +278,7 @@ impl Evaluation for Mutatis {
 
     /// Most valuable victims first (own pieces removed count against), promotion and
     /// conversion gains, least valuable actor first.
-    fn tactical_order(&self, m: Turn) -> i32 {
+    fn tactical_order(&self, m: MutatisMove) -> i32 {
         let a = &m.action;
         let actor = self
             .board
@@ -292,13 +292,13 @@ impl Evaluation for Mutatis {
     /// promotion, conversion) must reach `threshold`, and if the piece it exposes (the mover
     /// on its landing square, a slung piece of the mover, a converted piece) can then be
     /// captured, it must reach `threshold` after losing that piece too.
-    fn see_ge(&self, m: Turn, threshold: i32) -> bool {
+    fn see_ge(&self, m: MutatisMove, threshold: i32) -> bool {
         see::see_ge(self, &m.action, threshold)
     }
 }
 
-impl StagedGeneration for Mutatis {
-    /// Every shortcut: the tactical and quiet turns partition the legal ones (`TurnKinds`),
+impl StagedGeneration for MutatisMutandis {
+    /// Every shortcut: the tactical and quiet turns partition the legal ones (`MoveKinds`),
     /// so the search generates the quiet turns only when it reaches them; decoding judges only
     /// the actions of one piece, where generating judges every action with every drop square;
     /// and royal safety, the costly part of a turn's legality (every action replayed on a
@@ -311,33 +311,33 @@ impl StagedGeneration for Mutatis {
     };
 
     /// Captures (any mechanism), promotions and conversions.
-    fn is_tactical(&self, m: Turn) -> bool {
+    fn is_tactical(&self, m: MutatisMove) -> bool {
         is_tactical_action(&m.action)
     }
 
-    fn tactical_moves(&self, list: &mut PlyList<Turn>) {
-        self.generate_turns(list, TurnKinds::Tactical);
+    fn tactical_moves(&self, list: &mut PlyList<MutatisMove>) {
+        self.generate_turns(list, MoveKinds::Tactical);
     }
 
     #[inline]
-    fn staged_moves(&self, stage: GenerationStage, list: &mut PlyList<Turn>) {
+    fn staged_moves(&self, stage: GenerationStage, list: &mut PlyList<MutatisMove>) {
         let kinds = match stage {
-            GenerationStage::Tactical => TurnKinds::Tactical,
-            GenerationStage::Quiet => TurnKinds::Quiet,
+            GenerationStage::Tactical => MoveKinds::Tactical,
+            GenerationStage::Quiet => MoveKinds::Quiet,
         };
         self.pseudo_turns(list, kinds);
     }
 
-    fn ply_from_packed(&self, packed: u32) -> Option<Turn> {
+    fn ply_from_packed(&self, packed: u32) -> Option<MutatisMove> {
         self.turn_from_packed(packed)
     }
 
-    fn is_legal(&self, m: Turn) -> bool {
+    fn is_legal(&self, m: MutatisMove) -> bool {
         self.turn_is_legal(&m)
     }
 }
 
-impl Game for Mutatis {
+impl Game for MutatisMutandis {
     const SEARCH: SearchProfile = SearchProfile {
         // Capture-check chains are long here and nearly every ply evades: two quiet evasions.
         qsearch_quiet_evasions: 2,
@@ -351,7 +351,7 @@ impl Game for Mutatis {
     };
 }
 
-fn display(pos: &Mutatis) -> String {
+fn display(pos: &MutatisMutandis) -> String {
     let b = &pos.board;
     let mut s = String::new();
     for row in (0..8u8).rev() {
@@ -391,7 +391,7 @@ fn display(pos: &Mutatis) -> String {
          Reserve blue  (next drop first): {} [drops made {}, window {}]\n\
          Cornering flags: {corner}{}{}\n",
         pos.fen(),
-        Mutatis::key(pos),
+        MutatisMutandis::key(pos),
         if pos.side == Color::White {
             "white"
         } else {
@@ -439,7 +439,7 @@ impl ActionSink for DiagramSink<'_> {
     }
 }
 
-impl crate::variants::diagram::PieceMoves for Mutatis {
+impl crate::variants::diagram::PieceMoves for MutatisMutandis {
     fn piece_moves(
         code: &str,
         from: Square,

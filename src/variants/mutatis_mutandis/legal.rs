@@ -17,12 +17,13 @@ use super::generate::{
     actions_from, attack_candidates, attacked, attacked_by_first, attacker_first, attackers,
     capture_witness, displaces_plainly, generate, generate_tactical,
 };
+use super::moves::{MutatisMove, MutatisMoveList};
 use super::piece::{Piece, State};
 use super::position::{
-    corner_plan, flag, home_bb, play_turn, unwrite, DropWindow, Mutatis, TurnEffect, MAX_WRITES,
+    corner_plan, flag, home_bb, play_turn, unwrite, DropWindow, MutatisMutandis, TurnEffect,
+    MAX_WRITES,
 };
 use super::tables::{tables, Lines};
-use super::turn::{Turn, TurnList};
 
 /// The royal pieces of `c` (rules 5): King, Maoking, and a piece in the Wuss state.
 #[inline(always)]
@@ -239,7 +240,7 @@ struct Log {
     n: usize,
 }
 
-impl Mutatis {
+impl MutatisMutandis {
     /// The attacked Wusses of the side to move: when not empty, the turn's action must be made
     /// by one of them (rules 5, Wuss compulsion).
     pub(crate) fn compelled_wusses(&self) -> Bb {
@@ -338,13 +339,13 @@ impl Mutatis {
     /// turn and one turn per drop square, each when no royal of the mover is attacked after
     /// it. A mandatory drop is not applied here (the caller knows whether any turn drops).
     /// Without `JUDGE`, royal safety is not tested: every such turn is emitted, for
-    /// [`Mutatis::turn_is_legal`] to judge later.
+    /// [`MutatisMutandis::turn_is_legal`] to judge later.
     #[inline]
     fn action_turns<const JUDGE: bool>(
         &self,
         a: &Action,
         sc: &mut Scan,
-        emit: &mut impl FnMut(Turn),
+        emit: &mut impl FnMut(MutatisMove),
     ) {
         let us = self.side;
         if sc.compelled != 0 && sc.compelled & bit(a.from) == 0 {
@@ -381,7 +382,7 @@ impl Mutatis {
         }
         if !JUDGE && drop_piece.is_none() {
             // Unjudged and without a drop, the turn needs no board after its action.
-            emit(Turn::new(*a, NO_SQUARE));
+            emit(MutatisMove::new(*a, NO_SQUARE));
             return;
         }
         let effect = TurnEffect {
@@ -421,7 +422,7 @@ impl Mutatis {
             let empties = home_bb(us) & !scratch.occupied() & attacked_after.unwrap_or(!0);
             if !JUDGE {
                 for s in iter(empties) {
-                    emit(Turn::new(*a, s));
+                    emit(MutatisMove::new(*a, s));
                 }
             } else if empties != 0 {
                 let them = !us;
@@ -444,13 +445,13 @@ impl Mutatis {
                         ok
                     };
                     if ok {
-                        emit(Turn::new(*a, s));
+                        emit(MutatisMove::new(*a, s));
                     }
                 }
             }
         }
         if safe {
-            emit(Turn::new(*a, NO_SQUARE));
+            emit(MutatisMove::new(*a, NO_SQUARE));
         }
         unwrite(scratch, &log.writes[..log.n]);
     }
@@ -461,26 +462,26 @@ impl Mutatis {
     /// mandatory drop is honoured exactly.
     ///
     /// Returns false when a fixed-capacity list (the actions, or `out`) was filled, so that
-    /// turns may be missing ([`Mutatis::turns_fit`]); the FEN reader refuses such positions.
-    /// `out` is a [`TurnList`] (`N` = [`MAX_TURNS`](super::turn::MAX_TURNS)) but for tests.
+    /// turns may be missing ([`MutatisMutandis::turns_fit`]); the FEN reader refuses such positions.
+    /// `out` is a [`MutatisMoveList`] (`N` = [`MAX_MOVES`](super::moves::MAX_MOVES)) but for tests.
     pub(crate) fn generate_turns<const N: usize>(
         &self,
-        out: &mut arrayvec::ArrayVec<Turn, N>,
-        kinds: TurnKinds,
+        out: &mut arrayvec::ArrayVec<MutatisMove, N>,
+        kinds: MoveKinds,
     ) -> bool {
         self.generate_turns_judged::<N, true>(out, kinds)
     }
 
     /// The turns of the given `kinds` for the search's lazy legality: the legal ones each once,
-    /// among turns that leave a royal of the mover attacked ([`Mutatis::turn_is_legal`] tells
+    /// among turns that leave a royal of the mover attacked ([`MutatisMutandis::turn_is_legal`] tells
     /// them apart). In a mandatory drop window the drop-less turns are listed only when no
     /// legal turn drops (rules 8). With a royal attacked, most turns would be illegal, so the
     /// list is the legal one (judged with the royal watch, cheaper than turn by turn).
-    pub(crate) fn pseudo_turns(&self, out: &mut TurnList, kinds: TurnKinds) {
+    pub(crate) fn pseudo_turns(&self, out: &mut MutatisMoveList, kinds: MoveKinds) {
         if self.royal_in_danger() {
-            self.generate_turns_judged::<{ super::turn::MAX_TURNS }, true>(out, kinds);
+            self.generate_turns_judged::<{ super::moves::MAX_MOVES }, true>(out, kinds);
         } else {
-            self.generate_turns_judged::<{ super::turn::MAX_TURNS }, false>(out, kinds);
+            self.generate_turns_judged::<{ super::moves::MAX_MOVES }, false>(out, kinds);
         }
     }
 
@@ -503,11 +504,11 @@ impl Mutatis {
         found
     }
 
-    /// Whether `t`, a turn of this position's [`Mutatis::pseudo_turns`], is legal: no royal of
+    /// Whether `t`, a turn of this position's [`MutatisMutandis::pseudo_turns`], is legal: no royal of
     /// the mover is attacked after its action, promotion and drop (rules 5; the drop rule of a
     /// mandatory window was applied to the list). With a royal attacked the list was legal:
     /// true.
-    pub(crate) fn turn_is_legal(&self, t: &Turn) -> bool {
+    pub(crate) fn turn_is_legal(&self, t: &MutatisMove) -> bool {
         if self.royal_in_danger() {
             return true;
         }
@@ -534,12 +535,12 @@ impl Mutatis {
         !royal_attacked(&scratch, us)
     }
 
-    /// [`Mutatis::generate_turns`], judging royal safety (`JUDGE`) or leaving it to
-    /// [`Mutatis::turn_is_legal`].
+    /// [`MutatisMutandis::generate_turns`], judging royal safety (`JUDGE`) or leaving it to
+    /// [`MutatisMutandis::turn_is_legal`].
     fn generate_turns_judged<const N: usize, const JUDGE: bool>(
         &self,
-        out: &mut arrayvec::ArrayVec<Turn, N>,
-        kinds: TurnKinds,
+        out: &mut arrayvec::ArrayVec<MutatisMove, N>,
+        kinds: MoveKinds,
     ) -> bool {
         let us = self.side;
         let b = &self.board;
@@ -549,8 +550,8 @@ impl Mutatis {
         // judged, that is learned from the turns, so a part is generated whole and filtered at
         // the end; unjudged, it is asked apart.
         let mandatory = sc.window == DropWindow::Mandatory;
-        let filter = JUDGE && kinds != TurnKinds::All && mandatory;
-        if kinds == TurnKinds::Tactical && !filter {
+        let filter = JUDGE && kinds != MoveKinds::All && mandatory;
+        if kinds == MoveKinds::Tactical && !filter {
             // Cornering is never tactical.
             generate_tactical(b, us, &mut actions);
         } else {
@@ -605,8 +606,8 @@ impl Mutatis {
     /// The legal turn whose [`GameMove::pack`](crate::variants::GameMove::pack) is `packed`,
     /// or `None`: only the actions of the piece on the packed origin square are generated and
     /// judged (and, for a drop-less turn in a mandatory drop window, whether any legal turn
-    /// drops). Agrees with [`Mutatis::generate_turns`] on every packed value.
-    pub(crate) fn turn_from_packed(&self, packed: u32) -> Option<Turn> {
+    /// drops). Agrees with [`MutatisMutandis::generate_turns`] on every packed value.
+    pub(crate) fn turn_from_packed(&self, packed: u32) -> Option<MutatisMove> {
         use crate::variants::GameMove;
         let us = self.side;
         let b = &self.board;
@@ -637,7 +638,7 @@ impl Mutatis {
         // so every action that packs so is judged.
         let mut found = None;
         for a in actions.iter() {
-            if found.is_none() && Turn::new(*a, drop).pack() == packed {
+            if found.is_none() && MutatisMove::new(*a, drop).pack() == packed {
                 self.action_turns::<true>(a, &mut sc, &mut |t| {
                     if t.drop == drop {
                         found = Some(t);
@@ -665,13 +666,13 @@ impl Mutatis {
     }
 
     /// Whether every legal turn of the position fits the turn list
-    /// ([`MAX_TURNS`](super::turn::MAX_TURNS) turns, from at most
+    /// ([`MAX_MOVES`](super::moves::MAX_MOVES) turns, from at most
     /// [`MAX_ACTIONS`](super::action::MAX_ACTIONS) actions), so that the generator lists them
     /// all. Real games stay far below (`tests/mutatis_game.rs`); only a constructed FEN
     /// crowded with pieces could reach it.
     pub fn turns_fit(&self) -> bool {
-        let mut list = TurnList::new();
-        self.generate_turns(&mut list, TurnKinds::All)
+        let mut list = MutatisMoveList::new();
+        self.generate_turns(&mut list, MoveKinds::All)
     }
 
     /// Whether the side to move has a royal piece attacked (rules 5: check, or an attacked
@@ -700,9 +701,9 @@ struct Scan {
     window: DropWindow,
 }
 
-/// Which legal turns `Mutatis::generate_turns` lists: all, the tactical ones or the others.
+/// Which legal turns `MutatisMutandis::generate_turns` lists: all, the tactical ones or the others.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum TurnKinds {
+pub enum MoveKinds {
     /// Every legal turn.
     All,
     /// The turns whose action captures, promotes or converts ([`is_tactical_action`]).
@@ -711,14 +712,14 @@ pub enum TurnKinds {
     Quiet,
 }
 
-impl TurnKinds {
+impl MoveKinds {
     /// Whether turns of action `a` are of these kinds.
     #[inline(always)]
     fn admits(self, a: &Action) -> bool {
         match self {
-            TurnKinds::All => true,
-            TurnKinds::Tactical => is_tactical_action(a),
-            TurnKinds::Quiet => !is_tactical_action(a),
+            MoveKinds::All => true,
+            MoveKinds::Tactical => is_tactical_action(a),
+            MoveKinds::Quiet => !is_tactical_action(a),
         }
     }
 }
@@ -735,21 +736,21 @@ mod tests {
     use crate::variants::{Notation, Rules};
 
     /// A full list is reported, so that no position is used with legal turns
-    /// missing. (No position over the 4096 turns of a [`TurnList`] is known: a search for
+    /// missing. (No position over the 4096 turns of a [`MutatisMoveList`] is known: a search for
     /// crowded boards of Swappers and riders found at most 3736, so a shorter list shows it.)
     #[test]
     fn a_full_turn_list_is_reported() {
-        let start = Mutatis::startpos();
-        let mut all = TurnList::new();
-        assert!(start.generate_turns(&mut all, TurnKinds::All));
+        let start = MutatisMutandis::startpos();
+        let mut all = MutatisMoveList::new();
+        assert!(start.generate_turns(&mut all, MoveKinds::All));
         assert_eq!(all.len(), 24);
         assert!(start.turns_fit());
         // One turn too many for the list: reported (and no panic); exactly full is complete.
-        let mut short = arrayvec::ArrayVec::<Turn, 23>::new();
-        assert!(!start.generate_turns(&mut short, TurnKinds::All));
+        let mut short = arrayvec::ArrayVec::<MutatisMove, 23>::new();
+        assert!(!start.generate_turns(&mut short, MoveKinds::All));
         assert_eq!(short.len(), 23);
-        let mut exact = arrayvec::ArrayVec::<Turn, 24>::new();
-        assert!(start.generate_turns(&mut exact, TurnKinds::All));
+        let mut exact = arrayvec::ArrayVec::<MutatisMove, 24>::new();
+        assert!(start.generate_turns(&mut exact, MoveKinds::All));
     }
 
     /// The tactical list of a position (asked of the generators as captures) holds the full
@@ -759,17 +760,19 @@ mod tests {
     #[test]
     fn the_tactical_list_keeps_the_full_lists_order() {
         use crate::variants::playout::{Next, Playout};
-        fn tactical_of<const JUDGE: bool>(pos: &Mutatis) -> (TurnList, TurnList) {
-            let mut all = TurnList::new();
-            pos.generate_turns_judged::<{ super::super::turn::MAX_TURNS }, JUDGE>(
+        fn tactical_of<const JUDGE: bool>(
+            pos: &MutatisMutandis,
+        ) -> (MutatisMoveList, MutatisMoveList) {
+            let mut all = MutatisMoveList::new();
+            pos.generate_turns_judged::<{ super::super::moves::MAX_MOVES }, JUDGE>(
                 &mut all,
-                TurnKinds::All,
+                MoveKinds::All,
             );
             all.retain(|t| is_tactical_action(&t.action));
-            let mut tactical = TurnList::new();
-            pos.generate_turns_judged::<{ super::super::turn::MAX_TURNS }, JUDGE>(
+            let mut tactical = MutatisMoveList::new();
+            pos.generate_turns_judged::<{ super::super::moves::MAX_MOVES }, JUDGE>(
                 &mut tactical,
-                TurnKinds::Tactical,
+                MoveKinds::Tactical,
             );
             (all, tactical)
         }

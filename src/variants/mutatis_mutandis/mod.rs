@@ -12,7 +12,7 @@
 //! Swapper, Archer), `chameleon`, `interaction` (suicide, Maoking conversion), `generate`
 //! (dispatch, immunity, attacked query).
 //!
-//! The game: [`Turn`] (an action plus an optional drop: one ply, because legality is judged
+//! The game: [`MutatisMove`] (an action plus an optional drop: one ply, because legality is judged
 //! after both, rules 4-5), [`position`] (state, keys, make/unmake with morph, promotion, drops
 //! and flags), [`legal`] (legal turns: royal safety, Wuss compulsion, cornering, mandatory
 //! drops), [`fen`] (rules 11), [`notation`] (turn tokens), [`san`] (the PGN notation, rules
@@ -49,6 +49,7 @@ mod hoppers;
 mod interaction;
 mod leapers;
 pub mod legal;
+pub mod moves;
 pub mod network;
 pub mod notation;
 mod pawns;
@@ -59,7 +60,6 @@ pub mod san;
 pub mod see;
 pub mod setup;
 pub mod tables;
-pub mod turn;
 mod winther;
 
 pub use action::{Action, ActionKind, ActionList, ActionSink, CountSink, TokenError};
@@ -70,6 +70,6 @@ pub use fen::START_FEN;
 pub use generate::{
     actions_from, attack_candidates, attacked, attacked_by, attacked_set, generate, reach_of, Reach,
 };
+pub use moves::{MutatisMove, MutatisMoveList};
 pub use piece::{Piece, State, STATE_COUNT};
-pub use position::{DropWindow, Mutatis, Reserve};
-pub use turn::{Turn, TurnList};
+pub use position::{DropWindow, MutatisMutandis, Reserve};

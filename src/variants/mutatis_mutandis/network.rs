@@ -31,7 +31,7 @@ use crate::variants::network::{DefaultNet, InputList, NetAccumulator, NetInputs,
 
 use super::piece::{Piece, State, STATE_COUNT};
 use super::position::flag;
-use super::Mutatis;
+use super::MutatisMutandis;
 
 /// Inputs of the pieces: 2 relative colours x 49 states x 64 squares.
 const BOARD: u32 = (2 * STATE_COUNT * 64) as u32;
@@ -45,11 +45,11 @@ const SIDE: u32 = RESERVE_CAP + 2 * STATE_COUNT as u32 + LEAD_CAP + 3;
 /// Mutatis's compiled-in network (`network.nnv`; how it was made: `network.manifest.md`).
 static SLOT: NetSlot = NetSlot::with_default(DefaultNet {
     variant: "mutatismutandis",
-    inputs: Mutatis::INPUTS,
+    inputs: MutatisMutandis::INPUTS,
     bytes: include_bytes!("network.nnv"),
 });
 
-impl NetInputs for Mutatis {
+impl NetInputs for MutatisMutandis {
     const INPUTS: usize = (BOARD + 2 * SIDE) as usize;
 
     fn inputs(&self, perspective: Color, out: &mut InputList) {
@@ -91,7 +91,7 @@ impl NetInputs for Mutatis {
 /// The inputs of `side`'s reserve, schedule and cornering flags (rules 8, 9, 10), as a set of
 /// offsets within its block of [`SIDE`] inputs (bit `o` = offset `o`).
 #[inline]
-pub(super) fn side_offsets(pos: &Mutatis, side: Color) -> u128 {
+pub(super) fn side_offsets(pos: &MutatisMutandis, side: Color) -> u128 {
     // A thermometer: the first `count` (at most `cap`) inputs from `base` set.
     let thermometer = |base: u32, count: u32, cap: u32| ((1u128 << count.min(cap)) - 1) << base;
     let reserve = &pos.reserve[side.index()];
@@ -128,7 +128,7 @@ pub(super) fn piece_inputs(p: Piece, sq: Square) -> [u32; 2] {
 /// Both sides' [`side_offsets`], White's first: what a turn's record compares before and
 /// after.
 #[inline]
-pub(super) fn all_side_offsets(pos: &Mutatis) -> [u128; 2] {
+pub(super) fn all_side_offsets(pos: &MutatisMutandis) -> [u128; 2] {
     [
         side_offsets(pos, Color::White),
         side_offsets(pos, Color::Black),
@@ -166,7 +166,7 @@ mod tests {
     fn the_kept_sums_are_the_sums_from_scratch() {
         use crate::variants::network::assert_kept_sums_match;
         let (mut drops, mut captures, mut promotions) = (0, 0, 0);
-        let tally = |pos: &Mutatis, t: crate::variants::mutatis_mutandis::Turn| {
+        let tally = |pos: &MutatisMutandis, t: crate::variants::mutatis_mutandis::MutatisMove| {
             drops += usize::from(t.has_drop());
             captures += usize::from(t.action.captures != 0);
             promotions += usize::from(pos.promoting_piece(&t.action).is_some());

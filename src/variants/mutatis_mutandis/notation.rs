@@ -8,12 +8,12 @@ use std::fmt::Write as _;
 use crate::variants::MoveError;
 
 use super::board::{parse_square, square_name};
+use super::moves::{MutatisMove, MutatisMoveList};
 use super::piece::State;
-use super::position::Mutatis;
-use super::turn::{Turn, TurnList};
+use super::position::MutatisMutandis;
 
 /// The canonical token of a legal turn `t` of `pos`.
-pub fn token(pos: &Mutatis, t: &Turn) -> String {
+pub fn token(pos: &MutatisMutandis, t: &MutatisMove) -> String {
     let a = &t.action;
     let promo = pos.promoting_piece(a).map(|p| pos.promotion_state(p.color));
     let mut s = a.token(promo).to_string();
@@ -69,7 +69,7 @@ fn check_action_shape(token: &str, action: &str) -> Result<(), MoveError> {
 ///
 /// Errors: [`MoveError::Malformed`] for a token of no known shape (named part and why),
 /// [`MoveError::Illegal`] when no legal turn of the position has this token.
-pub fn parse(pos: &Mutatis, token: &str) -> Result<Turn, MoveError> {
+pub fn parse(pos: &MutatisMutandis, token: &str) -> Result<MutatisMove, MoveError> {
     let token = token.trim();
     let (action, drop) = match token.split_once(';') {
         Some((a, d)) => (a, Some(d)),
@@ -90,8 +90,8 @@ pub fn parse(pos: &Mutatis, token: &str) -> Result<Turn, MoveError> {
             ));
         }
     }
-    let mut list = TurnList::new();
-    pos.generate_turns(&mut list, super::legal::TurnKinds::All);
+    let mut list = MutatisMoveList::new();
+    pos.generate_turns(&mut list, super::legal::MoveKinds::All);
     list.iter()
         .copied()
         .find(|t| self::token(pos, t).eq_ignore_ascii_case(token))

@@ -281,7 +281,7 @@ impl DangerCache {
 
 /// A Mutatis Mutandis position (rules 11 lists its state).
 #[derive(Clone)]
-pub struct Mutatis {
+pub struct MutatisMutandis {
     pub(crate) board: Board,
     pub(crate) side: Color,
     /// Cornering flags ([`flag`]).
@@ -458,10 +458,10 @@ pub(crate) fn unwrite(b: &mut Board, writes: &[(Square, Option<Piece>)]) {
     }
 }
 
-impl Mutatis {
+impl MutatisMutandis {
     /// An empty board, White to move, turn 1, no flags, empty reserves.
-    pub(crate) fn empty() -> Mutatis {
-        Mutatis {
+    pub(crate) fn empty() -> MutatisMutandis {
+        MutatisMutandis {
             board: Board::empty(),
             side: Color::White,
             corner: 0,

@@ -31,13 +31,13 @@ use crate::variants::MoveError;
 use super::action::{Action, ActionKind, ActionList};
 use super::board::{bit, file_of, iter, rank_of, square_name};
 use super::generate::actions_from;
-use super::legal::{royal_attacked, TurnKinds};
+use super::legal::{royal_attacked, MoveKinds};
+use super::moves::{MutatisMove, MutatisMoveList};
 use super::piece::{Piece, State};
-use super::position::{play_turn, Mutatis, TurnEffect};
-use super::turn::{Turn, TurnList};
+use super::position::{play_turn, MutatisMutandis, TurnEffect};
 
 /// The notation of `t`, a legal turn of `pos` (see the module's table).
-pub fn san(pos: &Mutatis, t: &Turn) -> String {
+pub fn san(pos: &MutatisMutandis, t: &MutatisMove) -> String {
     let mut s = action_san(pos, &t.action);
     if t.has_drop() {
         if let Some(code) = pos.reserve(pos.side).first() {
@@ -52,7 +52,7 @@ pub fn san(pos: &Mutatis, t: &Turn) -> String {
 /// (`e4;AM@c1`), check and annotation marks ignored.
 ///
 /// Errors: [`MoveError::Illegal`] when the text names no legal turn, or several.
-pub fn import_move(pos: &Mutatis, text: &str) -> Result<Turn, MoveError> {
+pub fn import_move(pos: &MutatisMutandis, text: &str) -> Result<MutatisMove, MoveError> {
     read_pgn_ply(pos, text).map_err(MoveError::Illegal)
 }
 
@@ -66,7 +66,7 @@ fn actor_code(state: State) -> &'static str {
 }
 
 /// The action's notation, without the drop and the check mark.
-fn action_san(pos: &Mutatis, a: &Action) -> String {
+fn action_san(pos: &MutatisMutandis, a: &Action) -> String {
     let b = &pos.board;
     let Some(p) = b.piece(a.from) else {
         // Not a legal action: its token, so that nothing reads it as another one.
@@ -90,7 +90,7 @@ fn action_san(pos: &Mutatis, a: &Action) -> String {
 
 /// The notation of `a` after the actor's code and disambiguation: `[x]to[=PROMO]`, `~to` for a
 /// conversion, `[x]to,CODEfrom` for a swap, `to,CODE[x]to2[=PROMO]` for a sling.
-fn after_origin(pos: &Mutatis, a: &Action) -> String {
+fn after_origin(pos: &MutatisMutandis, a: &Action) -> String {
     let b = &pos.board;
     let code = |sq: Square| b.piece(sq).map_or("?", |p| p.state.code());
     let promo = || {
@@ -111,7 +111,13 @@ fn after_origin(pos: &Mutatis, a: &Action) -> String {
 /// What tells `a`, an action of `p`, from the legal actions of the other pieces of the same
 /// side and state written the same after their origin (`rest`): nothing, the origin's file,
 /// its rank, or both (PGN standard 8.2.3.4). A Pawn's capture always names its file.
-fn disambiguation(pos: &Mutatis, a: &Action, p: Piece, rest: &str, pawn_capture: bool) -> String {
+fn disambiguation(
+    pos: &MutatisMutandis,
+    a: &Action,
+    p: Piece,
+    rest: &str,
+    pawn_capture: bool,
+) -> String {
     let others = pos.board.pieces(p.color, p.state) & !bit(a.from);
     let mut rivals: Vec<Square> = Vec::new();
     for r in iter(others) {
@@ -144,7 +150,7 @@ fn disambiguation(pos: &Mutatis, a: &Action, p: Piece, rest: &str, pawn_capture:
 /// opponent then has no legal turn either (checkmate or Wuss mate), else nothing. The attack is
 /// judged on the board after the turn, as the legality test judges the mover's royals; only a
 /// check plays the turn on a copy of the position to count the replies.
-fn check_mark(pos: &Mutatis, t: &Turn) -> &'static str {
+fn check_mark(pos: &MutatisMutandis, t: &MutatisMove) -> &'static str {
     let us = pos.side;
     let a = &t.action;
     let mut board = pos.board.clone();
@@ -166,8 +172,8 @@ fn check_mark(pos: &Mutatis, t: &Turn) -> &'static str {
     }
     let mut after = pos.clone();
     after.make_turn(t.action, t.drop);
-    let mut replies = TurnList::new();
-    after.generate_turns(&mut replies, TurnKinds::All);
+    let mut replies = MutatisMoveList::new();
+    after.generate_turns(&mut replies, MoveKinds::All);
     if replies.is_empty() {
         "#"
     } else {

@@ -11,12 +11,12 @@ use super::board::iter;
 use super::eval::PIECE_VALUES;
 use super::generate::attacked;
 use super::piece::Piece;
-use super::position::{play_turn, Mutatis, TurnEffect};
+use super::position::{play_turn, MutatisMutandis, TurnEffect};
 
 /// Material the action wins at once for the side to move (centipawns): enemy pieces removed
 /// minus own pieces removed (a sling can remove the mover's own, mutual destruction removes the
 /// actor), plus the promotion piece's worth, plus twice a converted piece's (it changes sides).
-pub fn gain(pos: &Mutatis, a: &Action) -> i32 {
+pub fn gain(pos: &MutatisMutandis, a: &Action) -> i32 {
     let b = &pos.board;
     let mut g = 0;
     for sq in iter(a.captures) {
@@ -49,7 +49,7 @@ fn exposed(a: &Action) -> Option<Square> {
 
 /// Whether the action wins at least `threshold` centipawns once one recapture of the piece it
 /// exposes is counted (see the module text).
-pub fn see_ge(pos: &Mutatis, a: &Action, threshold: i32) -> bool {
+pub fn see_ge(pos: &MutatisMutandis, a: &Action, threshold: i32) -> bool {
     let g = gain(pos, a);
     if g < threshold {
         return false;

@@ -10,7 +10,7 @@ use crate::core::zobrist::SplitMix64;
 use crate::core::{Color, Square};
 
 use super::piece::{Piece, State};
-use super::position::{flag, home_row, Mutatis, Reserve};
+use super::position::{flag, home_row, MutatisMutandis, Reserve};
 
 /// The base state of each non-King, non-Pawn family (rules 2, families 2-21), in family order.
 pub const FAMILY_BASES: [State; 20] = [
@@ -44,9 +44,9 @@ pub const HOME_PIECES: usize = 7;
 pub const RESERVE_LEN: usize = FAMILY_BASES.len() - HOME_PIECES;
 
 /// The setup of rules 3 drawn from `seed`.
-pub fn random_setup(seed: u64) -> Mutatis {
+pub fn random_setup(seed: u64) -> MutatisMutandis {
     let mut rng = SplitMix64::new(seed);
-    let mut pos = Mutatis::empty();
+    let mut pos = MutatisMutandis::empty();
     for c in Color::ALL {
         let row = home_row(c) * 8;
         let pawn_row = if c == Color::White { 8 } else { 48 };

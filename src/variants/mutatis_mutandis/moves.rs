@@ -13,36 +13,36 @@ use super::board::file_of;
 /// far below (the start has 24; the densest drop-window middlegames seen in random self-play
 /// stay under a tenth of it, see `tests/mutatis_game.rs`): a turn pairs each action with up
 /// to 8 drop squares.
-pub const MAX_TURNS: usize = 4096;
+pub const MAX_MOVES: usize = 4096;
 
 /// The legal turns of a position: a fixed-capacity list on the stack.
-pub type TurnList = arrayvec::ArrayVec<Turn, MAX_TURNS>;
+pub type MutatisMoveList = arrayvec::ArrayVec<MutatisMove, MAX_MOVES>;
 
 /// One turn: an action and, when `drop` is not [`NO_SQUARE`], the drop of the first reserve
 /// piece on that square of the mover's home row (rules 4, 8). `Default` is the null turn,
 /// never legal.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct Turn {
+pub struct MutatisMove {
     /// The action (rules 6, 7, 9).
     pub action: Action,
     /// The drop square, or [`NO_SQUARE`].
     pub drop: Square,
 }
 
-impl Default for Turn {
+impl Default for MutatisMove {
     fn default() -> Self {
-        Turn {
+        MutatisMove {
             action: Action::default(),
             drop: NO_SQUARE,
         }
     }
 }
 
-impl Turn {
+impl MutatisMove {
     /// The turn `action` with the drop on `drop` ([`NO_SQUARE`] for none).
     #[inline(always)]
-    pub const fn new(action: Action, drop: Square) -> Turn {
-        Turn { action, drop }
+    pub const fn new(action: Action, drop: Square) -> MutatisMove {
+        MutatisMove { action, drop }
     }
 
     /// Whether the turn drops a piece.
@@ -52,8 +52,8 @@ impl Turn {
     }
 }
 
-impl GameMove for Turn {
-    type List<T: Copy + Send + Sync> = arrayvec::ArrayVec<T, MAX_TURNS>;
+impl GameMove for MutatisMove {
+    type List<T: Copy + Send + Sync> = arrayvec::ArrayVec<T, MAX_MOVES>;
 
     /// 31 bits: from, to, second leg (from2, to2, present), suicide, promotion, and the drop
     /// file (0 = no drop; the drop rank is the mover's home row). Distinct legal turns of a
